@@ -1,0 +1,43 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * The fixed list of error codes the API answers with. Clients switch on `code`;
+ * the HTTP status and title follow from it.
+ */
+export const errorCatalog = {
+  validation_failed: { status: 400, title: 'The request is not valid' },
+  unauthenticated: { status: 401, title: 'Authentication required' },
+  forbidden: { status: 403, title: 'Not allowed' },
+  not_found: { status: 404, title: 'Not found' },
+  conflict: { status: 409, title: 'Conflict with an existing resource' },
+  invalid_state: { status: 409, title: 'Not allowed in the current state' },
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal server error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+export const problemType = (code: ErrorCode) => `urn:svc:problem:${code}`;
+
+export const FieldError = Type.Object({
+  path: Type.String({ description: 'JSON pointer to the offending value, e.g. /containsCommitShas/3' }),
+  message: Type.String(),
+});
+export type FieldError = Static<typeof FieldError>;
+
+/** RFC 9457 problem details, with a stable machine code. */
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    errors: Type.Optional(Type.Array(FieldError)),
+  },
+  { $id: 'Problem' },
+);
+export type Problem = Static<typeof Problem>;

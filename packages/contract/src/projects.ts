@@ -1,0 +1,31 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, Text, Timestamp } from './common.js';
+
+export const PROJECT_KEY_PATTERN = '^[a-z0-9-]{2,40}$';
+
+export const Project = Type.Object({
+  id: Type.String(),
+  key: Type.String(),
+  name: Type.String(),
+  repoUrl: Nullable(Type.String()),
+  allowedOrigins: Type.Array(Type.String()),
+  createdAt: Timestamp,
+});
+export type Project = Static<typeof Project>;
+
+export const CreateProjectBody = Type.Object({
+  key: Type.String({ pattern: PROJECT_KEY_PATTERN, description: '2-40 of a-z, 0-9 and -' }),
+  name: Text(100),
+  repoUrl: Type.Optional(
+    Type.String({ maxLength: 500, description: 'http(s) URL of the repository, used to link commits' }),
+  ),
+  allowedOrigins: Type.Optional(
+    Type.Array(Type.String({ maxLength: 300 }), {
+      maxItems: 50,
+      description: 'Origins the widget may call the API from (CORS), e.g. https://app.example.com',
+    }),
+  ),
+});
+export type CreateProjectBody = Static<typeof CreateProjectBody>;
+
+export const ProjectKeyParams = Type.Object({ key: Type.String({ maxLength: 40 }) });

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { openDatabase } from './db/dialect/index.js';
+import { migrateToLatest } from './db/migrate.js';
+import { registerCors } from './http/cors.js';
+import { registerProblemHandlers } from './http/problem.js';
+import { registerValidators } from './http/validation.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { authenticate } from './modules/auth/service.js';
+import type { CommentEventSink } from './modules/comments/events.js';
+import { commentRoutes } from './modules/comments/routes.js';
+import { demoRoutes } from './modules/demo/routes.js';
+import { opsRoutes } from './modules/ops/routes.js';
+import { projectRoutes } from './modules/projects/routes.js';
+import './types.js';
+
+export type { Config } from './config.js';
+export { loadConfig } from './config.js';
+
+/** Request bodies are small JSON documents; anything larger is refused with 413. */
+export const BODY_LIMIT = 64 * 1024;
+
+/**
+ * Builds the application: opens the database, migrates it, registers every route.
+ * Listens on nothing; `server.ts` does that.
+ */
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  const database = openDatabase(config.database);
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    logger: {
+      level: config.logLevel,
+      // Headers are not logged by default; these paths stay hidden if someone adds them.
+      redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.accessToken', '*.key'],
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('db', database.db);
+  app.decorate('dialect', database);
+  app.decorateRequest('actor', null as never);
+  app.addHook('onClose', () => database.close());
+
+  try {
+    await database.withStartupLock(() => migrateToLatest(database.db));
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  registerValidators(app);
+  registerProblemHandlers(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Feedback comments API',
+        version: '0.1.0',
+        description:
+          'Comments pinned on a web app, applied with a commit, verified by their author and marked Live by deploy reports. Authenticate with `Authorization: Bearer <token>`: a session token (svc_sess_…) or an API key (svc_key_…). Errors are RFC 9457 problem details with a stable `code`.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const origins = await registerCors(app, database.db);
+
+  // Authenticate before the body is validated: an anonymous caller learns nothing about input rules.
+  app.addHook('onRequest', async (request) => {
+    const url = request.routeOptions.url;
+    if (!url?.startsWith('/api/') || request.routeOptions.config.public) return;
+    request.actor = await authenticate(database.db, request.headers.authorization);
+  });
+
+  const events: CommentEventSink = { raise: async () => {} };
+
+  await app.register(opsRoutes);
+  await app.register(authRoutes, { allowSignup: config.allowSignup });
+  await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });
+  await app.register(commentRoutes, { events });
+  await app.register(demoRoutes);
+
+  return app;
+}

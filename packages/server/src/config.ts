@@ -1,0 +1,76 @@
+import path from 'node:path';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type DatabaseConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  demo: boolean;
+  allowSignup: boolean;
+  buildRateLimit: number;
+  logLevel: LogLevel;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+/**
+ * Reads the configuration from the environment once, at start-up. Every problem is
+ * collected so that one run tells the operator everything that is wrong.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
+  const problems: string[] = [];
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${env[name]}")`);
+    return fallback;
+  };
+
+  const logLevel = (env.SVC_LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.SVC_LOG_LEVEL}")`);
+  }
+
+  let database: DatabaseConfig = {
+    dialect: 'sqlite',
+    file: path.resolve(env.SVC_DATA_DIR || './data', 'svc.db'),
+  };
+  const url = env.DATABASE_URL?.trim();
+  if (url) {
+    if (/^postgres(ql)?:\/\//.test(url)) {
+      database = { dialect: 'postgres', url };
+    } else {
+      // Never echo the URL: it usually carries a password.
+      problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for SQLite)');
+    }
+  }
+
+  const config: Config = {
+    port: integer('PORT', 8080, 0, 65535),
+    host: env.HOST?.trim() || '127.0.0.1',
+    database,
+    demo: boolean('SVC_DEMO', true),
+    allowSignup: boolean('SVC_ALLOW_SIGNUP', true),
+    buildRateLimit: integer('SVC_BUILD_RATE_LIMIT', 120, 1, 1_000_000),
+    logLevel,
+  };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
+}

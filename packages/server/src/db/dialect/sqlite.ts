@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from '../schema.js';
+import type { DialectSupport } from './index.js';
+
+export function sqliteDialect(file: string): DialectSupport {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+
+  return {
+    name: 'sqlite',
+    db,
+    // One process owns a SQLite file; Kysely serialises its single connection.
+    withStartupLock: (fn) => fn(),
+    isUniqueViolation: (error) =>
+      typeof error === 'object' &&
+      error !== null &&
+      'code' in error &&
+      (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,100 @@
+import type { Role } from '@svc/contract';
+import type { Kysely, Transaction } from 'kysely';
+
+/** Timestamps are ISO 8601 strings in both dialects (timestamptz on PostgreSQL, text on SQLite). */
+type Timestamp = string;
+
+export interface WorkspaceTable {
+  id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface UserTable {
+  id: string;
+  workspace_id: string;
+  email: string | null;
+  name: string;
+  role: Role;
+  password_hash: string | null;
+  access_token_hash: string | null;
+  /** Set for a quick-access account limited to one project. */
+  project_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface SessionTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  name: string;
+  key_hash: string;
+  last_four: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+export interface ProjectTable {
+  id: string;
+  workspace_id: string;
+  key: string;
+  name: string;
+  repo_url: string | null;
+  /** JSON array of origins. */
+  allowed_origins: string;
+  created_at: Timestamp;
+}
+
+export interface CommentTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  author_id: string;
+  body: string;
+  page_url: string;
+  anchor_selector: string | null;
+  anchor_x: number | null;
+  anchor_y: number | null;
+  status: 'open' | 'applied' | 'archived';
+  commit_sha: string | null;
+  commit_url: string | null;
+  applied_by_id: string | null;
+  applied_at: Timestamp | null;
+  verified_at: Timestamp | null;
+  deployed_at: Timestamp | null;
+  deployed_build_sha: string | null;
+  reply_count: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ReplyTable {
+  id: string;
+  workspace_id: string;
+  comment_id: string;
+  author_id: string | null;
+  kind: 'user' | 'system';
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  workspaces: WorkspaceTable;
+  users: UserTable;
+  sessions: SessionTable;
+  api_keys: ApiKeyTable;
+  projects: ProjectTable;
+  comments: CommentTable;
+  replies: ReplyTable;
+}
+
+/** A database handle or an open transaction: repository functions accept either. */
+export type Db = Kysely<Database> | Transaction<Database>;

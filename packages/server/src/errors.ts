@@ -1,0 +1,36 @@
+import { type ErrorCode, type FieldError, errorCatalog } from '@svc/contract';
+
+/** An error the API answers with on purpose: its code picks the status and title. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = 'AppError';
+    this.status = errorCatalog[code].status;
+  }
+}
+
+export const unauthenticated = (detail = 'Send a valid token as "Authorization: Bearer <token>".') =>
+  new AppError('unauthenticated', detail);
+
+export const forbidden = (detail: string) => new AppError('forbidden', detail);
+
+export const notFound = (what: string) => new AppError('not_found', `${what} not found.`);
+
+export const conflict = (detail: string) => new AppError('conflict', detail);
+
+export const invalidState = (detail: string) => new AppError('invalid_state', detail);
+
+/** A 400 naming the offending value by JSON pointer. */
+export const invalidField = (path: string, message: string) =>
+  new AppError('validation_failed', `${path} ${message}`, [{ path, message }]);
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError('rate_limited', `Too many requests; retry in ${retryAfterSeconds} s.`, undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });

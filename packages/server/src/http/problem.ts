@@ -1,0 +1,94 @@
+import { type ErrorCode, type FieldError, errorCatalog, Problem, problemType } from '@svc/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+
+const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function sendProblem(
+  reply: FastifyReply,
+  code: ErrorCode,
+  detail: string,
+  errors?: FieldError[],
+): FastifyReply {
+  const { status, title } = errorCatalog[code];
+  const body: Problem = { type: problemType(code), title, status, detail, code };
+  if (errors && errors.length > 0) body.errors = errors;
+  return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(body);
+}
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns schema errors into `errors[]` whose paths are JSON pointers into the request part. */
+export function fieldErrors(validation: AjvError[]): FieldError[] {
+  return validation.map((error) => {
+    let path = error.instancePath;
+    if (error.keyword === 'required') path += `/${String(error.params.missingProperty)}`;
+    if (error.keyword === 'additionalProperties') path += `/${String(error.params.additionalProperty)}`;
+    const message = error.keyword === 'required' ? 'is required' : (error.message ?? 'is not valid');
+    return { path, message };
+  });
+}
+
+/** Fastify's own errors for unreadable requests, mapped onto our codes. */
+const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'validation_failed',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'validation_failed',
+};
+
+function codeForStatus(status: number): ErrorCode {
+  for (const [code, entry] of Object.entries(errorCatalog)) {
+    if (entry.status === status) return code as ErrorCode;
+  }
+  return status >= 500 ? 'internal_error' : 'validation_failed';
+}
+
+/** The one error handler: every failure leaves as RFC 9457 problem details. */
+export function registerProblemHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return sendProblem(reply, error.code, error.message, error.errors);
+    }
+    if (error.validation) {
+      const errors = fieldErrors(error.validation as AjvError[]);
+      const where = error.validationContext ?? 'request';
+      const detail = errors.map((e) => `${where}${e.path} ${e.message}`).join('; ');
+      return sendProblem(reply, 'validation_failed', detail, errors);
+    }
+    const mapped = error.code ? fastifyCodes[error.code] : undefined;
+    if (mapped) {
+      const detail =
+        mapped === 'payload_too_large'
+          ? 'The request body is larger than the 64 KiB limit.'
+          : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+            ? 'The request body is not valid JSON.'
+            : error.message;
+      return sendProblem(reply, mapped, detail);
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      const code = codeForStatus(error.statusCode);
+      return sendProblem(reply, code, error.message);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, 'internal_error', `Something went wrong; quote request id ${request.id}.`);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
+  );
+}
+
+/** Response schemas for the error statuses a route can answer with, for OpenAPI and serialization. */
+export function problemResponses(...statuses: number[]): Record<number, typeof Problem> {
+  const responses: Record<number, typeof Problem> = {};
+  for (const status of [400, 401, ...statuses]) responses[status] = Problem;
+  return responses;
+}

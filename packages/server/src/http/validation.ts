@@ -1,0 +1,29 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import { invalidField } from '../errors.js';
+
+/**
+ * Two validators: query strings and params arrive as text and are coerced ("20" → 20);
+ * JSON bodies are not, so `{"ok": "true"}` is refused instead of silently read as true.
+ */
+export function registerValidators(app: FastifyInstance): void {
+  const common = { useDefaults: true, removeAdditional: true as const, allErrors: false, strict: false };
+  const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }), ['email', 'date-time', 'uri']);
+  const urlAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }), ['email', 'date-time', 'uri']);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? bodyAjv.compile(schema) : urlAjv.compile(schema),
+  );
+  // A route with a body schema called with no body validates as `{}`, so the
+  // answer names the missing fields instead of "body must be object".
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+}
+
+/** Text fields are trimmed; one that is blank once trimmed is refused with its path. */
+export function requireText(value: string, path: string): string {
+  const text = value.trim();
+  if (text.length === 0) throw invalidField(path, 'must not be blank');
+  return text;
+}

@@ -1,0 +1,32 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+const N = 16384;
+const r = 8;
+const p = 1;
+const KEY_LENGTH = 64;
+
+function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...cost, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+/** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash so they can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, { N, r, p });
+  return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, rr, pp, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(rr), p: Number(pp) });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Checked against when the e-mail is unknown, so a login takes as long either way. */
+export const UNKNOWN_USER_HASH = await hashPassword(randomBytes(16).toString('hex'));

@@ -1,0 +1,48 @@
+import type { Role } from '@svc/contract';
+import { forbidden } from '../../errors.js';
+import type { Actor } from './actor.js';
+
+/** Who may do what, by role: the one place the product's permissions are written down. */
+const allowedRoles = {
+  'workspace.addMember': ['admin'],
+  'workspace.createQuickAccess': ['admin', 'member'],
+  'apiKeys.manage': ['admin', 'member'],
+  'projects.create': ['admin'],
+  'comments.create': ['admin', 'member', 'client'],
+  'comments.reply': ['admin', 'member', 'client'],
+  'comments.apply': ['admin', 'member'],
+  'comments.reopen': ['admin', 'member'],
+  'comments.archive': ['admin', 'member'],
+  'builds.report': ['admin', 'member'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Action = keyof typeof allowedRoles;
+
+const refusals: Record<Action, string> = {
+  'workspace.addMember': 'Only an admin can add members.',
+  'workspace.createQuickAccess': 'Quick-access accounts cannot create other accounts.',
+  'apiKeys.manage': 'Quick-access accounts cannot hold API keys.',
+  'projects.create': 'Only an admin can create projects.',
+  'comments.create': 'Not allowed to comment.',
+  'comments.reply': 'Not allowed to reply.',
+  'comments.apply': 'Quick-access accounts cannot apply comments.',
+  'comments.reopen': 'Quick-access accounts cannot reopen comments.',
+  'comments.archive': 'Quick-access accounts cannot archive comments.',
+  'builds.report': 'Quick-access accounts cannot report builds.',
+};
+
+export function can(actor: Actor, action: Action): boolean {
+  return (allowedRoles[action] as readonly Role[]).includes(actor.role);
+}
+
+/** Throws 403 when the actor's role does not allow the action. */
+export function authorize(actor: Actor, action: Action): void {
+  if (!can(actor, action)) throw forbidden(refusals[action]);
+}
+
+/** Deleting a comment, and verifying its fix: its author, or an admin of the workspace. */
+export function authorizeAuthorOrAdmin(actor: Actor, authorId: string, what: string): void {
+  if (actor.id !== authorId && actor.role !== 'admin') {
+    throw forbidden(`Only the comment's author or an admin can ${what}.`);
+  }
+}

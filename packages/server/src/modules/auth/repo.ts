@@ -1,0 +1,114 @@
+import type { Db, UserTable } from '../../db/schema.js';
+
+/** A user row with the key of the project a quick-access account is limited to. */
+export type UserRow = UserTable & { project_key: string | null };
+
+const userColumns = [
+  'users.id',
+  'users.workspace_id',
+  'users.email',
+  'users.name',
+  'users.role',
+  'users.password_hash',
+  'users.access_token_hash',
+  'users.project_id',
+  'users.created_at',
+  'projects.key as project_key',
+] as const;
+
+const selectUsers = (db: Db) =>
+  db.selectFrom('users').leftJoin('projects', 'projects.id', 'users.project_id').select(userColumns);
+
+export const findUserById = (db: Db, workspaceId: string, userId: string) =>
+  selectUsers(db).where('users.workspace_id', '=', workspaceId).where('users.id', '=', userId).executeTakeFirst();
+
+/** Sign-in looks users up across workspaces: an e-mail belongs to one user in the whole server. */
+export const findUserByEmail = (db: Db, email: string) =>
+  selectUsers(db).where('users.email', '=', email).executeTakeFirst();
+
+export const findUserByAccessTokenHash = (db: Db, hash: string) =>
+  selectUsers(db).where('users.access_token_hash', '=', hash).executeTakeFirst();
+
+export async function emailTaken(db: Db, email: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  return row !== undefined;
+}
+
+export const findWorkspace = (db: Db, workspaceId: string) =>
+  db.selectFrom('workspaces').selectAll().where('id', '=', workspaceId).executeTakeFirstOrThrow();
+
+export async function insertWorkspace(db: Db, row: { id: string; name: string; created_at: string }) {
+  await db.insertInto('workspaces').values(row).execute();
+}
+
+export async function insertUser(db: Db, row: UserTable) {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function insertSession(
+  db: Db,
+  row: { id: string; workspace_id: string; user_id: string; token_hash: string; created_at: string },
+) {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export async function deleteSession(db: Db, workspaceId: string, sessionId: string) {
+  await db.deleteFrom('sessions').where('workspace_id', '=', workspaceId).where('id', '=', sessionId).execute();
+}
+
+const actorColumns = [
+  'users.id',
+  'users.workspace_id',
+  'users.name',
+  'users.role',
+  'users.project_id',
+] as const;
+
+/** The user behind a session token hash, for authentication. */
+export const findSessionActor = (db: Db, tokenHash: string) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([...actorColumns, 'sessions.id as credential_id'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+
+/** The user behind an API key hash, for authentication. */
+export const findApiKeyActor = (db: Db, keyHash: string) =>
+  db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([...actorColumns, 'api_keys.id as credential_id', 'api_keys.last_used_at'])
+    .where('api_keys.key_hash', '=', keyHash)
+    .executeTakeFirst();
+
+export async function touchApiKey(db: Db, keyId: string, at: string) {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+}
+
+export const listApiKeys = (db: Db, workspaceId: string, userId: string) =>
+  db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'last_four', 'created_at', 'last_used_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .execute();
+
+export async function insertApiKey(
+  db: Db,
+  row: { id: string; workspace_id: string; user_id: string; name: string; key_hash: string; last_four: string; created_at: string },
+) {
+  await db.insertInto('api_keys').values({ ...row, last_used_at: null }).execute();
+}
+
+/** Deletes one of the user's own keys; false when there is no such key of theirs. */
+export async function deleteApiKey(db: Db, workspaceId: string, userId: string, keyId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('api_keys')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .where('id', '=', keyId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

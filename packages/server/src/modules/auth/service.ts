@@ -1,0 +1,219 @@
+import type { AddMemberBody, CreateQuickAccessBody, LoginBody, Role, SignupBody } from '@svc/contract';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../../db/schema.js';
+import { AppError, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
+import { requireText } from '../../http/validation.js';
+import { newId, nowIso } from '../../ids.js';
+import { findProjectByKey } from '../projects/repo.js';
+import { type Actor, scopeOf } from './actor.js';
+import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
+import { authorize } from './policy.js';
+import * as repo from './repo.js';
+import { hashToken, issueToken, tokenKind } from './tokens.js';
+
+interface Deps {
+  db: Kysely<Database>;
+  isUniqueViolation: (error: unknown) => boolean;
+}
+
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** API keys record when they were last used, at most this often, to keep requests read-only. */
+const KEY_USE_RESOLUTION_MS = 10 * 60 * 1000;
+
+/** Resolves an `Authorization` header to the calling user, or throws 401. */
+export async function authenticate(db: Db, header: string | undefined): Promise<Actor> {
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  const token = match?.[1];
+  if (!token) throw unauthenticated();
+  const kind = tokenKind(token);
+  const hash = hashToken(token);
+  if (kind === 'session') {
+    const row = await repo.findSessionActor(db, hash);
+    if (!row) throw unauthenticated('The session has ended or the token is not valid; sign in again.');
+    return toActor(row, 'session');
+  }
+  if (kind === 'apiKey') {
+    const row = await repo.findApiKeyActor(db, hash);
+    if (!row) throw unauthenticated('The API key is not valid or has been revoked.');
+    const now = Date.now();
+    if (!row.last_used_at || now - Date.parse(row.last_used_at) > KEY_USE_RESOLUTION_MS) {
+      await repo.touchApiKey(db, row.credential_id, new Date(now).toISOString());
+    }
+    return toActor(row, 'apiKey');
+  }
+  throw unauthenticated('Unrecognised token: expected a svc_sess_ session token or a svc_key_ API key.');
+}
+
+function toActor(
+  row: { id: string; workspace_id: string; name: string; role: Role; project_id: string | null; credential_id: string },
+  kind: 'session' | 'apiKey',
+): Actor {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    role: row.role,
+    projectId: row.project_id,
+    credential: { kind, id: row.credential_id },
+  };
+}
+
+async function startSession(db: Db, user: { id: string; workspace_id: string }): Promise<string> {
+  const { token, hash } = issueToken('session');
+  await repo.insertSession(db, {
+    id: newId('ses'),
+    workspace_id: user.workspace_id,
+    user_id: user.id,
+    token_hash: hash,
+    created_at: nowIso(),
+  });
+  return token;
+}
+
+/** A concurrent insert of the same e-mail loses on the unique index: answer 409, not 500. */
+async function withUniqueEmail<T>(deps: Deps, email: string, fn: () => Promise<T>): Promise<T> {
+  const taken = () => new AppError('conflict', 'That e-mail is already in use.', [
+    { path: '/email', message: 'is already in use' },
+  ]);
+  if (await repo.emailTaken(deps.db, email)) throw taken();
+  try {
+    return await fn();
+  } catch (error) {
+    if (deps.isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+}
+
+export async function signup(deps: Deps, input: SignupBody) {
+  const email = normaliseEmail(input.email);
+  const workspaceName = requireText(input.workspaceName, '/workspaceName');
+  const name = requireText(input.name, '/name');
+  const passwordHash = await hashPassword(input.password);
+  return withUniqueEmail(deps, email, () =>
+    deps.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const workspaceId = newId('ws');
+      await repo.insertWorkspace(trx, { id: workspaceId, name: workspaceName, created_at: now });
+      const userId = newId('usr');
+      await repo.insertUser(trx, {
+        id: userId,
+        workspace_id: workspaceId,
+        email,
+        name,
+        role: 'admin',
+        password_hash: passwordHash,
+        access_token_hash: null,
+        project_id: null,
+        created_at: now,
+      });
+      const user = await repo.findUserById(trx, workspaceId, userId);
+      if (!user) throw new Error('user vanished inside its own transaction');
+      const token = await startSession(trx, user);
+      return { token, user, workspace: await repo.findWorkspace(trx, workspaceId) };
+    }),
+  );
+}
+
+export async function login(db: Kysely<Database>, input: LoginBody) {
+  const user = await repo.findUserByEmail(db, normaliseEmail(input.email));
+  const ok = await verifyPassword(input.password, user?.password_hash ?? UNKNOWN_USER_HASH);
+  if (!user || !user.password_hash || !ok) throw unauthenticated('E-mail or password is incorrect.');
+  return { token: await startSession(db, user), user };
+}
+
+export async function signInWithAccessToken(db: Kysely<Database>, accessToken: string) {
+  const user = tokenKind(accessToken) === 'access' ? await repo.findUserByAccessTokenHash(db, hashToken(accessToken)) : undefined;
+  if (!user) throw unauthenticated('This access link is not valid, or its account has been removed.');
+  return { token: await startSession(db, user), user };
+}
+
+export async function logout(db: Db, actor: Actor): Promise<void> {
+  if (actor.credential.kind !== 'session') {
+    throw invalidState('An API key has no session to end; revoke it with DELETE /api/me/api-keys/{id}.');
+  }
+  await repo.deleteSession(db, actor.workspaceId, actor.credential.id);
+}
+
+export async function me(db: Db, actor: Actor) {
+  const user = await repo.findUserById(db, actor.workspaceId, actor.id);
+  if (!user) throw unauthenticated();
+  return { user, workspace: await repo.findWorkspace(db, actor.workspaceId) };
+}
+
+export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) {
+  authorize(actor, 'workspace.addMember');
+  const email = normaliseEmail(input.email);
+  const name = requireText(input.name, '/name');
+  const passwordHash = await hashPassword(input.password);
+  return withUniqueEmail(deps, email, async () => {
+    const id = newId('usr');
+    await repo.insertUser(deps.db, {
+      id,
+      workspace_id: actor.workspaceId,
+      email,
+      name,
+      role: input.role,
+      password_hash: passwordHash,
+      access_token_hash: null,
+      project_id: null,
+      created_at: nowIso(),
+    });
+    return repo.findUserById(deps.db, actor.workspaceId, id);
+  });
+}
+
+export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQuickAccessBody) {
+  authorize(actor, 'workspace.createQuickAccess');
+  const name = requireText(input.name, '/name');
+  let projectId: string | null = null;
+  if (input.projectKey !== undefined) {
+    const project = await findProjectByKey(deps.db, scopeOf(actor), input.projectKey);
+    if (!project) throw invalidField('/projectKey', 'names no project of this workspace');
+    projectId = project.id;
+  }
+  const email = input.email === undefined ? null : normaliseEmail(input.email);
+  const create = async () => {
+    const { token, hash } = issueToken('access');
+    const id = newId('usr');
+    await repo.insertUser(deps.db, {
+      id,
+      workspace_id: actor.workspaceId,
+      email,
+      name,
+      role: 'client',
+      password_hash: null,
+      access_token_hash: hash,
+      project_id: projectId,
+      created_at: nowIso(),
+    });
+    return { user: await repo.findUserById(deps.db, actor.workspaceId, id), accessToken: token };
+  };
+  return email === null ? create() : withUniqueEmail(deps, email, create);
+}
+
+export async function listApiKeys(db: Db, actor: Actor) {
+  authorize(actor, 'apiKeys.manage');
+  return repo.listApiKeys(db, actor.workspaceId, actor.id);
+}
+
+export async function createApiKey(db: Db, actor: Actor, name: string) {
+  authorize(actor, 'apiKeys.manage');
+  const { token, hash } = issueToken('apiKey');
+  const row = {
+    id: newId('key'),
+    workspace_id: actor.workspaceId,
+    user_id: actor.id,
+    name: requireText(name, '/name'),
+    key_hash: hash,
+    last_four: token.slice(-4),
+    created_at: nowIso(),
+  };
+  await repo.insertApiKey(db, row);
+  return { id: row.id, name: row.name, key: token, createdAt: row.created_at };
+}
+
+export async function revokeApiKey(db: Db, actor: Actor, keyId: string): Promise<void> {
+  authorize(actor, 'apiKeys.manage');
+  if (!(await repo.deleteApiKey(db, actor.workspaceId, actor.id, keyId))) throw notFound('API key');
+}

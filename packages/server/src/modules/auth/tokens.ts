@@ -1,0 +1,32 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Bearer secrets carry a readable prefix so a leaked one is recognisable (and greppable). */
+export const TOKEN_PREFIX = {
+  session: 'svc_sess_',
+  apiKey: 'svc_key_',
+  access: 'svc_acc_',
+} as const;
+
+export type TokenKind = keyof typeof TOKEN_PREFIX;
+
+export interface IssuedToken {
+  token: string;
+  hash: string;
+}
+
+/** 32 random bytes behind the prefix; only the SHA-256 hash is ever stored. */
+export function issueToken(kind: TokenKind): IssuedToken {
+  const token = TOKEN_PREFIX[kind] + randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function tokenKind(token: string): TokenKind | null {
+  for (const [kind, prefix] of Object.entries(TOKEN_PREFIX)) {
+    if (token.startsWith(prefix)) return kind as TokenKind;
+  }
+  return null;
+}

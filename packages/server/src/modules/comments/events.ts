@@ -1,0 +1,38 @@
+import type { Db } from '../../db/schema.js';
+
+/** What a comment action tells the rest of the product, raised inside the action's transaction. */
+export type CommentEvent =
+  | {
+      type: 'CommentApplied';
+      workspaceId: string;
+      commentId: string;
+      actorId: string;
+      authorId: string;
+      commitSha: string | null;
+      commitUrl: string | null;
+      excerpt: string;
+    }
+  | {
+      type: 'CommentReopened';
+      workspaceId: string;
+      commentId: string;
+      actorId: string;
+      appliedById: string | null;
+      excerpt: string;
+    }
+  | {
+      type: 'ReplyAdded';
+      workspaceId: string;
+      commentId: string;
+      actorId: string;
+      authorId: string;
+      excerpt: string;
+    };
+
+/**
+ * Receives comment events within the transaction that caused them, so a listener's
+ * writes commit or roll back with the action.
+ */
+export interface CommentEventSink {
+  raise(trx: Db, event: CommentEvent): Promise<void>;
+}

@@ -1,0 +1,42 @@
+import type { Comment, CommentWithReplies, Reply } from '@svc/contract';
+import type { CommentRow, ReplyRow } from './repo.js';
+
+export function presentComment(row: CommentRow): Comment {
+  return {
+    id: row.id,
+    projectKey: row.project_key,
+    body: row.body,
+    pageUrl: row.page_url,
+    anchor:
+      row.anchor_selector === null ? null : { selector: row.anchor_selector, x: row.anchor_x ?? 0, y: row.anchor_y ?? 0 },
+    status: row.status,
+    author: { id: row.author_id, name: row.author_name, role: row.author_role },
+    commitSha: row.commit_sha,
+    commitUrl: row.commit_url,
+    appliedBy: row.applied_by_id && row.applied_by_name ? { id: row.applied_by_id, name: row.applied_by_name } : null,
+    appliedAt: row.applied_at,
+    verifiedAt: row.verified_at,
+    deployedAt: row.deployed_at,
+    deployedBuildSha: row.deployed_build_sha,
+    replyCount: row.reply_count,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export const presentReply = (row: ReplyRow): Reply => ({
+  id: row.id,
+  commentId: row.comment_id,
+  author:
+    row.author_id && row.author_name && row.author_role
+      ? { id: row.author_id, name: row.author_name, role: row.author_role }
+      : null,
+  kind: row.kind,
+  body: row.body,
+  createdAt: row.created_at,
+});
+
+export const presentCommentWithReplies = (row: CommentRow, replies: ReplyRow[]): CommentWithReplies => ({
+  ...presentComment(row),
+  replies: replies.map(presentReply),
+});

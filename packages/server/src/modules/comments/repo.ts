@@ -1,0 +1,96 @@
+import type { CommentStatus } from '@svc/contract';
+import type { CommentTable, Db, ReplyTable } from '../../db/schema.js';
+import type { Scope } from '../auth/actor.js';
+
+/** A comment row with what its presenter needs from the project and the people involved. */
+const selectComments = (db: Db, scope: Scope) => {
+  let query = db
+    .selectFrom('comments')
+    .innerJoin('projects', 'projects.id', 'comments.project_id')
+    .innerJoin('users as author', 'author.id', 'comments.author_id')
+    .leftJoin('users as applier', 'applier.id', 'comments.applied_by_id')
+    .selectAll('comments')
+    .select([
+      'projects.key as project_key',
+      'projects.repo_url as repo_url',
+      'author.name as author_name',
+      'author.role as author_role',
+      'applier.name as applied_by_name',
+    ])
+    .where('comments.workspace_id', '=', scope.workspaceId);
+  if (scope.projectId) query = query.where('comments.project_id', '=', scope.projectId);
+  return query;
+};
+
+export type CommentRow = NonNullable<Awaited<ReturnType<typeof findComment>>>;
+
+export const findComment = (db: Db, scope: Scope, id: string) =>
+  selectComments(db, scope).where('comments.id', '=', id).executeTakeFirst();
+
+export interface CommentFilter {
+  status?: CommentStatus;
+  pageUrl?: string;
+  /** Keyset: only comments older than this id. */
+  before?: string;
+  limit: number;
+}
+
+/** A project's comments, newest first. */
+export function listComments(db: Db, scope: Scope, projectId: string, filter: CommentFilter) {
+  let query = selectComments(db, scope).where('comments.project_id', '=', projectId);
+  if (filter.status) query = query.where('comments.status', '=', filter.status);
+  if (filter.pageUrl) query = query.where('comments.page_url', '=', filter.pageUrl);
+  if (filter.before) query = query.where('comments.id', '<', filter.before);
+  return query.orderBy('comments.id', 'desc').limit(filter.limit).execute();
+}
+
+export async function insertComment(db: Db, row: CommentTable) {
+  await db.insertInto('comments').values(row).execute();
+}
+
+export type CommentChanges = Partial<
+  Pick<
+    CommentTable,
+    | 'status'
+    | 'commit_sha'
+    | 'commit_url'
+    | 'applied_by_id'
+    | 'applied_at'
+    | 'verified_at'
+    | 'deployed_at'
+    | 'deployed_build_sha'
+    | 'updated_at'
+  >
+>;
+
+export async function updateComment(db: Db, workspaceId: string, id: string, changes: CommentChanges) {
+  await db.updateTable('comments').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
+
+/** Replies go with it (foreign key cascade). */
+export async function deleteComment(db: Db, workspaceId: string, id: string) {
+  await db.deleteFrom('comments').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
+
+export async function insertReply(db: Db, row: ReplyTable) {
+  await db.insertInto('replies').values(row).execute();
+  await db
+    .updateTable('comments')
+    .set((eb) => ({ reply_count: eb('reply_count', '+', 1), updated_at: row.created_at }))
+    .where('workspace_id', '=', row.workspace_id)
+    .where('id', '=', row.comment_id)
+    .execute();
+}
+
+export const listReplies = (db: Db, workspaceId: string, commentId: string) =>
+  db
+    .selectFrom('replies')
+    .leftJoin('users', 'users.id', 'replies.author_id')
+    .selectAll('replies')
+    .select(['users.name as author_name', 'users.role as author_role'])
+    .where('replies.workspace_id', '=', workspaceId)
+    .where('replies.comment_id', '=', commentId)
+    .orderBy('replies.id', 'asc')
+    .execute();
+
+export type ReplyRow = Awaited<ReturnType<typeof listReplies>>[number];

@@ -1,0 +1,119 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ApplyBody,
+  Comment,
+  CommentIdParams,
+  CommentWithReplies,
+  CreateCommentBody,
+  ListCommentsQuery,
+  Page,
+  ProjectKeyParams,
+  Reply,
+  ReplyBody,
+} from '@svc/contract';
+import { Type } from 'typebox';
+import { toPage } from '../../http/pagination.js';
+import { problemResponses } from '../../http/problem.js';
+import type { CommentEventSink } from './events.js';
+import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
+import * as service from './service.js';
+
+const tags = ['comments'];
+
+export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink }> = async (app, { events }) => {
+  const deps = { db: app.db, events };
+
+  app.post(
+    '/api/projects/:key/comments',
+    {
+      schema: {
+        tags,
+        summary: 'Pin a comment on a page',
+        params: ProjectKeyParams,
+        body: CreateCommentBody,
+        response: { 201: Comment, ...problemResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const row = await service.createComment(deps, request.actor, request.params.key, request.body);
+      return reply.code(201).send(presentComment(row));
+    },
+  );
+
+  app.get(
+    '/api/projects/:key/comments',
+    {
+      schema: {
+        tags,
+        summary: "A project's comments, newest first",
+        params: ProjectKeyParams,
+        querystring: ListCommentsQuery,
+        response: { 200: Page(Comment), ...problemResponses(404) },
+      },
+    },
+    async (request) => {
+      const { rows, limit } = await service.listComments(app.db, request.actor, request.params.key, request.query);
+      return toPage(rows, limit, presentComment);
+    },
+  );
+
+  app.get(
+    '/api/comments/:id',
+    { schema: { tags, summary: 'A comment with its replies', params: CommentIdParams, response: { 200: CommentWithReplies, ...problemResponses(404) } } },
+    async (request) => {
+      const { comment, replies } = await service.getComment(app.db, request.actor, request.params.id);
+      return presentCommentWithReplies(comment, replies);
+    },
+  );
+
+  app.post(
+    '/api/comments/:id/replies',
+    { schema: { tags, summary: 'Reply to a comment', params: CommentIdParams, body: ReplyBody, response: { 201: Reply, ...problemResponses(403, 404) } } },
+    async (request, reply) =>
+      reply.code(201).send(presentReply(await service.addReply(deps, request.actor, request.params.id, request.body.body))),
+  );
+
+  app.post(
+    '/api/comments/:id/apply',
+    {
+      schema: {
+        tags,
+        summary: 'Record the fix of a comment with its commit',
+        description:
+          'Without commitUrl, the link is built from the project repoUrl when it is on GitHub, GitLab, Bitbucket, Gitea or Codeberg.',
+        params: CommentIdParams,
+        body: ApplyBody,
+        response: { 200: Comment, ...problemResponses(403, 404, 409) },
+      },
+    },
+    async (request) => presentComment(await service.applyComment(deps, request.actor, request.params.id, request.body)),
+  );
+
+  app.post(
+    '/api/comments/:id/reopen',
+    { schema: { tags, summary: 'Reopen an applied comment', params: CommentIdParams, response: { 200: Comment, ...problemResponses(403, 404, 409) } } },
+    async (request) => presentComment(await service.reopenComment(deps, request.actor, request.params.id)),
+  );
+
+  app.post(
+    '/api/comments/:id/archive',
+    { schema: { tags, summary: 'Archive a comment', params: CommentIdParams, response: { 200: Comment, ...problemResponses(403, 404) } } },
+    async (request) => presentComment(await service.archiveComment(app.db, request.actor, request.params.id)),
+  );
+
+  app.delete(
+    '/api/comments/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a comment with its replies (author or admin)',
+        params: CommentIdParams,
+        response: { 204: Type.Null(), ...problemResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteComment(app.db, request.actor, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

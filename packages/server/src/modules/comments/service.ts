@@ -1,0 +1,195 @@
+import { type ApplyBody, type CreateCommentBody, type ListCommentsQuery, normalizeSha } from '@svc/contract';
+import type { Kysely } from 'kysely';
+import type { Database, Db } from '../../db/schema.js';
+import { invalidField, invalidState, notFound } from '../../errors.js';
+import { DEFAULT_LIMIT, decodeCursor } from '../../http/pagination.js';
+import { requireText } from '../../http/validation.js';
+import { newId, nowIso } from '../../ids.js';
+import { type Actor, scopeOf } from '../auth/actor.js';
+import { authorize, authorizeAuthorOrAdmin } from '../auth/policy.js';
+import { getProject, parseHttpUrl } from '../projects/service.js';
+import { deriveCommitUrl } from './commit-url.js';
+import type { CommentEventSink } from './events.js';
+import * as repo from './repo.js';
+
+export interface CommentDeps {
+  db: Kysely<Database>;
+  events: CommentEventSink;
+}
+
+const EXCERPT_LENGTH = 140;
+
+/** The start of a text for a notification, on one line, at most 140 characters. */
+export function excerpt(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= EXCERPT_LENGTH ? line : `${line.slice(0, EXCERPT_LENGTH - 1)}…`;
+}
+
+async function requireComment(db: Db, actor: Actor, id: string) {
+  const comment = await repo.findComment(db, scopeOf(actor), id);
+  if (!comment) throw notFound('Comment');
+  return comment;
+}
+
+/** Re-reads a comment after a change, inside the same transaction. */
+const reload = (db: Db, actor: Actor, id: string) => requireComment(db, actor, id);
+
+export async function createComment(deps: CommentDeps, actor: Actor, projectKey: string, input: CreateCommentBody) {
+  authorize(actor, 'comments.create');
+  const project = await getProject(deps.db, actor, projectKey);
+  const body = requireText(input.body, '/body');
+  if (!parseHttpUrl(input.pageUrl)) throw invalidField('/pageUrl', 'must be an http(s) URL');
+  const now = nowIso();
+  const id = newId('cmt');
+  await repo.insertComment(deps.db, {
+    id,
+    workspace_id: actor.workspaceId,
+    project_id: project.id,
+    author_id: actor.id,
+    body,
+    page_url: input.pageUrl,
+    anchor_selector: input.anchor?.selector ?? null,
+    anchor_x: input.anchor?.x ?? null,
+    anchor_y: input.anchor?.y ?? null,
+    status: 'open',
+    commit_sha: null,
+    commit_url: null,
+    applied_by_id: null,
+    applied_at: null,
+    verified_at: null,
+    deployed_at: null,
+    deployed_build_sha: null,
+    reply_count: 0,
+    created_at: now,
+    updated_at: now,
+  });
+  return requireComment(deps.db, actor, id);
+}
+
+export async function listComments(db: Kysely<Database>, actor: Actor, projectKey: string, query: ListCommentsQuery) {
+  const project = await getProject(db, actor, projectKey);
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const rows = await repo.listComments(db, scopeOf(actor), project.id, {
+    status: query.status,
+    pageUrl: query.pageUrl,
+    before: decodeCursor(query.cursor),
+    limit: limit + 1,
+  });
+  return { rows, limit };
+}
+
+export async function getComment(db: Kysely<Database>, actor: Actor, id: string) {
+  const comment = await requireComment(db, actor, id);
+  const replies = await repo.listReplies(db, actor.workspaceId, id);
+  return { comment, replies };
+}
+
+export async function addReply(deps: CommentDeps, actor: Actor, commentId: string, text: string) {
+  authorize(actor, 'comments.reply');
+  const body = requireText(text, '/body');
+  return deps.db.transaction().execute(async (trx) => {
+    const comment = await requireComment(trx, actor, commentId);
+    const id = newId('rpl');
+    await repo.insertReply(trx, {
+      id,
+      workspace_id: actor.workspaceId,
+      comment_id: comment.id,
+      author_id: actor.id,
+      kind: 'user',
+      body,
+      created_at: nowIso(),
+    });
+    await deps.events.raise(trx, {
+      type: 'ReplyAdded',
+      workspaceId: actor.workspaceId,
+      commentId: comment.id,
+      actorId: actor.id,
+      authorId: comment.author_id,
+      excerpt: excerpt(body),
+    });
+    const replies = await repo.listReplies(trx, actor.workspaceId, comment.id);
+    const reply = replies.find((r) => r.id === id);
+    if (!reply) throw new Error('reply vanished inside its own transaction');
+    return reply;
+  });
+}
+
+export async function applyComment(deps: CommentDeps, actor: Actor, id: string, input: ApplyBody) {
+  authorize(actor, 'comments.apply');
+  let commitSha: string | null = null;
+  if (input.commitSha !== undefined) {
+    commitSha = normalizeSha(input.commitSha);
+    if (!commitSha) throw invalidField('/commitSha', 'must be 7-40 hexadecimal characters');
+  }
+  let givenUrl: string | null = null;
+  if (input.commitUrl !== undefined) {
+    givenUrl = parseHttpUrl(input.commitUrl.trim())?.href ?? null;
+    if (!givenUrl) throw invalidField('/commitUrl', 'must be an http(s) URL');
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const comment = await requireComment(trx, actor, id);
+    if (comment.status === 'archived') throw invalidState('An archived comment cannot be applied.');
+    const commitUrl = givenUrl ?? (commitSha ? deriveCommitUrl(comment.repo_url, commitSha) : null);
+    const now = nowIso();
+    // A new apply is a new fix: it must be deployed and verified again.
+    await repo.updateComment(trx, actor.workspaceId, id, {
+      status: 'applied',
+      commit_sha: commitSha,
+      commit_url: commitUrl,
+      applied_by_id: actor.id,
+      applied_at: now,
+      verified_at: null,
+      deployed_at: null,
+      deployed_build_sha: null,
+      updated_at: now,
+    });
+    await deps.events.raise(trx, {
+      type: 'CommentApplied',
+      workspaceId: actor.workspaceId,
+      commentId: id,
+      actorId: actor.id,
+      authorId: comment.author_id,
+      commitSha,
+      commitUrl,
+      excerpt: excerpt(comment.body),
+    });
+    return reload(trx, actor, id);
+  });
+}
+
+export async function reopenComment(deps: CommentDeps, actor: Actor, id: string) {
+  authorize(actor, 'comments.reopen');
+  return deps.db.transaction().execute(async (trx) => {
+    const comment = await requireComment(trx, actor, id);
+    if (comment.status !== 'applied') throw invalidState(`Only an applied comment can be reopened; this one is ${comment.status}.`);
+    await repo.updateComment(trx, actor.workspaceId, id, { status: 'open', verified_at: null, updated_at: nowIso() });
+    await deps.events.raise(trx, {
+      type: 'CommentReopened',
+      workspaceId: actor.workspaceId,
+      commentId: id,
+      actorId: actor.id,
+      appliedById: comment.applied_by_id,
+      excerpt: excerpt(comment.body),
+    });
+    return reload(trx, actor, id);
+  });
+}
+
+export async function archiveComment(db: Kysely<Database>, actor: Actor, id: string) {
+  authorize(actor, 'comments.archive');
+  return db.transaction().execute(async (trx) => {
+    const comment = await requireComment(trx, actor, id);
+    if (comment.status !== 'archived') {
+      await repo.updateComment(trx, actor.workspaceId, id, { status: 'archived', updated_at: nowIso() });
+    }
+    return reload(trx, actor, id);
+  });
+}
+
+export async function deleteComment(db: Kysely<Database>, actor: Actor, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const comment = await requireComment(trx, actor, id);
+    authorizeAuthorOrAdmin(actor, comment.author_id, 'delete it');
+    await repo.deleteComment(trx, actor.workspaceId, id);
+  });
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { newId, nowIso } from '../../ids.js';
+import { hashPassword } from '../auth/passwords.js';
+import { insertApiKey, insertUser, insertWorkspace } from '../auth/repo.js';
+import { issueToken } from '../auth/tokens.js';
+import { insertProject } from '../projects/repo.js';
+
+export const DEMO_EMAIL = 'admin@demo.local';
+export const DEMO_PROJECT_KEY = 'demo';
+
+export interface DemoCredentials {
+  email: string;
+  password: string;
+  apiKey: string;
+  projectKey: string;
+}
+
+/**
+ * On an empty database, creates a demo workspace with an admin, a project and an API key.
+ * Returns the secrets so they can be shown once; returns null when there is data already.
+ */
+export async function seedDemoIfEmpty(db: Kysely<Database>, origins: string[]): Promise<DemoCredentials | null> {
+  const existing = await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst();
+  if (existing) return null;
+  const password = randomBytes(12).toString('base64url');
+  const passwordHash = await hashPassword(password);
+  const apiKey = issueToken('apiKey');
+  await db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const workspaceId = newId('ws');
+    const userId = newId('usr');
+    await insertWorkspace(trx, { id: workspaceId, name: 'Demo workspace', created_at: now });
+    await insertUser(trx, {
+      id: userId,
+      workspace_id: workspaceId,
+      email: DEMO_EMAIL,
+      name: 'Demo Admin',
+      role: 'admin',
+      password_hash: passwordHash,
+      access_token_hash: null,
+      project_id: null,
+      created_at: now,
+    });
+    await insertProject(trx, {
+      id: newId('prj'),
+      workspace_id: workspaceId,
+      key: DEMO_PROJECT_KEY,
+      name: 'Demo site',
+      repo_url: null,
+      allowed_origins: JSON.stringify(origins),
+      created_at: now,
+    });
+    await insertApiKey(trx, {
+      id: newId('key'),
+      workspace_id: workspaceId,
+      user_id: userId,
+      name: 'demo',
+      key_hash: apiKey.hash,
+      last_four: apiKey.token.slice(-4),
+      created_at: now,
+    });
+  });
+  return { email: DEMO_EMAIL, password, apiKey: apiKey.token, projectKey: DEMO_PROJECT_KEY };
+}

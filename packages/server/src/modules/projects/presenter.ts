@@ -1,0 +1,11 @@
+import type { Project } from '@svc/contract';
+import type { ProjectTable } from '../../db/schema.js';
+
+export const presentProject = (row: ProjectTable): Project => ({
+  id: row.id,
+  key: row.key,
+  name: row.name,
+  repoUrl: row.repo_url,
+  allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+  createdAt: row.created_at,
+});

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CreateProjectBody, Project, ProjectKeyParams } from '@svc/contract';
+import { Type } from 'typebox';
+import { problemResponses } from '../../http/problem.js';
+import { scopeOf } from '../auth/actor.js';
+import { presentProject } from './presenter.js';
+import { listProjects } from './repo.js';
+import * as service from './service.js';
+
+const tags = ['projects'];
+
+export const projectRoutes: FastifyPluginAsyncTypebox<{ onOriginsChanged: () => void }> = async (
+  app,
+  { onOriginsChanged },
+) => {
+  const deps = { db: app.db, isUniqueViolation: app.dialect.isUniqueViolation, onOriginsChanged };
+
+  app.post(
+    '/api/projects',
+    { schema: { tags, summary: 'Create a project (admin)', body: CreateProjectBody, response: { 201: Project, ...problemResponses(403, 409) } } },
+    async (request, reply) => reply.code(201).send(presentProject(await service.createProject(deps, request.actor, request.body))),
+  );
+
+  app.get(
+    '/api/projects',
+    { schema: { tags, summary: "The workspace's projects", response: { 200: Type.Object({ items: Type.Array(Project) }), ...problemResponses() } } },
+    async (request) => ({ items: (await listProjects(app.db, scopeOf(request.actor))).map(presentProject) }),
+  );
+
+  app.get(
+    '/api/projects/:key',
+    { schema: { tags, summary: 'One project', params: ProjectKeyParams, response: { 200: Project, ...problemResponses(404) } } },
+    async (request) => presentProject(await service.getProject(app.db, request.actor, request.params.key)),
+  );
+};

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import type { Config, DatabaseConfig } from '../src/config.js';
+
+/** Which database this run of the suite uses: `DIALECT=postgres` with `TEST_DATABASE_URL`, else SQLite. */
+export const dialect = process.env.DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * A fresh, empty database for one test app: SQLite in memory, or a schema of its own on
+ * the PostgreSQL test server (dropped again by `dropTestDatabase`).
+ */
+export async function createTestDatabase(): Promise<{ database: DatabaseConfig; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') return { database: { dialect: 'sqlite', file: ':memory:' }, drop: async () => {} };
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('DIALECT=postgres needs TEST_DATABASE_URL');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    database: { dialect: 'postgres', url: url.toString() },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    database,
+    demo: false,
+    allowSignup: true,
+    buildRateLimit: 120,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  close: () => Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const { database, drop } = await createTestDatabase();
+  const app = await buildApp(testConfig(database, overrides));
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+export interface Answer<T = any> {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: T;
+}
+
+/** Calls the API as `token` (or anonymously), with a JSON body when given one. */
+export async function call<T = any>(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const response = await app.inject({
+    method,
+    url,
+    headers,
+    ...(options.body === undefined ? {} : { payload: options.body as InjectOptions['payload'] }),
+  });
+  const text = response.body;
+  return { status: response.statusCode, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomBytes(2).toString('hex')}`;
+
+export interface Member {
+  token: string;
+  id: string;
+  email: string;
+  role: string;
+  workspaceId: string;
+}
+
+/** A new workspace and its admin. */
+export async function signUp(app: FastifyInstance, name = 'Ada Admin'): Promise<Member> {
+  const email = `admin-${unique()}@example.test`;
+  const answer = await call(app, 'POST', '/api/signup', {
+    body: { workspaceName: `Workspace ${unique()}`, name, email, password: 'correct horse battery' },
+  });
+  if (answer.status !== 201) throw new Error(`signup failed: ${JSON.stringify(answer.body)}`);
+  return { token: answer.body.token, id: answer.body.user.id, email, role: 'admin', workspaceId: answer.body.workspace.id };
+}
+
+/** A member (or second admin) of the admin's workspace, signed in. */
+export async function addMember(app: FastifyInstance, admin: Member, role: 'admin' | 'member' = 'member', name = 'Mo Member') {
+  const email = `${role}-${unique()}@example.test`;
+  const password = 'another good password';
+  const added = await call(app, 'POST', '/api/workspace/members', {
+    token: admin.token,
+    body: { name, email, role, password },
+  });
+  if (added.status !== 201) throw new Error(`add member failed: ${JSON.stringify(added.body)}`);
+  const login = await call(app, 'POST', '/api/auth/login', { body: { email, password } });
+  return { token: login.body.token as string, id: added.body.user.id as string, email, role, workspaceId: admin.workspaceId };
+}
+
+/** A quick-access (client) account, signed in through its access token. */
+export async function addClient(app: FastifyInstance, inviter: Member, projectKey?: string, name = 'Cleo Client') {
+  const created = await call(app, 'POST', '/api/workspace/quick-access', {
+    token: inviter.token,
+    body: { name, ...(projectKey ? { projectKey } : {}) },
+  });
+  if (created.status !== 201) throw new Error(`quick access failed: ${JSON.stringify(created.body)}`);
+  const session = await call(app, 'POST', '/api/auth/quick-access', { body: { accessToken: created.body.accessToken } });
+  return {
+    token: session.body.token as string,
+    id: created.body.user.id as string,
+    email: '',
+    role: 'client',
+    workspaceId: inviter.workspaceId,
+    accessToken: created.body.accessToken as string,
+  };
+}
+
+export async function createProject(app: FastifyInstance, admin: Member, extra: Record<string, unknown> = {}) {
+  const key = `p-${unique()}`.slice(0, 40);
+  const answer = await call(app, 'POST', '/api/projects', { token: admin.token, body: { key, name: 'Site', ...extra } });
+  if (answer.status !== 201) throw new Error(`create project failed: ${JSON.stringify(answer.body)}`);
+  return answer.body as { id: string; key: string };
+}
+
+export async function createComment(app: FastifyInstance, user: Member, projectKey: string, body = 'The header overlaps the menu') {
+  const answer = await call(app, 'POST', `/api/projects/${projectKey}/comments`, {
+    token: user.token,
+    body: { body, pageUrl: 'https://app.example.test/pricing', anchor: { selector: 'main > h1', x: 12, y: 8 } },
+  });
+  if (answer.status !== 201) throw new Error(`create comment failed: ${JSON.stringify(answer.body)}`);
+  return answer.body as { id: string; status: string };
+}
+
+/** Counts rows of a table, to prove that a refused request wrote nothing. */
+export async function countRows(app: FastifyInstance, table: 'comments' | 'replies' | 'users' | 'projects' | 'api_keys' | 'sessions' | 'workspaces') {
+  const row = await app.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
