@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 /**
  * The fixed list of error codes the API answers with. Clients switch on `code`;

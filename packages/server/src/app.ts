@@ -47,7 +47,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onClose', () => database.close());
 
   try {
-    await database.withStartupLock(() => migrateToLatest(database.db));
+    await database.withStartupLock(async () => migrateToLatest(database.db, await database.currentSchema()));
   } catch (error) {
     await database.close();
     throw error;

@@ -1,4 +1,4 @@
-import { type ErrorCode, type FieldError, errorCatalog } from '@svc/contract';
+import { type ErrorCode, errorCatalog, type FieldError } from '@svc/contract';
 
 /** An error the API answers with on purpose: its code picks the status and title. */
 export class AppError extends Error {

@@ -106,11 +106,22 @@ export async function signUp(app: FastifyInstance, name = 'Ada Admin'): Promise<
     body: { workspaceName: `Workspace ${unique()}`, name, email, password: 'correct horse battery' },
   });
   if (answer.status !== 201) throw new Error(`signup failed: ${JSON.stringify(answer.body)}`);
-  return { token: answer.body.token, id: answer.body.user.id, email, role: 'admin', workspaceId: answer.body.workspace.id };
+  return {
+    token: answer.body.token,
+    id: answer.body.user.id,
+    email,
+    role: 'admin',
+    workspaceId: answer.body.workspace.id,
+  };
 }
 
 /** A member (or second admin) of the admin's workspace, signed in. */
-export async function addMember(app: FastifyInstance, admin: Member, role: 'admin' | 'member' = 'member', name = 'Mo Member') {
+export async function addMember(
+  app: FastifyInstance,
+  admin: Member,
+  role: 'admin' | 'member' = 'member',
+  name = 'Mo Member',
+) {
   const email = `${role}-${unique()}@example.test`;
   const password = 'another good password';
   const added = await call(app, 'POST', '/api/workspace/members', {
@@ -119,7 +130,13 @@ export async function addMember(app: FastifyInstance, admin: Member, role: 'admi
   });
   if (added.status !== 201) throw new Error(`add member failed: ${JSON.stringify(added.body)}`);
   const login = await call(app, 'POST', '/api/auth/login', { body: { email, password } });
-  return { token: login.body.token as string, id: added.body.user.id as string, email, role, workspaceId: admin.workspaceId };
+  return {
+    token: login.body.token as string,
+    id: added.body.user.id as string,
+    email,
+    role,
+    workspaceId: admin.workspaceId,
+  };
 }
 
 /** A quick-access (client) account, signed in through its access token. */
@@ -129,7 +146,9 @@ export async function addClient(app: FastifyInstance, inviter: Member, projectKe
     body: { name, ...(projectKey ? { projectKey } : {}) },
   });
   if (created.status !== 201) throw new Error(`quick access failed: ${JSON.stringify(created.body)}`);
-  const session = await call(app, 'POST', '/api/auth/quick-access', { body: { accessToken: created.body.accessToken } });
+  const session = await call(app, 'POST', '/api/auth/quick-access', {
+    body: { accessToken: created.body.accessToken },
+  });
   return {
     token: session.body.token as string,
     id: created.body.user.id as string,
@@ -142,12 +161,20 @@ export async function addClient(app: FastifyInstance, inviter: Member, projectKe
 
 export async function createProject(app: FastifyInstance, admin: Member, extra: Record<string, unknown> = {}) {
   const key = `p-${unique()}`.slice(0, 40);
-  const answer = await call(app, 'POST', '/api/projects', { token: admin.token, body: { key, name: 'Site', ...extra } });
+  const answer = await call(app, 'POST', '/api/projects', {
+    token: admin.token,
+    body: { key, name: 'Site', ...extra },
+  });
   if (answer.status !== 201) throw new Error(`create project failed: ${JSON.stringify(answer.body)}`);
   return answer.body as { id: string; key: string };
 }
 
-export async function createComment(app: FastifyInstance, user: Member, projectKey: string, body = 'The header overlaps the menu') {
+export async function createComment(
+  app: FastifyInstance,
+  user: Member,
+  projectKey: string,
+  body = 'The header overlaps the menu',
+) {
   const answer = await call(app, 'POST', `/api/projects/${projectKey}/comments`, {
     token: user.token,
     body: { body, pageUrl: 'https://app.example.test/pricing', anchor: { selector: 'main > h1', x: 12, y: 8 } },
@@ -157,7 +184,13 @@ export async function createComment(app: FastifyInstance, user: Member, projectK
 }
 
 /** Counts rows of a table, to prove that a refused request wrote nothing. */
-export async function countRows(app: FastifyInstance, table: 'comments' | 'replies' | 'users' | 'projects' | 'api_keys' | 'sessions' | 'workspaces') {
-  const row = await app.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+export async function countRows(
+  app: FastifyInstance,
+  table: 'comments' | 'replies' | 'users' | 'projects' | 'api_keys' | 'sessions' | 'workspaces',
+) {
+  const row = await app.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -1,15 +1,10 @@
-import { type ErrorCode, type FieldError, errorCatalog, Problem, problemType } from '@svc/contract';
+import { type ErrorCode, errorCatalog, type FieldError, Problem, problemType } from '@svc/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
-export function sendProblem(
-  reply: FastifyReply,
-  code: ErrorCode,
-  detail: string,
-  errors?: FieldError[],
-): FastifyReply {
+export function sendProblem(reply: FastifyReply, code: ErrorCode, detail: string, errors?: FieldError[]): FastifyReply {
   const { status, title } = errorCatalog[code];
   const body: Problem = { type: problemType(code), title, status, detail, code };
   if (errors && errors.length > 0) body.errors = errors;

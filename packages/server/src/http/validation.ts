@@ -10,7 +10,11 @@ import { invalidField } from '../errors.js';
 export function registerValidators(app: FastifyInstance): void {
   const common = { useDefaults: true, removeAdditional: true as const, allErrors: false, strict: false };
   const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }), ['email', 'date-time', 'uri']);
-  const urlAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }), ['email', 'date-time', 'uri']);
+  const urlAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }), [
+    'email',
+    'date-time',
+    'uri',
+  ]);
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema) : urlAjv.compile(schema),
   );

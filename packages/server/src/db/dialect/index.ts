@@ -11,6 +11,8 @@ export interface DialectSupport {
   /** Runs start-up work (migrations, demo seed) so that only one process does it at once. */
   withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
   isUniqueViolation(error: unknown): boolean;
+  /** The schema migrations book-keeping lives in (PostgreSQL's current schema); undefined on SQLite. */
+  currentSchema(): Promise<string | undefined>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -33,6 +33,10 @@ export function postgresDialect(url: string): DialectSupport {
       }),
     isUniqueViolation: (error) =>
       typeof error === 'object' && error !== null && 'code' in error && error.code === '23505',
+    currentSchema: async () => {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+      return rows[0]?.schema;
+    },
     ping: async () => {
       await sql`select 1`.execute(db);
     },

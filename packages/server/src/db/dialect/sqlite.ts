@@ -24,6 +24,7 @@ export function sqliteDialect(file: string): DialectSupport {
       error !== null &&
       'code' in error &&
       (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+    currentSchema: async () => undefined,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -75,11 +75,17 @@ describe('accounts and authentication', () => {
 
   test('login answers a session for the right password and 401 otherwise, the same for unknown e-mails', async () => {
     const member = await addMember(t.app, admin);
-    const ok = await call(t.app, 'POST', '/api/auth/login', { body: { email: member.email, password: 'another good password' } });
+    const ok = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: member.email, password: 'another good password' },
+    });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.user.id, member.id);
-    const wrong = await call(t.app, 'POST', '/api/auth/login', { body: { email: member.email, password: 'wrong password' } });
-    const unknown = await call(t.app, 'POST', '/api/auth/login', { body: { email: 'nobody@example.test', password: 'x' } });
+    const wrong = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: member.email, password: 'wrong password' },
+    });
+    const unknown = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: 'nobody@example.test', password: 'x' },
+    });
     assert.equal(wrong.status, 401);
     assert.equal(unknown.status, 401);
     assert.equal(wrong.body.detail, unknown.body.detail);
@@ -94,7 +100,14 @@ describe('accounts and authentication', () => {
   });
 
   test('anonymous and malformed credentials are 401', async () => {
-    for (const authorization of [undefined, 'Bearer', 'Basic abc', 'Bearer svc_sess_nope', 'Bearer svc_key_nope', 'Bearer plain']) {
+    for (const authorization of [
+      undefined,
+      'Bearer',
+      'Basic abc',
+      'Bearer svc_sess_nope',
+      'Bearer svc_key_nope',
+      'Bearer plain',
+    ]) {
       const answer = await call(t.app, 'GET', '/api/me', { headers: authorization ? { authorization } : {} });
       assert.equal(answer.status, 401, String(authorization));
     }
@@ -117,9 +130,15 @@ describe('accounts and authentication', () => {
     const used = await call(t.app, 'GET', '/api/me/api-keys', { token: admin.token });
     assert.ok(used.body.items.find((k: { id: string }) => k.id === created.body.id).lastUsedAt);
 
-    assert.equal((await call(t.app, 'DELETE', `/api/me/api-keys/${created.body.id}`, { token: admin.token })).status, 204);
+    assert.equal(
+      (await call(t.app, 'DELETE', `/api/me/api-keys/${created.body.id}`, { token: admin.token })).status,
+      204,
+    );
     assert.equal((await call(t.app, 'GET', '/api/me', { token: created.body.key })).status, 401);
-    assert.equal((await call(t.app, 'DELETE', `/api/me/api-keys/${created.body.id}`, { token: admin.token })).status, 404);
+    assert.equal(
+      (await call(t.app, 'DELETE', `/api/me/api-keys/${created.body.id}`, { token: admin.token })).status,
+      404,
+    );
   });
 
   test('an API key cannot be logged out, only revoked', async () => {
@@ -151,7 +170,11 @@ describe('accounts and authentication', () => {
     for (const secret of [key.body.key, admin.token, client.token, client.accessToken, 'correct horse battery']) {
       assert.equal(rows.includes(secret), false);
     }
-    const user = await t.app.db.selectFrom('users').select('password_hash').where('id', '=', admin.id).executeTakeFirstOrThrow();
+    const user = await t.app.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', admin.id)
+      .executeTakeFirstOrThrow();
     assert.match(user.password_hash ?? '', /^scrypt\$/);
   });
 
@@ -185,12 +208,17 @@ describe('accounts and authentication', () => {
 
   test('quick access: a member creates a client whose access token signs in until the account is removed', async () => {
     const member = await addMember(t.app, admin);
-    const created = await call(t.app, 'POST', '/api/workspace/quick-access', { token: member.token, body: { name: 'Client Co' } });
+    const created = await call(t.app, 'POST', '/api/workspace/quick-access', {
+      token: member.token,
+      body: { name: 'Client Co' },
+    });
     assert.equal(created.status, 201);
     assert.equal(created.body.user.role, 'client');
     assert.match(created.body.accessToken, /^svc_acc_/);
     for (let i = 0; i < 2; i++) {
-      const session = await call(t.app, 'POST', '/api/auth/quick-access', { body: { accessToken: created.body.accessToken } });
+      const session = await call(t.app, 'POST', '/api/auth/quick-access', {
+        body: { accessToken: created.body.accessToken },
+      });
       assert.equal(session.status, 200);
       assert.equal(session.body.user.id, created.body.user.id);
       const me = await call(t.app, 'GET', '/api/me', { token: session.body.token });
@@ -202,8 +230,14 @@ describe('accounts and authentication', () => {
 
   test('a client cannot create accounts or API keys (403)', async () => {
     const client = await addClient(t.app, admin);
-    assert.equal((await call(t.app, 'POST', '/api/workspace/quick-access', { token: client.token, body: { name: 'x' } })).status, 403);
-    assert.equal((await call(t.app, 'POST', '/api/me/api-keys', { token: client.token, body: { name: 'x' } })).status, 403);
+    assert.equal(
+      (await call(t.app, 'POST', '/api/workspace/quick-access', { token: client.token, body: { name: 'x' } })).status,
+      403,
+    );
+    assert.equal(
+      (await call(t.app, 'POST', '/api/me/api-keys', { token: client.token, body: { name: 'x' } })).status,
+      403,
+    );
     assert.equal((await call(t.app, 'GET', '/api/me/api-keys', { token: client.token })).status, 403);
   });
 
@@ -247,7 +281,10 @@ describe('requests the server cannot read', () => {
   });
 
   test('a body over 64 KiB is 413 payload_too_large', async () => {
-    const answer = await call(t.app, 'POST', '/api/me/api-keys', { token: admin.token, body: { name: 'x'.repeat(70 * 1024) } });
+    const answer = await call(t.app, 'POST', '/api/me/api-keys', {
+      token: admin.token,
+      body: { name: 'x'.repeat(70 * 1024) },
+    });
     assert.equal(answer.status, 413);
     assert.equal(answer.body.code, 'payload_too_large');
   });

@@ -56,13 +56,7 @@ export async function deleteSession(db: Db, workspaceId: string, sessionId: stri
   await db.deleteFrom('sessions').where('workspace_id', '=', workspaceId).where('id', '=', sessionId).execute();
 }
 
-const actorColumns = [
-  'users.id',
-  'users.workspace_id',
-  'users.name',
-  'users.role',
-  'users.project_id',
-] as const;
+const actorColumns = ['users.id', 'users.workspace_id', 'users.name', 'users.role', 'users.project_id'] as const;
 
 /** The user behind a session token hash, for authentication. */
 export const findSessionActor = (db: Db, tokenHash: string) =>
@@ -97,9 +91,20 @@ export const listApiKeys = (db: Db, workspaceId: string, userId: string) =>
 
 export async function insertApiKey(
   db: Db,
-  row: { id: string; workspace_id: string; user_id: string; name: string; key_hash: string; last_four: string; created_at: string },
+  row: {
+    id: string;
+    workspace_id: string;
+    user_id: string;
+    name: string;
+    key_hash: string;
+    last_four: string;
+    created_at: string;
+  },
 ) {
-  await db.insertInto('api_keys').values({ ...row, last_used_at: null }).execute();
+  await db
+    .insertInto('api_keys')
+    .values({ ...row, last_used_at: null })
+    .execute();
 }
 
 /** Deletes one of the user's own keys; false when there is no such key of theirs. */

@@ -47,7 +47,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
     '/api/auth/login',
     {
       config: { public: true },
-      schema: { tags, summary: 'Sign in with e-mail and password', body: LoginBody, response: { 200: SessionResult, ...problemResponses() } },
+      schema: {
+        tags,
+        summary: 'Sign in with e-mail and password',
+        body: LoginBody,
+        response: { 200: SessionResult, ...problemResponses() },
+      },
     },
     async (request) => {
       const { token, user } = await service.login(app.db, request.body);
@@ -81,10 +86,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
     },
   );
 
-  app.get('/api/me', { schema: { tags, summary: 'The caller and their workspace', response: { 200: Me, ...problemResponses() } } }, async (request) => {
-    const { user, workspace } = await service.me(app.db, request.actor);
-    return { user: presentUser(user), workspace: presentWorkspace(workspace) };
-  });
+  app.get(
+    '/api/me',
+    { schema: { tags, summary: 'The caller and their workspace', response: { 200: Me, ...problemResponses() } } },
+    async (request) => {
+      const { user, workspace } = await service.me(app.db, request.actor);
+      return { user: presentUser(user), workspace: presentWorkspace(workspace) };
+    },
+  );
 
   app.post(
     '/api/workspace/members',
@@ -120,7 +129,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
 
   app.get(
     '/api/me/api-keys',
-    { schema: { tags, summary: 'Your API keys (never their secrets)', response: { 200: Type.Object({ items: Type.Array(ApiKey) }), ...problemResponses(403) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Your API keys (never their secrets)',
+        response: { 200: Type.Object({ items: Type.Array(ApiKey) }), ...problemResponses(403) },
+      },
+    },
     async (request) => {
       const rows = await service.listApiKeys(app.db, request.actor);
       return {
@@ -137,8 +152,16 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
 
   app.post(
     '/api/me/api-keys',
-    { schema: { tags, summary: 'Create an API key; the key is shown once', body: CreateApiKeyBody, response: { 201: ApiKeyCreated, ...problemResponses(403) } } },
-    async (request, reply) => reply.code(201).send(await service.createApiKey(app.db, request.actor, request.body.name)),
+    {
+      schema: {
+        tags,
+        summary: 'Create an API key; the key is shown once',
+        body: CreateApiKeyBody,
+        response: { 201: ApiKeyCreated, ...problemResponses(403) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await service.createApiKey(app.db, request.actor, request.body.name)),
   );
 
   app.delete(

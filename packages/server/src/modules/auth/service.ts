@@ -73,9 +73,8 @@ async function startSession(db: Db, user: { id: string; workspace_id: string }):
 
 /** A concurrent insert of the same e-mail loses on the unique index: answer 409, not 500. */
 async function withUniqueEmail<T>(deps: Deps, email: string, fn: () => Promise<T>): Promise<T> {
-  const taken = () => new AppError('conflict', 'That e-mail is already in use.', [
-    { path: '/email', message: 'is already in use' },
-  ]);
+  const taken = () =>
+    new AppError('conflict', 'That e-mail is already in use.', [{ path: '/email', message: 'is already in use' }]);
   if (await repo.emailTaken(deps.db, email)) throw taken();
   try {
     return await fn();
@@ -118,12 +117,13 @@ export async function signup(deps: Deps, input: SignupBody) {
 export async function login(db: Kysely<Database>, input: LoginBody) {
   const user = await repo.findUserByEmail(db, normaliseEmail(input.email));
   const ok = await verifyPassword(input.password, user?.password_hash ?? UNKNOWN_USER_HASH);
-  if (!user || !user.password_hash || !ok) throw unauthenticated('E-mail or password is incorrect.');
+  if (!user?.password_hash || !ok) throw unauthenticated('E-mail or password is incorrect.');
   return { token: await startSession(db, user), user };
 }
 
 export async function signInWithAccessToken(db: Kysely<Database>, accessToken: string) {
-  const user = tokenKind(accessToken) === 'access' ? await repo.findUserByAccessTokenHash(db, hashToken(accessToken)) : undefined;
+  const user =
+    tokenKind(accessToken) === 'access' ? await repo.findUserByAccessTokenHash(db, hashToken(accessToken)) : undefined;
   if (!user) throw unauthenticated('This access link is not valid, or its account has been removed.');
   return { token: await startSession(db, user), user };
 }

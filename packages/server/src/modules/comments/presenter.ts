@@ -8,7 +8,9 @@ export function presentComment(row: CommentRow): Comment {
     body: row.body,
     pageUrl: row.page_url,
     anchor:
-      row.anchor_selector === null ? null : { selector: row.anchor_selector, x: row.anchor_x ?? 0, y: row.anchor_y ?? 0 },
+      row.anchor_selector === null
+        ? null
+        : { selector: row.anchor_selector, x: row.anchor_x ?? 0, y: row.anchor_y ?? 0 },
     status: row.status,
     author: { id: row.author_id, name: row.author_name, role: row.author_role },
     commitSha: row.commit_sha,

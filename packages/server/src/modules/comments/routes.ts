@@ -59,7 +59,14 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
 
   app.get(
     '/api/comments/:id',
-    { schema: { tags, summary: 'A comment with its replies', params: CommentIdParams, response: { 200: CommentWithReplies, ...problemResponses(404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'A comment with its replies',
+        params: CommentIdParams,
+        response: { 200: CommentWithReplies, ...problemResponses(404) },
+      },
+    },
     async (request) => {
       const { comment, replies } = await service.getComment(app.db, request.actor, request.params.id);
       return presentCommentWithReplies(comment, replies);
@@ -68,9 +75,19 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
 
   app.post(
     '/api/comments/:id/replies',
-    { schema: { tags, summary: 'Reply to a comment', params: CommentIdParams, body: ReplyBody, response: { 201: Reply, ...problemResponses(403, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Reply to a comment',
+        params: CommentIdParams,
+        body: ReplyBody,
+        response: { 201: Reply, ...problemResponses(403, 404) },
+      },
+    },
     async (request, reply) =>
-      reply.code(201).send(presentReply(await service.addReply(deps, request.actor, request.params.id, request.body.body))),
+      reply
+        .code(201)
+        .send(presentReply(await service.addReply(deps, request.actor, request.params.id, request.body.body))),
   );
 
   app.post(
@@ -91,13 +108,27 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
 
   app.post(
     '/api/comments/:id/reopen',
-    { schema: { tags, summary: 'Reopen an applied comment', params: CommentIdParams, response: { 200: Comment, ...problemResponses(403, 404, 409) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Reopen an applied comment',
+        params: CommentIdParams,
+        response: { 200: Comment, ...problemResponses(403, 404, 409) },
+      },
+    },
     async (request) => presentComment(await service.reopenComment(deps, request.actor, request.params.id)),
   );
 
   app.post(
     '/api/comments/:id/archive',
-    { schema: { tags, summary: 'Archive a comment', params: CommentIdParams, response: { 200: Comment, ...problemResponses(403, 404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Archive a comment',
+        params: CommentIdParams,
+        response: { 200: Comment, ...problemResponses(403, 404) },
+      },
+    },
     async (request) => presentComment(await service.archiveComment(app.db, request.actor, request.params.id)),
   );
 

@@ -161,7 +161,8 @@ export async function reopenComment(deps: CommentDeps, actor: Actor, id: string)
   authorize(actor, 'comments.reopen');
   return deps.db.transaction().execute(async (trx) => {
     const comment = await requireComment(trx, actor, id);
-    if (comment.status !== 'applied') throw invalidState(`Only an applied comment can be reopened; this one is ${comment.status}.`);
+    if (comment.status !== 'applied')
+      throw invalidState(`Only an applied comment can be reopened; this one is ${comment.status}.`);
     await repo.updateComment(trx, actor.workspaceId, id, { status: 'open', verified_at: null, updated_at: nowIso() });
     await deps.events.raise(trx, {
       type: 'CommentReopened',

@@ -24,7 +24,6 @@ the commit is reported.</p>
   <pre><code>curl -H "Authorization: Bearer $SVC_API_KEY" ${origin}/api/projects/${DEMO_PROJECT_KEY}/comments</code></pre>
   <p>The whole API is described at <a href="/docs">/docs</a> (OpenAPI document at <a href="/openapi.json">/openapi.json</a>).</p>
 </div>
-<script src="/widget.js" data-project-key="${DEMO_PROJECT_KEY}" async></script>
 </body>
 </html>
 `;

@@ -17,19 +17,40 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ onOriginsChanged: () => 
 
   app.post(
     '/api/projects',
-    { schema: { tags, summary: 'Create a project (admin)', body: CreateProjectBody, response: { 201: Project, ...problemResponses(403, 409) } } },
-    async (request, reply) => reply.code(201).send(presentProject(await service.createProject(deps, request.actor, request.body))),
+    {
+      schema: {
+        tags,
+        summary: 'Create a project (admin)',
+        body: CreateProjectBody,
+        response: { 201: Project, ...problemResponses(403, 409) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(presentProject(await service.createProject(deps, request.actor, request.body))),
   );
 
   app.get(
     '/api/projects',
-    { schema: { tags, summary: "The workspace's projects", response: { 200: Type.Object({ items: Type.Array(Project) }), ...problemResponses() } } },
+    {
+      schema: {
+        tags,
+        summary: "The workspace's projects",
+        response: { 200: Type.Object({ items: Type.Array(Project) }), ...problemResponses() },
+      },
+    },
     async (request) => ({ items: (await listProjects(app.db, scopeOf(request.actor))).map(presentProject) }),
   );
 
   app.get(
     '/api/projects/:key',
-    { schema: { tags, summary: 'One project', params: ProjectKeyParams, response: { 200: Project, ...problemResponses(404) } } },
+    {
+      schema: {
+        tags,
+        summary: 'One project',
+        params: ProjectKeyParams,
+        response: { 200: Project, ...problemResponses(404) },
+      },
+    },
     async (request) => presentProject(await service.getProject(app.db, request.actor, request.params.key)),
   );
 };

@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const serverEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/server.js');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  stdout: () => string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop: () => Promise<number | null>;
+}
+
+/** Starts the built server (`npm run build` first) as its own process, on a free port. */
+export function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [serverEntry], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SVC_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    err += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}\n${err}`)), 20_000);
+    const poll = setInterval(() => {
+      const match = /server ready at (http:\/\/[^\s"]+)/i.exec(out);
+      if (!match?.[1]) return;
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve({
+        child,
+        baseUrl: match[1],
+        stdout: () => out,
+        stop: () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    }, 25);
+    exited.then((code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before it was ready:\n${out}\n${err}`));
+    });
+  });
+}

@@ -1,0 +1,64 @@
+// The whole test suite: once against SQLite, then against PostgreSQL when one is
+// available (TEST_DATABASE_URL, or a throwaway cluster from Debian's postgresql package).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findPostgresBin, startThrowawayPostgres } from './postgres.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function testFiles() {
+  const files = [];
+  for (const pkg of fs.readdirSync(path.join(root, 'packages'))) {
+    for (const dir of ['src', 'test']) {
+      const base = path.join(root, 'packages', pkg, dir);
+      if (!fs.existsSync(base)) continue;
+      for (const entry of fs.readdirSync(base, { recursive: true })) {
+        if (String(entry).endsWith('.test.ts')) files.push(path.join(base, String(entry)));
+      }
+    }
+  }
+  return files.sort();
+}
+
+function runSuite(label, env) {
+  process.stdout.write(`\n=== ${label} ===\n`);
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...testFiles()],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
+  );
+  return result.status === 0;
+}
+
+const results = [];
+results.push(['SQLite', runSuite('SQLite', { DIALECT: 'sqlite' })]);
+
+if (process.env.TEST_DATABASE_URL) {
+  results.push(['PostgreSQL', runSuite('PostgreSQL', { DIALECT: 'postgres' })]);
+} else if (findPostgresBin()) {
+  const cluster = await startThrowawayPostgres();
+  try {
+    results.push([
+      'PostgreSQL',
+      runSuite('PostgreSQL (throwaway cluster)', { DIALECT: 'postgres', TEST_DATABASE_URL: cluster.url }),
+    ]);
+  } finally {
+    cluster.stop();
+  }
+} else {
+  results.push(['PostgreSQL', null]);
+}
+
+process.stdout.write('\n');
+for (const [label, ok] of results) {
+  const verdict =
+    ok === null
+      ? 'SKIPPED (no PostgreSQL server found: apt-get install -y postgresql, or set TEST_DATABASE_URL)'
+      : ok
+        ? 'passed'
+        : 'FAILED';
+  process.stdout.write(`${label} suite: ${verdict}\n`);
+}
+process.exit(results.every(([, ok]) => ok !== false) ? 0 : 1);
