@@ -10,5 +10,3 @@ declare global {
     __SVC_CONFIG__?: Partial<WidgetConfig>;
   }
 }
-
-export {};
