@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createCaches } from './cache/index.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -11,9 +12,10 @@ import { registerProblemHandlers } from './http/problem.js';
 import { registerValidators } from './http/validation.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { authenticate } from './modules/auth/service.js';
-import type { CommentEventSink } from './modules/comments/events.js';
 import { commentRoutes } from './modules/comments/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
+import { notificationRoutes } from './modules/notifications/routes.js';
+import { notificationSink } from './modules/notifications/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import './types.js';
@@ -73,20 +75,20 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const origins = await registerCors(app, database.db);
+  const caches = createCaches(database);
 
   // Authenticate before the body is validated: an anonymous caller learns nothing about input rules.
   app.addHook('onRequest', async (request) => {
     const url = request.routeOptions.url;
     if (!url?.startsWith('/api/') || request.routeOptions.config.public) return;
-    request.actor = await authenticate(database.db, request.headers.authorization);
+    request.actor = await authenticate(database.db, caches.actors, request.headers.authorization);
   });
-
-  const events: CommentEventSink = { raise: async () => {} };
 
   await app.register(opsRoutes);
   await app.register(authRoutes, { allowSignup: config.allowSignup });
   await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });
-  await app.register(commentRoutes, { events });
+  await app.register(commentRoutes, { events: notificationSink(database) });
+  await app.register(notificationRoutes, { caches });
   await app.register(demoRoutes);
 
   return app;

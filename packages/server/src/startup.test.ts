@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createTestDatabase, dialect } from '../test/helpers.js';
-import { startServer } from '../test/server-process.js';
+import { startServer, startServers } from '../test/server-process.js';
 import { loadConfig } from './config.js';
 
 describe('configuration', () => {
@@ -75,10 +75,7 @@ describe('the server process', () => {
     const { database, drop } = await createTestDatabase();
     if (database.dialect !== 'postgres') return;
     try {
-      const servers = await Promise.all([
-        startServer({ DATABASE_URL: database.url }),
-        startServer({ DATABASE_URL: database.url }),
-      ]);
+      const servers = await startServers(2, { DATABASE_URL: database.url });
       for (const server of servers) {
         assert.equal((await fetch(`${server.baseUrl}/readyz`)).status, 200);
       }

@@ -28,7 +28,10 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}\n${err}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${out}\n${err}`));
+    }, 20_000);
     const poll = setInterval(() => {
       const match = /server ready at (http:\/\/[^\s"]+)/i.exec(out);
       if (!match?.[1]) return;
@@ -50,4 +53,13 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
       reject(new Error(`server exited with ${code} before it was ready:\n${out}\n${err}`));
     });
   });
+}
+
+/** Starts several processes at the same moment; if one fails, the others are stopped too. */
+export async function startServers(count: number, env: Record<string, string>): Promise<ServerProcess[]> {
+  const results = await Promise.allSettled(Array.from({ length: count }, () => startServer(env)));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (!failed) return results.map((r) => (r as PromiseFulfilledResult<ServerProcess>).value);
+  for (const r of results) if (r.status === 'fulfilled') await r.value.stop();
+  throw failed.reason;
 }

@@ -86,6 +86,22 @@ export interface ReplyTable {
   created_at: Timestamp;
 }
 
+export type NotificationType = 'CommentApplied' | 'CommentReopened' | 'ReplyAdded';
+
+export interface NotificationTable {
+  id: string;
+  workspace_id: string;
+  recipient_id: string;
+  type: NotificationType;
+  comment_id: string;
+  actor_id: string | null;
+  excerpt: string;
+  commit_sha: string | null;
+  commit_url: string | null;
+  read_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   users: UserTable;
@@ -94,6 +110,7 @@ export interface Database {
   projects: ProjectTable;
   comments: CommentTable;
   replies: ReplyTable;
+  notifications: NotificationTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

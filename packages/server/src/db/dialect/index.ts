@@ -1,8 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseConfig } from '../../config.js';
-import type { Database } from '../schema.js';
+import type { Database, Db } from '../schema.js';
 import { postgresDialect } from './postgres.js';
 import { sqliteDialect } from './sqlite.js';
+
+/** A change other processes must hear of to keep their caches exact. */
+export interface Change {
+  kind: 'credential' | 'unread';
+  /** A credential's hash, or a user id. */
+  key: string;
+}
+
+export type ChangeHandler = (change: Change | 'reset') => void;
 
 /** Everything that differs between SQLite and PostgreSQL, behind one interface. */
 export interface DialectSupport {
@@ -13,6 +22,15 @@ export interface DialectSupport {
   isUniqueViolation(error: unknown): boolean;
   /** The schema migrations book-keeping lives in (PostgreSQL's current schema); undefined on SQLite. */
   currentSchema(): Promise<string | undefined>;
+  /**
+   * Announces a change made in `db`'s transaction to every server process, this one
+   * included, once it commits. On PostgreSQL this is NOTIFY, delivered only on commit.
+   */
+  publishChange(db: Db, change: Change): Promise<void>;
+  /** Receives changes; 'reset' when some may have been missed (the listener reconnected). */
+  onChange(handler: ChangeHandler): void;
+  /** True while every change made by another process is sure to be heard here. */
+  changesHeard(): boolean;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

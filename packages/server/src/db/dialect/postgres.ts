@@ -1,7 +1,8 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../schema.js';
-import type { DialectSupport } from './index.js';
+import { afterCommit } from '../transaction.js';
+import type { Change, ChangeHandler, DialectSupport } from './index.js';
 
 // Read timestamptz as ISO 8601 strings, the shape the SQLite side stores and the API speaks.
 const TIMESTAMPTZ_OID = 1184;
@@ -12,12 +13,55 @@ pg.types.setTypeParser(INT8_OID, (value) => Number(value));
 
 /** Arbitrary constant naming the start-up lock in pg_advisory_lock's key space. */
 const STARTUP_LOCK_KEY = 7_240_531_118;
+const CHANGE_CHANNEL = 'svc_changes';
+const RECONNECT_MS = 1000;
 
 export function postgresDialect(url: string): DialectSupport {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+
+  const handlers: ChangeHandler[] = [];
+  const emit = (change: Change | 'reset') => {
+    for (const handler of handlers) handler(change);
+  };
+  let listening = false;
+  let closed = false;
+  let listener: pg.Client | null = null;
+
+  // One connection per process LISTENs for the changes every process announces. While it
+  // is down, nothing may be cached; when it comes back, whatever was cached is dropped.
+  const listen = async () => {
+    const client = new pg.Client({ connectionString: url });
+    listener = client;
+    const lost = () => {
+      if (listener !== client) return;
+      listening = false;
+      listener = null;
+      emit('reset');
+      client.end().catch(() => {});
+      if (!closed) setTimeout(() => void listen(), RECONNECT_MS).unref();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (message) => {
+      const payload = message.payload ?? '';
+      const split = payload.indexOf(':');
+      const kind = payload.slice(0, split);
+      if (kind === 'credential' || kind === 'unread') emit({ kind, key: payload.slice(split + 1) });
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+      if (listener === client && !closed) {
+        emit('reset');
+        listening = true;
+      }
+    } catch {
+      lost();
+    }
+  };
 
   return {
     name: 'postgres',
@@ -37,9 +81,26 @@ export function postgresDialect(url: string): DialectSupport {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
       return rows[0]?.schema;
     },
+    publishChange: async (trx, change) => {
+      await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${change.kind}:${change.key}`})`.execute(trx);
+      // This process hears its own NOTIFY too, but a moment later; act at commit.
+      afterCommit(trx, () => emit(change));
+    },
+    onChange: (handler) => {
+      handlers.push(handler);
+      if (!listener && !closed) void listen();
+    },
+    changesHeard: () => listening,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      closed = true;
+      listening = false;
+      const client = listener;
+      listener = null;
+      await client?.end().catch(() => {});
+      await db.destroy();
+    },
   };
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../schema.js';
-import type { DialectSupport } from './index.js';
+import { afterCommit } from '../transaction.js';
+import type { ChangeHandler, DialectSupport } from './index.js';
 
 export function sqliteDialect(file: string): DialectSupport {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -13,6 +14,7 @@ export function sqliteDialect(file: string): DialectSupport {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const handlers: ChangeHandler[] = [];
 
   return {
     name: 'sqlite',
@@ -25,6 +27,16 @@ export function sqliteDialect(file: string): DialectSupport {
       'code' in error &&
       (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
     currentSchema: async () => undefined,
+    // A SQLite file has one server process: every change is made, and heard, here.
+    publishChange: async (trx, change) => {
+      afterCommit(trx, () => {
+        for (const handler of handlers) handler(change);
+      });
+    },
+    onChange: (handler) => {
+      handlers.push(handler);
+    },
+    changesHeard: () => true,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_foundation.js';
+import * as m0002 from './0002_notifications.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_notifications': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,7 +8,14 @@ export interface Actor {
   role: Role;
   /** A quick-access account limited to one project sees only that project. */
   projectId: string | null;
-  credential: { kind: 'session' | 'apiKey'; id: string };
+  credential: {
+    kind: 'session' | 'apiKey';
+    id: string;
+    /** SHA-256 of the bearer token: how caches and revocations name it. */
+    hash: string;
+    /** For API keys: when its use was last recorded (ms since epoch). */
+    lastUsedAt: number;
+  };
 }
 
 /** What a repository query is limited to: one workspace, and for some clients one project. */

@@ -107,13 +107,14 @@ export async function insertApiKey(
     .execute();
 }
 
-/** Deletes one of the user's own keys; false when there is no such key of theirs. */
-export async function deleteApiKey(db: Db, workspaceId: string, userId: string, keyId: string): Promise<boolean> {
-  const result = await db
+/** Deletes one of the user's own keys; its hash, or undefined when there is no such key of theirs. */
+export async function deleteApiKey(db: Db, workspaceId: string, userId: string, keyId: string) {
+  const row = await db
     .deleteFrom('api_keys')
     .where('workspace_id', '=', workspaceId)
     .where('user_id', '=', userId)
     .where('id', '=', keyId)
+    .returning('key_hash')
     .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return row?.key_hash;
 }

@@ -23,7 +23,7 @@ import * as service from './service.js';
 const tags = ['accounts'];
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = async (app, { allowSignup }) => {
-  const deps = { db: app.db, isUniqueViolation: app.dialect.isUniqueViolation };
+  const deps = { db: app.db, dialect: app.dialect };
 
   app.post(
     '/api/signup',
@@ -81,7 +81,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
     '/api/auth/logout',
     { schema: { tags, summary: 'End the current session', response: { 204: Type.Null(), ...problemResponses(409) } } },
     async (request, reply) => {
-      await service.logout(app.db, request.actor);
+      await service.logout(deps, request.actor);
       return reply.code(204).send(null);
     },
   );
@@ -175,7 +175,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
       },
     },
     async (request, reply) => {
-      await service.revokeApiKey(app.db, request.actor, request.params.id);
+      await service.revokeApiKey(deps, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );

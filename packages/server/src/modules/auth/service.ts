@@ -1,6 +1,9 @@
 import type { AddMemberBody, CreateQuickAccessBody, LoginBody, Role, SignupBody } from '@svc/contract';
 import type { Kysely } from 'kysely';
+import type { CoherentCache } from '../../cache/coherent-cache.js';
+import type { DialectSupport } from '../../db/dialect/index.js';
 import type { Database, Db } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import { AppError, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
@@ -9,11 +12,11 @@ import { type Actor, scopeOf } from './actor.js';
 import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
 import { authorize } from './policy.js';
 import * as repo from './repo.js';
-import { hashToken, issueToken, tokenKind } from './tokens.js';
+import { hashToken, issueToken, type TokenKind, tokenKind } from './tokens.js';
 
 interface Deps {
   db: Kysely<Database>;
-  isUniqueViolation: (error: unknown) => boolean;
+  dialect: DialectSupport;
 }
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -21,33 +24,46 @@ const normaliseEmail = (email: string) => email.trim().toLowerCase();
 /** API keys record when they were last used, at most this often, to keep requests read-only. */
 const KEY_USE_RESOLUTION_MS = 10 * 60 * 1000;
 
-/** Resolves an `Authorization` header to the calling user, or throws 401. */
-export async function authenticate(db: Db, header: string | undefined): Promise<Actor> {
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  const token = match?.[1];
+/**
+ * Resolves an `Authorization` header to the calling user, or throws 401. Callers are
+ * cached by token hash; logout and revocation drop them in every process.
+ */
+export async function authenticate(db: Db, actors: CoherentCache<Actor>, header: string | undefined): Promise<Actor> {
+  // The common spelling first; the scheme is case-insensitive (RFC 9110).
+  const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : /^bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
   if (!token) throw unauthenticated();
-  const kind = tokenKind(token);
   const hash = hashToken(token);
+  const actor = actors.get(hash) ?? (await actors.load(hash, () => findActor(db, tokenKind(token), hash)));
+  if (!actor) {
+    throw unauthenticated(
+      tokenKind(token) === 'apiKey'
+        ? 'The API key is not valid or has been revoked.'
+        : 'The session has ended or the token is not valid; sign in again.',
+    );
+  }
+  if (actor.credential.kind === 'apiKey' && Date.now() - actor.credential.lastUsedAt > KEY_USE_RESOLUTION_MS) {
+    actor.credential.lastUsedAt = Date.now();
+    await repo.touchApiKey(db, actor.credential.id, new Date(actor.credential.lastUsedAt).toISOString());
+  }
+  return actor;
+}
+
+async function findActor(db: Db, kind: TokenKind | null, hash: string): Promise<Actor | undefined> {
   if (kind === 'session') {
     const row = await repo.findSessionActor(db, hash);
-    if (!row) throw unauthenticated('The session has ended or the token is not valid; sign in again.');
-    return toActor(row, 'session');
+    return row && toActor(row, { kind, id: row.credential_id, hash, lastUsedAt: 0 });
   }
   if (kind === 'apiKey') {
     const row = await repo.findApiKeyActor(db, hash);
-    if (!row) throw unauthenticated('The API key is not valid or has been revoked.');
-    const now = Date.now();
-    if (!row.last_used_at || now - Date.parse(row.last_used_at) > KEY_USE_RESOLUTION_MS) {
-      await repo.touchApiKey(db, row.credential_id, new Date(now).toISOString());
-    }
-    return toActor(row, 'apiKey');
+    const lastUsedAt = row?.last_used_at ? Date.parse(row.last_used_at) : 0;
+    return row && toActor(row, { kind, id: row.credential_id, hash, lastUsedAt });
   }
-  throw unauthenticated('Unrecognised token: expected a svc_sess_ session token or a svc_key_ API key.');
+  return undefined;
 }
 
 function toActor(
-  row: { id: string; workspace_id: string; name: string; role: Role; project_id: string | null; credential_id: string },
-  kind: 'session' | 'apiKey',
+  row: { id: string; workspace_id: string; name: string; role: Role; project_id: string | null },
+  credential: Actor['credential'],
 ): Actor {
   return {
     id: row.id,
@@ -55,7 +71,7 @@ function toActor(
     name: row.name,
     role: row.role,
     projectId: row.project_id,
-    credential: { kind, id: row.credential_id },
+    credential,
   };
 }
 
@@ -79,7 +95,7 @@ async function withUniqueEmail<T>(deps: Deps, email: string, fn: () => Promise<T
   try {
     return await fn();
   } catch (error) {
-    if (deps.isUniqueViolation(error)) throw taken();
+    if (deps.dialect.isUniqueViolation(error)) throw taken();
     throw error;
   }
 }
@@ -90,7 +106,7 @@ export async function signup(deps: Deps, input: SignupBody) {
   const name = requireText(input.name, '/name');
   const passwordHash = await hashPassword(input.password);
   return withUniqueEmail(deps, email, () =>
-    deps.db.transaction().execute(async (trx) => {
+    inTransaction(deps.db, async (trx) => {
       const now = nowIso();
       const workspaceId = newId('ws');
       await repo.insertWorkspace(trx, { id: workspaceId, name: workspaceName, created_at: now });
@@ -128,11 +144,16 @@ export async function signInWithAccessToken(db: Kysely<Database>, accessToken: s
   return { token: await startSession(db, user), user };
 }
 
-export async function logout(db: Db, actor: Actor): Promise<void> {
+/** Ends the caller's session, at once in every server process. */
+export async function logout(deps: Deps, actor: Actor): Promise<void> {
   if (actor.credential.kind !== 'session') {
     throw invalidState('An API key has no session to end; revoke it with DELETE /api/me/api-keys/{id}.');
   }
-  await repo.deleteSession(db, actor.workspaceId, actor.credential.id);
+  const { credential } = actor;
+  await inTransaction(deps.db, async (trx) => {
+    await repo.deleteSession(trx, actor.workspaceId, credential.id);
+    await deps.dialect.publishChange(trx, { kind: 'credential', key: credential.hash });
+  });
 }
 
 export async function me(db: Db, actor: Actor) {
@@ -213,7 +234,12 @@ export async function createApiKey(db: Db, actor: Actor, name: string) {
   return { id: row.id, name: row.name, key: token, createdAt: row.created_at };
 }
 
-export async function revokeApiKey(db: Db, actor: Actor, keyId: string): Promise<void> {
+/** Revokes one of the caller's keys, at once in every server process. */
+export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string): Promise<void> {
   authorize(actor, 'apiKeys.manage');
-  if (!(await repo.deleteApiKey(db, actor.workspaceId, actor.id, keyId))) throw notFound('API key');
+  await inTransaction(deps.db, async (trx) => {
+    const keyHash = await repo.deleteApiKey(trx, actor.workspaceId, actor.id, keyId);
+    if (!keyHash) throw notFound('API key');
+    await deps.dialect.publishChange(trx, { kind: 'credential', key: keyHash });
+  });
 }

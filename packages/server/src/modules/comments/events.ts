@@ -21,6 +21,12 @@ export type CommentEvent =
       excerpt: string;
     }
   | {
+      type: 'CommentDeleted';
+      workspaceId: string;
+      commentId: string;
+      actorId: string;
+    }
+  | {
       type: 'ReplyAdded';
       workspaceId: string;
       commentId: string;

@@ -67,7 +67,7 @@ export async function updateComment(db: Db, workspaceId: string, id: string, cha
   await db.updateTable('comments').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 
-/** Replies go with it (foreign key cascade). */
+/** Its replies and notifications go with it (foreign key cascade). */
 export async function deleteComment(db: Db, workspaceId: string, id: string) {
   await db.deleteFrom('comments').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }

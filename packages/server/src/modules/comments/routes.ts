@@ -143,7 +143,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
       },
     },
     async (request, reply) => {
-      await service.deleteComment(app.db, request.actor, request.params.id);
+      await service.deleteComment(deps, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,7 @@
 import { type ApplyBody, type CreateCommentBody, type ListCommentsQuery, normalizeSha } from '@svc/contract';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
 import { invalidField, invalidState, notFound } from '../../errors.js';
 import { DEFAULT_LIMIT, decodeCursor } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
@@ -87,7 +88,7 @@ export async function getComment(db: Kysely<Database>, actor: Actor, id: string)
 export async function addReply(deps: CommentDeps, actor: Actor, commentId: string, text: string) {
   authorize(actor, 'comments.reply');
   const body = requireText(text, '/body');
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, commentId);
     const id = newId('rpl');
     await repo.insertReply(trx, {
@@ -126,7 +127,7 @@ export async function applyComment(deps: CommentDeps, actor: Actor, id: string, 
     givenUrl = parseHttpUrl(input.commitUrl.trim())?.href ?? null;
     if (!givenUrl) throw invalidField('/commitUrl', 'must be an http(s) URL');
   }
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, id);
     if (comment.status === 'archived') throw invalidState('An archived comment cannot be applied.');
     const commitUrl = givenUrl ?? (commitSha ? deriveCommitUrl(comment.repo_url, commitSha) : null);
@@ -159,7 +160,7 @@ export async function applyComment(deps: CommentDeps, actor: Actor, id: string, 
 
 export async function reopenComment(deps: CommentDeps, actor: Actor, id: string) {
   authorize(actor, 'comments.reopen');
-  return deps.db.transaction().execute(async (trx) => {
+  return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, id);
     if (comment.status !== 'applied')
       throw invalidState(`Only an applied comment can be reopened; this one is ${comment.status}.`);
@@ -178,7 +179,7 @@ export async function reopenComment(deps: CommentDeps, actor: Actor, id: string)
 
 export async function archiveComment(db: Kysely<Database>, actor: Actor, id: string) {
   authorize(actor, 'comments.archive');
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const comment = await requireComment(trx, actor, id);
     if (comment.status !== 'archived') {
       await repo.updateComment(trx, actor.workspaceId, id, { status: 'archived', updated_at: nowIso() });
@@ -187,10 +188,16 @@ export async function archiveComment(db: Kysely<Database>, actor: Actor, id: str
   });
 }
 
-export async function deleteComment(db: Kysely<Database>, actor: Actor, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function deleteComment(deps: CommentDeps, actor: Actor, id: string): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, id);
     authorizeAuthorOrAdmin(actor, comment.author_id, 'delete it');
+    await deps.events.raise(trx, {
+      type: 'CommentDeleted',
+      workspaceId: actor.workspaceId,
+      commentId: id,
+      actorId: actor.id,
+    });
     await repo.deleteComment(trx, actor.workspaceId, id);
   });
 }

@@ -1,0 +1,46 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, Page, PageQuery, Timestamp } from './common.js';
+
+export const NotificationType = Type.Union([
+  Type.Literal('CommentApplied'),
+  Type.Literal('CommentReopened'),
+  Type.Literal('ReplyAdded'),
+]);
+
+export const Notification = Type.Object({
+  id: Type.String(),
+  type: NotificationType,
+  createdAt: Timestamp,
+  read: Type.Boolean(),
+  excerpt: Type.String({ maxLength: 140 }),
+  actor: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+  comment: Type.Object({ id: Type.String(), projectKey: Type.String(), pageUrl: Type.String() }),
+  commitSha: Type.Optional(Nullable(Type.String({ description: 'CommentApplied only' }))),
+  commitUrl: Type.Optional(Nullable(Type.String({ description: 'CommentApplied only' }))),
+});
+export type Notification = Static<typeof Notification>;
+
+export const ListNotificationsQuery = Type.Object({
+  unread: Type.Optional(Type.Boolean({ description: 'true: only unread notifications' })),
+  ...PageQuery,
+});
+
+export const NotificationPage = Type.Object({
+  ...Page(Notification).properties,
+  unreadCount: Type.Integer(),
+});
+
+export const UnreadCount = Type.Object({ count: Type.Integer() });
+
+export const ReadAllBody = Type.Object({
+  upTo: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Mark only this notification and older ones: one raised meanwhile stays unread',
+    }),
+  ),
+});
+
+export const ReadAllResult = Type.Object({ marked: Type.Integer(), unreadCount: Type.Integer() });
+
+export const NotificationIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });

@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ListNotificationsQuery,
+  Notification,
+  NotificationIdParams,
+  NotificationPage,
+  ReadAllBody,
+  ReadAllResult,
+  UnreadCount,
+} from '@svc/contract';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { Caches } from '../../cache/index.js';
+import { toPage } from '../../http/pagination.js';
+import { problemResponses } from '../../http/problem.js';
+import { presentNotification } from './presenter.js';
+import * as service from './service.js';
+
+const tags = ['notifications'];
+
+/** If-None-Match holds one or more entity tags; weak comparison, as RFC 9110 asks for GET. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header === etag || header === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches }> = async (app, { caches }) => {
+  const deps = { db: app.db, dialect: app.dialect, caches };
+
+  app.get(
+    '/api/me/notifications/unread-count',
+    {
+      // Polled every few seconds by every open tab: one log line per poll would drown the rest.
+      logLevel: 'warn',
+      schema: {
+        tags,
+        summary: 'Your unread count, for the badge; poll with If-None-Match',
+        description: 'Answers a strong ETag and Cache-Control: private, no-cache; a matching If-None-Match gets 304.',
+        response: {
+          200: UnreadCount,
+          304: Type.Null({ description: 'Unchanged since the ETag sent' }),
+          ...problemResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const count = await service.unreadCount(deps, request.actor);
+      const etag = `"${count}"`;
+      reply.header('cache-control', 'private, no-cache').header('etag', etag);
+      // Untyped reply: a 304 carries no body at all, not even `null`.
+      if (matchesEtag(request.headers['if-none-match'], etag)) return (reply as FastifyReply).code(304).send();
+      return { count };
+    },
+  );
+
+  app.get(
+    '/api/me/notifications',
+    {
+      schema: {
+        tags,
+        summary: 'Your notifications, newest first',
+        querystring: ListNotificationsQuery,
+        response: { 200: NotificationPage, ...problemResponses() },
+      },
+    },
+    async (request) => {
+      const { rows, limit, unreadCount } = await service.listNotifications(deps, request.actor, request.query);
+      return { ...toPage(rows, limit, presentNotification), unreadCount };
+    },
+  );
+
+  app.post(
+    '/api/me/notifications/read-all',
+    {
+      schema: {
+        tags,
+        summary: 'Mark your notifications read, all or up to one of them',
+        body: ReadAllBody,
+        response: { 200: ReadAllResult, ...problemResponses(404) },
+      },
+    },
+    async (request) => service.markAllRead(deps, request.actor, request.body.upTo),
+  );
+
+  app.get(
+    '/api/me/notifications/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One of your notifications',
+        params: NotificationIdParams,
+        response: { 200: Notification, ...problemResponses(404) },
+      },
+    },
+    async (request) => presentNotification(await service.getNotification(deps, request.actor, request.params.id)),
+  );
+
+  app.post(
+    '/api/me/notifications/:id/read',
+    {
+      schema: {
+        tags,
+        summary: 'Mark one of your notifications read',
+        params: NotificationIdParams,
+        response: { 200: Notification, ...problemResponses(404) },
+      },
+    },
+    async (request) => presentNotification(await service.markRead(deps, request.actor, request.params.id)),
+  );
+};

@@ -1,0 +1,136 @@
+import type { Kysely } from 'kysely';
+import type { Caches } from '../../cache/index.js';
+import type { DialectSupport } from '../../db/dialect/index.js';
+import type { Database, Db, NotificationTable } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { notFound } from '../../errors.js';
+import { DEFAULT_LIMIT, decodeCursor } from '../../http/pagination.js';
+import { newId, nowIso } from '../../ids.js';
+import type { Actor } from '../auth/actor.js';
+import type { CommentEvent, CommentEventSink } from '../comments/events.js';
+import * as repo from './repo.js';
+
+export interface NotificationDeps {
+  db: Kysely<Database>;
+  dialect: DialectSupport;
+  caches: Caches;
+}
+
+type Draft = Pick<NotificationTable, 'type' | 'excerpt' | 'commit_sha' | 'commit_url'> & { recipientId: string | null };
+
+/** Who hears of an event, and what they are told. */
+function draftFor(event: CommentEvent): Draft | null {
+  switch (event.type) {
+    case 'CommentApplied':
+      return {
+        type: 'CommentApplied',
+        recipientId: event.authorId,
+        excerpt: event.excerpt,
+        commit_sha: event.commitSha,
+        commit_url: event.commitUrl,
+      };
+    case 'CommentReopened':
+      return {
+        type: 'CommentReopened',
+        recipientId: event.appliedById,
+        excerpt: event.excerpt,
+        commit_sha: null,
+        commit_url: null,
+      };
+    case 'ReplyAdded':
+      return {
+        type: 'ReplyAdded',
+        recipientId: event.authorId,
+        excerpt: event.excerpt,
+        commit_sha: null,
+        commit_url: null,
+      };
+    case 'CommentDeleted':
+      return null;
+  }
+}
+
+/**
+ * Turns comment events into notifications, inside the transaction of the action, and
+ * tells every process whose counts changed once it commits.
+ */
+export function notificationSink(dialect: DialectSupport): CommentEventSink {
+  const countChanged = (trx: Db, userId: string) => dialect.publishChange(trx, { kind: 'unread', key: userId });
+  return {
+    async raise(trx, event) {
+      if (event.type === 'CommentDeleted') {
+        // The rows go with the comment (foreign key cascade); the counts must follow.
+        for (const recipient of await repo.recipientsOfComment(trx, event.commentId))
+          await countChanged(trx, recipient);
+        return;
+      }
+      const draft = draftFor(event);
+      // Nobody is notified of their own action.
+      if (!draft?.recipientId || draft.recipientId === event.actorId) return;
+      await repo.insertNotification(trx, {
+        id: newId('ntf'),
+        workspace_id: event.workspaceId,
+        recipient_id: draft.recipientId,
+        type: draft.type,
+        comment_id: event.commentId,
+        actor_id: event.actorId,
+        excerpt: draft.excerpt,
+        commit_sha: draft.commit_sha,
+        commit_url: draft.commit_url,
+        read_at: null,
+        created_at: nowIso(),
+      });
+      await countChanged(trx, draft.recipientId);
+    },
+  };
+}
+
+/** The badge's number: from the in-process cache, else one indexed count. */
+export function unreadCount(deps: NotificationDeps, actor: Actor): number | Promise<number> {
+  const cached = deps.caches.unreadCounts.get(actor.id);
+  if (cached !== undefined) return cached;
+  return deps.caches.unreadCounts.load(actor.id, () => repo.countUnread(deps.db, actor.id)) as Promise<number>;
+}
+
+export async function listNotifications(
+  deps: NotificationDeps,
+  actor: Actor,
+  query: { unread?: boolean; limit?: number; cursor?: string },
+) {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const rows = await repo.listNotifications(deps.db, actor.id, {
+    unread: query.unread === true,
+    before: decodeCursor(query.cursor),
+    limit: limit + 1,
+  });
+  return { rows, limit, unreadCount: await unreadCount(deps, actor) };
+}
+
+export async function getNotification(deps: NotificationDeps, actor: Actor, id: string) {
+  const row = await repo.findNotification(deps.db, actor.id, id);
+  if (!row) throw notFound('Notification');
+  return row;
+}
+
+export async function markRead(deps: NotificationDeps, actor: Actor, id: string) {
+  return inTransaction(deps.db, async (trx) => {
+    if (!(await repo.findNotification(trx, actor.id, id))) throw notFound('Notification');
+    if ((await repo.markRead(trx, actor.id, nowIso(), { id })) > 0) {
+      await deps.dialect.publishChange(trx, { kind: 'unread', key: actor.id });
+    }
+    const row = await repo.findNotification(trx, actor.id, id);
+    if (!row) throw notFound('Notification');
+    return row;
+  });
+}
+
+/** Marks all read, or only up to `upTo`, so that one raised while the list was open stays unread. */
+export async function markAllRead(deps: NotificationDeps, actor: Actor, upTo: string | undefined) {
+  const marked = await inTransaction(deps.db, async (trx) => {
+    if (upTo !== undefined && !(await repo.findNotification(trx, actor.id, upTo))) throw notFound('Notification');
+    const count = await repo.markRead(trx, actor.id, nowIso(), { upTo });
+    if (count > 0) await deps.dialect.publishChange(trx, { kind: 'unread', key: actor.id });
+    return count;
+  });
+  return { marked, unreadCount: await unreadCount(deps, actor) };
+}
