@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { createCaches } from './cache/index.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
@@ -10,8 +10,8 @@ import { migrateToLatest } from './db/migrate.js';
 import { registerCors } from './http/cors.js';
 import { registerProblemHandlers } from './http/problem.js';
 import { registerValidators } from './http/validation.js';
+import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
-import { authenticate } from './modules/auth/service.js';
 import { commentRoutes } from './modules/comments/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
@@ -26,6 +26,30 @@ export { loadConfig } from './config.js';
 /** Request bodies are small JSON documents; anything larger is refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
 
+/** Request ids unique across processes: a random process prefix and a counter, cheap per request. */
+function requestIds(): () => string {
+  const prefix = randomBytes(4).toString('hex');
+  let next = 0;
+  return () => `${prefix}-${(next++).toString(36)}`;
+}
+
+/**
+ * A route that logs only warnings and worse (the polled unread-count) shares one logger
+ * instead of creating a child per request; its error logs carry the request id themselves.
+ */
+function quietRouteLoggers(): Parameters<FastifyInstance['setChildLoggerFactory']>[0] {
+  const shared = new Map<string, FastifyBaseLogger>();
+  return function childLogger(logger, bindings, options) {
+    const level = options.level;
+    if (level === 'warn' || level === 'error') {
+      const quiet = shared.get(level) ?? logger.child({}, { level });
+      shared.set(level, quiet);
+      return quiet;
+    }
+    return logger.child(bindings, options);
+  };
+}
+
 /**
  * Builds the application: opens the database, migrates it, registers every route.
  * Listens on nothing; `server.ts` does that.
@@ -35,14 +59,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    logger: {
-      level: config.logLevel,
-      // Headers are not logged by default; these paths stay hidden if someone adds them.
-      redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.accessToken', '*.key'],
-    },
+    genReqId: requestIds(),
+    // Fastify's request serializer logs method, URL and addresses, never headers or bodies,
+    // and no URL of this API carries a secret.
+    logger: { level: config.logLevel },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.setChildLoggerFactory(quietRouteLoggers());
   app.decorate('db', database.db);
   app.decorate('dialect', database);
   app.decorateRequest('actor', null as never);
@@ -57,6 +80,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   registerValidators(app);
   registerProblemHandlers(app);
+  const caches = createCaches(database);
+  await app.register(opsRoutes);
+  registerAuthentication(app, database.db, caches.actors);
 
   await app.register(swagger, {
     openapi: {
@@ -75,16 +101,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const origins = await registerCors(app, database.db);
-  const caches = createCaches(database);
 
-  // Authenticate before the body is validated: an anonymous caller learns nothing about input rules.
-  app.addHook('onRequest', async (request) => {
-    const url = request.routeOptions.url;
-    if (!url?.startsWith('/api/') || request.routeOptions.config.public) return;
-    request.actor = await authenticate(database.db, caches.actors, request.headers.authorization);
-  });
-
-  await app.register(opsRoutes);
   await app.register(authRoutes, { allowSignup: config.allowSignup });
   await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });
   await app.register(commentRoutes, { events: notificationSink(database) });

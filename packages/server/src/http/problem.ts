@@ -72,7 +72,7 @@ export function registerProblemHandlers(app: FastifyInstance): void {
       const code = codeForStatus(error.statusCode);
       return sendProblem(reply, code, error.message);
     }
-    request.log.error({ err: error }, 'unhandled error');
+    request.log.error({ err: error, reqId: request.id }, 'unhandled error');
     return sendProblem(reply, 'internal_error', `Something went wrong; quote request id ${request.id}.`);
   });
 

@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalidField } from '../errors.js';
 
 /**
@@ -18,10 +18,14 @@ export function registerValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema) : urlAjv.compile(schema),
   );
-  // A route with a body schema called with no body validates as `{}`, so the
-  // answer names the missing fields instead of "body must be object".
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  // A route with a body schema called with no body validates as `{}`, so the answer
+  // names the missing fields instead of "body must be object". Only such routes pay for it.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.body) return;
+    const defaultBody = async (request: FastifyRequest) => {
+      if (request.body === undefined) request.body = {};
+    };
+    route.preValidation = [defaultBody, ...[route.preValidation ?? []].flat()];
   });
 }
 

@@ -1,6 +1,5 @@
 import type { AddMemberBody, CreateQuickAccessBody, LoginBody, Role, SignupBody } from '@svc/contract';
 import type { Kysely } from 'kysely';
-import type { CoherentCache } from '../../cache/coherent-cache.js';
 import type { DialectSupport } from '../../db/dialect/index.js';
 import type { Database, Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -21,34 +20,7 @@ interface Deps {
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-/** API keys record when they were last used, at most this often, to keep requests read-only. */
-const KEY_USE_RESOLUTION_MS = 10 * 60 * 1000;
-
-/**
- * Resolves an `Authorization` header to the calling user, or throws 401. Callers are
- * cached by token hash; logout and revocation drop them in every process.
- */
-export async function authenticate(db: Db, actors: CoherentCache<Actor>, header: string | undefined): Promise<Actor> {
-  // The common spelling first; the scheme is case-insensitive (RFC 9110).
-  const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : /^bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
-  if (!token) throw unauthenticated();
-  const hash = hashToken(token);
-  const actor = actors.get(hash) ?? (await actors.load(hash, () => findActor(db, tokenKind(token), hash)));
-  if (!actor) {
-    throw unauthenticated(
-      tokenKind(token) === 'apiKey'
-        ? 'The API key is not valid or has been revoked.'
-        : 'The session has ended or the token is not valid; sign in again.',
-    );
-  }
-  if (actor.credential.kind === 'apiKey' && Date.now() - actor.credential.lastUsedAt > KEY_USE_RESOLUTION_MS) {
-    actor.credential.lastUsedAt = Date.now();
-    await repo.touchApiKey(db, actor.credential.id, new Date(actor.credential.lastUsedAt).toISOString());
-  }
-  return actor;
-}
-
-async function findActor(db: Db, kind: TokenKind | null, hash: string): Promise<Actor | undefined> {
+export async function findActor(db: Db, kind: TokenKind | null, hash: string): Promise<Actor | undefined> {
   if (kind === 'session') {
     const row = await repo.findSessionActor(db, hash);
     return row && toActor(row, { kind, id: row.credential_id, hash, lastUsedAt: 0 });

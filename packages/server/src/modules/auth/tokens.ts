@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Bearer secrets carry a readable prefix so a leaked one is recognisable (and greppable). */
 export const TOKEN_PREFIX = {
@@ -20,8 +20,9 @@ export function issueToken(kind: TokenKind): IssuedToken {
   return { token, hash: hashToken(token) };
 }
 
+/** One-shot hashing: it runs on every authenticated request, polls included. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function tokenKind(token: string): TokenKind | null {

@@ -8,7 +8,7 @@ import {
   ReadAllResult,
   UnreadCount,
 } from '@svc/contract';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Caches } from '../../cache/index.js';
 import { toPage } from '../../http/pagination.js';
@@ -23,6 +23,14 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header === etag || header === '*') return true;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function answerCount(request: FastifyRequest, reply: FastifyReply, count: number): void {
+  const etag = `"${count}"`;
+  reply.header('cache-control', 'private, no-cache').header('etag', etag);
+  // A 304 carries no body at all, not even `null`.
+  if (matchesEtag(request.headers['if-none-match'], etag)) reply.code(304).send();
+  else reply.send({ count });
 }
 
 export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches }> = async (app, { caches }) => {
@@ -44,13 +52,11 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches }> =
         },
       },
     },
-    async (request, reply) => {
-      const count = await service.unreadCount(deps, request.actor);
-      const etag = `"${count}"`;
-      reply.header('cache-control', 'private, no-cache').header('etag', etag);
-      // Untyped reply: a 304 carries no body at all, not even `null`.
-      if (matchesEtag(request.headers['if-none-match'], etag)) return (reply as FastifyReply).code(304).send();
-      return { count };
+    (request, reply) => {
+      // A cached count answers synchronously: no promise on the hot path.
+      const count = service.unreadCount(deps, request.actor);
+      if (typeof count === 'number') return answerCount(request, reply as FastifyReply, count);
+      return count.then((n) => answerCount(request, reply as FastifyReply, n));
     },
   );
 

@@ -1,35 +1,29 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Problem } from '@svc/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import client from 'prom-client';
 import { Type } from 'typebox';
 import { sendProblem } from '../../http/problem.js';
+import { RouteMetrics } from './route-metrics.js';
 
 const tags = ['operations'];
 
-/** Liveness, readiness and Prometheus metrics; not encapsulated, so its timing hook sees every route. */
+/** Liveness, readiness and Prometheus metrics; not encapsulated, so every route registered after it is measured. */
 const ops: FastifyPluginAsyncTypebox = async (app) => {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const requests = new client.Counter({
-    name: 'svc_http_requests_total',
-    help: 'HTTP requests answered, by route and status',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
-  const duration = new client.Histogram({
-    name: 'svc_http_request_duration_seconds',
-    help: 'Time to answer HTTP requests, by route',
-    labelNames: ['method', 'route'],
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  const metrics = new RouteMetrics(registry);
 
-  app.addHook('onResponse', async (request, reply) => {
-    // Unmatched URLs share one label so that scanners cannot blow up the series count.
-    const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status: reply.statusCode });
-    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  // Each route gets its own recorder when it is registered: nothing is looked up per request.
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat().join(',');
+    const record = metrics.forRoute(methods, route.url);
+    const onResponse = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      record(reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = [...[route.onResponse ?? []].flat(), onResponse] as typeof route.onResponse;
   });
 
   app.get(

@@ -1,0 +1,164 @@
+// Shared by the benchmarks: processes pinned to cores, wrk or autocannon as the load, and
+// a baseline measured in the same run so that results are ratios, not absolute times.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const cores = os.availableParallelism();
+export const hasTaskset = commandExists('taskset');
+export const hasWrk = commandExists('wrk');
+
+function commandExists(name) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `args` pinned to one core when the machine has two or more. */
+export function pinned(core, command, args) {
+  return hasTaskset && cores >= 2 ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+}
+
+/** Starts a node process that prints `listening <url>` (or the server's ready line) and waits for it. */
+export function startProcess(core, script, env = {}, readyPattern = /(?:listening|ready at) (http:\/\/\S+)/i) {
+  const [command, args] = pinned(core, process.execPath, [script]);
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    out += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script} did not start:\n${out}`));
+    }, 60_000);
+    const poll = setInterval(() => {
+      const match = readyPattern.exec(out);
+      if (!match) return;
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve({
+        url: match[1].replace(/[",}]+$/, ''),
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', done);
+            child.kill('SIGTERM');
+          }),
+      });
+    }, 50);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+/**
+ * Load on `url` from the core the server is not on: wrk with a Lua script that rotates
+ * bearer tokens (and ETags) from a file, else autocannon. Resolves with req/s and p99 (ms).
+ */
+export async function load({ url, seconds, connections, tokensFile, withEtag = false }) {
+  if (hasWrk) return loadWithWrk({ url, seconds, connections, tokensFile, withEtag });
+  return loadWithAutocannon({ url, seconds, connections, tokensFile, withEtag });
+}
+
+function loadWithWrk({ url, seconds, connections, tokensFile, withEtag }) {
+  const script = path.join(os.tmpdir(), `svc-bench-${process.pid}.lua`);
+  fs.writeFileSync(
+    script,
+    `
+local tokens = {}
+local etags = {}
+local i = 0
+init = function(args)
+  ${
+    tokensFile
+      ? `for line in io.lines("${tokensFile}") do
+    local token, etag = line:match("^(%S+)%s+(%S+)$")
+    tokens[#tokens + 1] = token
+    etags[#etags + 1] = etag
+  end`
+      : ''
+  }
+  i = math.random(1, math.max(#tokens, 1))
+end
+request = function()
+  if #tokens == 0 then return wrk.format("GET") end
+  i = i % #tokens + 1
+  local headers = { ["Authorization"] = "Bearer " .. tokens[i] }
+  ${withEtag ? 'headers["If-None-Match"] = etags[i]' : ''}
+  return wrk.format("GET", nil, headers)
+end
+`,
+  );
+  const [command, args] = pinned(cores >= 2 ? 1 : 0, 'wrk', [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    '-s',
+    script,
+    url,
+  ]);
+  const out = execFileSync(command, args, { encoding: 'utf8' });
+  fs.rmSync(script, { force: true });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  const p99 = parseWrkLatency(/99%\s+([\d.]+\w+)/.exec(out)?.[1]);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors:.*/.exec(out)?.[0] ?? '';
+  return { rps, p99, non2xx, errors, tool: 'wrk' };
+}
+
+function parseWrkLatency(text) {
+  if (!text) return Number.NaN;
+  const value = Number.parseFloat(text);
+  if (text.endsWith('us')) return value / 1000;
+  if (text.endsWith('ms')) return value;
+  if (text.endsWith('s')) return value * 1000;
+  return value;
+}
+
+async function loadWithAutocannon({ url, seconds, connections, tokensFile, withEtag }) {
+  const { default: autocannon } = await import('autocannon');
+  const lines = tokensFile ? fs.readFileSync(tokensFile, 'utf8').trim().split('\n') : [];
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          if (lines.length === 0) return request;
+          const [token, etag] = lines[i++ % lines.length].split(' ');
+          request.headers = { authorization: `Bearer ${token}`, ...(withEtag ? { 'if-none-match': etag } : {}) };
+          return request;
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors ? `errors ${result.errors}` : '',
+    tool: 'autocannon (in process; wrk gives truer figures)',
+  };
+}
+
+/** One line of figures; `r.ratio`, when given, is the median of per-round ratios. */
+export function printRow(label, r, baseline) {
+  const ratio = (r.ratio ?? (baseline ? r.rps / baseline.rps : 1)).toFixed(2);
+  const extra = [r.non2xx ? `non-2xx/3xx ${r.non2xx}` : '', r.errors].filter(Boolean).join(' ');
+  console.log(
+    `${label.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} req/s   p99 ${r.p99.toFixed(2).padStart(7)} ms   ratio ${ratio}${extra ? `   ${extra}` : ''}`,
+  );
+}
