@@ -74,3 +74,15 @@ export const ApplyBody = Type.Object({
 export type ApplyBody = Static<typeof ApplyBody>;
 
 export const CommentIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+
+export const VERIFY_NOTE_MAX = 500;
+
+export const VerifyBody = Type.Object({
+  ok: Type.Boolean({ description: 'true: the fix works; false: it does not, and the comment reopens' }),
+  note: Type.Optional(
+    Type.String({
+      description: `Required when ok is false: 1-${VERIFY_NOTE_MAX} characters once trimmed. Ignored when ok is true.`,
+    }),
+  ),
+});
+export type VerifyBody = Static<typeof VerifyBody>;

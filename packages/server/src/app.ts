@@ -18,6 +18,7 @@ import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSink } from './modules/notifications/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
+import { verificationRoutes } from './modules/verification/routes.js';
 import './types.js';
 
 export type { Config } from './config.js';
@@ -104,7 +105,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   await app.register(authRoutes, { allowSignup: config.allowSignup });
   await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });
-  await app.register(commentRoutes, { events: notificationSink(database) });
+  const events = notificationSink(database);
+  await app.register(commentRoutes, { events });
+  await app.register(verificationRoutes, { events });
   await app.register(notificationRoutes, { caches });
   await app.register(demoRoutes);
 

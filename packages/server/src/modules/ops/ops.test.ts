@@ -44,6 +44,12 @@ describe('operations endpoints', () => {
       '/api/comments/{id}/apply',
       '/api/comments/{id}/reopen',
       '/api/comments/{id}/archive',
+      '/api/comments/{id}/verify',
+      '/api/me/notifications',
+      '/api/me/notifications/unread-count',
+      '/api/me/notifications/read-all',
+      '/api/me/notifications/{id}',
+      '/api/me/notifications/{id}/read',
     ]) {
       assert.ok(doc.paths[path], `missing ${path}`);
     }
