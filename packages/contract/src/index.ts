@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './builds.js';
 export * from './comments.js';
 export * from './common.js';
 export * from './errors.js';

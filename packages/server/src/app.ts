@@ -12,6 +12,7 @@ import { registerProblemHandlers } from './http/problem.js';
 import { registerValidators } from './http/validation.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { buildRoutes } from './modules/builds/routes.js';
 import { commentRoutes } from './modules/comments/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(commentRoutes, { events });
   await app.register(verificationRoutes, { events });
   await app.register(notificationRoutes, { caches });
+  await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });
   await app.register(demoRoutes);
 
   return app;

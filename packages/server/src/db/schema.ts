@@ -102,6 +102,27 @@ export interface NotificationTable {
   created_at: Timestamp;
 }
 
+export interface BuildTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  sha: string;
+  reported_by_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface BuildDeploymentTable {
+  build_id: string;
+  comment_id: string;
+  workspace_id: string;
+}
+
+export interface RateLimitTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   users: UserTable;
@@ -111,6 +132,9 @@ export interface Database {
   comments: CommentTable;
   replies: ReplyTable;
   notifications: NotificationTable;
+  builds: BuildTable;
+  build_deployments: BuildDeploymentTable;
+  rate_limits: RateLimitTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { DatabaseConfig } from '../../config.js';
 import type { Database, Db } from '../schema.js';
 import { postgresDialect } from './postgres.js';
@@ -31,6 +31,10 @@ export interface DialectSupport {
   onChange(handler: ChangeHandler): void;
   /** True while every change made by another process is sure to be heard here. */
   changesHeard(): boolean;
+  /** A derived table `(lo, hi)` of text ranges, from one bound parameter per column. */
+  rangesTable(ranges: readonly (readonly [string, string])[]): RawBuilder<{ lo: string; hi: string }>;
+  /** A derived table `(value)` of texts, from one bound parameter. */
+  valuesTable(values: readonly string[]): RawBuilder<{ value: string }>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -91,6 +91,12 @@ export function postgresDialect(url: string): DialectSupport {
       if (!listener && !closed) void listen();
     },
     changesHeard: () => listening,
+    rangesTable: (ranges) =>
+      sql<{
+        lo: string;
+        hi: string;
+      }>`(select * from unnest(${ranges.map((r) => r[0])}::text[], ${ranges.map((r) => r[1])}::text[]) as r(lo, hi))`,
+    valuesTable: (values) => sql<{ value: string }>`(select * from unnest(${values}::text[]) as v(value))`,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

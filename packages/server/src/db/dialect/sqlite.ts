@@ -37,6 +37,12 @@ export function sqliteDialect(file: string): DialectSupport {
       handlers.push(handler);
     },
     changesHeard: () => true,
+    rangesTable: (ranges) =>
+      sql<{
+        lo: string;
+        hi: string;
+      }>`(select json_extract(value, '$[0]') as lo, json_extract(value, '$[1]') as hi from json_each(${JSON.stringify(ranges)}))`,
+    valuesTable: (values) => sql<{ value: string }>`(select value from json_each(${JSON.stringify(values)}))`,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

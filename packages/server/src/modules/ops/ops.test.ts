@@ -45,6 +45,8 @@ describe('operations endpoints', () => {
       '/api/comments/{id}/reopen',
       '/api/comments/{id}/archive',
       '/api/comments/{id}/verify',
+      '/api/projects/{key}/builds',
+      '/api/projects/{key}/comments/pending-deploy',
       '/api/me/notifications',
       '/api/me/notifications/unread-count',
       '/api/me/notifications/read-all',

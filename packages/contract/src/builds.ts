@@ -1,0 +1,35 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, PageQuery, Timestamp } from './common.js';
+
+export const MAX_CONTAINED_SHAS = 200;
+
+export const BuildReportBody = Type.Object({
+  sha: Type.String({ maxLength: 100, description: 'The deployed commit: 7-40 hex characters, trimmed and lowercased' }),
+  containsCommitShas: Type.Optional(
+    Type.Array(Type.String({ maxLength: 100 }), {
+      maxItems: MAX_CONTAINED_SHAS,
+      description: 'Commits the build contains (at most 200). Empty or omitted: only sha itself is matched.',
+    }),
+  ),
+});
+export type BuildReportBody = Static<typeof BuildReportBody>;
+
+export const BuildReportResult = Type.Object({
+  sha: Type.String(),
+  firstSeen: Type.Boolean({ description: 'false when this sha was already reported for the project (nothing done)' }),
+  deployedCommentIds: Type.Array(Type.String()),
+});
+
+export const Build = Type.Object({
+  id: Type.String(),
+  projectKey: Type.String(),
+  sha: Type.String(),
+  reportedBy: Nullable(Type.Object({ id: Type.String(), name: Type.String() })),
+  createdAt: Timestamp,
+  deployedCommentIds: Type.Array(Type.String()),
+});
+export type Build = Static<typeof Build>;
+
+export const PendingDeploy = Type.Object({ id: Type.String(), commitSha: Type.String() });
+
+export const PageOnlyQuery = Type.Object({ ...PageQuery });

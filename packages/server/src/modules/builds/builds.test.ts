@@ -1,0 +1,296 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  addClient,
+  addMember,
+  call,
+  createComment,
+  createProject,
+  createTestApp,
+  createTestDatabase,
+  dialect,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { startServers } from '../../../test/server-process.js';
+
+const FULL = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+const OTHER = 'ffffeeee00001111222233334444555566667777';
+
+describe('build reports', () => {
+  let t: TestApp;
+  let admin: Member;
+  let dev: Member;
+  let project: { key: string };
+  before(async () => {
+    t = await createTestApp();
+    admin = await signUp(t.app);
+    dev = await addMember(t.app, admin);
+    project = await createProject(t.app, admin);
+  });
+  after(() => t.close());
+
+  const appliedWith = async (commitSha: string, key = project.key) => {
+    const comment = await createComment(t.app, admin, key);
+    await call(t.app, 'POST', `/api/comments/${comment.id}/apply`, { token: dev.token, body: { commitSha } });
+    return comment.id;
+  };
+  const report = (body: unknown, user: Member = dev, key = project.key) =>
+    call(t.app, 'POST', `/api/projects/${key}/builds`, { token: user.token, body });
+  const comment = async (id: string) => (await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body;
+  const buildCount = async () =>
+    Number(
+      (
+        await t.app.db
+          .selectFrom('builds')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  test('a reported sha is trimmed and lowercased; the comment with that exact commit goes Live', async () => {
+    const id = await appliedWith(FULL);
+    const answer = await report({ sha: `  ${FULL.toUpperCase()} `, containsCommitShas: [] });
+    assert.equal(answer.status, 201);
+    assert.deepEqual(answer.body, { sha: FULL, firstSeen: true, deployedCommentIds: [id] });
+    const live = await comment(id);
+    assert.equal(live.deployedBuildSha, FULL);
+    assert.ok(live.deployedAt);
+    assert.equal(live.status, 'applied');
+  });
+
+  test('prefix matching both ways: 7 characters stored and 40 reported, and 40 stored and 7 reported', async () => {
+    const shortStored = await appliedWith('1234567');
+    const longStored = await appliedWith('89abcdef0123456789abcdef0123456789abcdef');
+    const answer = await report({
+      sha: OTHER,
+      containsCommitShas: ['1234567890abcdef1234567890abcdef12345678', '89abcdef'],
+    });
+    assert.deepEqual(answer.body.deployedCommentIds, [shortStored, longStored].sort());
+    assert.equal((await comment(shortStored)).deployedBuildSha, OTHER);
+  });
+
+  test('the deployed sha itself matches by prefix, and an omitted list matches only it', async () => {
+    const abbreviated = await appliedWith('c0ffee1');
+    const unrelated = await appliedWith('d00d1234');
+    const answer = await report({ sha: 'c0ffee1234567890' });
+    assert.deepEqual(answer.body.deployedCommentIds, [abbreviated]);
+    assert.equal((await comment(unrelated)).deployedAt, null);
+  });
+
+  test('only applied comments of this project with a commit and no deploy yet are stamped', async () => {
+    const sha = 'beefbeef11';
+    const open = await createComment(t.app, admin, project.key);
+    const archived = await appliedWith(sha);
+    await call(t.app, 'POST', `/api/comments/${archived}/archive`, { token: dev.token });
+    const otherProject = await createProject(t.app, admin);
+    const elsewhere = await appliedWith(sha, otherProject.key);
+    const stranger = await signUp(t.app);
+    const theirProject = await createProject(t.app, stranger);
+    const theirs = await createComment(t.app, stranger, theirProject.key);
+    await call(t.app, 'POST', `/api/comments/${theirs.id}/apply`, { token: stranger.token, body: { commitSha: sha } });
+    const answer = await report({ sha: `${sha}00`, containsCommitShas: [sha] });
+    assert.deepEqual(answer.body.deployedCommentIds, []);
+    for (const id of [open.id, archived, elsewhere]) assert.equal((await comment(id)).deployedAt, null);
+  });
+
+  test('a repeat of a sha is a 200 no-op: firstSeen false, nothing deployed, no second build', async () => {
+    await report({ sha: '5eed5eed00' });
+    const builds = await buildCount();
+    const late = await appliedWith('5eed5eed00');
+    const again = await report({ sha: '5EED5EED00', containsCommitShas: ['5eed5eed00'] });
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.body, { sha: '5eed5eed00', firstSeen: false, deployedCommentIds: [] });
+    assert.equal(await buildCount(), builds);
+    assert.equal((await comment(late)).deployedAt, null);
+  });
+
+  test('deployedAt is written once: a later build carrying the same commit never moves it', async () => {
+    const id = await appliedWith('0ddba11');
+    await report({ sha: '0ddba11' });
+    const first = await comment(id);
+    const later = await report({ sha: OTHER.replace('f', '0'), containsCommitShas: ['0ddba11'] });
+    assert.deepEqual(later.body.deployedCommentIds, []);
+    const after = await comment(id);
+    assert.equal(after.deployedAt, first.deployedAt);
+    assert.equal(after.deployedBuildSha, '0ddba11');
+  });
+
+  test('a new apply starts a new cycle: the new commit is deployed by the next build that carries it', async () => {
+    const id = await appliedWith('aaaa1111');
+    await report({ sha: 'aaaa1111' });
+    await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: dev.token, body: { commitSha: 'bbbb2222' } });
+    assert.equal((await comment(id)).deployedAt, null);
+    const next = await report({ sha: 'cccc3333', containsCommitShas: ['bbbb2222', 'aaaa1111'] });
+    assert.deepEqual(next.body.deployedCommentIds, [id]);
+    assert.equal((await comment(id)).deployedBuildSha, 'cccc3333');
+  });
+
+  test('20 concurrent identical reports: exactly one firstSeen, each comment deployed once', async () => {
+    const ids = [await appliedWith('abcabc1'), await appliedWith('defdef2')];
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => report({ sha: '9a9a9a9a9', containsCommitShas: ['abcabc1', 'defdef2'] })),
+    );
+    assert.equal(answers.filter((a) => a.body.firstSeen).length, 1);
+    assert.equal(answers.filter((a) => a.status === 201).length, 1);
+    assert.deepEqual(answers.find((a) => a.body.firstSeen)?.body.deployedCommentIds, ids.sort());
+    const rows = await t.app.db
+      .selectFrom('build_deployments')
+      .select('comment_id')
+      .where('comment_id', 'in', ids)
+      .execute();
+    assert.equal(rows.length, 2);
+  });
+
+  test('each malformed report is a 400 naming the failing path, and nothing is written', async () => {
+    const id = await appliedWith('feedfeed');
+    const builds = await buildCount();
+    const cases: [unknown, string][] = [
+      [{ containsCommitShas: [] }, '/sha'],
+      [{ sha: 'xyz' }, '/sha'],
+      [
+        { sha: 'feedfeed', containsCommitShas: ['feedfeed', 'abc1234', 'abcdef0', 'not-a-sha'] },
+        '/containsCommitShas/3',
+      ],
+      [{ sha: 'feedfeed', containsCommitShas: ['feedfeed', 42] }, '/containsCommitShas/1'],
+      [{ sha: 'feedfeed', containsCommitShas: ['abc12'] }, '/containsCommitShas/0'],
+      [{ sha: 'feedfeed', containsCommitShas: ['a'.repeat(41)] }, '/containsCommitShas/0'],
+      [{ sha: 'feedfeed', containsCommitShas: Array.from({ length: 201 }, () => 'feedfeed') }, '/containsCommitShas'],
+      [{ sha: 'feedfeed', containsCommitShas: 'feedfeed' }, '/containsCommitShas'],
+    ];
+    for (const [body, path] of cases) {
+      const answer = await report(body);
+      assert.equal(answer.status, 400, JSON.stringify(body).slice(0, 60));
+      assert.equal(answer.body.code, 'validation_failed');
+      assert.equal(answer.body.errors[0].path, path, JSON.stringify(body).slice(0, 60));
+    }
+    assert.equal(await buildCount(), builds);
+    assert.equal((await comment(id)).deployedAt, null);
+    const exactly200 = await report({
+      sha: 'feedfeed',
+      containsCommitShas: Array.from({ length: 200 }, () => 'feedfeed'),
+    });
+    assert.equal(exactly200.status, 201);
+  });
+
+  test('quick-access accounts 403, another workspace 404, anonymous 401', async () => {
+    const client = await addClient(t.app, admin);
+    assert.equal((await report({ sha: 'abcdef1' }, client)).status, 403);
+    const stranger = await signUp(t.app);
+    assert.equal((await report({ sha: 'abcdef1' }, stranger)).status, 404);
+    const anonymous = await call(t.app, 'POST', `/api/projects/${project.key}/builds`, { body: { sha: 'abcdef1' } });
+    assert.equal(anonymous.status, 401);
+  });
+
+  test('pending-deploy lists applied, undeployed comments with a commit, oldest first, every one once', async () => {
+    const fresh = await createProject(t.app, admin);
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await appliedWith(`77770${i}aa`, fresh.key));
+    await createComment(t.app, admin, fresh.key);
+    const noCommit = await createComment(t.app, admin, fresh.key);
+    await call(t.app, 'POST', `/api/comments/${noCommit.id}/apply`, { token: dev.token, body: {} });
+    await report({ sha: '777700aa' }, dev, fresh.key);
+    const seen: { id: string; commitSha: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: { id: string; commitSha: string }[]; nextCursor: string | null } } = await call(
+        t.app,
+        'GET',
+        `/api/projects/${fresh.key}/comments/pending-deploy?limit=4${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: dev.token },
+      );
+      seen.push(...page.body.items);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    assert.deepEqual(
+      seen.map((c) => c.id),
+      ids.slice(1),
+    );
+    assert.equal(seen[0]?.commitSha, '777701aa');
+  });
+
+  test('builds are listed newest first with the comments each deployed', async () => {
+    const fresh = await createProject(t.app, admin);
+    const id = await appliedWith('12121212', fresh.key);
+    await report({ sha: '12121212' }, dev, fresh.key);
+    await report({ sha: '34343434' }, admin, fresh.key);
+    const listed = await call(t.app, 'GET', `/api/projects/${fresh.key}/builds`, { token: dev.token });
+    assert.deepEqual(
+      listed.body.items.map((b: { sha: string; deployedCommentIds: string[] }) => [b.sha, b.deployedCommentIds]),
+      [
+        ['34343434', []],
+        ['12121212', [id]],
+      ],
+    );
+    assert.equal(listed.body.items[1].reportedBy.id, dev.id);
+    assert.match(listed.body.items[1].id, /^bld_/);
+  });
+});
+
+describe('build report rate limit', () => {
+  test('past SVC_BUILD_RATE_LIMIT reports a minute, 429 rate_limited with Retry-After', async () => {
+    const t = await createTestApp({ buildRateLimit: 3 });
+    try {
+      const admin = await signUp(t.app);
+      const other = await addMember(t.app, admin);
+      const project = await createProject(t.app, admin);
+      for (let i = 0; i < 3; i++) {
+        const ok = await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
+          token: admin.token,
+          body: { sha: `abcdef${i}` },
+        });
+        assert.equal(ok.status, 201);
+      }
+      const limited = await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
+        token: admin.token,
+        body: { sha: 'abcdef9' },
+      });
+      assert.equal(limited.status, 429);
+      assert.equal(limited.body.code, 'rate_limited');
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(retryAfter >= 1 && retryAfter <= 60);
+      // The limit is per user.
+      const someoneElse = await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
+        token: other.token,
+        body: { sha: 'abcdef9' },
+      });
+      assert.equal(someoneElse.status, 201);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('on PostgreSQL the limit holds across two server processes', { skip: dialect !== 'postgres' }, async () => {
+    const { database, drop } = await createTestDatabase();
+    if (database.dialect !== 'postgres') return;
+    const servers = await startServers(2, { DATABASE_URL: database.url, SVC_DEMO: 'false', SVC_BUILD_RATE_LIMIT: '4' });
+    try {
+      const post = async (base: string, path: string, body: unknown, token?: string) => {
+        const response = await fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
+      const signup = await post(a, '/api/signup', {
+        workspaceName: 'W',
+        name: 'A',
+        email: 'rate@example.test',
+        password: 'long enough pass',
+      });
+      const token = signup.body.token as string;
+      await post(a, '/api/projects', { key: 'site', name: 'Site' }, token);
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await post(i % 2 ? b : a, '/api/projects/site/builds', { sha: `abcdef${i}` }, token)).status);
+      }
+      assert.deepEqual(statuses, [201, 201, 201, 201, 429, 429]);
+    } finally {
+      for (const server of servers) await server.stop();
+      await drop();
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  Build,
+  BuildReportBody,
+  BuildReportResult,
+  Page,
+  PageOnlyQuery,
+  PendingDeploy,
+  ProjectKeyParams,
+} from '@svc/contract';
+import { toPage } from '../../http/pagination.js';
+import { problemResponses } from '../../http/problem.js';
+import type { BuildRow } from './repo.js';
+import * as service from './service.js';
+
+const tags = ['builds'];
+
+const presentBuild =
+  (deployments: Map<string, string[]>) =>
+  (row: BuildRow): Build => ({
+    id: row.id,
+    projectKey: row.project_key,
+    sha: row.sha,
+    reportedBy:
+      row.reported_by_id && row.reported_by_name ? { id: row.reported_by_id, name: row.reported_by_name } : null,
+    createdAt: row.created_at,
+    deployedCommentIds: deployments.get(row.id) ?? [],
+  });
+
+export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }> = async (
+  app,
+  { reportsPerMinute },
+) => {
+  const deps = { db: app.db, dialect: app.dialect, reportsPerMinute };
+
+  app.post(
+    '/api/projects/:key/builds',
+    {
+      schema: {
+        tags,
+        summary: 'Report a deployed build: its comments go Live',
+        description:
+          'Every SHA is trimmed and lowercased and must be 7-40 hex characters; one bad entry fails the whole report. A pending comment is deployed when its commit is the same commit (one SHA a prefix of the other) as sha or an entry of containsCommitShas. 201 when the sha is first seen for the project, 200 (nothing done) on a repeat. Rate limited per user.',
+        params: ProjectKeyParams,
+        body: BuildReportBody,
+        response: { 200: BuildReportResult, 201: BuildReportResult, ...problemResponses(403, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const result = await service.reportBuild(deps, request.actor, request.params.key, request.body);
+      return reply.code(result.firstSeen ? 201 : 200).send(result);
+    },
+  );
+
+  app.get(
+    '/api/projects/:key/builds',
+    {
+      schema: {
+        tags,
+        summary: "A project's reported builds, newest first",
+        params: ProjectKeyParams,
+        querystring: PageOnlyQuery,
+        response: { 200: Page(Build), ...problemResponses(404) },
+      },
+    },
+    async (request) => {
+      const { rows, limit, deployments } = await service.listBuilds(
+        app.db,
+        request.actor,
+        request.params.key,
+        request.query,
+      );
+      return toPage(rows, limit, presentBuild(deployments));
+    },
+  );
+
+  app.get(
+    '/api/projects/:key/comments/pending-deploy',
+    {
+      schema: {
+        tags,
+        summary: 'Applied comments whose commit no reported build has carried yet, oldest first',
+        params: ProjectKeyParams,
+        querystring: PageOnlyQuery,
+        response: { 200: Page(PendingDeploy), ...problemResponses(404) },
+      },
+    },
+    async (request) => {
+      const { rows, limit } = await service.listPendingDeploy(app.db, request.actor, request.params.key, request.query);
+      return toPage(rows, limit, (row) => ({ id: row.id, commitSha: row.commit_sha ?? '' }));
+    },
+  );
+};

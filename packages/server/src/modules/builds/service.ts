@@ -1,0 +1,89 @@
+import { type BuildReportBody, normalizeSha } from '@svc/contract';
+import type { Kysely } from 'kysely';
+import type { DialectSupport } from '../../db/dialect/index.js';
+import type { Database } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { invalidField } from '../../errors.js';
+import { DEFAULT_LIMIT, decodeCursor } from '../../http/pagination.js';
+import { consumeRateLimit } from '../../http/rate-limit.js';
+import { newId, nowIso } from '../../ids.js';
+import type { Actor } from '../auth/actor.js';
+import { authorize } from '../auth/policy.js';
+import { getProject } from '../projects/service.js';
+import * as repo from './repo.js';
+
+export interface BuildDeps {
+  db: Kysely<Database>;
+  dialect: DialectSupport;
+  reportsPerMinute: number;
+}
+
+function requireSha(value: string, path: string): string {
+  const sha = normalizeSha(value);
+  if (!sha) throw invalidField(path, 'must be 7-40 hexadecimal characters');
+  return sha;
+}
+
+/**
+ * A deployed build: every pending comment of the project whose commit is the build's
+ * commit or one it contains goes Live, once. A sha already reported changes nothing.
+ */
+export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: string, input: BuildReportBody) {
+  authorize(actor, 'builds.report');
+  const project = await getProject(deps.db, actor, projectKey);
+  // One malformed entry fails the whole report, before anything is written.
+  const sha = requireSha(input.sha, '/sha');
+  const contained = (input.containsCommitShas ?? []).map((entry, i) => requireSha(entry, `/containsCommitShas/${i}`));
+  await consumeRateLimit(deps.db, `build-report:${actor.id}`, deps.reportsPerMinute);
+
+  return inTransaction(deps.db, async (trx) => {
+    const buildId = newId('bld');
+    const at = nowIso();
+    const firstSeen = await repo.insertBuildOnce(trx, {
+      id: buildId,
+      workspace_id: actor.workspaceId,
+      project_id: project.id,
+      sha,
+      reported_by_id: actor.id,
+      created_at: at,
+    });
+    if (!firstSeen) return { sha, firstSeen, deployedCommentIds: [] as string[] };
+    const deployedCommentIds = await repo.stampDeployedComments(
+      trx,
+      deps.dialect,
+      { workspaceId: actor.workspaceId, projectId: project.id, buildSha: sha, at },
+      [...new Set([sha, ...contained])],
+    );
+    await repo.recordDeployments(trx, actor.workspaceId, buildId, deployedCommentIds);
+    return { sha, firstSeen, deployedCommentIds };
+  });
+}
+
+export async function listPendingDeploy(
+  db: Kysely<Database>,
+  actor: Actor,
+  projectKey: string,
+  query: { limit?: number; cursor?: string },
+) {
+  const project = await getProject(db, actor, projectKey);
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const rows = await repo.listPendingDeploy(db, actor.workspaceId, project.id, decodeCursor(query.cursor), limit + 1);
+  return { rows, limit };
+}
+
+export async function listBuilds(
+  db: Kysely<Database>,
+  actor: Actor,
+  projectKey: string,
+  query: { limit?: number; cursor?: string },
+) {
+  const project = await getProject(db, actor, projectKey);
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const rows = await repo.listBuilds(db, actor.workspaceId, project.id, decodeCursor(query.cursor), limit + 1);
+  const deployments = await repo.deploymentsOf(
+    db,
+    actor.workspaceId,
+    rows.slice(0, limit).map((row) => row.id),
+  );
+  return { rows, limit, deployments };
+}
