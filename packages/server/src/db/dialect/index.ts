@@ -11,6 +11,12 @@ export interface Change {
   key: string;
 }
 
+export interface ShaRange {
+  lo: string;
+  hi: string;
+  sha: string;
+}
+
 export type ChangeHandler = (change: Change | 'reset') => void;
 
 /** Everything that differs between SQLite and PostgreSQL, behind one interface. */
@@ -31,10 +37,8 @@ export interface DialectSupport {
   onChange(handler: ChangeHandler): void;
   /** True while every change made by another process is sure to be heard here. */
   changesHeard(): boolean;
-  /** A derived table `(lo, hi)` of text ranges, from one bound parameter per column. */
-  rangesTable(ranges: readonly (readonly [string, string])[]): RawBuilder<{ lo: string; hi: string }>;
-  /** A derived table `(value)` of texts, from one bound parameter. */
-  valuesTable(values: readonly string[]): RawBuilder<{ value: string }>;
+  /** A derived table `(lo, hi, sha)` of SHA ranges, bound as parameters (not one per row). */
+  rangesTable(ranges: readonly ShaRange[]): RawBuilder<ShaRange>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../schema.js';
 import { afterCommit } from '../transaction.js';
-import type { ChangeHandler, DialectSupport } from './index.js';
+import type { ChangeHandler, DialectSupport, ShaRange } from './index.js';
 
 export function sqliteDialect(file: string): DialectSupport {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -38,11 +38,7 @@ export function sqliteDialect(file: string): DialectSupport {
     },
     changesHeard: () => true,
     rangesTable: (ranges) =>
-      sql<{
-        lo: string;
-        hi: string;
-      }>`(select json_extract(value, '$[0]') as lo, json_extract(value, '$[1]') as hi from json_each(${JSON.stringify(ranges)}))`,
-    valuesTable: (values) => sql<{ value: string }>`(select value from json_each(${JSON.stringify(values)}))`,
+      sql<ShaRange>`(select json_extract(value, '$.lo') as lo, json_extract(value, '$.hi') as hi, json_extract(value, '$.sha') as sha from json_each(${JSON.stringify(ranges)}))`,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DialectSupport } from '../../db/dialect/index.js';
 import type { BuildTable, Db } from '../../db/schema.js';
 
@@ -14,9 +15,10 @@ export async function insertBuildOnce(db: Db, row: BuildTable): Promise<boolean>
 
 /**
  * Stamps every pending comment of the project whose commit is the same commit as one of
- * the reported SHAs, in one statement. "Same" means one SHA is a prefix of the other:
- * a stored SHA extending a reported one lies in the range [reported, reported + "g"),
- * and a stored SHA abbreviating a reported one equals one of its prefixes.
+ * the reported SHAs, in one statement. "Same" means one SHA is a prefix of the other. Both
+ * kinds of match sort between the SHA's first 7 characters and the SHA followed by "g"
+ * (hex sorts below "g"), so each reported SHA is one range scan of the indexed commit_sha
+ * column, and the prefix test keeps only true matches.
  */
 export async function stampDeployedComments(
   db: Db,
@@ -24,45 +26,35 @@ export async function stampDeployedComments(
   target: { workspaceId: string; projectId: string; buildSha: string; at: string },
   reported: readonly string[],
 ): Promise<string[]> {
-  const ranges = reported.map((sha) => [sha, `${sha}g`] as const);
-  const prefixes = [...new Set(reported.flatMap(abbreviations))];
+  const ranges = reported.map((sha) => ({ lo: sha.slice(0, 7), hi: `${sha}g`, sha }));
+  // A literal, not a parameter: SQLite uses a partial index only when the query implies its condition.
+  const applied = sql.lit('applied' as const);
   const rows = await db
     .updateTable('comments')
     .set({ deployed_at: target.at, deployed_build_sha: target.buildSha, updated_at: target.at })
     .where('workspace_id', '=', target.workspaceId)
     .where('project_id', '=', target.projectId)
-    .where('status', '=', 'applied')
+    .where('status', '=', applied)
     .where('deployed_at', 'is', null)
-    .where('commit_sha', 'is not', null)
-    .where((eb) =>
-      eb.or([
-        eb(
-          'id',
-          'in',
-          eb
-            .selectFrom('comments as c')
-            .innerJoin(dialect.rangesTable(ranges).as('r'), (join) =>
-              join.onRef('c.commit_sha', '>=', 'r.lo').onRef('c.commit_sha', '<', 'r.hi'),
-            )
-            .select('c.id')
-            .where('c.project_id', '=', target.projectId)
-            .where('c.status', '=', 'applied')
-            .where('c.deployed_at', 'is', null)
-            .where('c.commit_sha', 'is not', null),
+    .where('id', 'in', (eb) =>
+      // Ranges first (a cross join keeps that order): one index range scan per reported SHA.
+      eb
+        .selectFrom(dialect.rangesTable(ranges).as('r'))
+        .crossJoin('comments as c')
+        .select('c.id')
+        .where('c.project_id', '=', target.projectId)
+        .where('c.status', '=', applied)
+        .where('c.deployed_at', 'is', null)
+        .where('c.commit_sha', 'is not', null)
+        .whereRef('c.commit_sha', '>=', 'r.lo')
+        .whereRef('c.commit_sha', '<', 'r.hi')
+        .where(
+          sql<boolean>`(substr(c.commit_sha, 1, length(r.sha)) = r.sha or substr(r.sha, 1, length(c.commit_sha)) = c.commit_sha)`,
         ),
-        eb('commit_sha', 'in', eb.selectFrom(dialect.valuesTable(prefixes).as('v')).select('v.value')),
-      ]),
     )
     .returning('id')
     .execute();
   return rows.map((row) => row.id).sort();
-}
-
-/** The prefixes of a SHA a comment could have stored for the same commit (7 characters or more). */
-function abbreviations(sha: string): string[] {
-  const out: string[] = [];
-  for (let length = 7; length < sha.length; length++) out.push(sha.slice(0, length));
-  return out;
 }
 
 export async function recordDeployments(db: Db, workspaceId: string, buildId: string, commentIds: string[]) {
