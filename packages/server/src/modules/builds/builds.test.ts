@@ -228,6 +228,12 @@ describe('build reports', () => {
   });
 });
 
+/** Rate-limit windows are fixed minutes: start a burst well inside one, so it cannot straddle two. */
+async function awayFromMinuteBoundary(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
+}
+
 describe('build report rate limit', () => {
   test('past SVC_BUILD_RATE_LIMIT reports a minute, 429 rate_limited with Retry-After', async () => {
     const t = await createTestApp({ buildRateLimit: 3 });
@@ -235,6 +241,7 @@ describe('build report rate limit', () => {
       const admin = await signUp(t.app);
       const other = await addMember(t.app, admin);
       const project = await createProject(t.app, admin);
+      await awayFromMinuteBoundary();
       for (let i = 0; i < 3; i++) {
         const ok = await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
           token: admin.token,
@@ -284,6 +291,7 @@ describe('build report rate limit', () => {
       const token = signup.body.token as string;
       await post(a, '/api/projects', { key: 'site', name: 'Site' }, token);
       const statuses: number[] = [];
+      await awayFromMinuteBoundary();
       for (let i = 0; i < 6; i++) {
         statuses.push((await post(i % 2 ? b : a, '/api/projects/site/builds', { sha: `abcdef${i}` }, token)).status);
       }
