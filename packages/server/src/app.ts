@@ -102,7 +102,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const origins = await registerCors(app, database.db);
+  const origins = registerCors(app, database.db);
 
   await app.register(authRoutes, { allowSignup: config.allowSignup });
   await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });

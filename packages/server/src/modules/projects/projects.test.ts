@@ -131,5 +131,16 @@ describe('projects', () => {
     assert.match(String(allowed.headers['access-control-allow-headers']), /Authorization/);
     const other = await preflight('https://evil.test');
     assert.equal(other.headers['access-control-allow-origin'], undefined);
+    assert.notEqual(other.statusCode, 204);
+
+    const poll = await t.app.inject({
+      method: 'GET',
+      url: '/api/me/notifications/unread-count',
+      headers: { origin: 'https://widget-host.test', authorization: `Bearer ${admin.token}` },
+    });
+    assert.equal(poll.statusCode, 200);
+    assert.equal(poll.headers['access-control-allow-origin'], 'https://widget-host.test');
+    assert.match(String(poll.headers['access-control-expose-headers']), /ETag/);
+    assert.equal(poll.headers.vary, 'Origin');
   });
 });
