@@ -234,5 +234,5 @@ if (!dialects.includes('postgres')) {
 }
 const target = 0.8;
 console.log(
-  `\nSQLite ratio ${sqliteRatio.toFixed(2)} (target ≥ ${target}): ${sqliteRatio >= target ? 'met' : 'NOT met'}`,
+  `\nSQLite ratio ${sqliteRatio.toFixed(3)} (target ≥ ${target}): ${sqliteRatio >= target ? 'met' : 'NOT met'}`,
 );
