@@ -1,4 +1,5 @@
-import type { Db, UserTable } from '../../db/schema.js';
+import type { ApiKeyTable, Db, UserTable } from '../../db/schema.js';
+import { newId, nowIso } from '../../ids.js';
 
 /** A user row with the key of the project a quick-access account is limited to. */
 export type UserRow = UserTable & { project_key: string | null };
@@ -41,8 +42,19 @@ export async function insertWorkspace(db: Db, row: { id: string; name: string; c
   await db.insertInto('workspaces').values(row).execute();
 }
 
-export async function insertUser(db: Db, row: UserTable) {
-  await db.insertInto('users').values(row).execute();
+export type NewUser = Pick<UserTable, 'workspace_id' | 'email' | 'name' | 'role'> &
+  Partial<Pick<UserTable, 'password_hash' | 'access_token_hash' | 'project_id'>>;
+
+/** Creates a user and reads it back as the presenter needs it. */
+export async function createUser(db: Db, user: NewUser): Promise<UserRow> {
+  const id = newId('usr');
+  await db
+    .insertInto('users')
+    .values({ id, password_hash: null, access_token_hash: null, project_id: null, created_at: nowIso(), ...user })
+    .execute();
+  const row = await findUserById(db, user.workspace_id, id);
+  if (!row) throw new Error('a user vanished inside its own transaction');
+  return row;
 }
 
 export async function insertSession(
@@ -89,18 +101,7 @@ export const listApiKeys = (db: Db, workspaceId: string, userId: string) =>
     .orderBy('id', 'desc')
     .execute();
 
-export async function insertApiKey(
-  db: Db,
-  row: {
-    id: string;
-    workspace_id: string;
-    user_id: string;
-    name: string;
-    key_hash: string;
-    last_four: string;
-    created_at: string;
-  },
-) {
+export async function insertApiKey(db: Db, row: Omit<ApiKeyTable, 'last_used_at'>) {
   await db
     .insertInto('api_keys')
     .values({ ...row, last_used_at: null })

@@ -17,7 +17,7 @@ import {
 import { Type } from 'typebox';
 import { forbidden } from '../../errors.js';
 import { problemResponses } from '../../http/problem.js';
-import { presentUser, presentWorkspace } from './presenter.js';
+import { presentApiKey, presentUser, presentWorkspace } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['accounts'];
@@ -107,7 +107,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
     },
     async (request, reply) => {
       const user = await service.addMember(deps, request.actor, request.body);
-      return reply.code(201).send({ user: presentUser(user!) });
+      return reply.code(201).send({ user: presentUser(user) });
     },
   );
 
@@ -123,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
     },
     async (request, reply) => {
       const { user, accessToken } = await service.createQuickAccess(deps, request.actor, request.body);
-      return reply.code(201).send({ user: presentUser(user!), accessToken });
+      return reply.code(201).send({ user: presentUser(user), accessToken });
     },
   );
 
@@ -137,16 +137,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
       },
     },
     async (request) => {
-      const rows = await service.listApiKeys(app.db, request.actor);
-      return {
-        items: rows.map((row) => ({
-          id: row.id,
-          name: row.name,
-          lastFour: row.last_four,
-          createdAt: row.created_at,
-          lastUsedAt: row.last_used_at,
-        })),
-      };
+      return { items: (await service.listApiKeys(app.db, request.actor)).map(presentApiKey) };
     },
   );
 

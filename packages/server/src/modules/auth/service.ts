@@ -82,20 +82,13 @@ export async function signup(deps: Deps, input: SignupBody) {
       const now = nowIso();
       const workspaceId = newId('ws');
       await repo.insertWorkspace(trx, { id: workspaceId, name: workspaceName, created_at: now });
-      const userId = newId('usr');
-      await repo.insertUser(trx, {
-        id: userId,
+      const user = await repo.createUser(trx, {
         workspace_id: workspaceId,
         email,
         name,
         role: 'admin',
         password_hash: passwordHash,
-        access_token_hash: null,
-        project_id: null,
-        created_at: now,
       });
-      const user = await repo.findUserById(trx, workspaceId, userId);
-      if (!user) throw new Error('user vanished inside its own transaction');
       const token = await startSession(trx, user);
       return { token, user, workspace: await repo.findWorkspace(trx, workspaceId) };
     }),
@@ -139,21 +132,15 @@ export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) 
   const email = normaliseEmail(input.email);
   const name = requireText(input.name, '/name');
   const passwordHash = await hashPassword(input.password);
-  return withUniqueEmail(deps, email, async () => {
-    const id = newId('usr');
-    await repo.insertUser(deps.db, {
-      id,
+  return withUniqueEmail(deps, email, () =>
+    repo.createUser(deps.db, {
       workspace_id: actor.workspaceId,
       email,
       name,
       role: input.role,
       password_hash: passwordHash,
-      access_token_hash: null,
-      project_id: null,
-      created_at: nowIso(),
-    });
-    return repo.findUserById(deps.db, actor.workspaceId, id);
-  });
+    }),
+  );
 }
 
 export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQuickAccessBody) {
@@ -168,19 +155,15 @@ export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQ
   const email = input.email === undefined ? null : normaliseEmail(input.email);
   const create = async () => {
     const { token, hash } = issueToken('access');
-    const id = newId('usr');
-    await repo.insertUser(deps.db, {
-      id,
+    const user = await repo.createUser(deps.db, {
       workspace_id: actor.workspaceId,
       email,
       name,
       role: 'client',
-      password_hash: null,
       access_token_hash: hash,
       project_id: projectId,
-      created_at: nowIso(),
     });
-    return { user: await repo.findUserById(deps.db, actor.workspaceId, id), accessToken: token };
+    return { user, accessToken: token };
   };
   return email === null ? create() : withUniqueEmail(deps, email, create);
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 import { hashPassword } from '../auth/passwords.js';
-import { insertApiKey, insertUser, insertWorkspace } from '../auth/repo.js';
+import { createUser, insertApiKey, insertWorkspace } from '../auth/repo.js';
 import { issueToken } from '../auth/tokens.js';
 import { insertProject } from '../projects/repo.js';
 
@@ -30,18 +30,13 @@ export async function seedDemoIfEmpty(db: Kysely<Database>, origins: string[]): 
   await db.transaction().execute(async (trx) => {
     const now = nowIso();
     const workspaceId = newId('ws');
-    const userId = newId('usr');
     await insertWorkspace(trx, { id: workspaceId, name: 'Demo workspace', created_at: now });
-    await insertUser(trx, {
-      id: userId,
+    const admin = await createUser(trx, {
       workspace_id: workspaceId,
       email: DEMO_EMAIL,
       name: 'Demo Admin',
       role: 'admin',
       password_hash: passwordHash,
-      access_token_hash: null,
-      project_id: null,
-      created_at: now,
     });
     await insertProject(trx, {
       id: newId('prj'),
@@ -55,7 +50,7 @@ export async function seedDemoIfEmpty(db: Kysely<Database>, origins: string[]): 
     await insertApiKey(trx, {
       id: newId('key'),
       workspace_id: workspaceId,
-      user_id: userId,
+      user_id: admin.id,
       name: 'demo',
       key_hash: apiKey.hash,
       last_four: apiKey.token.slice(-4),
