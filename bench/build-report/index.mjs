@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { startProcess } from '../lib/harness.mjs';
+import { openApp, startProcess } from '../lib/harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -85,16 +85,7 @@ const fmt = (label, values) =>
   );
 
 async function run(label, database, env) {
-  const { buildApp } = await import(dist('app.js'));
-  const app = await buildApp({
-    port: 0,
-    host: '127.0.0.1',
-    database,
-    demo: false,
-    allowSignup: false,
-    buildRateLimit: 1_000_000,
-    logLevel: 'silent',
-  });
+  const app = await openApp(database);
   const started = Date.now();
   if (database.dialect === 'sqlite') {
     await app.db.transaction().execute(async (trx) => {

@@ -5,6 +5,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+/** The built server's buildApp on `database`, quiet, for seeding and direct measurements. */
+export async function openApp(database) {
+  const { buildApp } = await import(new URL('../../packages/server/dist/app.js', import.meta.url).href);
+  return buildApp({
+    port: 0,
+    host: '127.0.0.1',
+    database,
+    demo: false,
+    allowSignup: false,
+    buildRateLimit: 1_000_000,
+    logLevel: 'silent',
+  });
+}
+
 export const cores = os.availableParallelism();
 export const hasTaskset = commandExists('taskset');
 export const hasWrk = commandExists('wrk');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { cores, hasTaskset, hasWrk, load, printRow, startProcess } from '../lib/harness.mjs';
+import { cores, hasTaskset, hasWrk, load, openApp, printRow, startProcess } from '../lib/harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -85,18 +85,9 @@ async function seedTokens(exec, query, tokensFile) {
   fs.writeFileSync(tokensFile, `${lines.map(([token, user]) => `${token} "${counts.get(user) ?? 0}"`).join('\n')}\n`);
 }
 
+/** Opening the app migrates the database. */
 async function migrate(database) {
-  const { buildApp } = await import(path.join(root, 'packages/server/dist/app.js'));
-  const app = await buildApp({
-    port: 0,
-    host: '127.0.0.1',
-    database,
-    demo: false,
-    allowSignup: false,
-    buildRateLimit: 120,
-    logLevel: 'silent',
-  });
-  await app.close();
+  await (await openApp(database)).close();
 }
 
 async function prepareSqlite() {

@@ -63,3 +63,22 @@ export async function startServers(count: number, env: Record<string, string>): 
   for (const r of results) if (r.status === 'fulfilled') await r.value.stop();
   throw failed.reason;
 }
+
+/** One JSON call to a server process, as `token` or anonymously. */
+export async function callServer(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}

@@ -15,6 +15,16 @@ export function decodeCursor(cursor: string | undefined): string | undefined {
   return id;
 }
 
+/**
+ * What a list request asks for: the page size, the keyset position (the id of the
+ * previous page's last row), and how many rows to fetch (one more than the page, to see
+ * whether another page follows).
+ */
+export function pageRequest(query: { limit?: number; cursor?: string }) {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  return { limit, after: decodeCursor(query.cursor), fetch: limit + 1 };
+}
+
 /** Rows were fetched with `limit + 1`, so a surplus row means there is another page. */
 export function toPage<Row extends { id: string }, Item>(
   rows: Row[],

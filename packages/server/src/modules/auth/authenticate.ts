@@ -38,8 +38,12 @@ export async function authenticate(db: Db, actors: CoherentCache<Actor>, header:
   return actor;
 }
 
+/** An API key whose use has not been recorded for a while; sessions record nothing. */
+const keyUseDue = (actor: Actor) =>
+  actor.credential.kind === 'apiKey' && Date.now() - actor.credential.lastUsedAt > KEY_USE_RESOLUTION_MS;
+
 async function recordKeyUse(db: Db, actor: Actor): Promise<void> {
-  if (actor.credential.kind !== 'apiKey' || Date.now() - actor.credential.lastUsedAt <= KEY_USE_RESOLUTION_MS) return;
+  if (!keyUseDue(actor)) return;
   actor.credential.lastUsedAt = Date.now();
   await repo.touchApiKey(db, actor.credential.id, new Date(actor.credential.lastUsedAt).toISOString());
 }
@@ -54,10 +58,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db, actors: Coh
     const header = request.headers.authorization;
     const token = bearerToken(header);
     const cached = token ? actors.get(hashToken(token)) : undefined;
-    if (
-      cached &&
-      (cached.credential.kind === 'session' || Date.now() - cached.credential.lastUsedAt <= KEY_USE_RESOLUTION_MS)
-    ) {
+    if (cached && !keyUseDue(cached)) {
       request.actor = cached;
       done();
       return;

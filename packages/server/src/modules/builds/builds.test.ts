@@ -13,7 +13,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { startServers } from '../../../test/server-process.js';
+import { callServer, startServers } from '../../../test/server-process.js';
 
 const FULL = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const OTHER = 'ffffeeee00001111222233334444555566667777';
@@ -273,14 +273,8 @@ describe('build report rate limit', () => {
     if (database.dialect !== 'postgres') return;
     const servers = await startServers(2, { DATABASE_URL: database.url, SVC_DEMO: 'false', SVC_BUILD_RATE_LIMIT: '4' });
     try {
-      const post = async (base: string, path: string, body: unknown, token?: string) => {
-        const response = await fetch(`${base}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          body: JSON.stringify(body),
-        });
-        return { status: response.status, body: (await response.json()) as any };
-      };
+      const post = (base: string, path: string, body: unknown, token?: string) =>
+        callServer(base, 'POST', path, { token, body });
       const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
       const signup = await post(a, '/api/signup', {
         workspaceName: 'W',

@@ -4,7 +4,7 @@ import type { DialectSupport } from '../../db/dialect/index.js';
 import type { Database } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField } from '../../errors.js';
-import { DEFAULT_LIMIT, decodeCursor } from '../../http/pagination.js';
+import { pageRequest } from '../../http/pagination.js';
 import { consumeRateLimit } from '../../http/rate-limit.js';
 import { newId, nowIso } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
@@ -66,9 +66,8 @@ export async function listPendingDeploy(
   query: { limit?: number; cursor?: string },
 ) {
   const project = await getProject(db, actor, projectKey);
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  const rows = await repo.listPendingDeploy(db, actor.workspaceId, project.id, decodeCursor(query.cursor), limit + 1);
-  return { rows, limit };
+  const { limit, after, fetch } = pageRequest(query);
+  return { rows: await repo.listPendingDeploy(db, actor.workspaceId, project.id, after, fetch), limit };
 }
 
 export async function listBuilds(
@@ -78,8 +77,8 @@ export async function listBuilds(
   query: { limit?: number; cursor?: string },
 ) {
   const project = await getProject(db, actor, projectKey);
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  const rows = await repo.listBuilds(db, actor.workspaceId, project.id, decodeCursor(query.cursor), limit + 1);
+  const { limit, after, fetch } = pageRequest(query);
+  const rows = await repo.listBuilds(db, actor.workspaceId, project.id, after, fetch);
   const deployments = await repo.deploymentsOf(
     db,
     actor.workspaceId,

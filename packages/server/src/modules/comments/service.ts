@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField, invalidState, notFound } from '../../errors.js';
-import { DEFAULT_LIMIT, decodeCursor } from '../../http/pagination.js';
+import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
@@ -69,12 +69,12 @@ export async function createComment(deps: CommentDeps, actor: Actor, projectKey:
 
 export async function listComments(db: Kysely<Database>, actor: Actor, projectKey: string, query: ListCommentsQuery) {
   const project = await getProject(db, actor, projectKey);
-  const limit = query.limit ?? DEFAULT_LIMIT;
+  const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listComments(db, scopeOf(actor), project.id, {
     status: query.status,
     pageUrl: query.pageUrl,
-    before: decodeCursor(query.cursor),
-    limit: limit + 1,
+    before: after,
+    limit: fetch,
   });
   return { rows, limit };
 }

@@ -13,7 +13,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { startServers } from '../../../test/server-process.js';
+import { callServer, startServers } from '../../../test/server-process.js';
 
 type App = TestApp['app'];
 
@@ -338,23 +338,8 @@ describe('several server processes on one PostgreSQL database', { skip: dialect 
     const servers = await startServers(2, { DATABASE_URL: database.url, SVC_DEMO: 'false' });
     try {
       const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
-      const http = async (
-        base: string,
-        method: string,
-        path: string,
-        token?: string,
-        body?: unknown,
-      ): Promise<{ status: number; body: any }> => {
-        const response = await fetch(`${base}${path}`, {
-          method,
-          headers: {
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-            ...(body ? { 'content-type': 'application/json' } : {}),
-          },
-          body: body ? JSON.stringify(body) : undefined,
-        });
-        return { status: response.status, body: response.status === 204 ? null : await response.json() };
-      };
+      const http = (base: string, method: string, path: string, token?: string, body?: unknown) =>
+        callServer(base, method, path, { token, body });
       /** Polls until the answer is as expected: a change reaches the other process within milliseconds. */
       const eventually = async (probe: () => Promise<unknown>, expected: unknown) => {
         const deadline = Date.now() + 2000;

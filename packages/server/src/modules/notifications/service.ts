@@ -4,7 +4,7 @@ import type { DialectSupport } from '../../db/dialect/index.js';
 import type { Database, Db, NotificationTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
-import { DEFAULT_LIMIT, decodeCursor } from '../../http/pagination.js';
+import { pageRequest } from '../../http/pagination.js';
 import { newId, nowIso } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
 import type { CommentEvent, CommentEventSink } from '../comments/events.js';
@@ -97,11 +97,11 @@ export async function listNotifications(
   actor: Actor,
   query: { unread?: boolean; limit?: number; cursor?: string },
 ) {
-  const limit = query.limit ?? DEFAULT_LIMIT;
+  const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listNotifications(deps.db, actor.id, {
     unread: query.unread === true,
-    before: decodeCursor(query.cursor),
-    limit: limit + 1,
+    before: after,
+    limit: fetch,
   });
   return { rows, limit, unreadCount: await unreadCount(deps, actor) };
 }
