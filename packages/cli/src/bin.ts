@@ -1,21 +1,41 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { ExitError, exitCodes, usageError } from './errors.js';
 
-/** Thrown by a command to end the process with a given exit code and message. */
-export class ExitError extends Error {
-  constructor(
-    readonly exitCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
+/** What every command module exports; loaded only when its command runs. */
+export interface Command {
+  usage: string;
+  run: (args: string[], context: CommandContext) => Promise<void>;
 }
+
+export interface CommandContext {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  status: { summary: 'report the deployed build (--deployed) to the server', load: () => import('./commands/status.js') },
+  apply: { summary: 'record a comment as fixed by a commit (--mark)', load: () => import('./commands/apply.js') },
+  comments: { summary: "list the project's comments", load: () => import('./commands/comments.js') },
+  init: { summary: 'write .svc/config.json for this repository', load: () => import('./commands/init.js') },
+  stamp: { summary: 'write data-build-sha into built HTML files', load: () => import('./commands/stamp.js') },
+};
 
 const usage = `Usage: svc-cli <command> [options]
 
-Options:
-  --help       Show this help
-  --version    Print the version
+Commands:
+${Object.entries(commands)
+  .map(([name, { summary }]) => `  ${name.padEnd(10)} ${summary}`)
+  .join('\n')}
+
+Every command takes --json (machine-readable output on stdout) and --help.
+
+Configuration: .svc/config.json ({"server", "project"}), found by walking up from the
+working directory; SVC_SERVER and SVC_PROJECT override it. The API key comes from
+SVC_API_KEY, else from .svc/credentials.env (keep that file out of git).
+
+Exit codes: 0 done; 1 the server could not be reached or refused the request;
+2 usage error, or the revision is not a commit of this repository; 3 no API key.
 `;
 
 function version(): string {
@@ -24,23 +44,36 @@ function version(): string {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [first] = argv;
-  if (first === '--version' || first === '-v') {
+  const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v') {
     process.stdout.write(`${version()}\n`);
     return;
   }
-  if (first === undefined || first === '--help' || first === '-h') {
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage);
     return;
   }
-  throw new ExitError(2, `Unknown command "${first}".\n\n${usage}`);
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!entry) throw usageError(`unknown command "${name}".\n\n${usage}`);
+  const command = await entry.load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(command.usage);
+    return;
+  }
+  await command.run(rest, { cwd: process.cwd(), env: process.env });
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ExitError) {
-    process.stderr.write(`svc-cli: ${error.message}\n`);
-    process.exit(error.exitCode);
-  }
-  process.stderr.write(`svc-cli: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  () => {
+    process.exitCode = exitCodes.ok;
+  },
+  (error: unknown) => {
+    if (error instanceof ExitError) {
+      process.stderr.write(`svc-cli: ${error.message}\n`);
+      process.exitCode = error.exitCode;
+      return;
+    }
+    process.stderr.write(`svc-cli: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = exitCodes.server;
+  },
+);

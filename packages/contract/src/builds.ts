@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, PageQuery, Timestamp } from './common.js';
-
-export const MAX_CONTAINED_SHAS = 200;
+import { MAX_CONTAINED_SHAS } from './sha.js';
 
 export const BuildReportBody = Type.Object({
   sha: Type.String({ maxLength: 100, description: 'The deployed commit: 7-40 hex characters, trimmed and lowercased' }),

@@ -1,3 +1,6 @@
+/** How many contained commits one build report may list. */
+export const MAX_CONTAINED_SHAS = 200;
+
 /** A commit SHA as the API accepts it: 7 to 40 lowercase hex characters. */
 export const SHA_PATTERN = /^[0-9a-f]{7,40}$/;
 

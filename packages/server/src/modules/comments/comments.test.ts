@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { deriveCommitUrl } from '@svc/contract';
 import {
   addClient,
   addMember,
@@ -12,7 +13,6 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { deriveCommitUrl } from './commit-url.js';
 import { excerpt } from './service.js';
 
 describe('comments', () => {

@@ -1,4 +1,4 @@
-import { type ApplyBody, type CreateCommentBody, type ListCommentsQuery, normalizeSha } from '@svc/contract';
+import { type ApplyBody, type CreateCommentBody, deriveCommitUrl, type ListCommentsQuery, normalizeSha } from '@svc/contract';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -9,7 +9,6 @@ import { newId, nowIso } from '../../ids.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { authorize, authorizeAuthorOrAdmin } from '../auth/policy.js';
 import { getProject, parseHttpUrl } from '../projects/service.js';
-import { deriveCommitUrl } from './commit-url.js';
 import type { CommentEventSink } from './events.js';
 import * as repo from './repo.js';
 

@@ -1,0 +1,19 @@
+// Bundles the CLI into dist/: one entry per binary and the Vite plugin, commands split into
+// chunks that load only when their command runs. Shared contract code is bundled in, so the
+// published package has no runtime dependencies.
+import fs from 'node:fs';
+import { build } from 'esbuild';
+
+const dist = new URL('./dist/', import.meta.url).pathname;
+fs.rmSync(dist, { recursive: true, force: true });
+await build({
+  entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname],
+  outdir: dist,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+});

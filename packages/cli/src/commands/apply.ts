@@ -1,0 +1,63 @@
+import { deriveCommitUrl } from '@svc/contract/commit-url';
+import { shortSha } from '@svc/contract/sha';
+import { parseCommandArgs } from '../args.js';
+import type { CommandContext } from '../bin.js';
+import { usageError } from '../errors.js';
+import { originWebUrl, resolveCommit } from '../git.js';
+import { info, printData, printJson } from '../output.js';
+import { connect } from '../session.js';
+import { type CommentView, describeComment } from './comments.js';
+
+export const usage = `Usage: svc-cli apply <commentId> --mark [--commit <rev>] [--url <commitUrl>] [--json]
+       svc-cli apply <commentId> [--json]
+
+With --mark, records the comment as applied by <rev> (default HEAD): its author is told, and
+the comment goes Live when a build containing the commit is reported.
+The commit link is --url, else the one the server builds from the project's repoUrl, else
+one built from the origin remote when it is on GitHub, GitLab, Bitbucket, Gitea or Codeberg.
+
+Without --mark, shows the comment and its replies (what to fix).
+Exit codes: 0 done; 1 server unreachable or refused; 2 <rev> is not a commit here; 3 no API key.
+`;
+
+export async function run(args: string[], context: CommandContext): Promise<void> {
+  const { values, positionals } = parseCommandArgs(
+    args,
+    { mark: { type: 'boolean' }, commit: { type: 'string' }, url: { type: 'string' } },
+    usage,
+  );
+  const [id, ...extra] = positionals;
+  if (!id || extra.length > 0) throw usageError(`expected one comment id.\n\n${usage}`);
+  if (!values.mark && (values.commit || values.url)) throw usageError(`--commit and --url go with --mark.\n\n${usage}`);
+  if (values.url !== undefined && !/^https?:\/\/\S+$/.test(values.url)) {
+    throw usageError(`--url must be an http(s) link to the commit, got "${values.url}".`);
+  }
+  const api = connect(context);
+  const commentPath = `/api/comments/${encodeURIComponent(id)}`;
+
+  if (!values.mark) {
+    const comment = await api.request<CommentView & { replies: { author: { name: string } | null; body: string }[] }>(
+      'GET',
+      commentPath,
+    );
+    if (values.json) return printJson(comment);
+    printData(describeComment(comment));
+    printData(comment.body);
+    for (const reply of comment.replies) printData(`  > ${reply.author?.name ?? 'svc'}: ${reply.body}`);
+    info(`Record the fix with: svc-cli apply ${comment.id} --mark`);
+    return;
+  }
+
+  const sha = await resolveCommit(context.cwd, values.commit ?? 'HEAD');
+  let commitUrl = values.url;
+  if (commitUrl === undefined) {
+    const project = await api.request<{ repoUrl: string | null }>('GET', api.projectPath);
+    if (!deriveCommitUrl(project.repoUrl, sha)) commitUrl = deriveCommitUrl(await originWebUrl(context.cwd), sha) ?? undefined;
+  }
+  const comment = await api.request<CommentView>('POST', `${commentPath}/apply`, {
+    commitSha: sha,
+    ...(commitUrl ? { commitUrl } : {}),
+  });
+  if (values.json) return printJson(comment);
+  printData(`Comment ${comment.id} applied with ${shortSha(sha)}${comment.commitUrl ? ` (${comment.commitUrl})` : ''}.`);
+}

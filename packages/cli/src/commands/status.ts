@@ -1,0 +1,87 @@
+import { MAX_CONTAINED_SHAS, shortSha } from '@svc/contract/sha';
+import { parseCommandArgs } from '../args.js';
+import { usageError } from '../errors.js';
+import { findContained, resolveCommit } from '../git.js';
+import { info, printData, printJson, warn } from '../output.js';
+import { connect } from '../session.js';
+import type { CommandContext } from '../bin.js';
+
+export const usage = `Usage: svc-cli status --deployed [rev] [--json]
+       svc-cli status [rev] [--json]
+
+With --deployed, reports <rev> (default HEAD) to the server as the build just deployed:
+the pending comments whose commits it contains go Live. Run it as the last step of a
+deploy, in a checkout with full history (fetch-depth: 0 on GitHub Actions).
+
+Without --deployed, only shows which pending comments <rev> contains; nothing is sent.
+
+Prints: Build <sha7> reported: N comment(s) marked deployed.
+Exit codes: 0 reported; 1 server unreachable or refused; 2 <rev> is not a commit here
+(or there is no commit yet); 3 no API key (SVC_API_KEY).
+`;
+
+interface PendingDeploy {
+  id: string;
+  commitSha: string;
+}
+
+interface BuildReportResult {
+  sha: string;
+  firstSeen: boolean;
+  deployedCommentIds: string[];
+}
+
+export async function run(args: string[], context: CommandContext): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, { deployed: { type: 'boolean' } }, usage);
+  if (positionals.length > 1) throw usageError(`expected at most one revision, got ${positionals.length}.\n\n${usage}`);
+  const rev = positionals[0] ?? 'HEAD';
+  const api = connect(context);
+  const deployed = await resolveCommit(context.cwd, rev);
+
+  const pending = await api.listAll<PendingDeploy>(`${api.projectPath}/comments/pending-deploy`);
+  const ancestry = await findContained(
+    context.cwd,
+    deployed,
+    pending.map((p) => p.commitSha),
+  );
+  if (ancestry.unknown.length > 0) {
+    warn(
+      `${ancestry.unknown.length} pending commit(s) are not in this clone${ancestry.shallow ? ' (it is shallow)' : ''}, so they are not counted as deployed. ` +
+        'Fetch full history to include them: fetch-depth: 0 with actions/checkout, GIT_DEPTH: 0 on GitLab, or git fetch --unshallow.',
+    );
+  }
+
+  // Oldest pending first, as the server lists them; the deployed commit itself is always matched.
+  const contained = [...new Set(pending.flatMap((p) => ancestry.contained.get(p.commitSha) ?? []))].filter(
+    (sha) => sha !== deployed,
+  );
+  const sent = contained.slice(0, MAX_CONTAINED_SHAS);
+  const deferred = contained.slice(MAX_CONTAINED_SHAS);
+
+  if (!values.deployed) {
+    const ids = pending.filter((p) => ancestry.contained.has(p.commitSha)).map((p) => p.id);
+    if (values.json) printJson({ sha: deployed, pendingCommentIds: ids, unknownCommitShas: ancestry.unknown });
+    else {
+      printData(`${shortSha(deployed)} contains ${ids.length} of ${pending.length} pending comment(s).`);
+      for (const id of ids) printData(`  ${id}`);
+      info('Nothing was reported; add --deployed to report this build.');
+    }
+    return;
+  }
+
+  if (deferred.length > 0) {
+    warn(
+      `the build contains ${contained.length} pending commits; the server takes ${MAX_CONTAINED_SHAS} per report, so the oldest ${MAX_CONTAINED_SHAS} were sent and the other ${deferred.length} go live with the next deploy.`,
+    );
+  }
+  const result = await api.request<BuildReportResult>('POST', `${api.projectPath}/builds`, {
+    sha: deployed,
+    containsCommitShas: sent,
+  });
+  if (values.json) {
+    printJson({ ...result, containsCommitShas: sent, deferredCommitShas: deferred, unknownCommitShas: ancestry.unknown });
+    return;
+  }
+  if (!result.firstSeen) info(`Build ${shortSha(deployed)} was already reported; nothing changed.`);
+  printData(`Build ${shortSha(deployed)} reported: ${result.deployedCommentIds.length} comment(s) marked deployed.`);
+}

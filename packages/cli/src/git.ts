@@ -1,0 +1,194 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { usageError } from './errors.js';
+
+/** A git command that failed; `stderr` is git's own explanation. */
+export class GitError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} failed (${exitCode}): ${stderr.trim() || 'no message'}`);
+  }
+}
+
+interface RunOptions {
+  input?: string;
+  /** Called with each complete line of output; return true to stop git early. */
+  onLine?: (line: string) => boolean | undefined;
+}
+
+/** Runs git with an argument array (never a shell) and resolves with its stdout. */
+export function git(cwd: string, args: string[], options: RunOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+    const out: string[] = [];
+    let err = '';
+    let partial = '';
+    let stopped = false;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (!options.onLine) {
+        out.push(chunk);
+        return;
+      }
+      if (stopped) return;
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (options.onLine(line)) {
+          stopped = true;
+          child.kill();
+          return;
+        }
+      }
+    });
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'ENOENT' ? usageError('git is not installed or not on PATH; svc-cli needs it to read commits.') : error,
+      );
+    });
+    child.on('close', (code) => {
+      if (stopped) return resolve('');
+      if (partial && options.onLine) options.onLine(partial);
+      if (code === 0) resolve(out.join(''));
+      else reject(new GitError(args, code, err));
+    });
+    child.stdin.on('error', () => {
+      // git may exit before reading all of stdin (a failure it reports on close).
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/**
+ * The full SHA of the commit `rev` names. Exit 2 with a readable reason when there is no
+ * repository, no commit yet, or `rev` is not a commit.
+ */
+export async function resolveCommit(cwd: string, rev: string): Promise<string> {
+  if (rev.startsWith('-')) throw usageError(`"${rev}" is not a revision.`);
+  try {
+    return (await git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim();
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+  }
+  try {
+    await git(cwd, ['rev-parse', '--git-dir']);
+  } catch {
+    throw usageError(`${cwd} is not inside a git repository. Run svc-cli from your project's checkout.`);
+  }
+  if (rev === 'HEAD') {
+    throw usageError('HEAD could not be read: this repository has no commits yet. Commit first, or name a revision.');
+  }
+  throw usageError(`"${rev}" is not a commit in this repository. Check the revision, or fetch it first (git fetch).`);
+}
+
+export interface Ancestry {
+  /** Candidate (as given) → full SHA, for candidates that are commits contained in the deployed one. */
+  contained: Map<string, string>;
+  /** Candidates this clone does not have (or that are not commits, or are ambiguous). */
+  unknown: string[];
+  /** Whether the clone is shallow (unknown candidates may be in the history it lacks). */
+  shallow: boolean;
+}
+
+// Replacement refs are a local view of history; the deployed commits are the real ones.
+const plainHistory = ['--no-replace-objects', '-c', 'core.commitGraph=true'];
+
+/**
+ * Which `candidates` are `deployed` itself or one of its ancestors, in a few git processes
+ * whatever their number.
+ *
+ * 1. `cat-file --batch-check` resolves every candidate at once (abbreviated ones included);
+ *    those the clone lacks are unknown, hence not contained.
+ * 2. One `rev-list <candidates> ^<deployed>` walk lists the candidates' commits that
+ *    `deployed` does not reach. A commit is only ever marked reached by walking down from
+ *    `deployed`, so a candidate missing from that list is certainly contained. With generation
+ *    numbers (a commit-graph, full history) and `--topo-order` the walk is exact. Without
+ *    them git stops the walk by commit dates, so a back-dated commit may be listed although
+ *    `deployed` reaches it: those suspects are
+ * 3. confirmed by walking everything `deployed` reaches, stopping as soon as all are found.
+ *    That costs one pass over the history, and only when some candidate looks uncontained.
+ */
+export async function findContained(cwd: string, deployed: string, candidates: string[]): Promise<Ancestry> {
+  const unique = [...new Set(candidates)];
+  const layout = (
+    await git(cwd, [
+      'rev-parse',
+      '--is-shallow-repository',
+      '--git-path',
+      'objects/info/commit-graph',
+      '--git-path',
+      'objects/info/commit-graphs/commit-graph-chain',
+      '--git-path',
+      'info/grafts',
+    ])
+  )
+    .trim()
+    .split('\n');
+  const shallow = layout[0] === 'true';
+  const hasGraph = fs.existsSync(pathIn(cwd, layout[1])) || fs.existsSync(pathIn(cwd, layout[2]));
+  const exact = hasGraph && !shallow && !fs.existsSync(pathIn(cwd, layout[3]));
+
+  const unknown: string[] = [];
+  const commitOf = new Map<string, string>();
+  const valid = unique.filter((sha) => /^[0-9a-f]{4,40}$/.test(sha));
+  for (const sha of unique) if (!valid.includes(sha)) unknown.push(sha);
+  if (valid.length > 0) {
+    const answers = (await git(cwd, [...plainHistory, 'cat-file', '--batch-check'], { input: `${valid.join('\n')}\n` }))
+      .trimEnd()
+      .split('\n');
+    valid.forEach((sha, i) => {
+      const [full, type] = (answers[i] ?? '').split(' ');
+      if (type === 'commit' && full) commitOf.set(sha, full);
+      else unknown.push(sha);
+    });
+  }
+
+  const contained = new Map<string, string>();
+  if (commitOf.size === 0) return { contained, unknown, shallow };
+  const commits = new Set(commitOf.values());
+  const walk = await git(cwd, [...plainHistory, 'rev-list', ...(exact ? ['--topo-order'] : []), '--stdin'], {
+    input: `${[...commits].join('\n')}\n^${deployed}\n`,
+  });
+  const suspects = new Set<string>();
+  for (const line of walk.split('\n')) if (commits.has(line)) suspects.add(line);
+
+  if (!exact && suspects.size > 0) {
+    const unconfirmed = new Set(suspects);
+    await git(cwd, [...plainHistory, 'rev-list', deployed], {
+      onLine: (line) => unconfirmed.delete(line) && unconfirmed.size === 0,
+    });
+    for (const sha of suspects) if (!unconfirmed.has(sha)) suspects.delete(sha);
+  }
+  for (const [candidate, full] of commitOf) if (!suspects.has(full)) contained.set(candidate, full);
+  return { contained, unknown, shallow };
+}
+
+function pathIn(cwd: string, gitPath: string | undefined): string {
+  return gitPath ? path.resolve(cwd, gitPath) : '';
+}
+
+/** The web page of a commit on `origin`, when origin is on a forge we know (SSH remotes included). */
+export async function originWebUrl(cwd: string): Promise<string | null> {
+  let remote: string;
+  try {
+    remote = (await git(cwd, ['remote', 'get-url', 'origin'])).trim();
+  } catch {
+    return null;
+  }
+  const scp = /^[\w.-]+@([\w.-]+):(.+)$/.exec(remote);
+  if (scp) return `https://${scp[1]}/${scp[2]}`;
+  try {
+    const url = new URL(remote);
+    if (!['http:', 'https:', 'ssh:', 'git:'].includes(url.protocol)) return null;
+    return `https://${url.hostname}${url.pathname}`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,128 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  call,
+  createComment,
+  createProject,
+  createTestApp,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../server/test/helpers.js';
+
+const cliBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `svc-cli` binary (`npm run build` first) as its own process. */
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliBin, ...args], {
+      cwd: options.cwd,
+      // Only what a CI job would have: no SVC_* from the developer's shell.
+      env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A real server (`buildApp` on the test database) on a random local port, with an API key. */
+export interface LiveServer extends TestApp {
+  url: string;
+  admin: Member;
+  apiKey: string;
+  project: { id: string; key: string };
+}
+
+export async function startLiveServer(projectExtra: Record<string, unknown> = {}): Promise<LiveServer> {
+  const testApp = await createTestApp({ buildRateLimit: 10_000 });
+  const url = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+  const admin = await signUp(testApp.app);
+  const key = await call(testApp.app, 'POST', '/api/me/api-keys', { token: admin.token, body: { name: 'ci' } });
+  const project = await createProject(testApp.app, admin, projectExtra);
+  return { ...testApp, url, admin, apiKey: key.body.key, project };
+}
+
+/** A comment applied with `sha`, so it is pending deploy. */
+export async function pendingComment(server: LiveServer, sha: string): Promise<string> {
+  const comment = await createComment(server.app, server.admin, server.project.key);
+  const applied = await call(server.app, 'POST', `/api/comments/${comment.id}/apply`, {
+    token: server.admin.token,
+    body: { commitSha: sha },
+  });
+  if (applied.status !== 200) throw new Error(`apply failed: ${JSON.stringify(applied.body)}`);
+  return comment.id;
+}
+
+export function tempDir(prefix = 'svc-cli-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A real git repository in a temporary folder, with commits whose dates the test picks. */
+export class Repo {
+  private clock = 1_700_000_000;
+
+  constructor(readonly dir: string = tempDir()) {}
+
+  static init(dir?: string): Repo {
+    const repo = new Repo(dir);
+    repo.git(['init', '-q', '-b', 'main']);
+    repo.git(['config', 'user.email', 'dev@example.test']);
+    repo.git(['config', 'user.name', 'Dev']);
+    repo.git(['config', 'commit.gpgsign', 'false']);
+    return repo;
+  }
+
+  git(args: string[], env: Record<string, string> = {}): string {
+    return execFileSync('git', args, {
+      cwd: this.dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: this.dir, ...env },
+    }).trim();
+  }
+
+  /** A commit on the current branch; `backdate` days before the previous commit's date when given. */
+  commit(message: string, options: { backdateDays?: number } = {}): string {
+    this.clock += 60;
+    const when = this.clock - (options.backdateDays ?? 0) * 86_400;
+    if (options.backdateDays) this.clock = when;
+    const date = `${when} +0000`;
+    this.git(['commit', '-q', '--allow-empty', '-m', message], { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
+    return this.git(['rev-parse', 'HEAD']);
+  }
+
+  merge(branch: string): string {
+    this.clock += 60;
+    const date = `${this.clock} +0000`;
+    this.git(['merge', '-q', '--no-ff', '-m', `Merge ${branch}`, branch], {
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date,
+    });
+    return this.git(['rev-parse', 'HEAD']);
+  }
+
+  writeConfig(server: LiveServer): void {
+    fs.mkdirSync(path.join(this.dir, '.svc'), { recursive: true });
+    fs.writeFileSync(
+      path.join(this.dir, '.svc', 'config.json'),
+      JSON.stringify({ server: server.url, project: server.project.key }),
+    );
+  }
+}
