@@ -12,7 +12,12 @@ export function parseCommandArgs<T extends Options>(args: string[], options: T, 
     );
   }
   try {
-    return parseArgs({ args, options: { json: { type: 'boolean' }, ...options }, allowPositionals: true, strict: true });
+    return parseArgs({
+      args,
+      options: { json: { type: 'boolean' }, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw usageError(`${(error as Error).message}\n\n${usage}`);
   }

@@ -14,7 +14,10 @@ export interface CommandContext {
 }
 
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  status: { summary: 'report the deployed build (--deployed) to the server', load: () => import('./commands/status.js') },
+  status: {
+    summary: 'report the deployed build (--deployed) to the server',
+    load: () => import('./commands/status.js'),
+  },
   apply: { summary: 'record a comment as fixed by a commit (--mark)', load: () => import('./commands/apply.js') },
   comments: { summary: "list the project's comments", load: () => import('./commands/comments.js') },
   init: { summary: 'write .svc/config.json for this repository', load: () => import('./commands/init.js') },

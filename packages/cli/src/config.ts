@@ -15,7 +15,10 @@ export interface ProjectConfig {
 export function findConfigRoot(from: string): string | null {
   let dir = path.resolve(from);
   for (;;) {
-    if (fs.existsSync(path.join(dir, CONFIG_DIR, CONFIG_FILE)) || fs.existsSync(path.join(dir, CONFIG_DIR, CREDENTIALS_FILE)))
+    if (
+      fs.existsSync(path.join(dir, CONFIG_DIR, CONFIG_FILE)) ||
+      fs.existsSync(path.join(dir, CONFIG_DIR, CREDENTIALS_FILE))
+    )
       return dir;
     const parent = path.dirname(dir);
     if (parent === dir) return null;
@@ -35,13 +38,17 @@ export function loadProjectConfig(cwd: string, env: NodeJS.ProcessEnv): ProjectC
     try {
       file = JSON.parse(fs.readFileSync(configPath, 'utf8')) as Partial<ProjectConfig>;
     } catch (error) {
-      throw usageError(`${configPath} is not valid JSON (${(error as Error).message}). Fix it or run svc-cli init again.`);
+      throw usageError(
+        `${configPath} is not valid JSON (${(error as Error).message}). Fix it or run svc-cli init again.`,
+      );
     }
   }
   const server = env.SVC_SERVER || file.server;
   const project = env.SVC_PROJECT || file.project;
   if (!server || !project) {
-    const missing = [!server && 'server (SVC_SERVER)', !project && 'project (SVC_PROJECT)'].filter(Boolean).join(' and ');
+    const missing = [!server && 'server (SVC_SERVER)', !project && 'project (SVC_PROJECT)']
+      .filter(Boolean)
+      .join(' and ');
     throw usageError(
       `no ${missing} configured. Run "svc-cli init --server <url> --project <key>" in the repository, or set the environment variables.`,
     );
@@ -54,7 +61,10 @@ export function loadApiKey(cwd: string, env: NodeJS.ProcessEnv): string {
   if (env.SVC_API_KEY?.trim()) return env.SVC_API_KEY.trim();
   const root = findConfigRoot(cwd);
   const credentials = root ? path.join(root, CONFIG_DIR, CREDENTIALS_FILE) : null;
-  const fromFile = credentials && fs.existsSync(credentials) ? readEnvValue(fs.readFileSync(credentials, 'utf8'), 'SVC_API_KEY') : null;
+  const fromFile =
+    credentials && fs.existsSync(credentials)
+      ? readEnvValue(fs.readFileSync(credentials, 'utf8'), 'SVC_API_KEY')
+      : null;
   if (fromFile) return fromFile;
   throw new ExitError(
     exitCodes.noApiKey,

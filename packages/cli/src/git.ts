@@ -50,7 +50,9 @@ export function git(cwd: string, args: string[], options: RunOptions = {}): Prom
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(
-        error.code === 'ENOENT' ? usageError('git is not installed or not on PATH; svc-cli needs it to read commits.') : error,
+        error.code === 'ENOENT'
+          ? usageError('git is not installed or not on PATH; svc-cli needs it to read commits.')
+          : error,
       );
     });
     child.on('close', (code) => {

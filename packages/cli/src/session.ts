@@ -1,6 +1,6 @@
 import { ApiClient } from './api.js';
-import { loadApiKey, loadProjectConfig } from './config.js';
 import type { CommandContext } from './bin.js';
+import { loadApiKey, loadProjectConfig } from './config.js';
 
 /** The configured project and an API client for it: exit 2 without configuration, 3 without a key. */
 export function connect(context: CommandContext): ApiClient {

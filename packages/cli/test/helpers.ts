@@ -60,6 +60,11 @@ export async function startLiveServer(projectExtra: Record<string, unknown> = {}
   return { ...testApp, url, admin, apiKey: key.body.key, project };
 }
 
+/** The same server and key with a project of its own, so tests do not see each other's comments. */
+export async function withNewProject(server: LiveServer, extra: Record<string, unknown> = {}): Promise<LiveServer> {
+  return { ...server, project: await createProject(server.app, server.admin, extra) };
+}
+
 /** A comment applied with `sha`, so it is pending deploy. */
 export async function pendingComment(server: LiveServer, sha: string): Promise<string> {
   const comment = await createComment(server.app, server.admin, server.project.key);
@@ -77,7 +82,8 @@ export function tempDir(prefix = 'svc-cli-'): string {
 
 /** A real git repository in a temporary folder, with commits whose dates the test picks. */
 export class Repo {
-  private clock = 1_700_000_000;
+  // Each repository starts at its own time, so two tests never make identical commits.
+  private clock = 1_700_000_000 + Math.floor(Math.random() * 10_000_000);
 
   constructor(readonly dir: string = tempDir()) {}
 

@@ -52,12 +52,15 @@ export async function run(args: string[], context: CommandContext): Promise<void
   let commitUrl = values.url;
   if (commitUrl === undefined) {
     const project = await api.request<{ repoUrl: string | null }>('GET', api.projectPath);
-    if (!deriveCommitUrl(project.repoUrl, sha)) commitUrl = deriveCommitUrl(await originWebUrl(context.cwd), sha) ?? undefined;
+    if (!deriveCommitUrl(project.repoUrl, sha))
+      commitUrl = deriveCommitUrl(await originWebUrl(context.cwd), sha) ?? undefined;
   }
   const comment = await api.request<CommentView>('POST', `${commentPath}/apply`, {
     commitSha: sha,
     ...(commitUrl ? { commitUrl } : {}),
   });
   if (values.json) return printJson(comment);
-  printData(`Comment ${comment.id} applied with ${shortSha(sha)}${comment.commitUrl ? ` (${comment.commitUrl})` : ''}.`);
+  printData(
+    `Comment ${comment.id} applied with ${shortSha(sha)}${comment.commitUrl ? ` (${comment.commitUrl})` : ''}.`,
+  );
 }

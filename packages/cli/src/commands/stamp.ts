@@ -26,7 +26,9 @@ export async function run(args: string[], context: CommandContext): Promise<void
     try {
       html = fs.readFileSync(path.resolve(context.cwd, file), 'utf8');
     } catch (error) {
-      throw usageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Nothing was written.`);
+      throw usageError(
+        `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Nothing was written.`,
+      );
     }
     const stamped = stampHtml(html, sha);
     if (stamped === null) throw usageError(`${file} has no <html> element. Nothing was written.`);
@@ -37,5 +39,7 @@ export async function run(args: string[], context: CommandContext): Promise<void
   }
   if (values.json) return printJson({ sha, files: results.map(({ file, changed }) => ({ file, changed })) });
   const changed = results.filter((r) => r.changed).length;
-  printData(`Stamped ${changed} file(s) with ${shortSha(sha)}${changed < results.length ? ` (${results.length - changed} already were)` : ''}.`);
+  printData(
+    `Stamped ${changed} file(s) with ${shortSha(sha)}${changed < results.length ? ` (${results.length - changed} already were)` : ''}.`,
+  );
 }

@@ -1,10 +1,10 @@
 import { MAX_CONTAINED_SHAS, shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
+import type { CommandContext } from '../bin.js';
 import { usageError } from '../errors.js';
 import { findContained, resolveCommit } from '../git.js';
 import { info, printData, printJson, warn } from '../output.js';
 import { connect } from '../session.js';
-import type { CommandContext } from '../bin.js';
 
 export const usage = `Usage: svc-cli status --deployed [rev] [--json]
        svc-cli status [rev] [--json]
@@ -79,7 +79,12 @@ export async function run(args: string[], context: CommandContext): Promise<void
     containsCommitShas: sent,
   });
   if (values.json) {
-    printJson({ ...result, containsCommitShas: sent, deferredCommitShas: deferred, unknownCommitShas: ancestry.unknown });
+    printJson({
+      ...result,
+      containsCommitShas: sent,
+      deferredCommitShas: deferred,
+      unknownCommitShas: ancestry.unknown,
+    });
     return;
   }
   if (!result.firstSeen) info(`Build ${shortSha(deployed)} was already reported; nothing changed.`);

@@ -1,4 +1,10 @@
-import { type ApplyBody, type CreateCommentBody, deriveCommitUrl, type ListCommentsQuery, normalizeSha } from '@svc/contract';
+import {
+  type ApplyBody,
+  type CreateCommentBody,
+  deriveCommitUrl,
+  type ListCommentsQuery,
+  normalizeSha,
+} from '@svc/contract';
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';

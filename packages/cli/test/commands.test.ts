@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { call, createComment } from '../../server/test/helpers.js';
+import { type LiveServer, Repo, runCli, startLiveServer, tempDir, withNewProject } from './helpers.js';
+
+describe('svc-cli apply, comments, init, stamp', () => {
+  let server: LiveServer;
+  before(async () => {
+    server = await startLiveServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  async function setUp(projectExtra: Record<string, unknown> = {}) {
+    const own = await withNewProject(server, projectExtra);
+    const repo = Repo.init();
+    repo.writeConfig(own);
+    const env = { SVC_API_KEY: server.apiKey };
+    return { own, repo, env };
+  }
+
+  test('apply --mark records HEAD, with the link built from a GitHub origin remote', async () => {
+    const { own, repo, env } = await setUp();
+    repo.git(['remote', 'add', 'origin', 'git@github.com:acme/site.git']);
+    const head = repo.commit('fix the header');
+    const { id } = await createComment(server.app, server.admin, own.project.key);
+
+    const result = await runCli(['apply', id, '--mark'], { cwd: repo.dir, env });
+    assert.equal(result.code, 0, result.stderr);
+    const url = `https://github.com/acme/site/commit/${head}`;
+    assert.equal(result.stdout, `Comment ${id} applied with ${head.slice(0, 7)} (${url}).\n`);
+    const stored = (await call(server.app, 'GET', `/api/comments/${id}`, { token: server.admin.token })).body;
+    assert.equal(stored.status, 'applied');
+    assert.equal(stored.commitSha, head);
+    assert.equal(stored.commitUrl, url);
+  });
+
+  test("apply --mark --commit: an older rev; the project's repoUrl link wins over origin; --url over both", async () => {
+    const { own, repo, env } = await setUp({ repoUrl: 'https://gitlab.com/acme/site' });
+    repo.git(['remote', 'add', 'origin', 'https://github.com/acme/mirror.git']);
+    const older = repo.commit('the fix');
+    repo.commit('unrelated');
+    const first = await createComment(server.app, server.admin, own.project.key);
+    const applied = await runCli(['apply', first.id, '--mark', '--commit', 'HEAD~1', '--json'], { cwd: repo.dir, env });
+    assert.equal(applied.code, 0, applied.stderr);
+    const body = JSON.parse(applied.stdout);
+    assert.equal(body.commitSha, older);
+    assert.equal(body.commitUrl, `https://gitlab.com/acme/site/-/commit/${older}`);
+
+    const second = await createComment(server.app, server.admin, own.project.key);
+    const given = 'https://ci.example.test/builds/42';
+    const withUrl = await runCli(['apply', second.id, '--mark', '--url', given, '--json'], { cwd: repo.dir, env });
+    assert.equal(withUrl.code, 0, withUrl.stderr);
+    assert.equal(JSON.parse(withUrl.stdout).commitUrl, given);
+  });
+
+  test('apply: a bad rev is exit 2 and applies nothing; an unknown comment is exit 1; without --mark it shows the comment', async () => {
+    const { own, repo, env } = await setUp();
+    repo.commit('something');
+    const { id } = await createComment(server.app, server.admin, own.project.key, 'Logo is blurry\nOn retina screens');
+
+    const badRev = await runCli(['apply', id, '--mark', '--commit', 'nope'], { cwd: repo.dir, env });
+    assert.equal(badRev.code, 2);
+    const stored = (await call(server.app, 'GET', `/api/comments/${id}`, { token: server.admin.token })).body;
+    assert.equal(stored.status, 'open');
+
+    const unknown = await runCli(['apply', 'cmt_nope', '--mark'], { cwd: repo.dir, env });
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /404/);
+
+    const shown = await runCli(['apply', id], { cwd: repo.dir, env });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /Logo is blurry/);
+    assert.match(shown.stderr, new RegExp(`svc-cli apply ${id} --mark`));
+  });
+
+  test('comments lists the project, filtered by status, as text or --json', async () => {
+    const { own, repo, env } = await setUp();
+    const sha = repo.commit('fix');
+    const open = await createComment(server.app, server.admin, own.project.key, 'Still open');
+    const done = await createComment(server.app, server.admin, own.project.key, 'Fixed one');
+    await call(server.app, 'POST', `/api/comments/${done.id}/apply`, {
+      token: server.admin.token,
+      body: { commitSha: sha },
+    });
+
+    const all = await runCli(['comments'], { cwd: repo.dir, env });
+    assert.equal(all.code, 0, all.stderr);
+    assert.match(all.stdout, new RegExp(`${open.id}\\s+open\\s`));
+    assert.match(all.stdout, new RegExp(`${done.id}\\s+completed\\s`));
+
+    const onlyOpen = await runCli(['comments', '--status', 'open', '--json'], { cwd: repo.dir, env });
+    assert.equal(onlyOpen.code, 0, onlyOpen.stderr);
+    assert.deepEqual(
+      JSON.parse(onlyOpen.stdout).map((c: { id: string }) => c.id),
+      [open.id],
+    );
+
+    const wrong = await runCli(['comments', '--status', 'done'], { cwd: repo.dir, env });
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--status must be one of open, applied, archived/);
+  });
+
+  test('init writes .svc/config.json at the repository root and gitignores the credentials, once', async () => {
+    const repo = Repo.init();
+    fs.writeFileSync(path.join(repo.dir, '.gitignore'), 'node_modules');
+    const sub = path.join(repo.dir, 'app');
+    fs.mkdirSync(sub);
+    const args = ['init', '--server', 'https://feedback.example.test/', '--project', 'site'];
+    const first = await runCli(args, { cwd: sub });
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(repo.dir, '.svc', 'config.json'), 'utf8')), {
+      server: 'https://feedback.example.test',
+      project: 'site',
+    });
+    const second = await runCli(args, { cwd: repo.dir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(fs.readFileSync(path.join(repo.dir, '.gitignore'), 'utf8'), 'node_modules\n.svc/credentials.env\n');
+    assert.equal(repo.git(['check-ignore', '.svc/credentials.env']), '.svc/credentials.env');
+  });
+
+  test('init refuses a bad server URL or project key and writes nothing', async () => {
+    const dir = tempDir();
+    const badUrl = await runCli(['init', '--server', 'feedback.example.test', '--project', 'site'], { cwd: dir });
+    assert.equal(badUrl.code, 2);
+    const badKey = await runCli(['init', '--server', 'https://x.test', '--project', 'Site Key'], { cwd: dir });
+    assert.equal(badKey.code, 2);
+    assert.match(badKey.stderr, /--project must be a project key/);
+    assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  test('stamp writes HEAD into <html data-build-sha>, idempotently; a file without <html> fails and nothing is written', async () => {
+    const repo = Repo.init();
+    const head = repo.commit('release');
+    const page = path.join(repo.dir, 'index.html');
+    const other = path.join(repo.dir, 'about.html');
+    fs.writeFileSync(page, '<!doctype html>\n<html lang="en"><body>Hi</body></html>\n');
+    fs.writeFileSync(other, '<HTML data-build-sha="0000000" class="x"><body></body></HTML>');
+
+    const first = await runCli(['stamp', 'index.html', 'about.html'], { cwd: repo.dir });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, `Stamped 2 file(s) with ${head.slice(0, 7)}.\n`);
+    assert.equal(
+      fs.readFileSync(page, 'utf8'),
+      `<!doctype html>\n<html data-build-sha="${head}" lang="en"><body>Hi</body></html>\n`,
+    );
+    assert.equal(fs.readFileSync(other, 'utf8'), `<HTML data-build-sha="${head}" class="x"><body></body></HTML>`);
+
+    const again = await runCli(['stamp', 'index.html', '--json'], { cwd: repo.dir });
+    assert.deepEqual(JSON.parse(again.stdout), { sha: head, files: [{ file: 'index.html', changed: false }] });
+
+    const fragment = path.join(repo.dir, 'fragment.html');
+    fs.writeFileSync(fragment, '<div>no document</div>');
+    const newer = repo.commit('next');
+    const failed = await runCli(['stamp', 'index.html', 'fragment.html'], { cwd: repo.dir });
+    assert.equal(failed.code, 2);
+    assert.match(failed.stderr, /fragment.html has no <html> element/);
+    assert.ok(!fs.readFileSync(page, 'utf8').includes(newer), 'index.html was not rewritten');
+  });
+
+  test('--help reads well for the tool and for each command; an unknown command is exit 2', async () => {
+    const dir = tempDir();
+    const help = await runCli(['--help'], { cwd: dir });
+    assert.equal(help.code, 0);
+    for (const name of ['status', 'apply', 'comments', 'init', 'stamp'])
+      assert.match(help.stdout, new RegExp(`\\n  ${name} `));
+    const statusHelp = await runCli(['status', '--help'], { cwd: dir });
+    assert.match(statusHelp.stdout, /^Usage: svc-cli status --deployed \[rev\]/);
+    const unknown = await runCli(['deploy'], { cwd: dir });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command "deploy"/);
+  });
+});
