@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** The built server's buildApp on `database`, quiet, for seeding and direct measurements. */
-export async function openApp(database) {
+export async function openApp(database, overrides = {}) {
   const { buildApp } = await import(new URL('../../packages/server/dist/app.js', import.meta.url).href);
   return buildApp({
     port: 0,
@@ -16,6 +16,7 @@ export async function openApp(database) {
     allowSignup: false,
     buildRateLimit: 1_000_000,
     logLevel: 'silent',
+    ...overrides,
   });
 }
 

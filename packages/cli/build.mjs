@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 const dist = new URL('./dist/', import.meta.url).pathname;
 fs.rmSync(dist, { recursive: true, force: true });
 await build({
-  entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname],
+  entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname, new URL('./src/vite.ts', import.meta.url).pathname],
   outdir: dist,
   bundle: true,
   splitting: true,

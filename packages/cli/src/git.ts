@@ -119,8 +119,11 @@ const plainHistory = ['--no-replace-objects', '-c', 'core.commitGraph=true'];
  */
 export async function findContained(cwd: string, deployed: string, candidates: string[]): Promise<Ancestry> {
   const unique = [...new Set(candidates)];
-  const layout = (
-    await git(cwd, [
+  const valid = unique.filter((sha) => /^[0-9a-f]{4,40}$/.test(sha));
+  const unknown = unique.filter((sha) => !valid.includes(sha));
+  // Independent questions, asked of two git processes at once.
+  const [layout, answers] = await Promise.all([
+    git(cwd, [
       'rev-parse',
       '--is-shallow-repository',
       '--git-path',
@@ -129,28 +132,22 @@ export async function findContained(cwd: string, deployed: string, candidates: s
       'objects/info/commit-graphs/commit-graph-chain',
       '--git-path',
       'info/grafts',
-    ])
-  )
-    .trim()
-    .split('\n');
+    ]).then((out) => out.trim().split('\n')),
+    valid.length === 0
+      ? Promise.resolve('')
+      : git(cwd, [...plainHistory, 'cat-file', '--batch-check'], { input: `${valid.join('\n')}\n` }),
+  ]);
   const shallow = layout[0] === 'true';
   const hasGraph = fs.existsSync(pathIn(cwd, layout[1])) || fs.existsSync(pathIn(cwd, layout[2]));
   const exact = hasGraph && !shallow && !fs.existsSync(pathIn(cwd, layout[3]));
 
-  const unknown: string[] = [];
   const commitOf = new Map<string, string>();
-  const valid = unique.filter((sha) => /^[0-9a-f]{4,40}$/.test(sha));
-  for (const sha of unique) if (!valid.includes(sha)) unknown.push(sha);
-  if (valid.length > 0) {
-    const answers = (await git(cwd, [...plainHistory, 'cat-file', '--batch-check'], { input: `${valid.join('\n')}\n` }))
-      .trimEnd()
-      .split('\n');
-    valid.forEach((sha, i) => {
-      const [full, type] = (answers[i] ?? '').split(' ');
-      if (type === 'commit' && full) commitOf.set(sha, full);
-      else unknown.push(sha);
-    });
-  }
+  const lines = answers.trimEnd().split('\n');
+  valid.forEach((sha, i) => {
+    const [full, type] = (lines[i] ?? '').split(' ');
+    if (type === 'commit' && full) commitOf.set(sha, full);
+    else unknown.push(sha);
+  });
 
   const contained = new Map<string, string>();
   if (commitOf.size === 0) return { contained, unknown, shallow };

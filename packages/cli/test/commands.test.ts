@@ -174,3 +174,18 @@ describe('svc-cli apply, comments, init, stamp', () => {
     assert.match(unknown.stderr, /unknown command "deploy"/);
   });
 });
+
+describe('the Vite plugin', () => {
+  test('stamps HEAD on the <html> element of the built index.html', async () => {
+    const repo = Repo.init();
+    const head = repo.commit('release');
+    const { svcBuildSha } = await import('../src/vite.js');
+    const plugin = svcBuildSha({ cwd: repo.dir });
+    assert.equal(plugin.apply, 'build');
+    plugin.buildStart();
+    assert.equal(
+      plugin.transformIndexHtml('<!doctype html><html lang="en"><head></head></html>'),
+      `<!doctype html><html data-build-sha="${head}" lang="en"><head></head></html>`,
+    );
+  });
+});
