@@ -20,6 +20,7 @@ import { notificationSink } from './modules/notifications/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
+import { widgetRoutes } from './modules/widget/routes.js';
 import './types.js';
 
 export type { Config } from './config.js';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(verificationRoutes, { events });
   await app.register(notificationRoutes, { caches });
   await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });
+  await app.register(widgetRoutes);
   await app.register(demoRoutes);
 
   return app;

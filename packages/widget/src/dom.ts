@@ -1,0 +1,46 @@
+type Child = Node | string | number | null | undefined | false;
+type Props = Record<string, unknown>;
+
+/** Creates an element: `on*` props become listeners, `class` the class name, the rest attributes. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props?: Props | null,
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) el.addEventListener(key.slice(2).toLowerCase(), value as EventListener);
+    else if (key === 'class') el.className = String(value);
+    else if (key === 'value') (el as unknown as HTMLInputElement).value = String(value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(typeof child === 'object' ? child : String(child));
+  }
+  return el;
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 30],
+  ['month', 12],
+  ['year', Number.POSITIVE_INFINITY],
+];
+
+/** A `<time>` showing "5 minutes ago", with the absolute date on hover. */
+export function timeAgo(iso: string): HTMLTimeElement {
+  let value = (Date.parse(iso) - Date.now()) / 1000;
+  let unit: Intl.RelativeTimeFormatUnit = 'second';
+  for (const [name, size] of STEPS) {
+    unit = name;
+    if (Math.abs(value) < size) break;
+    value /= size;
+  }
+  const text = unit === 'second' && Math.abs(value) < 45 ? 'just now' : relative.format(Math.round(value), unit);
+  return h('time', { datetime: iso, title: new Date(iso).toLocaleString() }, text);
+}

@@ -1,0 +1,58 @@
+// Everything the widget looks like. `:host` resets inherited styles so the page's CSS cannot
+// reach in; the custom properties are the theming surface.
+export const styles = `
+:host{all:initial;--pf-notify:#f59e0b;--pf-accent:#4f46e5;--pf-text:#111827;--pf-muted:#6b7280;--pf-bg:#fff;--pf-line:#e5e7eb;--pf-ok:#059669;--pf-live:#7c3aed;--pf-font:system-ui,-apple-system,"Segoe UI",sans-serif;position:absolute;top:0;left:0;width:0;height:0;z-index:2147483000}
+*{box-sizing:border-box;font-family:var(--pf-font)}
+button,textarea,input{font:inherit;color:inherit}
+button{cursor:pointer}
+:focus-visible{outline:2px solid var(--pf-accent);outline-offset:2px}
+.launcher{position:fixed;right:20px;bottom:20px;width:52px;height:52px;border-radius:50%;border:0;background:var(--pf-accent);color:#fff;box-shadow:0 4px 14px rgba(0,0,0,.25);display:grid;place-items:center}
+.launcher svg{width:24px;height:24px}
+.badge{position:absolute;top:-4px;right:-4px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:var(--pf-notify);color:#111;font:700 12px/22px var(--pf-font);text-align:center;border:2px solid #fff}
+.badge[hidden]{display:none}
+.panel{position:fixed;right:20px;bottom:84px;width:380px;max-width:calc(100vw - 40px);max-height:min(620px,calc(100vh - 110px));display:flex;flex-direction:column;background:var(--pf-bg);color:var(--pf-text);border:1px solid var(--pf-line);border-radius:12px;box-shadow:0 12px 40px rgba(0,0,0,.2);font-size:14px;line-height:1.45;overflow:hidden}
+.panel[hidden]{display:none}
+header{display:flex;align-items:center;gap:4px;padding:8px;border-bottom:1px solid var(--pf-line)}
+[role=tablist]{display:flex;gap:2px;flex:1}
+[role=tab]{border:0;background:none;padding:6px 10px;border-radius:6px;color:var(--pf-muted);font-weight:600}
+[role=tab][aria-selected=true]{background:#eef2ff;color:var(--pf-accent)}
+.icon{border:0;background:none;padding:6px 8px;border-radius:6px;color:var(--pf-muted)}
+.icon:hover,[role=tab]:hover{background:#f3f4f6}
+.body{overflow:auto;padding:10px 12px;flex:1}
+.muted{color:var(--pf-muted);font-size:12px}
+.empty{color:var(--pf-muted);text-align:center;padding:24px 8px}
+ul{list-style:none;margin:0;padding:0}
+.item{display:block;width:100%;text-align:left;border:0;border-bottom:1px solid var(--pf-line);background:none;padding:10px 4px}
+.item:hover{background:#f9fafb}
+.item.unread{background:#fffbeb}
+.row{display:flex;align-items:center;gap:6px;flex-wrap:wrap}
+.type{font-weight:600}
+.excerpt{margin:2px 0;overflow-wrap:anywhere}
+a{color:var(--pf-accent)}
+.sha{font-family:ui-monospace,monospace;font-size:12px}
+.comment{border:1px solid var(--pf-line);border-radius:8px;padding:10px;margin-bottom:8px}
+.comment.highlight{border-color:var(--pf-notify);box-shadow:0 0 0 3px rgba(245,158,11,.35)}
+.comment p{margin:4px 0;white-space:pre-wrap;overflow-wrap:anywhere}
+.pill{display:inline-block;border-radius:999px;padding:1px 8px;font-size:12px;font-weight:600;background:#f3f4f6;color:#374151}
+.pill.completed{background:#dbeafe;color:#1e40af}
+.pill.live{background:#ede9fe;color:var(--pf-live)}
+.pill.verified{background:#d1fae5;color:var(--pf-ok)}
+.replies{margin:8px 0 0;padding-left:10px;border-left:2px solid var(--pf-line)}
+.replies li{margin:6px 0}
+textarea,input{width:100%;border:1px solid #d1d5db;border-radius:6px;padding:7px 9px;background:#fff}
+textarea{min-height:64px;resize:vertical}
+label{display:block;font-weight:600;margin:8px 0 4px}
+.actions{display:flex;gap:6px;justify-content:flex-end;margin-top:8px;align-items:center}
+.btn{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:6px 12px;font-weight:600}
+.btn.primary{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
+.btn.ok{background:var(--pf-ok);border-color:var(--pf-ok);color:#fff}
+.btn:disabled{opacity:.5;cursor:default}
+.error{color:#b91c1c;font-size:13px;margin:6px 0 0}
+.toggle{display:flex;align-items:center;gap:6px;font-size:13px;color:var(--pf-muted);margin-bottom:8px;font-weight:400}
+.toggle input{width:auto}
+.pin{position:absolute;width:26px;height:26px;margin:-13px 0 0 -13px;border-radius:50% 50% 50% 0;background:var(--pf-accent);color:#fff;border:2px solid #fff;font:700 11px/22px var(--pf-font);text-align:center;box-shadow:0 2px 6px rgba(0,0,0,.3);padding:0}
+.outline{position:fixed;display:none;pointer-events:none;border:2px solid var(--pf-accent);background:rgba(79,70,229,.08);border-radius:3px}
+.flash{position:absolute;pointer-events:none;border:3px solid var(--pf-notify);border-radius:4px}
+.hint{position:fixed;left:50%;top:16px;transform:translateX(-50%);background:#111827;color:#fff;border-radius:8px;padding:8px 12px;font-size:13px;display:flex;gap:10px;align-items:center;box-shadow:0 4px 14px rgba(0,0,0,.3)}
+.hint .btn{padding:3px 8px;font-size:12px}
+`;

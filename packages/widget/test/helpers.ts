@@ -1,0 +1,183 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  addMember,
+  call,
+  createProject,
+  createTestApp,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../server/test/helpers.js';
+
+/** Debian's Chromium (`apt-get install chromium`); Playwright's own download does not work offline. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const screenshotDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test-results');
+
+export function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM_PATH}: the browser tests need Debian's chromium package (apt-get install -y chromium) or CHROMIUM_PATH.`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    // Root in CI needs --no-sandbox; the network is closed, so no background lookups.
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/**
+ * The real API server (`buildApp` on the test database) on 127.0.0.1, and a page server on
+ * `localhost`: another origin, so every widget call is a real cross-origin request.
+ */
+export interface Stack {
+  api: TestApp;
+  apiBase: string;
+  pageOrigin: string;
+  admin: Member;
+  author: Member;
+  projectKey: string;
+  /** The URL of a page embedding the widget; `buildSha` stamps `<html data-build-sha>`. */
+  pageUrl: (options?: { path?: string; buildSha?: string; query?: string; projectKey?: string }) => string;
+  close: () => Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+  const api = await createTestApp();
+  const apiBase = (await api.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  const pages = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/favicon.ico') return response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(fixturePage(apiBase, url.searchParams));
+  });
+  await new Promise<void>((resolve) => pages.listen(0, 'localhost', resolve));
+  const pageOrigin = `http://localhost:${(pages.address() as AddressInfo).port}`;
+  const admin = await signUp(api.app);
+  const author = await addMember(api.app, admin, 'member', 'Rita Reviewer');
+  const project = await createProject(api.app, admin, { allowedOrigins: [pageOrigin] });
+  return {
+    api,
+    apiBase,
+    pageOrigin,
+    admin,
+    author,
+    projectKey: project.key,
+    pageUrl: (options = {}) => {
+      const params = new URLSearchParams(options.query ?? '');
+      params.set('project', options.projectKey ?? project.key);
+      if (options.buildSha) params.set('build', options.buildSha);
+      return `${pageOrigin}${options.path ?? '/pricing'}?${params}`;
+    },
+    close: async () => {
+      await new Promise((resolve) => pages.close(resolve));
+      await api.close();
+    },
+  };
+}
+
+/** A small product page with the widget embedded as customers do, polling every second. */
+function fixturePage(apiBase: string, params: URLSearchParams): string {
+  const build = params.get('build');
+  return `<!doctype html>
+<html lang="en"${build ? ` data-build-sha="${build}"` : ''}>
+<head><meta charset="utf-8"><title>Pricing</title>
+<style>
+  /* Hostile page styles: the widget must not inherit or be hit by them. */
+  * { color: rgb(255, 0, 0) !important; font-family: serif; }
+  button { background: lime; }
+  body { margin: 0; padding: 24px; font-size: 20px; }
+  .plan { border: 1px solid #ccc; padding: 16px; margin: 12px 0; width: 300px; }
+</style></head>
+<body>
+<h1 id="headline">Simple pricing</h1>
+<section class="plans">
+  <div class="plan"><h2>Starter</h2><p class="price">$0</p></div>
+  <div class="plan"><h2>Team</h2><p class="price">$49</p><button type="button">Choose Team</button></div>
+</section>
+<script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${params.get('project')}" data-notify-poll-ms="1000" async></script>
+</body></html>`;
+}
+
+/** A browser page with `member` signed in (its token where the widget keeps it). */
+export async function signedInPage(context: BrowserContext, stack: Stack, member: Member): Promise<Page> {
+  await context.addInitScript(
+    ([key, token]) => {
+      if (!sessionStorage.getItem('svc-test-seeded')) {
+        localStorage.setItem(key as string, token as string);
+        sessionStorage.setItem('svc-test-seeded', '1');
+      }
+    },
+    [`svc:token:${stack.apiBase}`, member.token],
+  );
+  return context.newPage();
+}
+
+/**
+ * Headless Chromium never hides a tab, so the test sets what the browser would report when
+ * the user switches tabs, and fires the same event. The widget's own code reacts to it.
+ */
+export async function setTabVisibility(page: Page, state: 'visible' | 'hidden'): Promise<void> {
+  // A string, so the test runner's transpiler adds nothing to the code run in the page.
+  await page.evaluate(`(() => {
+    const value = ${JSON.stringify(state)};
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get() { return value; } });
+    Object.defineProperty(document, 'hidden', { configurable: true, get() { return value === 'hidden'; } });
+    document.dispatchEvent(new Event('visibilitychange'));
+  })()`);
+}
+
+/** Requests to `pathPart` made by the page, as they happen. */
+export function recordRequests(page: Page, pathPart: string) {
+  const seen: { method: string; url: string; body: string | null; status?: number; at: number }[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes(pathPart) && request.method() !== 'OPTIONS') {
+      seen.push({ method: request.method(), url: request.url(), body: request.postData(), at: Date.now() });
+    }
+  });
+  page.on('response', (response) => {
+    const entry = [...seen].reverse().find((s) => s.url === response.url() && s.status === undefined);
+    if (entry && response.request().method() !== 'OPTIONS') entry.status = response.status();
+  });
+  return seen;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+}
+
+/** A new reviewer in the stack's workspace. */
+export function newReviewer(stack: Stack, name = 'Rita Reviewer'): Promise<Member> {
+  return addMember(stack.api.app, stack.admin, 'member', name);
+}
+
+/** A comment by `author`, applied by the admin (so the author gets CommentApplied). */
+export async function appliedComment(
+  stack: Stack,
+  author: Member,
+  options: { body?: string; selector?: string; pageUrl?: string } = {},
+) {
+  const created = await call(stack.api.app, 'POST', `/api/projects/${stack.projectKey}/comments`, {
+    token: author.token,
+    body: {
+      body: options.body ?? 'The Team price is hard to read',
+      pageUrl: options.pageUrl ?? `${stack.pageOrigin}/pricing`,
+      anchor: { selector: options.selector ?? 'section.plans > div:nth-of-type(2) > p', x: 10, y: 6 },
+    },
+  });
+  const applied = await call(stack.api.app, 'POST', `/api/comments/${created.body.id}/apply`, {
+    token: stack.admin.token,
+    body: {
+      commitSha: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0',
+      commitUrl: 'https://github.com/acme/site/commit/a1b2c3d',
+    },
+  });
+  return applied.body as { id: string };
+}

@@ -1,0 +1,354 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { call } from '../../server/test/helpers.js';
+import {
+  appliedComment,
+  launchBrowser,
+  newReviewer,
+  recordRequests,
+  type Stack,
+  screenshot,
+  setTabVisibility,
+  signedInPage,
+  startStack,
+} from './helpers.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the widget in Chromium, on another origin than the API', () => {
+  let browser: Browser;
+  let stack: Stack;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    browser = await launchBrowser();
+    stack = await startStack();
+  });
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await stack?.close();
+  });
+
+  async function newContext(): Promise<BrowserContext> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    contexts.push(context);
+    return context;
+  }
+
+  /** The widget's shadow root content, located through the open shadow root. */
+  const widget = (page: Page) => page.locator('[data-svc-widget]');
+
+  async function openAs(member: Parameters<typeof signedInPage>[2], url = stack.pageUrl()) {
+    const context = await newContext();
+    const page = await signedInPage(context, stack, member);
+    await page.goto(url);
+    await widget(page).locator('.launcher').waitFor();
+    return page;
+  }
+
+  test('the launcher shows the unread count in an amber badge, 99+ above 99, hidden at 0; page styles do not leak in', async () => {
+    const author = await newReviewer(stack);
+    const page = await openAs(author);
+    const badge = widget(page).locator('.badge');
+    await assert.doesNotReject(badge.waitFor({ state: 'hidden' }));
+
+    await appliedComment(stack, author);
+    await badge.waitFor({ state: 'visible', timeout: 5000 });
+    assert.equal(await badge.textContent(), '1');
+    const colour = await badge.evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.equal(colour, 'rgb(245, 158, 11)', 'the badge is amber (--pf-notify)');
+    const launcherColour = await widget(page)
+      .locator('.launcher')
+      .evaluate((el) => getComputedStyle(el).color);
+    assert.equal(launcherColour, 'rgb(255, 255, 255)', "the page's `* { color: red !important }` does not reach in");
+    assert.equal(await widget(page).locator('.launcher').getAttribute('aria-label'), 'Feedback, 1 unread update');
+    await screenshot(page, '1-badge');
+
+    const { id } = await appliedComment(stack, author, { body: 'Many replies' });
+    for (let i = 0; i < 100; i += 1) {
+      await call(stack.api.app, 'POST', `/api/comments/${id}/replies`, {
+        token: stack.admin.token,
+        body: { body: `r${i}` },
+      });
+    }
+    await page.waitForFunction(
+      () => document.querySelector('[data-svc-widget]')?.shadowRoot?.querySelector('.badge')?.textContent === '99+',
+      null,
+      { timeout: 5000 },
+    );
+  });
+
+  test('polls every second with If-None-Match (304 while nothing changes), never while hidden, once at once on refocus', async () => {
+    const author = await newReviewer(stack);
+    const context = await newContext();
+    const page = await signedInPage(context, stack, author);
+    const polls = recordRequests(page, '/api/me/notifications/unread-count');
+    await page.goto(stack.pageUrl());
+    await sleep(3500);
+    const visible = polls.length;
+    assert.ok(visible >= 3 && visible <= 5, `3-5 polls in 3.5 s at 1 s, got ${visible}`);
+    const gaps = polls.slice(1).map((p, i) => p.at - (polls[i]?.at ?? 0));
+    assert.ok(
+      gaps.every((gap) => gap >= 900),
+      `never faster than the interval: ${gaps.join(', ')} ms`,
+    );
+    assert.equal(polls[0]?.status, 200);
+    assert.ok(
+      polls.slice(1).every((p) => p.status === undefined || p.status === 304),
+      `unchanged count answers 304: ${polls.map((p) => p.status).join(',')}`,
+    );
+
+    await setTabVisibility(page, 'hidden');
+    const before = polls.length;
+    await sleep(3000);
+    assert.equal(polls.length, before, 'no request at all while the tab is hidden');
+
+    await setTabVisibility(page, 'visible');
+    await sleep(300);
+    assert.equal(polls.length, before + 1, 'one poll at once on refocus');
+    await sleep(1200);
+    assert.equal(polls.length, before + 2, 'then the cadence resumes');
+  });
+
+  test('opening Updates lists notifications and calls read-all up to the newest shown, clearing the badge', async () => {
+    const author = await newReviewer(stack);
+    await appliedComment(stack, author, { body: 'First fix' });
+    await appliedComment(stack, author, { body: 'Second fix' });
+    const context = await newContext();
+    const page = await signedInPage(context, stack, author);
+    const readAll = recordRequests(page, '/api/me/notifications/read-all');
+    await page.goto(stack.pageUrl());
+    const badge = widget(page).locator('.badge');
+    await badge.waitFor({ state: 'visible' });
+    assert.equal(await badge.textContent(), '2');
+
+    await widget(page).locator('.launcher').click();
+    const items = widget(page).locator('[data-notification]');
+    await items.first().waitFor();
+    assert.equal(await items.count(), 2);
+    const newestId = await items.first().getAttribute('data-notification');
+    await badge.waitFor({ state: 'hidden' });
+    assert.equal(readAll.length, 1);
+    assert.deepEqual(JSON.parse(readAll[0]?.body ?? '{}'), { upTo: newestId });
+    const first = items.first();
+    assert.match((await first.textContent()) ?? '', /Fix applied/);
+    assert.match((await first.textContent()) ?? '', /Second fix/);
+    assert.equal(await first.locator('a.sha').textContent(), 'Commit a1b2c3d');
+    assert.equal(await first.locator('a.sha').getAttribute('href'), 'https://github.com/acme/site/commit/a1b2c3d');
+    assert.ok(await first.locator('time[title]').count(), 'relative time with the absolute one on hover');
+    await screenshot(page, '2-updates');
+  });
+
+  test('selecting a notification opens its comment in the sidebar, highlighted, and flashes the pinned element', async () => {
+    const author = await newReviewer(stack);
+    const { id } = await appliedComment(stack, author, { body: 'Price colour is off' });
+    const page = await openAs(author);
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[data-notification]').first().click();
+    const card = widget(page).locator(`[data-comment="${id}"]`);
+    await card.waitFor();
+    assert.match((await card.getAttribute('class')) ?? '', /highlight/);
+    assert.equal(await widget(page).locator('[role=tab][aria-selected=true]').textContent(), 'Comments');
+    assert.equal(await card.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement), true);
+    await widget(page).locator('[data-flash]').waitFor();
+    await screenshot(page, '3-comment-from-notification');
+  });
+
+  test('verify controls appear only to the author, only while applied; Verified turns the pill green', async () => {
+    const author = await newReviewer(stack);
+    const { id } = await appliedComment(stack, author, { body: 'Align the buttons' });
+    const other = await newReviewer(stack, 'Olly Other');
+
+    const asOther = await openAs(other);
+    await widget(asOther).locator('.launcher').click();
+    await widget(asOther).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const otherCard = widget(asOther).locator(`[data-comment="${id}"]`);
+    await otherCard.waitFor();
+    assert.equal(await otherCard.locator('button', { hasText: 'Verified' }).count(), 0);
+    assert.equal(await otherCard.locator('button', { hasText: 'Not fixed' }).count(), 0);
+
+    const page = await openAs(author);
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const card = widget(page).locator(`[data-comment="${id}"]`);
+    await card.waitFor();
+    assert.equal(await card.locator('.pill').first().textContent(), 'Completed');
+    await screenshot(page, '4-verify-controls');
+    await card.locator('button', { hasText: 'Verified' }).click();
+    await card.locator('.pill.verified').waitFor();
+    const green = await card.locator('.pill.verified').evaluate((el) => getComputedStyle(el).color);
+    assert.equal(green, 'rgb(5, 150, 105)');
+    const stored = (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: author.token })).body;
+    assert.ok(stored.verifiedAt);
+    assert.equal(stored.replies.at(-1).body, 'Verified ✓');
+    await screenshot(page, '5-verified');
+  });
+
+  test('Not fixed needs a note (counter, at most 500), reopens the comment and removes the controls', async () => {
+    const author = await newReviewer(stack);
+    const { id } = await appliedComment(stack, author, { body: 'Footer overlaps' });
+    const page = await openAs(author);
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const card = widget(page).locator(`[data-comment="${id}"]`);
+    await card.locator('button', { hasText: 'Not fixed' }).click();
+    const note = card.locator('textarea[name=note]');
+    const send = card.locator('button[type=submit]', { hasText: 'Reopen' });
+    assert.equal(await note.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement), true);
+    assert.equal(await send.isDisabled(), true, 'no note, no reopen');
+    assert.equal(await note.getAttribute('maxlength'), '500');
+    await note.fill('Still overlaps on mobile');
+    assert.match((await card.textContent()) ?? '', /24\/500/);
+    await screenshot(page, '6-not-fixed-note');
+    await send.click();
+    await card.locator('.pill', { hasText: 'Open' }).waitFor();
+    assert.equal(await card.locator('button', { hasText: 'Not fixed' }).count(), 0);
+    const stored = (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: author.token })).body;
+    assert.equal(stored.status, 'open');
+    assert.equal(stored.replies.at(-1).body, 'Not fixed: Still overlaps on mobile');
+  });
+
+  test('a new comment: pick an element (outline on hover, Esc cancels), write, send; stored with selector, page and offset, and pinned', async () => {
+    const author = await newReviewer(stack);
+    const page = await openAs(author);
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('button', { hasText: 'New' }).click();
+    await page.locator('#headline').hover();
+    await widget(page).locator('.outline').waitFor();
+    await page.keyboard.press('Escape');
+    await widget(page).locator('.hint').waitFor({ state: 'detached' });
+    assert.equal(await widget(page).locator('#svc-new-body').count(), 0, 'Esc cancels: no comment form');
+
+    await widget(page).locator('button', { hasText: 'New' }).click();
+    const price = page.locator('.plan:nth-of-type(2) .price');
+    await price.hover();
+    await screenshot(page, '7-picking');
+    const box = await price.boundingBox();
+    assert.ok(box);
+    await page.mouse.click(box.x + 15, box.y + 9);
+    const textarea = widget(page).locator('#svc-new-body');
+    await textarea.waitFor();
+    await textarea.fill('Make the Team price bigger');
+    await widget(page).locator('button[type=submit]', { hasText: 'Send' }).click();
+    await widget(page).locator('.comment.highlight').waitFor();
+
+    const listed = await call(stack.api.app, 'GET', `/api/projects/${stack.projectKey}/comments`, {
+      token: stack.admin.token,
+    });
+    const created = listed.body.items.find((c: { body: string }) => c.body === 'Make the Team price bigger');
+    assert.ok(created, 'the comment was stored');
+    assert.equal(created.pageUrl, `${stack.pageOrigin}/pricing`);
+    assert.equal(created.anchor.x, 15);
+    assert.equal(created.anchor.y, 9);
+    const resolves = await page.evaluate(
+      (selector) => document.querySelector(selector) === document.querySelectorAll('.price')[1],
+      created.anchor.selector,
+    );
+    assert.ok(resolves, `the selector "${created.anchor.selector}" finds the picked element`);
+    await widget(page).locator('.pin').first().waitFor();
+    await screenshot(page, '8-new-comment-pinned');
+  });
+
+  test('an access link signs a client in, is removed from the address bar, and the token is kept', async () => {
+    const created = await call(stack.api.app, 'POST', '/api/workspace/quick-access', {
+      token: stack.admin.token,
+      body: { name: 'Cleo Client' },
+    });
+    const context = await newContext();
+    const page = await context.newPage();
+    await page.goto(stack.pageUrl({ query: `svc_access=${created.body.accessToken}&tab=plans` }));
+    await page.waitForFunction(() => !location.search.includes('svc_access'));
+    assert.ok(page.url().includes('tab=plans'), 'other parameters stay');
+    await page.waitForFunction(
+      (key) => localStorage.getItem(key)?.startsWith('svc_sess_'),
+      `svc:token:${stack.apiBase}`,
+    );
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Updates' }).waitFor();
+
+    // Sign out, then in again with e-mail and password.
+    await widget(page).locator('button', { hasText: 'Sign out' }).click();
+    await widget(page).locator('#svc-email').waitFor();
+    await screenshot(page, '9-sign-in');
+    const member = await newReviewer(stack, 'Pat Password');
+    await widget(page).locator('#svc-email').fill(member.email);
+    await widget(page).locator('#svc-password').fill('another good password');
+    await widget(page).locator('button[type=submit]', { hasText: 'Sign in' }).click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).waitFor();
+  });
+
+  test('a refused session stops polling and shows the sign-in', async () => {
+    const member = await newReviewer(stack);
+    const context = await newContext();
+    const page = await signedInPage(context, stack, member);
+    const polls = recordRequests(page, '/api/me/notifications/unread-count');
+    await page.goto(stack.pageUrl());
+    await sleep(1200);
+    await call(stack.api.app, 'POST', '/api/auth/logout', { token: member.token });
+    await widget(page).locator('#svc-email').waitFor({ timeout: 5000 });
+    const stopped = polls.length;
+    await sleep(2500);
+    assert.equal(polls.length, stopped, 'no polls after a 401');
+  });
+
+  test('the beacon reports <html data-build-sha> once per page load; its failure is silent', async () => {
+    const member = await newReviewer(stack);
+    const sha = 'c0ffee0123456789c0ffee0123456789c0ffee01';
+    const context = await newContext();
+    const page = await signedInPage(context, stack, member);
+    const beacons = recordRequests(page, '/builds');
+    const console: string[] = [];
+    page.on('console', (message) => console.push(message.text()));
+    await page.goto(stack.pageUrl({ buildSha: sha }));
+    await page.waitForFunction(() => true);
+    await sleep(1500);
+    assert.equal(beacons.length, 1);
+    assert.deepEqual(JSON.parse(beacons[0]?.body ?? '{}'), { sha, containsCommitShas: [] });
+    const builds = await call(stack.api.app, 'GET', `/api/projects/${stack.projectKey}/builds`, {
+      token: stack.admin.token,
+    });
+    assert.ok(builds.body.items.some((b: { sha: string }) => b.sha === sha));
+
+    // A client may not report builds (403), and an unknown project is 404: nothing shown, not retried.
+    const client = await call(stack.api.app, 'POST', '/api/workspace/quick-access', {
+      token: stack.admin.token,
+      body: { name: 'Quiet Client' },
+    });
+    const clientContext = await newContext();
+    const clientPage = await clientContext.newPage();
+    const refused = recordRequests(clientPage, '/builds');
+    const clientConsole: string[] = [];
+    clientPage.on('console', (message) => clientConsole.push(message.text()));
+    await clientPage.goto(stack.pageUrl({ buildSha: sha, query: `svc_access=${client.body.accessToken}` }));
+    await sleep(2500);
+    assert.equal(refused.length, 1, 'one attempt, never retried');
+    assert.equal(refused[0]?.status, 403);
+    assert.equal(await widget(clientPage).locator('.panel').isHidden(), true, 'nothing shown');
+    const fromWidget = [...console, ...clientConsole].filter((text) => !text.startsWith('Failed to load resource'));
+    assert.deepEqual(fromWidget, [], 'no console output from the widget');
+  });
+
+  test('destroy() removes the host, its timers and listeners', async () => {
+    const member = await newReviewer(stack);
+    const context = await newContext();
+    const page = await signedInPage(context, stack, member);
+    const polls = recordRequests(page, '/api/me/notifications/unread-count');
+    await page.goto(stack.pageUrl());
+    await widget(page).locator('.launcher').waitFor();
+    await page.evaluate(() => window.svcWidget?.destroy());
+    assert.equal(await page.locator('[data-svc-widget]').count(), 0);
+    const after = polls.length;
+    await sleep(2200);
+    await setTabVisibility(page, 'visible');
+    await sleep(300);
+    assert.equal(polls.length, after, 'no polls after destroy, not even on refocus');
+  });
+});
+
+declare global {
+  interface Window {
+    svcWidget?: { destroy: () => void };
+  }
+}
