@@ -1,10 +1,13 @@
 // The whole test suite: once against SQLite, then against PostgreSQL when one is
 // available (TEST_DATABASE_URL, or a throwaway cluster from Debian's postgresql package).
+// The widget's browser tests run in the SQLite pass, in Debian's Chromium: they exercise the
+// browser, and the API they call is covered on both databases by the server's own tests.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPostgresBin, startThrowawayPostgres } from './postgres.mjs';
+import { ensureSystemPackages } from './system-packages.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -22,27 +25,32 @@ function testFiles() {
   return files.sort();
 }
 
-function runSuite(label, env) {
+const browserTests = (file) => file.includes(`${path.sep}widget${path.sep}test${path.sep}`);
+
+function runSuite(label, env, files) {
   process.stdout.write(`\n=== ${label} ===\n`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...testFiles()],
+    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
     { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
   );
   return result.status === 0;
 }
 
+ensureSystemPackages();
+
 const results = [];
-results.push(['SQLite', runSuite('SQLite', { DIALECT: 'sqlite' })]);
+results.push(['SQLite (with the browser tests)', runSuite('SQLite', { DIALECT: 'sqlite' }, testFiles())]);
+const serverFiles = testFiles().filter((file) => !browserTests(file));
 
 if (process.env.TEST_DATABASE_URL) {
-  results.push(['PostgreSQL', runSuite('PostgreSQL', { DIALECT: 'postgres' })]);
+  results.push(['PostgreSQL', runSuite('PostgreSQL', { DIALECT: 'postgres' }, serverFiles)]);
 } else if (findPostgresBin()) {
   const cluster = await startThrowawayPostgres();
   try {
     results.push([
       'PostgreSQL',
-      runSuite('PostgreSQL (throwaway cluster)', { DIALECT: 'postgres', TEST_DATABASE_URL: cluster.url }),
+      runSuite('PostgreSQL (throwaway cluster)', { DIALECT: 'postgres', TEST_DATABASE_URL: cluster.url }, serverFiles),
     ]);
   } finally {
     cluster.stop();

@@ -16,7 +16,7 @@ header{display:flex;align-items:center;gap:4px;padding:8px;border-bottom:1px sol
 [role=tablist]{display:flex;gap:2px;flex:1}
 [role=tab]{border:0;background:none;padding:6px 10px;border-radius:6px;color:var(--pf-muted);font-weight:600}
 [role=tab][aria-selected=true]{background:#eef2ff;color:var(--pf-accent)}
-.icon{border:0;background:none;padding:6px 8px;border-radius:6px;color:var(--pf-muted)}
+.icon{border:0;background:none;padding:6px 8px;white-space:nowrap;border-radius:6px;color:var(--pf-muted)}
 .icon:hover,[role=tab]:hover{background:#f3f4f6}
 .body{overflow:auto;padding:10px 12px;flex:1}
 .muted{color:var(--pf-muted);font-size:12px}
@@ -54,5 +54,5 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .outline{position:fixed;display:none;pointer-events:none;border:2px solid var(--pf-accent);background:rgba(79,70,229,.08);border-radius:3px}
 .flash{position:absolute;pointer-events:none;border:3px solid var(--pf-notify);border-radius:4px}
 .hint{position:fixed;left:50%;top:16px;transform:translateX(-50%);background:#111827;color:#fff;border-radius:8px;padding:8px 12px;font-size:13px;display:flex;gap:10px;align-items:center;box-shadow:0 4px 14px rgba(0,0,0,.3)}
-.hint .btn{padding:3px 8px;font-size:12px}
+.hint .btn{padding:3px 8px;font-size:12px;color:#111827}
 `;

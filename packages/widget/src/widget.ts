@@ -455,7 +455,7 @@ export class Widget {
           'aria-label': 'New comment',
           onClick: () => this.startPicking(),
         },
-        '＋ New',
+        '+ New',
       ),
       h(
         'button',
@@ -604,7 +604,9 @@ export class Widget {
       ),
       h('p', null, c.body),
       this.allPages ? h('div', { class: 'muted' }, new URL(c.pageUrl).pathname) : null,
-      c.commitSha ? h('div', { class: 'muted' }, 'Fixed in ', this.commitLink(c.commitSha, c.commitUrl)) : null,
+      c.status === 'applied' && c.commitSha
+        ? h('div', { class: 'muted' }, 'Fixed in ', this.commitLink(c.commitSha, c.commitUrl))
+        : null,
       mine && c.status === 'applied' ? this.verifyControls(c) : null,
       h(
         'div',

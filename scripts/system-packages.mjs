@@ -1,0 +1,50 @@
+// The Debian packages the test suite needs besides Node: PostgreSQL's server binaries and
+// Chromium for the browser tests. Installed with apt-get when missing and this runs as root
+// (a fresh CI machine or container); otherwise the command to run is printed.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { findPostgresBin } from './postgres.mjs';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function missingSystemPackages() {
+  const missing = [];
+  if (!process.env.TEST_DATABASE_URL && !findPostgresBin()) missing.push('postgresql');
+  if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
+  return missing;
+}
+
+/** Installs what is missing when it can; returns what is still missing. */
+export function ensureSystemPackages() {
+  const missing = missingSystemPackages();
+  if (missing.length === 0) return [];
+  const canInstall = process.getuid?.() === 0 && commandExists('apt-get');
+  if (!canInstall) {
+    process.stdout.write(
+      `Missing Debian packages: ${missing.join(' ')}. Install them with:\n  sudo apt-get install -y ${missing.join(' ')}\n`,
+    );
+    return missing;
+  }
+  process.stdout.write(`Installing ${missing.join(' ')} from Debian packages (apt-get)…\n`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', '--no-install-recommends', ...missing],
+  ]) {
+    const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+    if (result.status !== 0) {
+      process.stdout.write(`apt-get ${args[0]} failed (exit ${result.status}).\n`);
+      break;
+    }
+  }
+  return missingSystemPackages();
+}
+
+function commandExists(name) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
