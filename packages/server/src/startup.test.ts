@@ -49,7 +49,9 @@ describe('the server process', () => {
       assert.equal(me.status, 200);
       const demo = await fetch(`${first.baseUrl}/demo`);
       assert.equal(demo.status, 200);
-      assert.match(await demo.text(), /Demo site/);
+      assert.match(await demo.text(), /<script src="\/widget\.js" data-project-key="demo"/);
+      const widget = await fetch(`${first.baseUrl}/widget.js`);
+      assert.equal(widget.status, 200, 'the built widget is served');
       assert.equal(await first.stop(), 0);
 
       const second = await startServer({ SVC_DATA_DIR: dataDir });
