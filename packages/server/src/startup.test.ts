@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { createTestDatabase, dialect } from '../test/helpers.js';
-import { startServer, startServers } from '../test/server-process.js';
+import { killRemainingServers, startServer, startServers } from '../test/server-process.js';
 import { loadConfig } from './config.js';
 
 describe('configuration', () => {
@@ -89,3 +89,5 @@ describe('the server process', () => {
     }
   });
 });
+
+after(killRemainingServers);

@@ -12,12 +12,24 @@ export interface ServerProcess {
   stop: () => Promise<number | null>;
 }
 
+const running = new Set<ChildProcess>();
+
+/**
+ * Kills every server still running: for an `after` hook, so that a test failing half-way
+ * leaves no process behind to keep its test file waiting.
+ */
+export function killRemainingServers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 /** Starts the built server (`npm run build` first) as its own process, on a free port. */
 export function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [serverEntry], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SVC_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk) => {

@@ -13,7 +13,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { callServer, startServers } from '../../../test/server-process.js';
+import { callServer, killRemainingServers, startServers } from '../../../test/server-process.js';
 
 const FULL = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const OTHER = 'ffffeeee00001111222233334444555566667777';
@@ -296,3 +296,5 @@ describe('build report rate limit', () => {
     }
   });
 });
+
+after(killRemainingServers);

@@ -13,7 +13,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { callServer, startServers } from '../../../test/server-process.js';
+import { callServer, killRemainingServers, startServers } from '../../../test/server-process.js';
 
 type App = TestApp['app'];
 
@@ -408,3 +408,5 @@ describe('several server processes on one PostgreSQL database', { skip: dialect 
     }
   });
 });
+
+after(killRemainingServers);
