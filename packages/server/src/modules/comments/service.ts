@@ -31,7 +31,8 @@ export function excerpt(text: string): string {
   return line.length <= EXCERPT_LENGTH ? line : `${line.slice(0, EXCERPT_LENGTH - 1)}…`;
 }
 
-async function requireComment(db: Db, actor: Actor, id: string) {
+/** The comment in the caller's scope, or 404. */
+export async function requireComment(db: Db, actor: Actor, id: string) {
   const comment = await repo.findComment(db, scopeOf(actor), id);
   if (!comment) throw notFound('Comment');
   return comment;
@@ -169,16 +170,34 @@ export async function reopenComment(deps: CommentDeps, actor: Actor, id: string)
     const comment = await requireComment(trx, actor, id);
     if (comment.status !== 'applied')
       throw invalidState(`Only an applied comment can be reopened; this one is ${comment.status}.`);
-    await repo.updateComment(trx, actor.workspaceId, id, { status: 'open', verified_at: null, updated_at: nowIso() });
-    await deps.events.raise(trx, {
-      type: 'CommentReopened',
-      workspaceId: actor.workspaceId,
-      commentId: id,
-      actorId: actor.id,
-      appliedById: comment.applied_by_id,
-      excerpt: excerpt(comment.body),
-    });
+    await markReopened(trx, deps, actor, comment, comment.body);
     return reload(trx, actor, id);
+  });
+}
+
+/**
+ * Reopens an applied comment (clearing its verification) and tells whoever applied it, with
+ * `excerptOf` as the excerpt: the reopen action and a rejected verification both end here.
+ */
+export async function markReopened(
+  trx: Db,
+  deps: CommentDeps,
+  actor: Actor,
+  comment: { id: string; applied_by_id: string | null },
+  excerptOf: string,
+) {
+  await repo.updateComment(trx, actor.workspaceId, comment.id, {
+    status: 'open',
+    verified_at: null,
+    updated_at: nowIso(),
+  });
+  await deps.events.raise(trx, {
+    type: 'CommentReopened',
+    workspaceId: actor.workspaceId,
+    commentId: comment.id,
+    actorId: actor.id,
+    appliedById: comment.applied_by_id,
+    excerpt: excerpt(excerptOf),
   });
 }
 

@@ -1,11 +1,11 @@
 import { VERIFY_NOTE_MAX, type VerifyBody } from '@svc/contract';
 import { inTransaction } from '../../db/transaction.js';
-import { invalidField, invalidState, notFound } from '../../errors.js';
+import { invalidField, invalidState } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
-import { type Actor, scopeOf } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
 import { authorizeAuthorOrAdmin } from '../auth/policy.js';
 import * as comments from '../comments/repo.js';
-import { type CommentDeps, excerpt } from '../comments/service.js';
+import { type CommentDeps, markReopened, requireComment } from '../comments/service.js';
 
 export const VERIFIED_REPLY = 'Verified ✓';
 export const REJECTED_REPLY_PREFIX = 'Not fixed: ';
@@ -24,49 +24,28 @@ function rejectionNote(note: string | undefined): string {
 export async function verifyComment(deps: CommentDeps, actor: Actor, id: string, input: VerifyBody) {
   const note = input.ok ? null : rejectionNote(input.note);
   return inTransaction(deps.db, async (trx) => {
-    const comment = await comments.findComment(trx, scopeOf(actor), id);
-    if (!comment) throw notFound('Comment');
+    const comment = await requireComment(trx, actor, id);
     authorizeAuthorOrAdmin(actor, comment.author_id, 'verify its fix');
     if (comment.status !== 'applied') {
       throw invalidState(`Only an applied comment can be verified; this one is ${comment.status}.`);
     }
+    // Verifying twice changes nothing and adds no second reply.
+    if (note === null && comment.verified_at) return comment;
     const now = nowIso();
-    if (note === null) {
-      // Verifying twice changes nothing and adds no second reply.
-      if (comment.verified_at) return comment;
-      await comments.updateComment(trx, actor.workspaceId, id, { verified_at: now, updated_at: now });
-      // An automated reply: no author, and it notifies nobody.
-      await comments.insertReply(trx, {
-        id: newId('rpl'),
-        workspace_id: actor.workspaceId,
-        comment_id: id,
-        author_id: null,
-        kind: 'system',
-        body: VERIFIED_REPLY,
-        created_at: now,
-      });
-    } else {
-      await comments.updateComment(trx, actor.workspaceId, id, { status: 'open', verified_at: null, updated_at: now });
-      await comments.insertReply(trx, {
-        id: newId('rpl'),
-        workspace_id: actor.workspaceId,
-        comment_id: id,
-        author_id: actor.id,
-        kind: 'user',
-        body: `${REJECTED_REPLY_PREFIX}${note}`,
-        created_at: now,
-      });
-      await deps.events.raise(trx, {
-        type: 'CommentReopened',
-        workspaceId: actor.workspaceId,
-        commentId: id,
-        actorId: actor.id,
-        appliedById: comment.applied_by_id,
-        excerpt: excerpt(`${REJECTED_REPLY_PREFIX}${note}`),
-      });
-    }
-    const updated = await comments.findComment(trx, scopeOf(actor), id);
-    if (!updated) throw notFound('Comment');
-    return updated;
+    // Confirmed: an automated reply (no author, notifies nobody). Rejected: the caller's words.
+    const reply =
+      note === null
+        ? { author_id: null, kind: 'system' as const, body: VERIFIED_REPLY }
+        : { author_id: actor.id, kind: 'user' as const, body: `${REJECTED_REPLY_PREFIX}${note}` };
+    await comments.insertReply(trx, {
+      id: newId('rpl'),
+      workspace_id: actor.workspaceId,
+      comment_id: id,
+      ...reply,
+      created_at: now,
+    });
+    if (note === null) await comments.updateComment(trx, actor.workspaceId, id, { verified_at: now, updated_at: now });
+    else await markReopened(trx, deps, actor, comment, reply.body);
+    return requireComment(trx, actor, id);
   });
 }
