@@ -137,17 +137,30 @@ export class Widget {
 
   open(tab?: 'updates' | 'comments'): void {
     if (tab) this.tab = tab;
-    this.panel.hidden = false;
-    this.launcher.setAttribute('aria-expanded', 'true');
+    this.showPanel();
     this.render();
     if (this.user && this.tab === 'updates') void this.loadUpdates();
-    (this.panel.querySelector('[aria-selected=true], input, textarea') as HTMLElement | null)?.focus();
+    this.find('[aria-selected=true], input, textarea')?.focus();
   }
 
   close(): void {
+    this.hidePanel();
+    this.launcher.focus();
+  }
+
+  /** An element of the panel, to move focus to after a change. */
+  private find(selector: string): HTMLElement | null {
+    return this.panel.querySelector<HTMLElement>(selector);
+  }
+
+  private showPanel(): void {
+    this.panel.hidden = false;
+    this.launcher.setAttribute('aria-expanded', 'true');
+  }
+
+  private hidePanel(): void {
     this.panel.hidden = true;
     this.launcher.setAttribute('aria-expanded', 'false');
-    this.launcher.focus();
   }
 
   private toggle(): void {
@@ -168,7 +181,7 @@ export class Widget {
       this.api.setToken(answer.data.token);
     } else {
       this.notice = 'This access link is no longer valid. Ask for a new one, or sign in.';
-      this.panel.hidden = false;
+      this.showPanel();
     }
   }
 
@@ -180,25 +193,24 @@ export class Widget {
     await this.loadComments();
   }
 
+  /** The server refused the token: back to the sign-in, saying why. */
   private sessionEnded(): void {
     if (!this.user) return;
-    this.api.setToken(null);
-    this.user = null;
-    this.poller.stop();
-    this.count = 0;
-    this.etag = null;
-    this.comments = [];
-    this.notifications = null;
+    this.forgetSession();
     this.notice = 'Your session has ended. Please sign in again.';
-    this.updateBadge();
-    this.renderPins();
-    this.panel.hidden = false;
-    this.launcher.setAttribute('aria-expanded', 'true');
+    this.showPanel();
     this.render();
   }
 
   private async signOut(): Promise<void> {
     await this.api.call('POST', '/api/auth/logout').catch(() => null);
+    this.forgetSession();
+    this.render();
+    this.find('input')?.focus();
+  }
+
+  /** Drops the token and everything read with it; stops polling. */
+  private forgetSession(): void {
     this.api.setToken(null);
     this.user = null;
     this.poller.stop();
@@ -208,8 +220,6 @@ export class Widget {
     this.notifications = null;
     this.updateBadge();
     this.renderPins();
-    this.render();
-    (this.panel.querySelector('input') as HTMLElement | null)?.focus();
   }
 
   /** Tells the server which build this page comes from, once per page load; never retried, never shown. */
@@ -308,7 +318,7 @@ export class Widget {
     this.expanded.add(id);
     this.highlighted = id;
     this.render();
-    const card = this.panel.querySelector<HTMLElement>(`[data-comment="${CSS.escape(id)}"]`);
+    const card = this.find(`[data-comment="${CSS.escape(id)}"]`);
     card?.scrollIntoView({ block: 'nearest' });
     card?.focus();
     const comment = this.comments.find((c) => c.id === id);
@@ -318,8 +328,7 @@ export class Widget {
   // --- new comment -----------------------------------------------------------------------
 
   private startPicking(): void {
-    this.panel.hidden = true;
-    this.launcher.setAttribute('aria-expanded', 'false');
+    this.hidePanel();
     const hint = h(
       'div',
       { class: 'hint', role: 'status' },
@@ -345,7 +354,7 @@ export class Widget {
     this.draft = picked;
     this.open('comments');
     // Cancelled: back where the user was, on the button that started it.
-    if (!picked) (this.panel.querySelector('[data-new]') as HTMLElement | null)?.focus();
+    if (!picked) this.find('[data-new]')?.focus();
   }
 
   private async sendComment(form: HTMLFormElement): Promise<void> {
@@ -366,7 +375,7 @@ export class Widget {
     await this.loadComments();
     this.highlighted = answer.data.id;
     this.render();
-    this.panel.querySelector<HTMLElement>(`[data-comment="${CSS.escape(answer.data.id)}"]`)?.focus();
+    this.find(`[data-comment="${CSS.escape(answer.data.id)}"]`)?.focus();
   }
 
   // --- rendering -------------------------------------------------------------------------
@@ -414,7 +423,7 @@ export class Widget {
     await this.signedIn(answer.data.user);
     this.tab = 'comments';
     this.render();
-    (this.panel.querySelector('[aria-selected=true]') as HTMLElement | null)?.focus();
+    this.find('[aria-selected=true]')?.focus();
   }
 
   private closeButton(): HTMLElement {
@@ -436,7 +445,7 @@ export class Widget {
           onKeydown: (event: KeyboardEvent) => {
             if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
               this.switchTab(id === 'updates' ? 'comments' : 'updates');
-              (this.panel.querySelector('[aria-selected=true]') as HTMLElement | null)?.focus();
+              this.find('[aria-selected=true]')?.focus();
             }
           },
         },
@@ -551,7 +560,7 @@ export class Widget {
           this.allPages = (event.target as HTMLInputElement).checked;
           await this.loadComments();
           this.render();
-          (this.panel.querySelector('.toggle input') as HTMLElement | null)?.focus();
+          this.find('.toggle input')?.focus();
         },
       }),
       'All pages',
@@ -647,7 +656,7 @@ export class Widget {
           if (answer?.status !== 201) return;
           await this.loadThread(c.id);
           this.render();
-          this.panel.querySelector<HTMLElement>(`[data-comment="${CSS.escape(c.id)}"] textarea`)?.focus();
+          this.find(`[data-comment="${CSS.escape(c.id)}"] textarea`)?.focus();
         },
       },
       h('label', { for: `svc-reply-${c.id}` }, 'Reply'),
@@ -689,7 +698,7 @@ export class Widget {
       if (this.expanded.has(c.id)) await this.loadThread(c.id);
       this.renderPins();
       this.render();
-      this.panel.querySelector<HTMLElement>(`[data-comment="${CSS.escape(c.id)}"]`)?.focus();
+      this.find(`[data-comment="${CSS.escape(c.id)}"]`)?.focus();
     };
     if (this.rejecting !== c.id) {
       return h(
@@ -706,7 +715,7 @@ export class Widget {
             onClick: () => {
               this.rejecting = c.id;
               this.render();
-              this.panel.querySelector<HTMLElement>(`#svc-note-${CSS.escape(c.id)}`)?.focus();
+              this.find(`#svc-note-${CSS.escape(c.id)}`)?.focus();
             },
           },
           'Not fixed',
@@ -828,7 +837,7 @@ export class Widget {
     const pins: HTMLElement[] = [];
     const onThisPage = this.comments.filter((c) => c.status === 'open' && c.anchor && c.pageUrl === currentPage());
     onThisPage.forEach((c, i) => {
-      const target = find(c.anchor?.selector ?? '');
+      const target = pageElement(c.anchor?.selector ?? '');
       if (!target || !c.anchor) return;
       const r = target.getBoundingClientRect();
       pins.push(
@@ -849,7 +858,7 @@ export class Widget {
   }
 
   private flash(selector: string): void {
-    const target = find(selector);
+    const target = pageElement(selector);
     if (!target) return;
     target.scrollIntoView({ block: 'center', behavior: 'smooth' });
     const r = target.getBoundingClientRect();
@@ -863,7 +872,7 @@ export class Widget {
   }
 }
 
-function find(selector: string): Element | null {
+function pageElement(selector: string): Element | null {
   try {
     return document.querySelector(selector);
   } catch {
