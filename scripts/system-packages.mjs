@@ -40,7 +40,8 @@ export function ensureSystemPackages() {
   return missingSystemPackages();
 }
 
-function commandExists(name) {
+/** Whether `name` is a command on PATH. */
+export function commandExists(name) {
   try {
     execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
     return true;

@@ -40,8 +40,9 @@ function runSuite(label, env, files) {
 ensureSystemPackages();
 
 const results = [];
-results.push(['SQLite (with the browser tests)', runSuite('SQLite', { DIALECT: 'sqlite' }, testFiles())]);
-const serverFiles = testFiles().filter((file) => !browserTests(file));
+const allFiles = testFiles();
+const serverFiles = allFiles.filter((file) => !browserTests(file));
+results.push(['SQLite (with the browser tests)', runSuite('SQLite', { DIALECT: 'sqlite' }, allFiles)]);
 
 if (process.env.TEST_DATABASE_URL) {
   results.push(['PostgreSQL', runSuite('PostgreSQL', { DIALECT: 'postgres' }, serverFiles)]);

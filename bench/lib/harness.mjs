@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { commandExists } from '../../scripts/system-packages.mjs';
 
 /** The built server's buildApp on `database`, quiet, for seeding and direct measurements. */
 export async function openApp(database, overrides = {}) {
@@ -23,15 +24,6 @@ export async function openApp(database, overrides = {}) {
 export const cores = os.availableParallelism();
 export const hasTaskset = commandExists('taskset');
 export const hasWrk = commandExists('wrk');
-
-function commandExists(name) {
-  try {
-    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Runs `args` pinned to one core when the machine has two or more. */
 export function pinned(core, command, args) {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SHA_PATTERN } from '@svc/contract/sha';
 import { usageError } from './errors.js';
 
 /** A git command that failed; `stderr` is git's own explanation. */
@@ -119,7 +120,7 @@ const plainHistory = ['--no-replace-objects', '-c', 'core.commitGraph=true'];
  */
 export async function findContained(cwd: string, deployed: string, candidates: string[]): Promise<Ancestry> {
   const unique = [...new Set(candidates)];
-  const valid = unique.filter((sha) => /^[0-9a-f]{4,40}$/.test(sha));
+  const valid = unique.filter((sha) => SHA_PATTERN.test(sha));
   const unknown = unique.filter((sha) => !valid.includes(sha));
   // Independent questions, asked of two git processes at once.
   const [layout, answers] = await Promise.all([

@@ -5,5 +5,6 @@ export * from './commit-url.js';
 export * from './common.js';
 export * from './errors.js';
 export * from './notifications.js';
+export * from './project-key.js';
 export * from './projects.js';
 export * from './sha.js';

@@ -1,7 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, Text, Timestamp } from './common.js';
-
-export const PROJECT_KEY_PATTERN = '^[a-z0-9-]{2,40}$';
+import { PROJECT_KEY_PATTERN } from './project-key.js';
 
 export const Project = Type.Object({
   id: Type.String(),

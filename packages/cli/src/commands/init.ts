@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PROJECT_KEY_PATTERN } from '@svc/contract/project-key';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../bin.js';
 import { CONFIG_DIR, CONFIG_FILE, CREDENTIALS_FILE } from '../config.js';
@@ -31,7 +32,7 @@ export async function run(args: string[], context: CommandContext): Promise<void
   if (server.protocol !== 'http:' && server.protocol !== 'https:') {
     throw usageError(`--server must be an http(s) URL, got "${values.server}".`);
   }
-  if (!/^[a-z0-9-]{2,40}$/.test(values.project)) {
+  if (!new RegExp(PROJECT_KEY_PATTERN).test(values.project)) {
     throw usageError(`--project must be a project key (2-40 of a-z, 0-9 and -), got "${values.project}".`);
   }
 

@@ -20,11 +20,12 @@ export async function run(args: string[], context: CommandContext): Promise<void
   if (files.length === 0) throw usageError(`name at least one HTML file.\n\n${usage}`);
   const sha = await resolveCommit(context.cwd, 'HEAD');
 
-  const results: { file: string; html: string; changed: boolean }[] = [];
+  const results: { file: string; target: string; html: string; changed: boolean }[] = [];
   for (const file of files) {
+    const target = path.resolve(context.cwd, file);
     let html: string;
     try {
-      html = fs.readFileSync(path.resolve(context.cwd, file), 'utf8');
+      html = fs.readFileSync(target, 'utf8');
     } catch (error) {
       throw usageError(
         `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}. Nothing was written.`,
@@ -32,10 +33,10 @@ export async function run(args: string[], context: CommandContext): Promise<void
     }
     const stamped = stampHtml(html, sha);
     if (stamped === null) throw usageError(`${file} has no <html> element. Nothing was written.`);
-    results.push({ file, html: stamped, changed: stamped !== html });
+    results.push({ file, target, html: stamped, changed: stamped !== html });
   }
   for (const result of results) {
-    if (result.changed) fs.writeFileSync(path.resolve(context.cwd, result.file), result.html);
+    if (result.changed) fs.writeFileSync(result.target, result.html);
   }
   if (values.json) return printJson({ sha, files: results.map(({ file, changed }) => ({ file, changed })) });
   const changed = results.filter((r) => r.changed).length;
