@@ -170,10 +170,12 @@ async function measure(label, prepared) {
     // Passes over every token fill the caches, as a running server's would be: the cold
     // start costs two queries per token and is reported on its own.
     const cold = await load({ url, seconds: WARM_SECONDS, connections: CONNECTIONS, tokensFile });
-    await load({ url: bare.url, seconds: 2, connections: CONNECTIONS });
+    // The baseline gets the same requests (same tokens, same script in the load generator),
+    // so that only the server differs between the two figures.
+    await load({ url: bare.url, seconds: 2, connections: CONNECTIONS, tokensFile });
     const rounds = { baseline: [], endpoint: [], notModified: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      rounds.baseline.push(await load({ url: bare.url, seconds: SECONDS, connections: CONNECTIONS }));
+      rounds.baseline.push(await load({ url: bare.url, seconds: SECONDS, connections: CONNECTIONS, tokensFile }));
       rounds.endpoint.push(await load({ url, seconds: SECONDS, connections: CONNECTIONS, tokensFile }));
       rounds.notModified.push(
         await load({ url, seconds: SECONDS, connections: CONNECTIONS, tokensFile, withEtag: true }),

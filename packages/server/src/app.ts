@@ -7,7 +7,8 @@ import { createCaches } from './cache/index.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
-import { registerCors } from './http/cors.js';
+import { AllowedOrigins, registerCors } from './http/cors.js';
+import { FastPath } from './http/fast-path.js';
 import { registerProblemHandlers } from './http/problem.js';
 import { registerValidators } from './http/validation.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
@@ -17,6 +18,7 @@ import { commentRoutes } from './modules/comments/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSink } from './modules/notifications/service.js';
+import { RouteMetrics } from './modules/ops/route-metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
@@ -59,7 +61,12 @@ function quietRouteLoggers(): Parameters<FastifyInstance['setChildLoggerFactory'
  */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
   const database = openDatabase(config.database);
+  const caches = createCaches(database);
+  const origins = new AllowedOrigins(database.db);
+  const metrics = new RouteMetrics();
+  const fastPath = new FastPath(origins, metrics);
   const app = Fastify({
+    serverFactory: fastPath.serverFactory,
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: requestIds(),
@@ -83,8 +90,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   registerValidators(app);
   registerProblemHandlers(app);
-  const caches = createCaches(database);
-  await app.register(opsRoutes);
+  await app.register(opsRoutes, { metrics });
   registerAuthentication(app, database.db, caches.actors);
 
   await app.register(swagger, {
@@ -103,14 +109,14 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  const origins = registerCors(app, database.db);
+  registerCors(app, origins);
 
   await app.register(authRoutes, { allowSignup: config.allowSignup });
   await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });
   const events = notificationSink(database);
   await app.register(commentRoutes, { events });
   await app.register(verificationRoutes, { events });
-  await app.register(notificationRoutes, { caches });
+  await app.register(notificationRoutes, { caches, fastPath });
   await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });
   await app.register(widgetRoutes);
   await app.register(demoRoutes);

@@ -9,6 +9,49 @@ const ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match';
 const EXPOSE_HEADERS = 'ETag, Retry-After';
 const MAX_AGE = '600';
 
+/** The headers that let `origin` read an answer. */
+export function corsHeaders(origin: string): Record<string, string> {
+  return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': EXPOSE_HEADERS };
+}
+
+/**
+ * The origins allowed to call the API: every project's `allowedOrigins`, read from the
+ * database and kept for REFRESH_MS (or until this process changes a project).
+ */
+export class AllowedOrigins {
+  private origins = new Set<string>();
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  /** Whether `origin` may call the API; undefined while the list is due to be re-read. */
+  allows(origin: string): boolean | undefined {
+    if (Date.now() - this.loadedAt > REFRESH_MS) return undefined;
+    return this.origins.has(origin);
+  }
+
+  refresh(): Promise<void> {
+    this.loading ??= listAllowedOrigins(this.db).then(
+      (list) => {
+        this.origins = new Set(list);
+        this.loadedAt = Date.now();
+        this.loading = null;
+      },
+      (error: unknown) => {
+        this.loading = null;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+
+  /** A project's origins changed: re-read them before the next cross-origin answer. */
+  readonly invalidate = (): void => {
+    this.loadedAt = 0;
+  };
+}
+
 /**
  * CORS for the widget: a page may call the API when its origin is in some project's
  * `allowedOrigins`. Requests carry bearer tokens, never cookies, so no credentials mode.
@@ -18,36 +61,13 @@ const MAX_AGE = '600';
  * unread-count about a tenth of its throughput. Here a same-origin request costs one
  * header read, and a cross-origin one a Set lookup.
  */
-export function registerCors(app: FastifyInstance, db: Db): { invalidate: () => void } {
-  let origins = new Set<string>();
-  let loadedAt = 0;
-  let loading: Promise<void> | null = null;
-  const refresh = () => {
-    loading ??= listAllowedOrigins(db).then(
-      (list) => {
-        origins = new Set(list);
-        loadedAt = Date.now();
-        loading = null;
-      },
-      (error: unknown) => {
-        loading = null;
-        throw error;
-      },
-    );
-    return loading;
-  };
-
-  const allow = (reply: FastifyReply, origin: string) => {
-    reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
-    reply.header('access-control-expose-headers', EXPOSE_HEADERS);
-  };
-
+export function registerCors(app: FastifyInstance, origins: AllowedOrigins): void {
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const origin = request.headers.origin;
     if (origin === undefined) return done();
     const decide = () => {
-      if (!origins.has(origin)) return done();
-      allow(reply, origin);
+      if (!origins.allows(origin)) return done();
+      reply.headers(corsHeaders(origin));
       if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
         reply
           .header('access-control-allow-methods', ALLOW_METHODS)
@@ -59,16 +79,10 @@ export function registerCors(app: FastifyInstance, db: Db): { invalidate: () => 
       }
       done();
     };
-    if (Date.now() - loadedAt <= REFRESH_MS) return decide();
-    refresh().then(decide, (error: Error) => done(error));
+    if (origins.allows(origin) !== undefined) return decide();
+    origins.refresh().then(decide, (error: Error) => done(error));
   });
 
   // Preflights need a route to land on; the hook above answers those it allows.
   app.options('*', { schema: { hide: true } }, (_request, reply) => reply.callNotFound());
-
-  return {
-    invalidate: () => {
-      loadedAt = 0;
-    },
-  };
 }

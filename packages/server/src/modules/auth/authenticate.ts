@@ -49,6 +49,16 @@ async function recordKeyUse(db: Db, actor: Actor): Promise<void> {
 }
 
 /**
+ * The caller of `header` when it is cached and nothing needs recording: no I/O, no promise.
+ * Undefined means "ask `authenticate`", not "refused".
+ */
+export function cachedCaller(actors: CoherentCache<Actor>, header: string | undefined): Actor | undefined {
+  const token = bearerToken(header);
+  const cached = token ? actors.get(hashToken(token)) : undefined;
+  return cached && !keyUseDue(cached) ? cached : undefined;
+}
+
+/**
  * Every /api route but the public ones (sign-up, sign-in) authenticates in onRequest,
  * before the body is read: an anonymous caller learns nothing about input rules. The
  * hook is attached per route, and a cached session answers without a promise.
@@ -56,9 +66,8 @@ async function recordKeyUse(db: Db, actor: Actor): Promise<void> {
 export function registerAuthentication(app: FastifyInstance, db: Db, actors: CoherentCache<Actor>): void {
   const hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const header = request.headers.authorization;
-    const token = bearerToken(header);
-    const cached = token ? actors.get(hashToken(token)) : undefined;
-    if (cached && !keyUseDue(cached)) {
+    const cached = cachedCaller(actors, header);
+    if (cached) {
       request.actor = cached;
       done();
       return;

@@ -409,4 +409,112 @@ describe('several server processes on one PostgreSQL database', { skip: dialect 
   });
 });
 
+describe('unread-count answered from memory, before routing', () => {
+  const url = '/api/me/notifications/unread-count';
+  let t: TestApp;
+  let base: string;
+  let author: Member;
+  let dev: Member;
+  let commentId: string;
+  before(async () => {
+    t = await createTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    author = await signUp(t.app);
+    dev = await addMember(t.app, author);
+    const project = await createProject(t.app, author, { allowedOrigins: ['https://widget-host.test'] });
+    commentId = (await createComment(t.app, author, project.key)).id;
+    await call(t.app, 'POST', `/api/comments/${commentId}/replies`, { token: dev.token, body: { body: 'one' } });
+  });
+  after(() => t.close());
+
+  type Seen = { status: number; headers: [string, string][]; body: string };
+  /** Headers that say something about the answer; the connection's own are left out. */
+  const comparable = (headers: Iterable<[string, unknown]>) =>
+    [...headers]
+      .filter(([name]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name.toLowerCase()))
+      .map(([name, value]): [string, string] => [name.toLowerCase(), String(value)])
+      .sort(([a], [b]) => a.localeCompare(b));
+  const overHttp = async (headers: Record<string, string>, path = url): Promise<Seen> => {
+    const answer = await fetch(base + path, { headers });
+    return { status: answer.status, headers: comparable(answer.headers), body: await answer.text() };
+  };
+  const throughRoute = async (headers: Record<string, string>): Promise<Seen> => {
+    const answer = await t.app.inject({ method: 'GET', url, headers });
+    return { status: answer.statusCode, headers: comparable(Object.entries(answer.headers)), body: answer.body };
+  };
+  /** How many polls the fast path answered, from the metrics it keeps. */
+  const fromMemory = async () => {
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const line =
+      /svc_http_requests_answered_from_memory_total\{method="GET",route="\/api\/me\/notifications\/unread-count"\} (\d+)/;
+    return Number(line.exec(metrics)?.[1] ?? 0);
+  };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  test('gives byte for byte what the route gives: 200, 304, stale ETag, allowed and other origins', async () => {
+    const first = await overHttp(bearer(author.token));
+    assert.equal(first.status, 200);
+    assert.equal(first.body, '{"count":1}');
+    const cases = [
+      bearer(author.token),
+      { ...bearer(author.token), 'if-none-match': '"1"' },
+      { ...bearer(author.token), 'if-none-match': '"0", W/"1"' },
+      { ...bearer(author.token), 'if-none-match': '"7"' },
+      { ...bearer(author.token), origin: 'https://widget-host.test' },
+      { ...bearer(author.token), origin: 'https://elsewhere.test', 'if-none-match': '"1"' },
+    ];
+    const before = await fromMemory();
+    for (const headers of cases) {
+      const expected = await throughRoute(headers);
+      assert.deepEqual(await overHttp(headers), expected, JSON.stringify(headers));
+    }
+    assert.equal(await fromMemory(), before + cases.length, 'every case was answered from memory');
+    const withOrigin = await overHttp({ ...bearer(author.token), origin: 'https://widget-host.test' });
+    assert.ok(
+      withOrigin.headers.some(
+        ([name, value]) => name === 'access-control-allow-origin' && value === 'https://widget-host.test',
+      ),
+    );
+    assert.equal((await overHttp({ ...bearer(author.token), 'if-none-match': '"1"' })).status, 304);
+  });
+
+  test('leaves to the route what memory cannot answer, and stays exact after changes and logout', async () => {
+    const session = await call(t.app, 'POST', '/api/auth/login', {
+      body: { email: author.email, password: 'correct horse battery' },
+    });
+    const fresh = bearer(session.body.token);
+    let counted = await fromMemory();
+    /** `answeredFromMemory` null: either (on PostgreSQL a process hears its own changes a moment later too). */
+    const expectPoll = async (
+      headers: Record<string, string>,
+      status: number,
+      body: string | null,
+      answeredFromMemory: boolean | null,
+      path = url,
+    ) => {
+      const seen = await overHttp(headers, path);
+      assert.equal(seen.status, status);
+      if (body !== null) assert.equal(seen.body, body);
+      if (answeredFromMemory === null) counted = await fromMemory();
+      else if (answeredFromMemory) counted++;
+      assert.equal(await fromMemory(), counted, `${path} ${JSON.stringify(headers)}`);
+    };
+
+    await expectPoll(fresh, 200, '{"count":1}', false); // a session not seen yet: loaded by the route
+    await expectPoll(fresh, 200, '{"count":1}', true);
+    await expectPoll(fresh, 200, '{"count":1}', false, `${url}?t=1`);
+    await expectPoll(bearer('svc_sess_unknown'), 401, null, false);
+    await expectPoll({}, 401, null, false);
+
+    await call(t.app, 'POST', `/api/comments/${commentId}/replies`, { token: dev.token, body: { body: 'two' } });
+    await expectPoll(fresh, 200, '{"count":2}', null);
+    await call(t.app, 'POST', '/api/me/notifications/read-all', { token: author.token, body: {} });
+    await expectPoll(fresh, 200, '{"count":0}', null);
+
+    await call(t.app, 'POST', '/api/auth/logout', { token: session.body.token });
+    await expectPoll(fresh, 401, null, false);
+  });
+});
+
 after(killRemainingServers);

@@ -11,8 +11,10 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Caches } from '../../cache/index.js';
+import type { FastAnswerer, FastPath } from '../../http/fast-path.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
+import { cachedCaller } from '../auth/authenticate.js';
 import { presentNotification } from './presenter.js';
 import * as service from './service.js';
 
@@ -25,19 +27,55 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
+const COUNT_CACHE_CONTROL = 'private, no-cache';
+/** The count is its own strong validator. */
+const countEtag = (count: number) => `"${count}"`;
+
 function answerCount(request: FastifyRequest, reply: FastifyReply, count: number): void {
-  const etag = `"${count}"`;
-  reply.header('cache-control', 'private, no-cache').header('etag', etag);
+  const etag = countEtag(count);
+  reply.header('cache-control', COUNT_CACHE_CONTROL).header('etag', etag);
   // A 304 carries no body at all, not even `null`.
   if (matchesEtag(request.headers['if-none-match'], etag)) reply.code(304).send();
   else reply.send({ count });
 }
 
-export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches }> = async (app, { caches }) => {
+/**
+ * The same answers as the route, when the caller and their count are both in memory.
+ * Header objects are written out whole: built with a spread (`{ ...common, more }`), V8
+ * kept every answer alive past the next minor GC, which cost a third of the throughput.
+ */
+function unreadCountFromMemory(caches: Caches): FastAnswerer {
+  return (request) => {
+    const actor = cachedCaller(caches.actors, request.headers.authorization);
+    const count = actor ? caches.unreadCounts.get(actor.id) : undefined;
+    if (count === undefined) return undefined;
+    const etag = countEtag(count);
+    if (matchesEtag(request.headers['if-none-match'], etag)) {
+      return { status: 304, headers: { 'cache-control': COUNT_CACHE_CONTROL, etag } };
+    }
+    const body = JSON.stringify({ count });
+    const headers = {
+      'cache-control': COUNT_CACHE_CONTROL,
+      etag,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.length),
+    };
+    return { status: 200, headers, body };
+  };
+}
+
+const UNREAD_COUNT_URL = '/api/me/notifications/unread-count';
+
+export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches; fastPath: FastPath }> = async (
+  app,
+  { caches, fastPath },
+) => {
   const deps = { db: app.db, dialect: app.dialect, caches };
 
+  // Polled by every open widget: answered before routing when it can be (see FastPath).
+  fastPath.add(UNREAD_COUNT_URL, unreadCountFromMemory(caches));
   app.get(
-    '/api/me/notifications/unread-count',
+    UNREAD_COUNT_URL,
     {
       // Polled every few seconds by every open tab: one log line per poll would drown the rest.
       logLevel: 'warn',

@@ -10,7 +10,11 @@ interface RouteSeries {
   buckets: Float64Array;
   sum: number;
   count: number;
+  /** Of `count`, those answered before routing (see FastPath). */
+  fromMemory: number;
 }
+
+export type RouteRecorder = (status: number, seconds: number, fromMemory?: boolean) => void;
 
 type Value = { value: number; labels: Record<string, string | number>; metricName?: string };
 
@@ -21,8 +25,10 @@ type Value = { value: number; labels: Record<string, string | number>; metricNam
  */
 export class RouteMetrics {
   private readonly series: RouteSeries[] = [];
+  private readonly recorders = new Map<string, RouteRecorder>();
 
-  constructor(registry: client.Registry) {
+  /** Adds the series to `registry`, read from here at each scrape. */
+  collectInto(registry: client.Registry): void {
     const counter = {
       name: 'svc_http_requests_total',
       help: 'HTTP requests answered, by route and status',
@@ -47,8 +53,20 @@ export class RouteMetrics {
         values: this.series.flatMap((s) => this.histogramValues(histogram.name, s)),
       }),
     };
-    registry.registerMetric(counter as unknown as client.Metric);
-    registry.registerMetric(histogram as unknown as client.Metric);
+    const fromMemory = {
+      name: 'svc_http_requests_answered_from_memory_total',
+      help: 'Of those requests, the ones answered from memory before routing',
+      get: async () => ({
+        name: fromMemory.name,
+        help: fromMemory.help,
+        type: 'counter',
+        aggregator: 'sum',
+        values: this.series
+          .filter((s) => s.fromMemory > 0)
+          .map((s) => ({ value: s.fromMemory, labels: { method: s.method, route: s.route } })),
+      }),
+    };
+    for (const metric of [counter, histogram, fromMemory]) registry.registerMetric(metric as unknown as client.Metric);
   }
 
   private histogramValues(name: string, s: RouteSeries): Value[] {
@@ -65,8 +83,11 @@ export class RouteMetrics {
     return values;
   }
 
-  /** A recorder for one route, made once when the route is registered. */
-  forRoute(method: string, route: string): (status: number, seconds: number) => void {
+  /** The recorder of one route, made when the route is registered; the same one when asked again. */
+  forRoute(method: string, route: string): RouteRecorder {
+    const key = `${method} ${route}`;
+    const known = this.recorders.get(key);
+    if (known) return known;
     const s: RouteSeries = {
       method,
       route,
@@ -74,15 +95,19 @@ export class RouteMetrics {
       buckets: new Float64Array(BUCKETS.length + 1),
       sum: 0,
       count: 0,
+      fromMemory: 0,
     };
     this.series.push(s);
-    return (status, seconds) => {
+    const record: RouteRecorder = (status, seconds, fromMemory = false) => {
       s.byStatus.set(status, (s.byStatus.get(status) ?? 0) + 1);
       let i = 0;
       while (i < BUCKETS.length && seconds > (BUCKETS[i] as number)) i++;
       s.buckets[i] = (s.buckets[i] ?? 0) + 1;
       s.sum += seconds;
       s.count++;
+      if (fromMemory) s.fromMemory++;
     };
+    this.recorders.set(key, record);
+    return record;
   }
 }

@@ -5,15 +5,15 @@ import fp from 'fastify-plugin';
 import client from 'prom-client';
 import { Type } from 'typebox';
 import { sendProblem } from '../../http/problem.js';
-import { RouteMetrics } from './route-metrics.js';
+import type { RouteMetrics } from './route-metrics.js';
 
 const tags = ['operations'];
 
 /** Liveness, readiness and Prometheus metrics; not encapsulated, so every route registered after it is measured. */
-const ops: FastifyPluginAsyncTypebox = async (app) => {
+const ops: FastifyPluginAsyncTypebox<{ metrics: RouteMetrics }> = async (app, { metrics }) => {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const metrics = new RouteMetrics(registry);
+  metrics.collectInto(registry);
 
   // Each route gets its own recorder when it is registered: nothing is looked up per request.
   // It runs as the response is sent (onSend): waiting for the socket to finish (onResponse)
