@@ -79,6 +79,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('db', database.db);
   app.decorate('dialect', database);
   app.decorateRequest('actor', null as never);
+  app.addHook('preClose', async () => fastPath.close());
   app.addHook('onClose', () => database.close());
 
   try {

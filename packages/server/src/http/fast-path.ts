@@ -4,11 +4,11 @@ import type { FastifyServerFactory } from 'fastify';
 import type { RouteMetrics, RouteRecorder } from '../modules/ops/route-metrics.js';
 import { type AllowedOrigins, corsHeaders } from './cors.js';
 
-/** A complete answer; `headers` include content-length when there is a body. */
+/** A complete answer; `headers` include content-length when there is a body. May be shared by many requests. */
 export interface FastAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body?: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
 }
 
 /** Answers from memory, or returns undefined and leaves the request to its Fastify route. */
@@ -38,6 +38,7 @@ interface ServerOptions {
  */
 export class FastPath {
   private readonly byUrl = new Map<string, Entry>();
+  private closing = false;
 
   constructor(
     private readonly origins: AllowedOrigins,
@@ -47,6 +48,11 @@ export class FastPath {
   /** `url` must also be a Fastify GET route: the answerer may always decline. */
   add(url: string, answer: FastAnswerer): void {
     this.byUrl.set(url, { answer, record: this.metrics.forRoute('GET', url) });
+  }
+
+  /** From now on every request goes to Fastify, which refuses new ones with 503 while it closes. */
+  close(): void {
+    this.closing = true;
   }
 
   /** Fastify's own HTTP/1 server and settings, with this in front of its handler. */
@@ -64,7 +70,7 @@ export class FastPath {
 
   private answer(request: IncomingMessage, response: ServerResponse): boolean {
     const entry = request.method === 'GET' && request.url !== undefined ? this.byUrl.get(request.url) : undefined;
-    if (entry === undefined) return false;
+    if (entry === undefined || this.closing) return false;
     const started = performance.now();
     const origin = request.headers.origin;
     const allowed = origin === undefined ? false : this.origins.allows(origin);
