@@ -75,11 +75,20 @@ function countAnswers(count: number): CountAnswers {
 /** The same answers as the route, when the caller and their count are both in memory. */
 function unreadCountFromMemory(caches: Caches): FastAnswerer {
   const shared: CountAnswers[] = [];
+  const answersFor = (count: number): CountAnswers => {
+    if (count > SHARED_COUNT_ANSWERS) return countAnswers(count);
+    let answers = shared[count];
+    if (answers === undefined) {
+      answers = countAnswers(count);
+      shared[count] = answers;
+    }
+    return answers;
+  };
   return (request) => {
     const actor = cachedCaller(caches.actors, request.headers.authorization);
     const count = actor ? caches.unreadCounts.get(actor.id) : undefined;
     if (count === undefined) return undefined;
-    const answers = count <= SHARED_COUNT_ANSWERS ? (shared[count] ??= countAnswers(count)) : countAnswers(count);
+    const answers = answersFor(count);
     return matchesEtag(request.headers['if-none-match'], answers.etag) ? answers.notModified : answers.ok;
   };
 }
