@@ -65,8 +65,8 @@ export function registerCors(app: FastifyInstance, origins: AllowedOrigins): voi
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const origin = request.headers.origin;
     if (origin === undefined) return done();
-    const decide = () => {
-      if (!origins.allows(origin)) return done();
+    const decide = (allowed: boolean) => {
+      if (!allowed) return done();
       reply.headers(corsHeaders(origin));
       if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
         reply
@@ -79,8 +79,12 @@ export function registerCors(app: FastifyInstance, origins: AllowedOrigins): voi
       }
       done();
     };
-    if (origins.allows(origin) !== undefined) return decide();
-    origins.refresh().then(decide, (error: Error) => done(error));
+    const allowed = origins.allows(origin);
+    if (allowed !== undefined) return decide(allowed);
+    origins.refresh().then(
+      () => decide(origins.allows(origin) === true),
+      (error: Error) => done(error),
+    );
   });
 
   // Preflights need a route to land on; the hook above answers those it allows.
