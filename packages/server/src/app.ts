@@ -55,11 +55,16 @@ function quietRouteLoggers(): Parameters<FastifyInstance['setChildLoggerFactory'
   };
 }
 
+export interface AppOptions {
+  /** Where log lines go; standard output (written synchronously) when not given. */
+  logStream?: { write(line: string): void };
+}
+
 /**
  * Builds the application: opens the database, migrates it, registers every route.
  * Listens on nothing; `server.ts` does that.
  */
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const database = openDatabase(config.database);
   const caches = createCaches(database);
   const origins = new AllowedOrigins(database.db);
@@ -72,7 +77,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     genReqId: requestIds(),
     // Fastify's request serializer logs method, URL and addresses, never headers or bodies,
     // and no URL of this API carries a secret.
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setChildLoggerFactory(quietRouteLoggers());

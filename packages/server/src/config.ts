@@ -13,6 +13,8 @@ export interface Config {
   allowSignup: boolean;
   buildRateLimit: number;
   logLevel: LogLevel;
+  /** How long a shutdown may take before the process gives up waiting and exits 1. */
+  shutdownTimeoutMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     allowSignup: boolean('SVC_ALLOW_SIGNUP', true),
     buildRateLimit: integer('SVC_BUILD_RATE_LIMIT', 120, 1, 1_000_000),
     logLevel,
+    shutdownTimeoutMs: integer('SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
   };
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
 }

@@ -1,6 +1,8 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { stdoutLogDestination } from './logging.js';
 import { type DemoCredentials, seedDemoIfEmpty } from './modules/demo/seed.js';
+import { exitGracefully } from './shutdown.js';
 
 function printDemo(baseUrl: string, demo: DemoCredentials): void {
   // Shown once, on the terminal, never through the logger.
@@ -27,23 +29,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const { config } = loaded;
-  const app = await buildApp(config);
-
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'draining in-flight requests, then exiting');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  // A reader of standard output that went away must not take the server down with it.
+  process.stdout.on('error', () => {});
+  const logs = stdoutLogDestination();
+  const app = await buildApp(config, { logStream: logs.stream });
+  exitGracefully(app, logs, config.shutdownTimeoutMs);
 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

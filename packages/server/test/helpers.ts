@@ -42,6 +42,7 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<Config> 
     allowSignup: true,
     buildRateLimit: 120,
     logLevel: 'silent',
+    shutdownTimeoutMs: 10_000,
     ...overrides,
   };
 }

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import sonicBoom, { type SonicBoom } from 'sonic-boom';
+
+// A CommonJS package: at run time its default export is the class its types name SonicBoom.
+const SonicBoomStream = sonicBoom as unknown as typeof SonicBoom;
+
+/** Log lines waiting for a slow reader beyond this are dropped rather than held in memory. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export interface LogDestination {
+  stream: SonicBoom;
+  /** Writes out what is buffered; resolves when done or after `timeoutMs`, whichever is first. */
+  flush(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * Where the server's log lines go: standard output, written asynchronously.
+ *
+ * pino's default destination writes synchronously and, when a pipe is full because its
+ * reader stopped reading, retries forever in a sleeping loop on the main thread: a process
+ * logging its shutdown to such a pipe never exits, and no timer can end it. Here a full
+ * pipe only delays lines (retried on a timer) and, past a bound, drops them; a closed one
+ * drops them at once.
+ */
+export function stdoutLogDestination(): LogDestination {
+  const stream = new SonicBoomStream({ fd: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
+  stream.on('error', () => {
+    // The reader is gone (EPIPE and the like): logging stops, the server does not.
+    stream.write = () => true;
+  });
+  return {
+    stream,
+    flush: (timeoutMs) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        timer.unref();
+        try {
+          stream.flush(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        } catch {
+          clearTimeout(timer);
+          resolve();
+        }
+      }),
+  };
+}
+
+/**
+ * A last word on standard error that never blocks the caller: the write runs off the
+ * main thread, and the process may exit before it lands.
+ */
+export function writeStderrWithoutBlocking(text: string, done?: () => void): void {
+  fs.write(2, text, () => done?.());
+}
