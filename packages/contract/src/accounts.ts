@@ -1,11 +1,18 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Text, Timestamp } from './common.js';
+import { Line, Nullable, Text, Timestamp } from './common.js';
 
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('client')]);
 export type Role = Static<typeof Role>;
 
-const Email = Type.String({ format: 'email', maxLength: 254 });
-const Password = Type.String({ minLength: 8, maxLength: 200, description: 'At least 8 characters' });
+/** Passwords: at least this long, and not one of the commonly used ones. */
+export const PASSWORD_MIN_LENGTH = 10;
+
+const Email = Line({ format: 'email', maxLength: 254 });
+const Password = Line({
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: 200,
+  description: `At least ${PASSWORD_MIN_LENGTH} characters, not a commonly used password`,
+});
 
 export const User = Type.Object({
   id: Type.String(),
@@ -24,41 +31,60 @@ export const Workspace = Type.Object({
 });
 export type Workspace = Static<typeof Workspace>;
 
-export const SignupBody = Type.Object({
-  workspaceName: Text(100),
-  name: Text(100),
-  email: Email,
-  password: Password,
-});
+export const SignupBody = Type.Object(
+  {
+    workspaceName: Text(100),
+    name: Text(100),
+    email: Email,
+    password: Password,
+  },
+  {
+    examples: [
+      { workspaceName: 'Northwind', name: 'Ada Admin', email: 'ada@example.com', password: 'a long passphrase' },
+    ],
+  },
+);
 export type SignupBody = Static<typeof SignupBody>;
 
 export const SignupResult = Type.Object({ token: Type.String(), user: User, workspace: Workspace });
 
-export const LoginBody = Type.Object({
-  email: Type.String({ minLength: 1, maxLength: 254 }),
-  password: Type.String({ minLength: 1, maxLength: 200 }),
-});
+export const LoginBody = Type.Object(
+  {
+    email: Line({ minLength: 1, maxLength: 254 }),
+    password: Line({ minLength: 1, maxLength: 200 }),
+  },
+  { examples: [{ email: 'ada@example.com', password: 'a long passphrase' }] },
+);
 export type LoginBody = Static<typeof LoginBody>;
 
 export const SessionResult = Type.Object({ token: Type.String(), user: User });
 
-export const QuickAccessSignInBody = Type.Object({ accessToken: Type.String({ minLength: 1, maxLength: 200 }) });
+export const QuickAccessSignInBody = Type.Object(
+  { accessToken: Line({ minLength: 1, maxLength: 200 }) },
+  { examples: [{ accessToken: 'svc_acc_…' }] },
+);
 
 export const Me = Type.Object({ user: User, workspace: Workspace });
 
-export const AddMemberBody = Type.Object({
-  name: Text(100),
-  email: Email,
-  role: Type.Union([Type.Literal('admin'), Type.Literal('member')]),
-  password: Password,
-});
+export const AddMemberBody = Type.Object(
+  {
+    name: Text(100),
+    email: Email,
+    role: Type.Union([Type.Literal('admin'), Type.Literal('member')]),
+    password: Password,
+  },
+  { examples: [{ name: 'Mo Member', email: 'mo@example.com', role: 'member', password: 'another passphrase' }] },
+);
 export type AddMemberBody = Static<typeof AddMemberBody>;
 
-export const CreateQuickAccessBody = Type.Object({
-  name: Text(100),
-  email: Type.Optional(Email),
-  projectKey: Type.Optional(Type.String({ maxLength: 40, description: 'Limit the account to this project' })),
-});
+export const CreateQuickAccessBody = Type.Object(
+  {
+    name: Text(100),
+    email: Type.Optional(Email),
+    projectKey: Type.Optional(Line({ maxLength: 40, description: 'Limit the account to this project' })),
+  },
+  { examples: [{ name: 'Cleo Client' }] },
+);
 export type CreateQuickAccessBody = Static<typeof CreateQuickAccessBody>;
 
 export const QuickAccessCreated = Type.Object({
@@ -81,4 +107,4 @@ export const ApiKeyCreated = Type.Object({
   createdAt: Timestamp,
 });
 
-export const CreateApiKeyBody = Type.Object({ name: Text(100) });
+export const CreateApiKeyBody = Type.Object({ name: Text(100) }, { examples: [{ name: 'CI deploy' }] });

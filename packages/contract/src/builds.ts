@@ -1,16 +1,19 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, PageQuery, Timestamp } from './common.js';
+import { Line, Nullable, PageQuery, Timestamp } from './common.js';
 import { MAX_CONTAINED_SHAS } from './sha.js';
 
-export const BuildReportBody = Type.Object({
-  sha: Type.String({ maxLength: 100, description: 'The deployed commit: 7-40 hex characters, trimmed and lowercased' }),
-  containsCommitShas: Type.Optional(
-    Type.Array(Type.String({ maxLength: 100 }), {
-      maxItems: MAX_CONTAINED_SHAS,
-      description: 'Commits the build contains (at most 200). Empty or omitted: only sha itself is matched.',
-    }),
-  ),
-});
+export const BuildReportBody = Type.Object(
+  {
+    sha: Line({ maxLength: 100, description: 'The deployed commit: 7-40 hex characters, trimmed and lowercased' }),
+    containsCommitShas: Type.Optional(
+      Type.Array(Line({ maxLength: 100 }), {
+        maxItems: MAX_CONTAINED_SHAS,
+        description: 'Commits the build contains (at most 200). Empty or omitted: only sha itself is matched.',
+      }),
+    ),
+  },
+  { examples: [{ sha: '3abdb14e9c1f0d2a7b6c5e4f3a2b1c0d9e8f7a6b', containsCommitShas: ['9fceb02'] }] },
+);
 export type BuildReportBody = Static<typeof BuildReportBody>;
 
 export const BuildReportResult = Type.Object({

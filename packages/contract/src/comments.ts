@@ -1,14 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
-import { Nullable, PageQuery, Text, Timestamp } from './common.js';
+import { BodyText, Line, Multiline, Nullable, Offset, PageQuery, Timestamp } from './common.js';
 
 export const CommentStatus = Type.Union([Type.Literal('open'), Type.Literal('applied'), Type.Literal('archived')]);
 export type CommentStatus = Static<typeof CommentStatus>;
 
 export const Anchor = Type.Object({
-  selector: Type.String({ minLength: 1, maxLength: 1000, description: 'CSS selector of the pinned element' }),
-  x: Type.Number({ description: 'Click offset within the element, in CSS pixels' }),
-  y: Type.Number(),
+  selector: Line({ minLength: 1, maxLength: 1000, description: 'CSS selector of the pinned element' }),
+  x: Offset('Click offset within the element, in CSS pixels (at most ±1,000,000)'),
+  y: Offset(),
 });
 export type Anchor = Static<typeof Anchor>;
 
@@ -51,38 +51,56 @@ export type Comment = Static<typeof Comment>;
 export const CommentWithReplies = Type.Object({ ...commentFields, replies: Type.Array(Reply) });
 export type CommentWithReplies = Static<typeof CommentWithReplies>;
 
-export const CreateCommentBody = Type.Object({
-  body: Text(10_000),
-  pageUrl: Type.String({ minLength: 1, maxLength: 2000, description: 'http(s) URL of the page' }),
-  anchor: Type.Optional(Nullable(Anchor)),
-});
+export const CreateCommentBody = Type.Object(
+  {
+    body: BodyText(10_000),
+    pageUrl: Line({ minLength: 1, maxLength: 2000, description: 'http(s) URL of the page' }),
+    anchor: Type.Optional(Nullable(Anchor)),
+  },
+  {
+    examples: [
+      {
+        body: 'The price wraps onto two lines on a phone',
+        pageUrl: 'https://app.example.com/pricing',
+        anchor: { selector: '#plan-team > p', x: 12, y: 8 },
+      },
+    ],
+  },
+);
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
 
 export const ListCommentsQuery = Type.Object({
   status: Type.Optional(CommentStatus),
-  pageUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+  pageUrl: Type.Optional(Line({ maxLength: 2000 })),
   ...PageQuery,
 });
 export type ListCommentsQuery = Static<typeof ListCommentsQuery>;
 
-export const ReplyBody = Type.Object({ body: Text(10_000) });
+export const ReplyBody = Type.Object({ body: BodyText(10_000) }, { examples: [{ body: 'Still wraps on Safari' }] });
 
-export const ApplyBody = Type.Object({
-  commitSha: Type.Optional(Type.String({ maxLength: 64, description: '7-40 hex characters; trimmed, lowercased' })),
-  commitUrl: Type.Optional(Type.String({ maxLength: 2000, description: 'http(s) link to the commit' })),
-});
+export const ApplyBody = Type.Object(
+  {
+    commitSha: Type.Optional(Line({ maxLength: 64, description: '7-40 hex characters; trimmed, lowercased' })),
+    commitUrl: Type.Optional(Line({ maxLength: 2000, description: 'http(s) link to the commit' })),
+  },
+  { examples: [{ commitSha: '3abdb14' }] },
+);
 export type ApplyBody = Static<typeof ApplyBody>;
 
-export const CommentIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+export const CommentIdParams = Type.Object({ id: Line({ maxLength: 100 }) });
 
 export const VERIFY_NOTE_MAX = 500;
 
-export const VerifyBody = Type.Object({
-  ok: Type.Boolean({ description: 'true: the fix works; false: it does not, and the comment reopens' }),
-  note: Type.Optional(
-    Type.String({
-      description: `Required when ok is false: 1-${VERIFY_NOTE_MAX} characters once trimmed. Ignored when ok is true.`,
-    }),
-  ),
-});
+export const VerifyBody = Type.Object(
+  {
+    ok: Type.Boolean({ description: 'true: the fix works; false: it does not, and the comment reopens' }),
+    note: Type.Optional(
+      Multiline({
+        maxLength: 10_000,
+        description: `Required when ok is false: 1-${VERIFY_NOTE_MAX} characters once trimmed. Ignored when ok is true.`,
+      }),
+    ),
+  },
+  { examples: [{ ok: false, note: 'Still wraps at 390 px' }] },
+);
 export type VerifyBody = Static<typeof VerifyBody>;

@@ -12,6 +12,7 @@ export const errorCatalog = {
   conflict: { status: 409, title: 'Conflict with an existing resource' },
   invalid_state: { status: 409, title: 'Not allowed in the current state' },
   payload_too_large: { status: 413, title: 'Request body too large' },
+  uri_too_long: { status: 414, title: 'Request path too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal server error' },

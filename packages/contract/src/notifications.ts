@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Page, PageQuery, Timestamp } from './common.js';
+import { Line, Nullable, Page, PageQuery, Timestamp } from './common.js';
 
 export const NotificationType = Type.Union([
   Type.Literal('CommentApplied'),
@@ -32,15 +32,18 @@ export const NotificationPage = Type.Object({
 
 export const UnreadCount = Type.Object({ count: Type.Integer() });
 
-export const ReadAllBody = Type.Object({
-  upTo: Type.Optional(
-    Type.String({
-      maxLength: 100,
-      description: 'Mark only this notification and older ones: one raised meanwhile stays unread',
-    }),
-  ),
-});
+export const ReadAllBody = Type.Object(
+  {
+    upTo: Type.Optional(
+      Line({
+        maxLength: 100,
+        description: 'Mark only this notification and older ones: one raised meanwhile stays unread',
+      }),
+    ),
+  },
+  { examples: [{}] },
+);
 
 export const ReadAllResult = Type.Object({ marked: Type.Integer(), unreadCount: Type.Integer() });
 
-export const NotificationIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+export const NotificationIdParams = Type.Object({ id: Line({ maxLength: 100 }) });

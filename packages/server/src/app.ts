@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -9,7 +10,8 @@ import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AllowedOrigins, registerCors } from './http/cors.js';
 import { FastPath } from './http/fast-path.js';
-import { registerProblemHandlers } from './http/problem.js';
+import { registerProblemHandlers, sendFrameworkError } from './http/problem.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerValidators } from './http/validation.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -28,14 +30,26 @@ import './types.js';
 export type { Config } from './config.js';
 export { loadConfig } from './config.js';
 
+/** The HTML pages the server renders: they get a Content-Security-Policy that lets them run. */
+const HTML_PAGES = ['/demo', '/docs'];
+
 /** Request bodies are small JSON documents; anything larger is refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
 
-/** Request ids unique across processes: a random process prefix and a counter, cheap per request. */
-function requestIds(): () => string {
+/** A client's X-Request-Id is kept only when it is a short token of safe characters. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * Request ids: the client's X-Request-Id when it is safe to log, else one unique across
+ * processes (a random process prefix and a counter, cheap per request).
+ */
+function requestIds(): (request: IncomingMessage) => string {
   const prefix = randomBytes(4).toString('hex');
   let next = 0;
-  return () => `${prefix}-${(next++).toString(36)}`;
+  return (request) => {
+    const given = request.headers['x-request-id'];
+    return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : `${prefix}-${(next++).toString(36)}`;
+  };
 }
 
 /**
@@ -73,8 +87,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     serverFactory: fastPath.serverFactory,
     bodyLimit: BODY_LIMIT,
-    requestIdHeader: 'x-request-id',
+    // genReqId reads (and checks) the header itself.
+    requestIdHeader: false,
     genReqId: requestIds(),
+    // A path Fastify cannot decode (bad percent-encoding, an over-long id) is answered
+    // like every other error.
+    frameworkErrors: (error, _request, reply) => sendFrameworkError(reply, error),
     // Fastify's request serializer logs method, URL and addresses, never headers or bodies,
     // and no URL of this API carries a secret.
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
@@ -96,6 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerValidators(app);
   registerProblemHandlers(app);
+  registerSecurityHeaders(app, HTML_PAGES);
   await app.register(opsRoutes, { metrics });
   registerAuthentication(app, database.db, caches.actors);
 
@@ -112,7 +131,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Swagger UI finds its document relative to the page's address, query string included:
+    // `/docs?x` would fetch `/docs?x/./json`. The page takes no parameters, so drop them.
+    uiHooks: {
+      onRequest: (request, reply, done) => {
+        const [path, query] = request.url.split('?');
+        if (query !== undefined && (path === '/docs' || path === '/docs/')) reply.redirect(path, 302);
+        else done();
+      },
+    },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerCors(app, origins);

@@ -63,6 +63,8 @@ export class AllowedOrigins {
  */
 export function registerCors(app: FastifyInstance, origins: AllowedOrigins): void {
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    // Every answer depends on the Origin header (allowed or not, or none): caches must know.
+    reply.header('vary', 'Origin');
     const origin = request.headers.origin;
     if (origin === undefined) return done();
     const decide = (allowed: boolean) => {

@@ -1,4 +1,11 @@
-import { type ErrorCode, errorCatalog, type FieldError, Problem, problemType } from '@svc/contract';
+import {
+  CONTROL_CHARACTER_PATTERNS,
+  type ErrorCode,
+  errorCatalog,
+  type FieldError,
+  Problem,
+  problemType,
+} from '@svc/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 
@@ -18,19 +25,28 @@ interface AjvError {
   params: Record<string, unknown>;
 }
 
+function messageFor(error: AjvError): string {
+  if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'pattern' && CONTROL_CHARACTER_PATTERNS.includes(String(error.params.pattern))) {
+    return 'must not contain control characters';
+  }
+  return error.message ?? 'is not valid';
+}
+
 /** Turns schema errors into `errors[]` whose paths are JSON pointers into the request part. */
 export function fieldErrors(validation: AjvError[]): FieldError[] {
   return validation.map((error) => {
     let path = error.instancePath;
     if (error.keyword === 'required') path += `/${String(error.params.missingProperty)}`;
     if (error.keyword === 'additionalProperties') path += `/${String(error.params.additionalProperty)}`;
-    const message = error.keyword === 'required' ? 'is required' : (error.message ?? 'is not valid');
-    return { path, message };
+    return { path, message: messageFor(error) };
   });
 }
 
 /** Fastify's own errors for unreadable requests, mapped onto our codes. */
 const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_BAD_URL: 'validation_failed',
+  FST_ERR_MAX_PARAM_LENGTH: 'uri_too_long',
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_failed',
@@ -43,6 +59,16 @@ function codeForStatus(status: number): ErrorCode {
     if (entry.status === status) return code as ErrorCode;
   }
   return status >= 500 ? 'internal_error' : 'validation_failed';
+}
+
+/** Errors Fastify raises before routing (a path it cannot decode), as problem details. */
+export function sendFrameworkError(reply: FastifyReply, error: FastifyError): FastifyReply {
+  const code = fastifyCodes[error.code] ?? 'validation_failed';
+  const detail =
+    code === 'uri_too_long'
+      ? 'A path parameter is longer than any id or key of this API.'
+      : 'The request path is not validly percent-encoded.';
+  return sendProblem(reply, code, detail);
 }
 
 /** The one error handler: every failure leaves as RFC 9457 problem details. */

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { invalidField } from '../errors.js';
+import { AppError, invalidField } from '../errors.js';
 
 /**
  * Two validators: query strings and params arrive as text and are coerced ("20" → 20);
@@ -18,15 +18,30 @@ export function registerValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema) : urlAjv.compile(schema),
   );
-  // A route with a body schema called with no body validates as `{}`, so the answer
-  // names the missing fields instead of "body must be object". Only such routes pay for it.
   app.addHook('onRoute', (route) => {
+    // Bodies are read as sent: one labelled with a content coding (gzip…) is refused rather
+    // than parsed as if it were plain.
+    if ([route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS')) {
+      route.preParsing = [refuseContentCoding, ...[route.preParsing ?? []].flat()] as typeof route.preParsing;
+    }
+    // A route with a body schema called with no body validates as `{}`, so the answer
+    // names the missing fields instead of "body must be object". Only such routes pay for it.
     if (!route.schema?.body) return;
     const defaultBody = async (request: FastifyRequest) => {
       if (request.body === undefined) request.body = {};
     };
     route.preValidation = [defaultBody, ...[route.preValidation ?? []].flat()];
   });
+}
+
+async function refuseContentCoding(request: FastifyRequest) {
+  const coding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    throw new AppError(
+      'unsupported_media_type',
+      `Content-Encoding ${coding} is not supported: send the body uncompressed.`,
+    );
+  }
 }
 
 /** Text fields are trimmed; one that is blank once trimmed is refused with its path. */

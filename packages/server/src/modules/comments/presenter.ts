@@ -1,6 +1,13 @@
 import type { Comment, CommentWithReplies, Reply } from '@svc/contract';
 import type { CommentRow, ReplyRow } from './repo.js';
 
+/**
+ * An offset as stored, or 0 when it is not a finite number: such a value could not be
+ * written to JSON, and one bad row must not take a whole list down. (The API refuses
+ * non-finite offsets; this repairs rows written before it did.)
+ */
+const finiteOr0 = (value: number | null) => (value !== null && Number.isFinite(value) ? value : 0);
+
 export function presentComment(row: CommentRow): Comment {
   return {
     id: row.id,
@@ -10,7 +17,7 @@ export function presentComment(row: CommentRow): Comment {
     anchor:
       row.anchor_selector === null
         ? null
-        : { selector: row.anchor_selector, x: row.anchor_x ?? 0, y: row.anchor_y ?? 0 },
+        : { selector: row.anchor_selector, x: finiteOr0(row.anchor_x), y: finiteOr0(row.anchor_y) },
     status: row.status,
     author: { id: row.author_id, name: row.author_name, role: row.author_role },
     commitSha: row.commit_sha,

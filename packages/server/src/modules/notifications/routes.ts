@@ -14,6 +14,7 @@ import type { Caches } from '../../cache/index.js';
 import type { FastAnswer, FastAnswerer, FastPath } from '../../http/fast-path.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
+import { apiSecurityHeaders } from '../../http/security-headers.js';
 import { cachedCaller } from '../auth/authenticate.js';
 import { presentNotification } from './presenter.js';
 import * as service from './service.js';
@@ -46,15 +47,22 @@ function countAnswers(count: number): CountAnswers {
     etag,
     ok: {
       status: 200,
-      headers: {
-        'cache-control': cacheControl,
-        etag,
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': String(body.length),
-      },
+      headers: Object.assign(
+        {
+          'cache-control': cacheControl,
+          etag,
+          vary: 'Origin',
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': String(body.length),
+        },
+        apiSecurityHeaders,
+      ),
       body,
     },
-    notModified: { status: 304, headers: { 'cache-control': cacheControl, etag } },
+    notModified: {
+      status: 304,
+      headers: Object.assign({ 'cache-control': cacheControl, etag, vary: 'Origin' }, apiSecurityHeaders),
+    },
   };
 }
 

@@ -22,13 +22,14 @@ function rejectionNote(note: string | undefined): string {
  * comment reopens and whoever applied it hears of it. One transaction either way.
  */
 export async function verifyComment(deps: CommentDeps, actor: Actor, id: string, input: VerifyBody) {
-  const note = input.ok ? null : rejectionNote(input.note);
   return inTransaction(deps.db, async (trx) => {
+    // In this order: 404 (not the caller's to see), 403, 409, then the note.
     const comment = await requireComment(trx, actor, id);
     authorizeAuthorOrAdmin(actor, comment.author_id, 'verify its fix');
     if (comment.status !== 'applied') {
       throw invalidState(`Only an applied comment can be verified; this one is ${comment.status}.`);
     }
+    const note = input.ok ? null : rejectionNote(input.note);
     // Verifying twice changes nothing and adds no second reply.
     if (note === null && comment.verified_at) return comment;
     const now = nowIso();

@@ -98,6 +98,9 @@ describe('author verification', () => {
     const comment = await applied();
     assert.equal((await verify(stranger, comment.id, { ok: true })).status, 404);
     assert.equal((await verify(stranger, comment.id, { ok: false, note: 'x' })).status, 404);
+    // 404 before the note is looked at: a missing or over-long note tells a stranger nothing.
+    assert.equal((await verify(stranger, comment.id, { ok: false })).status, 404);
+    assert.equal((await verify(stranger, comment.id, { ok: false, note: 'x'.repeat(600) })).status, 404);
     const shown = await show(comment.id);
     assert.equal(shown.status, 'applied');
     assert.equal(shown.replies.length, 0);

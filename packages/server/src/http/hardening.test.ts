@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  addClient,
+  call,
+  countRows,
+  createComment,
+  createProject,
+  createTestApp,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../test/helpers.js';
+
+describe('bad input never breaks a project', () => {
+  let t: TestApp;
+  let admin: Member;
+  let project: { key: string };
+  before(async () => {
+    t = await createTestApp();
+    admin = await signUp(t.app);
+    project = await createProject(t.app, admin);
+  });
+  after(() => t.close());
+
+  test('a non-finite anchor offset (1e400 parses to Infinity) is 400 naming it, and nothing is written', async () => {
+    const before = await countRows(t.app, 'comments');
+    for (const json of [
+      '{"body":"x","pageUrl":"https://a.test/","anchor":{"selector":"p","x":1e400,"y":0}}',
+      '{"body":"x","pageUrl":"https://a.test/","anchor":{"selector":"p","x":0,"y":-1e400}}',
+      '{"body":"x","pageUrl":"https://a.test/","anchor":{"selector":"p","x":1000001,"y":0}}',
+    ]) {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: `/api/projects/${project.key}/comments`,
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        payload: json,
+      });
+      assert.equal(answer.statusCode, 400, json);
+      assert.equal(answer.json().code, 'validation_failed');
+      assert.match(answer.json().errors[0].path, /^\/anchor\/[xy]$/);
+    }
+    assert.equal(await countRows(t.app, 'comments'), before);
+  });
+
+  test('a stored row with a non-finite offset is repaired on read: the list and the comment still answer', async () => {
+    const comment = await createComment(t.app, admin, project.key);
+    await t.app.db
+      .updateTable('comments')
+      .set({ anchor_x: Number.POSITIVE_INFINITY, anchor_y: Number.NEGATIVE_INFINITY })
+      .where('id', '=', comment.id)
+      .execute();
+    const list = await call(t.app, 'GET', `/api/projects/${project.key}/comments`, { token: admin.token });
+    assert.equal(list.status, 200);
+    const one = await call(t.app, 'GET', `/api/comments/${comment.id}`, { token: admin.token });
+    assert.equal(one.status, 200);
+    assert.deepEqual(one.body.anchor, { selector: 'main > h1', x: 0, y: 0 });
+    assert.equal((await call(t.app, 'DELETE', `/api/comments/${comment.id}`, { token: admin.token })).status, 204);
+  });
+
+  test('NUL and other control characters are 400 in bodies, path ids and query strings, signed in or not', async () => {
+    const counts = async () =>
+      Promise.all((['comments', 'users', 'sessions'] as const).map((n) => countRows(t.app, n)));
+    const before = await counts();
+    const cases: [string, string, Record<string, unknown> | undefined, string | undefined, string][] = [
+      ['POST', '/api/auth/login', { email: 'a\u0000@b.test', password: 'x' }, undefined, '/email'],
+      ['POST', '/api/auth/login', { email: 'a@b.test', password: 'pass\u0000word' }, undefined, '/password'],
+      [
+        'POST',
+        '/api/signup',
+        { workspaceName: 'W', name: '\u0000', email: 'n@b.test', password: 'a long passphrase' },
+        undefined,
+        '/name',
+      ],
+      ['POST', `/api/projects/${project.key}/comments`, { body: 'a\u0000b', pageUrl: 'https://a.test/' }, 't', '/body'],
+      [
+        'POST',
+        `/api/projects/${project.key}/comments`,
+        { body: 'bell\u0007', pageUrl: 'https://a.test/' },
+        't',
+        '/body',
+      ],
+      ['POST', `/api/projects/${project.key}/comments`, { body: 'ok', pageUrl: 'https://a.test/\n' }, 't', '/pageUrl'],
+      ['GET', '/api/comments/cmt_%00', undefined, 't', '/id'],
+      ['GET', `/api/projects/${project.key}/comments?pageUrl=https://a.test/%00`, undefined, 't', '/pageUrl'],
+      ['GET', `/api/projects/${project.key}/comments?cursor=%01`, undefined, 't', '/cursor'],
+    ];
+    for (const [method, url, body, token, path] of cases) {
+      const answer = await call(t.app, method as 'GET', url, { body, token: token ? admin.token : undefined });
+      assert.equal(answer.status, 400, `${method} ${url}`);
+      assert.equal(answer.headers['content-type'], 'application/problem+json; charset=utf-8');
+      assert.equal(answer.body.errors[0].path, path);
+      assert.equal(answer.body.errors[0].message, 'must not contain control characters');
+    }
+    assert.deepEqual(await counts(), before);
+  });
+
+  test('bodies keep tab and newlines', async () => {
+    const answer = await call(t.app, 'POST', `/api/projects/${project.key}/comments`, {
+      token: admin.token,
+      body: { body: 'line one\r\n\tline two\n', pageUrl: 'https://a.test/' },
+    });
+    assert.equal(answer.status, 201);
+    assert.equal(answer.body.body, 'line one\r\n\tline two');
+  });
+
+  test("Fastify's own refusals are problem+json with a code: bad percent-encoding, over-long ids, a content coding", async () => {
+    const badUrl = await call(t.app, 'GET', '/api/comments/%zz', { token: admin.token });
+    assert.equal(badUrl.status, 400);
+    assert.equal(badUrl.body.code, 'validation_failed');
+    assert.equal(badUrl.headers['content-type'], 'application/problem+json; charset=utf-8');
+    const long = await call(t.app, 'GET', `/api/comments/${'a'.repeat(101)}`, { token: admin.token });
+    assert.equal(long.status, 414);
+    assert.equal(long.body.code, 'uri_too_long');
+    const before = await countRows(t.app, 'api_keys');
+    const gzip = await t.app.inject({
+      method: 'POST',
+      url: '/api/me/api-keys',
+      headers: {
+        authorization: `Bearer ${admin.token}`,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
+      payload: '{"name":"plain body labelled gzip"}',
+    });
+    assert.equal(gzip.statusCode, 415);
+    assert.equal(gzip.json().code, 'unsupported_media_type');
+    assert.equal(await countRows(t.app, 'api_keys'), before);
+  });
+
+  test('/docs with a query string still renders: the parameters are dropped', async () => {
+    const answer = await t.app.inject({ method: 'GET', url: '/docs?anything=1' });
+    assert.equal(answer.statusCode, 302);
+    assert.equal(answer.headers.location, '/docs');
+    assert.equal((await t.app.inject({ method: 'GET', url: '/docs' })).statusCode, 200);
+  });
+});
+
+describe('headers', () => {
+  let t: TestApp;
+  let admin: Member;
+  before(async () => {
+    t = await createTestApp();
+    admin = await signUp(t.app);
+  });
+  after(() => t.close());
+
+  test('every answer has nosniff and no-referrer; JSON allows nothing, the HTML pages their own scripts', async () => {
+    for (const url of ['/api/me', '/healthz', '/api/nothing-here', '/demo', '/docs']) {
+      const answer = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${admin.token}` } });
+      assert.equal(answer.headers['x-content-type-options'], 'nosniff', url);
+      assert.equal(answer.headers['referrer-policy'], 'no-referrer', url);
+      const csp = String(answer.headers['content-security-policy']);
+      assert.match(csp, /frame-ancestors 'none'/, url);
+      if (url === '/demo' || url === '/docs') assert.match(csp, /script-src 'self'/, url);
+      else assert.match(csp, /^default-src 'none'/, url);
+    }
+  });
+
+  test('authenticated answers are no-store; the unread-count keeps private, no-cache', async () => {
+    const me = await call(t.app, 'GET', '/api/me', { token: admin.token });
+    assert.equal(me.headers['cache-control'], 'no-store');
+    const login = await call(t.app, 'POST', '/api/auth/login', { body: { email: admin.email, password: 'wrong' } });
+    assert.equal(login.headers['cache-control'], 'no-store');
+    const count = await call(t.app, 'GET', '/api/me/notifications/unread-count', { token: admin.token });
+    assert.equal(count.headers['cache-control'], 'private, no-cache');
+  });
+
+  test('a safe X-Request-Id is kept; anything else is replaced with a new id', () => {
+    assert.equal(t.app.genReqId({ headers: { 'x-request-id': 'abc-123.x:y_z' } } as never), 'abc-123.x:y_z');
+    for (const bad of ['has space', 'x'.repeat(65), '<script>', 'new\nline', 'caf\u00e9']) {
+      const generated = t.app.genReqId({ headers: { 'x-request-id': bad } } as never);
+      assert.match(generated, /^[0-9a-f]{8}-[0-9a-z]+$/, bad);
+    }
+  });
+
+  test('Vary: Origin on every answer, whether the origin is allowed, refused or absent', async () => {
+    const project = await createProject(t.app, admin, { allowedOrigins: ['https://allowed.test'] });
+    const client = await addClient(t.app, admin, project.key);
+    for (const origin of ['https://allowed.test', 'https://other.test', undefined]) {
+      for (const url of ['/api/me', '/api/me/notifications/unread-count']) {
+        const answer = await t.app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${client.token}`, ...(origin ? { origin } : {}) },
+        });
+        assert.match(String(answer.headers.vary), /Origin/, `${url} from ${origin}`);
+        assert.equal(
+          answer.headers['access-control-allow-origin'],
+          origin === 'https://allowed.test' ? origin : undefined,
+        );
+      }
+    }
+  });
+});

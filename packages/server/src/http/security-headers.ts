@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
+
+/** JSON answers: nothing in them may load anything or be framed. */
+const apiPolicy = {
+  useDefaults: false,
+  directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+} as const;
+
+/**
+ * The HTML pages the server renders (the demo page, the API reference): their own scripts
+ * and styles only. Inline styles are allowed because the widget and Swagger UI set them.
+ */
+const pagePolicy = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+} as const;
+
+/** Headers helmet sets with `options`, computed once: they depend on nothing in a request. */
+function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
+const common: HelmetOptions = { referrerPolicy: { policy: 'no-referrer' }, crossOriginEmbedderPolicy: false };
+
+/**
+ * Security headers of every API answer: nosniff, no referrer (an access link carries its
+ * token in a page's address), HSTS, a Content-Security-Policy that allows nothing. The
+ * unread-count answered from memory carries the same.
+ */
+export const apiSecurityHeaders = helmetHeaders({ ...common, contentSecurityPolicy: apiPolicy });
+const pageSecurityHeaders = helmetHeaders({ ...common, contentSecurityPolicy: pagePolicy });
+
+/**
+ * Sets the security headers on every answer: the pages under `pagePrefixes` get a policy
+ * that lets them run their own scripts. Every /api answer is `Cache-Control: no-store`
+ * unless its route says otherwise (the polled unread-count).
+ */
+export function registerSecurityHeaders(app: FastifyInstance, pagePrefixes: readonly string[]): void {
+  const isPage = (url: string) => pagePrefixes.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isPage(request.routeOptions.url ?? '') ? pageSecurityHeaders : apiSecurityHeaders);
+    done();
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/')) {
+      route.onSend = [...[route.onSend ?? []].flat(), noStoreUnlessSet] as typeof route.onSend;
+    }
+  });
+}
+
+function noStoreUnlessSet(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+) {
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  done(null, payload);
+}
