@@ -108,3 +108,24 @@ export const ApiKeyCreated = Type.Object({
 });
 
 export const CreateApiKeyBody = Type.Object({ name: Text(100) }, { examples: [{ name: 'CI deploy' }] });
+
+export const Session = Type.Object({
+  id: Type.String(),
+  createdAt: Timestamp,
+  lastSeenAt: Timestamp,
+  expiresAt: Timestamp,
+  userAgent: Nullable(Type.String({ description: 'The client that signed in, as it introduced itself' })),
+  current: Type.Boolean({ description: 'The session this request was made with' }),
+});
+export type Session = Static<typeof Session>;
+
+export const EndedSessions = Type.Object({ ended: Type.Integer({ description: 'How many sessions were ended' }) });
+
+export const ChangePasswordBody = Type.Object(
+  {
+    currentPassword: Line({ minLength: 1, maxLength: 200 }),
+    newPassword: Password,
+  },
+  { examples: [{ currentPassword: 'a long passphrase', newPassword: 'an even longer passphrase' }] },
+);
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;

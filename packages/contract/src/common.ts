@@ -53,3 +53,6 @@ export const Text = (maxLength: number, description?: string) =>
 
 /** A trimmed text that may span lines (a comment or reply body). */
 export const BodyText = (maxLength: number) => Multiline({ minLength: 1, maxLength });
+
+/** The `{id}` of a path: an opaque id (`ses_…`, `key_…`). */
+export const IdParams = Type.Object({ id: Line({ maxLength: 100 }) });

@@ -13,6 +13,7 @@ import { FastPath } from './http/fast-path.js';
 import { registerProblemHandlers, sendFrameworkError } from './http/problem.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerValidators } from './http/validation.js';
+import { rateRules } from './limits.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { buildRoutes } from './modules/builds/routes.js';
@@ -116,7 +117,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerProblemHandlers(app);
   registerSecurityHeaders(app, HTML_PAGES);
   await app.register(opsRoutes, { metrics });
-  registerAuthentication(app, database.db, caches.actors);
+  registerAuthentication(app, database.db, caches.actors, config.sessions);
 
   await app.register(swagger, {
     openapi: {
@@ -147,10 +148,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerCors(app, origins);
 
-  await app.register(authRoutes, { allowSignup: config.allowSignup });
+  const rules = rateRules(config.limits);
+  await app.register(authRoutes, { allowSignup: config.allowSignup, sessions: config.sessions, rules });
   await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });
   const events = notificationSink(database);
-  await app.register(commentRoutes, { events });
+  await app.register(commentRoutes, { events, rules });
   await app.register(verificationRoutes, { events });
   await app.register(notificationRoutes, { caches, fastPath });
   await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });

@@ -1,5 +1,7 @@
 import path from 'node:path';
 
+const DAY_S = 24 * 60 * 60;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -15,6 +17,31 @@ export interface Config {
   logLevel: LogLevel;
   /** How long a shutdown may take before the process gives up waiting and exits 1. */
   shutdownTimeoutMs: number;
+  sessions: SessionPolicy;
+  limits: Limits;
+}
+
+/** When a session ends by itself: unused for `idleMs`, or `lifetimeMs` after sign-in. */
+export interface SessionPolicy {
+  idleMs: number;
+  lifetimeMs: number;
+}
+
+/** Throttles and caps; each counted across every server process (see README "Limits"). */
+export interface Limits {
+  /** Failed sign-ins per client address, per 10 minutes. */
+  signInFailuresPerAddress: number;
+  /** Failed sign-ins per account (e-mail), per 10 minutes. */
+  signInFailuresPerAccount: number;
+  /** Failed access-link exchanges per client address, per 10 minutes. */
+  accessLinkFailuresPerAddress: number;
+  /** Sign-ups per client address, per hour. */
+  signUpsPerAddress: number;
+  commentsPerMinute: number;
+  repliesPerMinute: number;
+  apiKeysPerHour: number;
+  /** Live API keys one user may hold. */
+  apiKeysPerUser: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -74,6 +101,20 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     buildRateLimit: integer('SVC_BUILD_RATE_LIMIT', 120, 1, 1_000_000),
     logLevel,
     shutdownTimeoutMs: integer('SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    sessions: {
+      idleMs: integer('SVC_SESSION_IDLE_SECONDS', 14 * DAY_S, 60, 10 * 365 * DAY_S) * 1000,
+      lifetimeMs: integer('SVC_SESSION_MAX_AGE_SECONDS', 90 * DAY_S, 60, 10 * 365 * DAY_S) * 1000,
+    },
+    limits: {
+      signInFailuresPerAddress: integer('SVC_SIGNIN_FAILURES_PER_ADDRESS', 50, 1, 1_000_000),
+      signInFailuresPerAccount: integer('SVC_SIGNIN_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
+      accessLinkFailuresPerAddress: integer('SVC_ACCESS_LINK_FAILURES_PER_ADDRESS', 50, 1, 1_000_000),
+      signUpsPerAddress: integer('SVC_SIGNUPS_PER_ADDRESS', 10, 1, 1_000_000),
+      commentsPerMinute: integer('SVC_COMMENTS_PER_MINUTE', 60, 1, 1_000_000),
+      repliesPerMinute: integer('SVC_REPLIES_PER_MINUTE', 60, 1, 1_000_000),
+      apiKeysPerHour: integer('SVC_API_KEYS_PER_HOUR', 30, 1, 1_000_000),
+      apiKeysPerUser: integer('SVC_API_KEYS_PER_USER', 50, 1, 100_000),
+    },
   };
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
 }

@@ -33,7 +33,26 @@ export async function createTestDatabase(): Promise<{ database: DatabaseConfig; 
   };
 }
 
-export function testConfig(database: DatabaseConfig, overrides: Partial<Config> = {}): Config {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The documented defaults (the configuration test holds them against loadConfig). */
+export const DEFAULT_LIMITS: Config['limits'] = {
+  signInFailuresPerAddress: 50,
+  signInFailuresPerAccount: 10,
+  accessLinkFailuresPerAddress: 50,
+  signUpsPerAddress: 10,
+  commentsPerMinute: 60,
+  repliesPerMinute: 60,
+  apiKeysPerHour: 30,
+  apiKeysPerUser: 50,
+};
+
+type ConfigOverrides = Partial<Omit<Config, 'sessions' | 'limits'>> & {
+  sessions?: Partial<Config['sessions']>;
+  limits?: Partial<Config['limits']>;
+};
+
+export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides = {}): Config {
   return {
     port: 0,
     host: '127.0.0.1',
@@ -44,6 +63,8 @@ export function testConfig(database: DatabaseConfig, overrides: Partial<Config> 
     logLevel: 'silent',
     shutdownTimeoutMs: 10_000,
     ...overrides,
+    sessions: { idleMs: 14 * DAY_MS, lifetimeMs: 90 * DAY_MS, ...overrides.sessions },
+    limits: { ...DEFAULT_LIMITS, ...overrides.limits },
   };
 }
 
@@ -52,7 +73,7 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: ConfigOverrides = {}): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
   const app = await buildApp(testConfig(database, overrides));
   return {

@@ -29,6 +29,10 @@ export interface SessionTable {
   user_id: string;
   token_hash: string;
   created_at: Timestamp;
+  /** When the session was last used, recorded at most every few minutes. */
+  last_seen_at: Timestamp;
+  /** The browser or client that signed in, for the sessions list. */
+  user_agent: string | null;
 }
 
 export interface ApiKeyTable {

@@ -1,25 +1,98 @@
 import type { Db } from '../db/schema.js';
 import { rateLimited } from '../errors.js';
 
-const WINDOW_MS = 60_000;
+/** A limit: at most `limit` events of one subject in any window of `windowMs`. */
+export interface RateRule {
+  /** Names the counter (e.g. `signin-address`); the subject (a user id, an address) follows it. */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+export const MINUTE_MS = 60_000;
 
 /**
- * Counts one use of `key` in the current one-minute window and throws 429 past `limit`.
- * The counter lives in the database, so every server process shares it.
+ * Counters live in the database, so every server process shares them. The count is a
+ * sliding window estimated from two fixed windows: the current one, plus the previous one
+ * weighted by how much of it still overlaps the last `windowMs`. A fixed window alone would
+ * let twice the limit through across a boundary.
  */
-export async function consumeRateLimit(db: Db, key: string, limit: number, now = Date.now()): Promise<void> {
-  const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ key, window_start: windowStart, count: 1 })
-    .onConflict((oc) =>
-      oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limits.count', '+', 1) })),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  if (row.count === 1) {
-    // First use in a new window: the key's older windows are of no more use.
-    await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', windowStart).execute();
+interface Counts {
+  current: number;
+  previous: number;
+  windowStart: number;
+}
+
+const keyOf = (rule: RateRule, subject: string) => `${rule.name}:${subject}`;
+
+function estimate(rule: RateRule, counts: Counts, now: number): number {
+  const overlap = (rule.windowMs - (now - counts.windowStart)) / rule.windowMs;
+  return counts.current + counts.previous * overlap;
+}
+
+/** Seconds until the estimate falls below the limit again, so one more event fits. */
+function retryAfterSeconds(rule: RateRule, counts: Counts, now: number): number {
+  const { current, previous, windowStart } = counts;
+  let freeAt: number;
+  if (current < rule.limit && previous > 0) {
+    // Within this window, once the previous window's weight has decayed enough.
+    freeAt = windowStart + rule.windowMs * (1 - (rule.limit - current) / previous);
+  } else {
+    // In the next window, once this window's count (then the previous one) has decayed enough.
+    freeAt = windowStart + rule.windowMs + rule.windowMs * (1 - (rule.limit - 1) / Math.max(current, 1));
   }
-  if (row.count > limit) throw rateLimited(Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)));
+  return Math.max(1, Math.ceil((freeAt - now) / 1000));
+}
+
+async function readCounts(db: Db, key: string, rule: RateRule, now: number, add: boolean): Promise<Counts> {
+  const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
+  let current = 0;
+  if (add) {
+    const row = await db
+      .insertInto('rate_limits')
+      .values({ key, window_start: windowStart, count: 1 })
+      .onConflict((oc) =>
+        oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limits.count', '+', 1) })),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    current = row.count;
+    if (current === 1) {
+      // First event of a new window: windows older than the previous one are of no more use.
+      await db
+        .deleteFrom('rate_limits')
+        .where('key', '=', key)
+        .where('window_start', '<', windowStart - rule.windowMs)
+        .execute();
+    }
+  }
+  const rows = await db
+    .selectFrom('rate_limits')
+    .select(['window_start', 'count'])
+    .where('key', '=', key)
+    .where('window_start', 'in', add ? [windowStart - rule.windowMs] : [windowStart - rule.windowMs, windowStart])
+    .execute();
+  const countAt = (start: number) => Number(rows.find((r) => Number(r.window_start) === start)?.count ?? 0);
+  if (!add) current = countAt(windowStart);
+  return { current, previous: countAt(windowStart - rule.windowMs), windowStart };
+}
+
+/** Counts one event of `subject` and refuses it (429 with Retry-After) when it goes over the limit. */
+export async function consumeRateLimit(db: Db, rule: RateRule, subject: string, now = Date.now()): Promise<void> {
+  const counts = await readCounts(db, keyOf(rule, subject), rule, now, true);
+  if (estimate(rule, counts, now) > rule.limit) throw rateLimited(retryAfterSeconds(rule, counts, now));
+}
+
+/**
+ * Refuses (429) when `subject` has already used up its limit, without counting anything:
+ * for limits on failures, checked before the work an attacker would like to make us do.
+ */
+export async function refuseWhenExhausted(db: Db, rule: RateRule, subject: string, now = Date.now()): Promise<void> {
+  const counts = await readCounts(db, keyOf(rule, subject), rule, now, false);
+  if (estimate(rule, counts, now) + 1 > rule.limit) throw rateLimited(retryAfterSeconds(rule, counts, now));
+}
+
+/** Counts one event (a failure) of `subject` without refusing anything. */
+export async function countEvent(db: Db, rule: RateRule, subject: string, now = Date.now()): Promise<void> {
+  await readCounts(db, keyOf(rule, subject), rule, now, true);
 }

@@ -13,8 +13,12 @@ export interface Actor {
     id: string;
     /** SHA-256 of the bearer token: how caches and revocations name it. */
     hash: string;
-    /** For API keys: when its use was last recorded (ms since epoch). */
+    /** When its use was last recorded (ms since epoch). */
     lastUsedAt: number;
+    /** When it ends whatever its use (ms since epoch): a session's lifetime; Infinity for keys. */
+    expiresAt: number;
+    /** How long it may go unused before it ends: a session's idle timeout; Infinity for keys. */
+    idleMs: number;
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CoherentCache } from '../../cache/coherent-cache.js';
+import type { SessionPolicy } from '../../config.js';
 import type { Db } from '../../db/schema.js';
 import { unauthenticated } from '../../errors.js';
 import type { Actor } from './actor.js';
@@ -7,8 +8,18 @@ import * as repo from './repo.js';
 import { findActor } from './service.js';
 import { hashToken, tokenKind } from './tokens.js';
 
-/** API keys record when they were last used, at most this often, to keep requests read-only. */
-const KEY_USE_RESOLUTION_MS = 10 * 60 * 1000;
+/**
+ * Credentials record when they were last used at most this often, to keep requests
+ * read-only: API keys every 10 minutes, sessions every tenth of their idle timeout (so a
+ * session may end up to a tenth early, never late).
+ */
+const USE_RESOLUTION_MS = 10 * 60 * 1000;
+
+const useDue = (actor: Actor, now: number) =>
+  now - actor.credential.lastUsedAt > Math.min(USE_RESOLUTION_MS, actor.credential.idleMs / 10);
+
+const expired = (actor: Actor, now: number) =>
+  now >= actor.credential.expiresAt || now - actor.credential.lastUsedAt > actor.credential.idleMs;
 
 function bearerToken(header: string | undefined): string | undefined {
   // The common spelling first; the scheme is case-insensitive (RFC 9110).
@@ -26,36 +37,53 @@ function refusal(token: string) {
 
 /**
  * Resolves an `Authorization` header to the calling user, or throws 401. Callers are
- * cached by token hash; logout and revocation drop them in every process.
+ * cached by token hash; logout, revocation and removal drop them in every process. A
+ * session that looks expired here is checked against the database, where another process
+ * may have recorded a later use; one that is expired there too is deleted.
  */
-export async function authenticate(db: Db, actors: CoherentCache<Actor>, header: string | undefined): Promise<Actor> {
+export async function authenticate(
+  db: Db,
+  actors: CoherentCache<Actor>,
+  header: string | undefined,
+  sessions: SessionPolicy,
+): Promise<Actor> {
   const token = bearerToken(header);
   if (!token) throw unauthenticated();
   const hash = hashToken(token);
-  const actor = actors.get(hash) ?? (await actors.load(hash, () => findActor(db, tokenKind(token), hash)));
+  const load = () => findActor(db, tokenKind(token), hash, sessions);
+  let actor = actors.get(hash) ?? (await actors.load(hash, load));
+  const now = Date.now();
+  if (actor && expired(actor, now)) {
+    actors.delete(hash);
+    actor = await load();
+    if (actor && expired(actor, now)) {
+      await repo.deleteSession(db, actor.workspaceId, actor.credential.id);
+      actor = undefined;
+    }
+  }
   if (!actor) throw refusal(token);
-  await recordKeyUse(db, actor);
+  await recordUse(db, actor, now);
   return actor;
 }
 
-/** An API key whose use has not been recorded for a while; sessions record nothing. */
-const keyUseDue = (actor: Actor) =>
-  actor.credential.kind === 'apiKey' && Date.now() - actor.credential.lastUsedAt > KEY_USE_RESOLUTION_MS;
-
-async function recordKeyUse(db: Db, actor: Actor): Promise<void> {
-  if (!keyUseDue(actor)) return;
-  actor.credential.lastUsedAt = Date.now();
-  await repo.touchApiKey(db, actor.credential.id, new Date(actor.credential.lastUsedAt).toISOString());
+async function recordUse(db: Db, actor: Actor, now: number): Promise<void> {
+  if (!useDue(actor, now)) return;
+  actor.credential.lastUsedAt = now;
+  const at = new Date(now).toISOString();
+  if (actor.credential.kind === 'apiKey') await repo.touchApiKey(db, actor.credential.id, at);
+  else await repo.touchSession(db, actor.credential.id, at);
 }
 
 /**
- * The caller of `header` when it is cached and nothing needs recording: no I/O, no promise.
- * Undefined means "ask `authenticate`", not "refused".
+ * The caller of `header` when it is cached, has not expired and nothing needs recording:
+ * no I/O, no promise. Undefined means "ask `authenticate`", not "refused".
  */
 export function cachedCaller(actors: CoherentCache<Actor>, header: string | undefined): Actor | undefined {
   const token = bearerToken(header);
   const cached = token ? actors.get(hashToken(token)) : undefined;
-  return cached && !keyUseDue(cached) ? cached : undefined;
+  if (cached === undefined) return undefined;
+  const now = Date.now();
+  return useDue(cached, now) || now >= cached.credential.expiresAt ? undefined : cached;
 }
 
 /**
@@ -63,7 +91,12 @@ export function cachedCaller(actors: CoherentCache<Actor>, header: string | unde
  * before the body is read: an anonymous caller learns nothing about input rules. The
  * hook is attached per route, and a cached session answers without a promise.
  */
-export function registerAuthentication(app: FastifyInstance, db: Db, actors: CoherentCache<Actor>): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  db: Db,
+  actors: CoherentCache<Actor>,
+  sessions: SessionPolicy,
+): void {
   const hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const header = request.headers.authorization;
     const cached = cachedCaller(actors, header);
@@ -72,7 +105,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db, actors: Coh
       done();
       return;
     }
-    authenticate(db, actors, header).then(
+    authenticate(db, actors, header, sessions).then(
       (actor) => {
         request.actor = actor;
         done();

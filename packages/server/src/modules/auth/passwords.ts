@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { invalidField } from '../../errors.js';
 
 const N = 16384;
 const r = 8;
@@ -30,3 +32,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** Checked against when the e-mail is unknown, so a login takes as long either way. */
 export const UNKNOWN_USER_HASH = await hashPassword(randomBytes(16).toString('hex'));
+
+/** The ~49,000 most common passwords of public breach lists, as zxcvbn ships them. */
+const commonPasswords = new Set(dictionary['passwords-common']);
+
+/**
+ * A new password's rule beyond its length (the schema checks that): not one of the
+ * commonly used ones, compared without case.
+ */
+export function requireUncommonPassword(password: string, path: string): void {
+  if (commonPasswords.has(password.toLowerCase())) {
+    throw invalidField(path, 'is one of the most commonly used passwords; choose another');
+  }
+}

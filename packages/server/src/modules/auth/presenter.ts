@@ -1,4 +1,4 @@
-import type { ApiKey, User, Workspace } from '@svc/contract';
+import type { ApiKey, Session, User, Workspace } from '@svc/contract';
 import type { Static } from 'typebox';
 import type { ApiKeyTable, WorkspaceTable } from '../../db/schema.js';
 import type { UserRow } from './repo.js';
@@ -27,4 +27,20 @@ export const presentApiKey = (
   lastFour: row.last_four,
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
+});
+
+export const presentSession = (row: {
+  id: string;
+  created_at: string;
+  last_seen_at: string;
+  user_agent: string | null;
+  expires_at: string;
+  current: boolean;
+}): Session => ({
+  id: row.id,
+  createdAt: row.created_at,
+  lastSeenAt: row.last_seen_at,
+  expiresAt: row.expires_at,
+  userAgent: row.user_agent,
+  current: row.current,
 });

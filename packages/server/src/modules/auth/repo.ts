@@ -1,4 +1,4 @@
-import type { ApiKeyTable, Db, UserTable } from '../../db/schema.js';
+import type { ApiKeyTable, Db, SessionTable, UserTable } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 
 /** A user row with the key of the project a quick-access account is limited to. */
@@ -57,15 +57,70 @@ export async function createUser(db: Db, user: NewUser): Promise<UserRow> {
   return row;
 }
 
-export async function insertSession(
-  db: Db,
-  row: { id: string; workspace_id: string; user_id: string; token_hash: string; created_at: string },
-) {
+export async function insertSession(db: Db, row: SessionTable) {
   await db.insertInto('sessions').values(row).execute();
 }
 
+/** Deletes one session; its token hash, or undefined when there is no such session. */
 export async function deleteSession(db: Db, workspaceId: string, sessionId: string) {
-  await db.deleteFrom('sessions').where('workspace_id', '=', workspaceId).where('id', '=', sessionId).execute();
+  const row = await db
+    .deleteFrom('sessions')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', sessionId)
+    .returning('token_hash')
+    .executeTakeFirst();
+  return row?.token_hash;
+}
+
+/** Deletes one of the user's own sessions; its token hash, or undefined when there is none of theirs. */
+export async function deleteUserSession(db: Db, workspaceId: string, userId: string, sessionId: string) {
+  const row = await db
+    .deleteFrom('sessions')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .where('id', '=', sessionId)
+    .returning('token_hash')
+    .executeTakeFirst();
+  return row?.token_hash;
+}
+
+/** Deletes every session of the user but `keepId`; their token hashes. */
+export async function deleteUserSessions(db: Db, workspaceId: string, userId: string, keepId: string | null) {
+  let query = db.deleteFrom('sessions').where('workspace_id', '=', workspaceId).where('user_id', '=', userId);
+  if (keepId !== null) query = query.where('id', '!=', keepId);
+  const rows = await query.returning('token_hash').execute();
+  return rows.map((row) => row.token_hash);
+}
+
+export async function touchSession(db: Db, sessionId: string, at: string) {
+  await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', sessionId).execute();
+}
+
+/** The user's sessions still in force, newest first, from the keyset position `before`. */
+export function listSessions(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  page: { before?: string; limit: number; createdAfter: string; seenAfter: string },
+) {
+  let query = db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'user_agent'])
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .where('created_at', '>', page.createdAfter)
+    .where('last_seen_at', '>', page.seenAfter);
+  if (page.before) query = query.where('id', '<', page.before);
+  return query.orderBy('id', 'desc').limit(page.limit).execute();
+}
+
+export async function updatePasswordHash(db: Db, workspaceId: string, userId: string, passwordHash: string) {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', userId)
+    .execute();
 }
 
 const actorColumns = ['users.id', 'users.workspace_id', 'users.name', 'users.role', 'users.project_id'] as const;
@@ -75,7 +130,7 @@ export const findSessionActor = (db: Db, tokenHash: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([...actorColumns, 'sessions.id as credential_id'])
+    .select([...actorColumns, 'sessions.id as credential_id', 'sessions.created_at', 'sessions.last_seen_at'])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
 
@@ -92,14 +147,26 @@ export async function touchApiKey(db: Db, keyId: string, at: string) {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
 }
 
-export const listApiKeys = (db: Db, workspaceId: string, userId: string) =>
-  db
+/** The user's keys, newest first, from the keyset position `before`. */
+export function listApiKeys(db: Db, workspaceId: string, userId: string, page: { before?: string; limit: number }) {
+  let query = db
     .selectFrom('api_keys')
     .select(['id', 'name', 'last_four', 'created_at', 'last_used_at'])
     .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId);
+  if (page.before) query = query.where('id', '<', page.before);
+  return query.orderBy('id', 'desc').limit(page.limit).execute();
+}
+
+export async function countApiKeys(db: Db, workspaceId: string, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', workspaceId)
     .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .execute();
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 export async function insertApiKey(db: Db, row: Omit<ApiKeyTable, 'last_used_at'>) {
   await db

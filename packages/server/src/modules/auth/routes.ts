@@ -3,27 +3,47 @@ import {
   AddMemberBody,
   ApiKey,
   ApiKeyCreated,
+  ChangePasswordBody,
   CreateApiKeyBody,
   CreateQuickAccessBody,
+  EndedSessions,
+  IdParams,
   LoginBody,
   Me,
+  Page,
+  PageOnlyQuery,
   QuickAccessCreated,
   QuickAccessSignInBody,
+  Session,
   SessionResult,
   SignupBody,
   SignupResult,
   User,
 } from '@svc/contract';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { SessionPolicy } from '../../config.js';
 import { forbidden } from '../../errors.js';
+import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
-import { presentApiKey, presentUser, presentWorkspace } from './presenter.js';
+import type { RateRules } from '../../limits.js';
+import { presentApiKey, presentSession, presentUser, presentWorkspace } from './presenter.js';
+import type { AuthDeps, Client } from './service.js';
 import * as service from './service.js';
 
 const tags = ['accounts'];
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = async (app, { allowSignup }) => {
-  const deps = { db: app.db, dialect: app.dialect };
+const clientOf = (request: FastifyRequest): Client => ({
+  address: request.ip,
+  userAgent: request.headers['user-agent'],
+});
+
+export const authRoutes: FastifyPluginAsyncTypebox<{
+  allowSignup: boolean;
+  sessions: SessionPolicy;
+  rules: RateRules;
+}> = async (app, { allowSignup, sessions, rules }) => {
+  const deps: AuthDeps = { db: app.db, dialect: app.dialect, sessions, rules };
 
   app.post(
     '/api/signup',
@@ -33,12 +53,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
         tags,
         summary: 'Create a workspace and its first admin',
         body: SignupBody,
-        response: { 201: SignupResult, ...problemResponses(403, 409) },
+        response: { 201: SignupResult, ...problemResponses(403, 409, 429) },
       },
     },
     async (request, reply) => {
       if (!allowSignup) throw forbidden('Sign-up is turned off on this server; ask an admin to add you.');
-      const { token, user, workspace } = await service.signup(deps, request.body);
+      const { token, user, workspace } = await service.signup(deps, request.body, clientOf(request));
       return reply.code(201).send({ token, user: presentUser(user), workspace: presentWorkspace(workspace) });
     },
   );
@@ -50,12 +70,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
       schema: {
         tags,
         summary: 'Sign in with e-mail and password',
+        description:
+          'Failed sign-ins are limited per client address and per account; past the limit the answer is 429 with Retry-After, before the password is checked.',
         body: LoginBody,
-        response: { 200: SessionResult, ...problemResponses() },
+        response: { 200: SessionResult, ...problemResponses(429) },
       },
     },
     async (request) => {
-      const { token, user } = await service.login(app.db, request.body);
+      const { token, user } = await service.login(deps, request.body, clientOf(request));
       return { token, user: presentUser(user) };
     },
   );
@@ -68,11 +90,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
         tags,
         summary: 'Exchange an access link token for a session',
         body: QuickAccessSignInBody,
-        response: { 200: SessionResult, ...problemResponses() },
+        response: { 200: SessionResult, ...problemResponses(429) },
       },
     },
     async (request) => {
-      const { token, user } = await service.signInWithAccessToken(app.db, request.body.accessToken);
+      const { token, user } = await service.signInWithAccessToken(deps, request.body.accessToken, clientOf(request));
       return { token, user: presentUser(user) };
     },
   );
@@ -132,12 +154,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
     {
       schema: {
         tags,
-        summary: 'Your API keys (never their secrets)',
-        response: { 200: Type.Object({ items: Type.Array(ApiKey) }), ...problemResponses(403) },
+        summary: 'Your API keys (never their secrets), newest first',
+        querystring: PageOnlyQuery,
+        response: { 200: Page(ApiKey), ...problemResponses(403) },
       },
     },
     async (request) => {
-      return { items: (await service.listApiKeys(app.db, request.actor)).map(presentApiKey) };
+      const { rows, limit } = await service.listApiKeys(app.db, request.actor, request.query);
+      return toPage(rows, limit, presentApiKey);
     },
   );
 
@@ -147,12 +171,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
       schema: {
         tags,
         summary: 'Create an API key; the key is shown once',
+        description:
+          'At most SVC_API_KEYS_PER_USER live keys per person (409 past it), created at most SVC_API_KEYS_PER_HOUR an hour (429).',
         body: CreateApiKeyBody,
-        response: { 201: ApiKeyCreated, ...problemResponses(403) },
+        response: { 201: ApiKeyCreated, ...problemResponses(403, 409, 429) },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send(await service.createApiKey(app.db, request.actor, request.body.name)),
+    async (request, reply) => reply.code(201).send(await service.createApiKey(deps, request.actor, request.body.name)),
   );
 
   app.delete(
@@ -161,7 +186,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
       schema: {
         tags,
         summary: 'Revoke an API key, at once',
-        params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+        params: IdParams,
         response: { 204: Type.Null(), ...problemResponses(403, 404) },
       },
     },
@@ -169,5 +194,64 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ allowSignup: boolean }> = a
       await service.revokeApiKey(deps, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.get(
+    '/api/me/sessions',
+    {
+      schema: {
+        tags,
+        summary: 'Your sessions in force, newest first',
+        description:
+          'A session ends when unused for SVC_SESSION_IDLE_SECONDS or SVC_SESSION_MAX_AGE_SECONDS after sign-in, whichever comes first (expiresAt).',
+        querystring: PageOnlyQuery,
+        response: { 200: Page(Session), ...problemResponses() },
+      },
+    },
+    async (request) => {
+      const { rows, limit } = await service.listSessions(deps, request.actor, request.query);
+      return toPage(rows, limit, presentSession);
+    },
+  );
+
+  app.delete(
+    '/api/me/sessions/:id',
+    {
+      schema: {
+        tags,
+        summary: 'End one of your sessions, at once',
+        params: IdParams,
+        response: { 204: Type.Null(), ...problemResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await service.endSession(deps, request.actor, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/me/sessions/end-others',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out everywhere else: end every session but this one',
+        response: { 200: EndedSessions, ...problemResponses() },
+      },
+    },
+    async (request) => ({ ended: await service.endOtherSessions(deps, request.actor) }),
+  );
+
+  app.post(
+    '/api/me/password',
+    {
+      schema: {
+        tags,
+        summary: 'Change your password; every other session ends',
+        body: ChangePasswordBody,
+        response: { 200: EndedSessions, ...problemResponses(403, 429) },
+      },
+    },
+    async (request) => ({ ended: await service.changePassword(deps, request.actor, request.body, clientOf(request)) }),
   );
 };

@@ -1,34 +1,80 @@
-import type { AddMemberBody, CreateQuickAccessBody, LoginBody, Role, SignupBody } from '@svc/contract';
+import type {
+  AddMemberBody,
+  ChangePasswordBody,
+  CreateQuickAccessBody,
+  LoginBody,
+  Role,
+  SignupBody,
+} from '@svc/contract';
 import type { Kysely } from 'kysely';
+import type { SessionPolicy } from '../../config.js';
 import type { DialectSupport } from '../../db/dialect/index.js';
 import type { Database, Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
+import { AppError, conflict, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
+import { pageRequest } from '../../http/pagination.js';
+import { consumeRateLimit, countEvent, refuseWhenExhausted } from '../../http/rate-limit.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
+import type { RateRules } from '../../limits.js';
 import { findProjectByKey } from '../projects/repo.js';
 import { type Actor, scopeOf } from './actor.js';
-import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
+import { hashPassword, requireUncommonPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
 import { authorize } from './policy.js';
 import * as repo from './repo.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from './tokens.js';
 
-interface Deps {
+export interface AuthDeps {
   db: Kysely<Database>;
   dialect: DialectSupport;
+  sessions: SessionPolicy;
+  rules: RateRules;
+}
+
+type Deps = AuthDeps;
+
+/** Who is signing in, as far as throttles and the sessions list are concerned. */
+export interface Client {
+  address: string;
+  userAgent: string | undefined;
 }
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
-export async function findActor(db: Db, kind: TokenKind | null, hash: string): Promise<Actor | undefined> {
+export async function findActor(
+  db: Db,
+  kind: TokenKind | null,
+  hash: string,
+  sessions: SessionPolicy,
+): Promise<Actor | undefined> {
   if (kind === 'session') {
     const row = await repo.findSessionActor(db, hash);
-    return row && toActor(row, { kind, id: row.credential_id, hash, lastUsedAt: 0 });
+    return (
+      row &&
+      toActor(row, {
+        kind,
+        id: row.credential_id,
+        hash,
+        lastUsedAt: Date.parse(row.last_seen_at),
+        expiresAt: Date.parse(row.created_at) + sessions.lifetimeMs,
+        idleMs: sessions.idleMs,
+      })
+    );
   }
   if (kind === 'apiKey') {
     const row = await repo.findApiKeyActor(db, hash);
     const lastUsedAt = row?.last_used_at ? Date.parse(row.last_used_at) : 0;
-    return row && toActor(row, { kind, id: row.credential_id, hash, lastUsedAt });
+    return (
+      row &&
+      toActor(row, {
+        kind,
+        id: row.credential_id,
+        hash,
+        lastUsedAt,
+        expiresAt: Number.POSITIVE_INFINITY,
+        idleMs: Number.POSITIVE_INFINITY,
+      })
+    );
   }
   return undefined;
 }
@@ -47,16 +93,28 @@ function toActor(
   };
 }
 
-async function startSession(db: Db, user: { id: string; workspace_id: string }): Promise<string> {
+/** The longest user agent kept for the sessions list; control characters are dropped. */
+const USER_AGENT_MAX = 300;
+
+async function startSession(db: Db, user: { id: string; workspace_id: string }, client: Client): Promise<string> {
   const { token, hash } = issueToken('session');
+  const now = nowIso();
   await repo.insertSession(db, {
     id: newId('ses'),
     workspace_id: user.workspace_id,
     user_id: user.id,
     token_hash: hash,
-    created_at: nowIso(),
+    created_at: now,
+    last_seen_at: now,
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    user_agent: client.userAgent?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, USER_AGENT_MAX) || null,
   });
   return token;
+}
+
+/** Announces ended credentials so that every process's cache forgets them once `trx` commits. */
+async function forgetCredentials(deps: Deps, trx: Db, hashes: readonly string[]): Promise<void> {
+  for (const key of hashes) await deps.dialect.publishChange(trx, { kind: 'credential', key });
 }
 
 /** A concurrent insert of the same e-mail loses on the unique index: answer 409, not 500. */
@@ -72,10 +130,12 @@ async function withUniqueEmail<T>(deps: Deps, email: string, fn: () => Promise<T
   }
 }
 
-export async function signup(deps: Deps, input: SignupBody) {
+export async function signup(deps: Deps, input: SignupBody, client: Client) {
   const email = normaliseEmail(input.email);
   const workspaceName = requireText(input.workspaceName, '/workspaceName');
   const name = requireText(input.name, '/name');
+  requireUncommonPassword(input.password, '/password');
+  await consumeRateLimit(deps.db, deps.rules.signUpsPerAddress, client.address);
   const passwordHash = await hashPassword(input.password);
   return withUniqueEmail(deps, email, () =>
     inTransaction(deps.db, async (trx) => {
@@ -89,24 +149,42 @@ export async function signup(deps: Deps, input: SignupBody) {
         role: 'admin',
         password_hash: passwordHash,
       });
-      const token = await startSession(trx, user);
+      const token = await startSession(trx, user, client);
       return { token, user, workspace: await repo.findWorkspace(trx, workspaceId) };
     }),
   );
 }
 
-export async function login(db: Kysely<Database>, input: LoginBody) {
-  const user = await repo.findUserByEmail(db, normaliseEmail(input.email));
+/**
+ * Failed sign-ins are counted per client address and per account (e-mail, known or not);
+ * once either has used up its limit, sign-in is refused with 429 before any password is
+ * hashed, so wrong guesses cost the guesser, not our CPU. Successful sign-ins count nothing.
+ */
+export async function login(deps: Deps, input: LoginBody, client: Client) {
+  const { db, rules } = deps;
+  const email = normaliseEmail(input.email);
+  await refuseWhenExhausted(db, rules.signInFailuresPerAddress, client.address);
+  await refuseWhenExhausted(db, rules.signInFailuresPerAccount, email);
+  const user = await repo.findUserByEmail(db, email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? UNKNOWN_USER_HASH);
-  if (!user?.password_hash || !ok) throw unauthenticated('E-mail or password is incorrect.');
-  return { token: await startSession(db, user), user };
+  if (!user?.password_hash || !ok) {
+    await countEvent(db, rules.signInFailuresPerAddress, client.address);
+    await countEvent(db, rules.signInFailuresPerAccount, email);
+    throw unauthenticated('E-mail or password is incorrect.');
+  }
+  return { token: await startSession(db, user, client), user };
 }
 
-export async function signInWithAccessToken(db: Kysely<Database>, accessToken: string) {
+export async function signInWithAccessToken(deps: Deps, accessToken: string, client: Client) {
+  const { db, rules } = deps;
+  await refuseWhenExhausted(db, rules.accessLinkFailuresPerAddress, client.address);
   const user =
     tokenKind(accessToken) === 'access' ? await repo.findUserByAccessTokenHash(db, hashToken(accessToken)) : undefined;
-  if (!user) throw unauthenticated('This access link is not valid, or its account has been removed.');
-  return { token: await startSession(db, user), user };
+  if (!user) {
+    await countEvent(db, rules.accessLinkFailuresPerAddress, client.address);
+    throw unauthenticated('This access link is not valid, or its account has been removed.');
+  }
+  return { token: await startSession(db, user, client), user };
 }
 
 /** Ends the caller's session, at once in every server process. */
@@ -117,7 +195,76 @@ export async function logout(deps: Deps, actor: Actor): Promise<void> {
   const { credential } = actor;
   await inTransaction(deps.db, async (trx) => {
     await repo.deleteSession(trx, actor.workspaceId, credential.id);
-    await deps.dialect.publishChange(trx, { kind: 'credential', key: credential.hash });
+    await forgetCredentials(deps, trx, [credential.hash]);
+  });
+}
+
+/** The caller's sessions in force, newest first; the one making the request is marked. */
+export async function listSessions(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }) {
+  const { limit, after, fetch } = pageRequest(query);
+  const now = Date.now();
+  const rows = await repo.listSessions(deps.db, actor.workspaceId, actor.id, {
+    before: after,
+    limit: fetch,
+    createdAfter: new Date(now - deps.sessions.lifetimeMs).toISOString(),
+    seenAfter: new Date(now - deps.sessions.idleMs).toISOString(),
+  });
+  const current = actor.credential.kind === 'session' ? actor.credential.id : null;
+  const sessions = rows.map((row) => ({
+    ...row,
+    current: row.id === current,
+    expires_at: new Date(
+      Math.min(
+        Date.parse(row.created_at) + deps.sessions.lifetimeMs,
+        Date.parse(row.last_seen_at) + deps.sessions.idleMs,
+      ),
+    ).toISOString(),
+  }));
+  return { rows: sessions, limit };
+}
+
+/** Ends one of the caller's sessions, at once in every process. */
+export async function endSession(deps: Deps, actor: Actor, sessionId: string): Promise<void> {
+  await inTransaction(deps.db, async (trx) => {
+    const hash = await repo.deleteUserSession(trx, actor.workspaceId, actor.id, sessionId);
+    if (!hash) throw notFound('Session');
+    await forgetCredentials(deps, trx, [hash]);
+  });
+}
+
+/** Ends every session of the caller but the one making the request; how many ended. */
+export async function endOtherSessions(deps: Deps, actor: Actor): Promise<number> {
+  const keep = actor.credential.kind === 'session' ? actor.credential.id : null;
+  return inTransaction(deps.db, async (trx) => {
+    const hashes = await repo.deleteUserSessions(trx, actor.workspaceId, actor.id, keep);
+    await forgetCredentials(deps, trx, hashes);
+    return hashes.length;
+  });
+}
+
+/**
+ * A new password, given the current one (a wrong one counts as a failed sign-in of the
+ * account). Every other session of the user ends, at once in every process.
+ */
+export async function changePassword(deps: Deps, actor: Actor, input: ChangePasswordBody, client: Client) {
+  authorize(actor, 'account.changePassword');
+  const user = await repo.findUserById(deps.db, actor.workspaceId, actor.id);
+  if (!user?.password_hash) throw unauthenticated();
+  const email = user.email ?? user.id;
+  await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAccount, email);
+  if (!(await verifyPassword(input.currentPassword, user.password_hash))) {
+    await countEvent(deps.db, deps.rules.signInFailuresPerAccount, email);
+    await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address);
+    throw invalidField('/currentPassword', 'is not your current password');
+  }
+  requireUncommonPassword(input.newPassword, '/newPassword');
+  const passwordHash = await hashPassword(input.newPassword);
+  return inTransaction(deps.db, async (trx) => {
+    await repo.updatePasswordHash(trx, actor.workspaceId, actor.id, passwordHash);
+    const keep = actor.credential.kind === 'session' ? actor.credential.id : null;
+    const hashes = await repo.deleteUserSessions(trx, actor.workspaceId, actor.id, keep);
+    await forgetCredentials(deps, trx, hashes);
+    return hashes.length;
   });
 }
 
@@ -131,6 +278,7 @@ export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) 
   authorize(actor, 'workspace.addMember');
   const email = normaliseEmail(input.email);
   const name = requireText(input.name, '/name');
+  requireUncommonPassword(input.password, '/password');
   const passwordHash = await hashPassword(input.password);
   return withUniqueEmail(deps, email, () =>
     repo.createUser(deps.db, {
@@ -168,19 +316,27 @@ export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQ
   return email === null ? create() : withUniqueEmail(deps, email, create);
 }
 
-export async function listApiKeys(db: Db, actor: Actor) {
+export async function listApiKeys(db: Db, actor: Actor, query: { limit?: number; cursor?: string }) {
   authorize(actor, 'apiKeys.manage');
-  return repo.listApiKeys(db, actor.workspaceId, actor.id);
+  const { limit, after, fetch } = pageRequest(query);
+  return { rows: await repo.listApiKeys(db, actor.workspaceId, actor.id, { before: after, limit: fetch }), limit };
 }
 
-export async function createApiKey(db: Db, actor: Actor, name: string) {
+export async function createApiKey(deps: Deps, actor: Actor, name: string) {
+  const { db } = deps;
   authorize(actor, 'apiKeys.manage');
+  const keyName = requireText(name, '/name');
+  await consumeRateLimit(db, deps.rules.apiKeys, actor.id);
+  const held = await repo.countApiKeys(db, actor.workspaceId, actor.id);
+  if (held >= deps.rules.apiKeysPerUser) {
+    throw conflict(`You hold ${held} API keys, the most one person may: revoke one you no longer use first.`);
+  }
   const { token, hash } = issueToken('apiKey');
   const row = {
     id: newId('key'),
     workspace_id: actor.workspaceId,
     user_id: actor.id,
-    name: requireText(name, '/name'),
+    name: keyName,
     key_hash: hash,
     last_four: token.slice(-4),
     created_at: nowIso(),
@@ -195,6 +351,6 @@ export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string): Pro
   await inTransaction(deps.db, async (trx) => {
     const keyHash = await repo.deleteApiKey(trx, actor.workspaceId, actor.id, keyId);
     if (!keyHash) throw notFound('API key');
-    await deps.dialect.publishChange(trx, { kind: 'credential', key: keyHash });
+    await forgetCredentials(deps, trx, [keyHash]);
   });
 }

@@ -10,6 +10,7 @@ import {
 } from '@svc/contract';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
+import { MINUTE_MS } from '../../http/rate-limit.js';
 import type { BuildRow } from './repo.js';
 import * as service from './service.js';
 
@@ -31,7 +32,8 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }
   app,
   { reportsPerMinute },
 ) => {
-  const deps = { db: app.db, dialect: app.dialect, reportsPerMinute };
+  const reportLimit = { name: 'build-report', limit: reportsPerMinute, windowMs: MINUTE_MS };
+  const deps = { db: app.db, dialect: app.dialect, reportLimit };
 
   app.post(
     '/api/projects/:key/builds',

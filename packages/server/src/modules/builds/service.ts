@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
-import { consumeRateLimit } from '../../http/rate-limit.js';
+import { consumeRateLimit, type RateRule } from '../../http/rate-limit.js';
 import { newId, nowIso } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
@@ -15,7 +15,8 @@ import * as repo from './repo.js';
 export interface BuildDeps {
   db: Kysely<Database>;
   dialect: DialectSupport;
-  reportsPerMinute: number;
+  /** Build reports per user. */
+  reportLimit: RateRule;
 }
 
 function requireSha(value: string, path: string): string {
@@ -34,7 +35,7 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
   // One malformed entry fails the whole report, before anything is written.
   const sha = requireSha(input.sha, '/sha');
   const contained = (input.containsCommitShas ?? []).map((entry, i) => requireSha(entry, `/containsCommitShas/${i}`));
-  await consumeRateLimit(deps.db, `build-report:${actor.id}`, deps.reportsPerMinute);
+  await consumeRateLimit(deps.db, deps.reportLimit, actor.id);
 
   return inTransaction(deps.db, async (trx) => {
     const buildId = newId('bld');

@@ -14,14 +14,18 @@ import {
 import { Type } from 'typebox';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
+import type { RateRules } from '../../limits.js';
 import type { CommentEventSink } from './events.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['comments'];
 
-export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink }> = async (app, { events }) => {
-  const deps = { db: app.db, events };
+export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink; rules: RateRules }> = async (
+  app,
+  { events, rules },
+) => {
+  const deps = { db: app.db, events, rules };
 
   app.post(
     '/api/projects/:key/comments',
@@ -31,7 +35,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
         summary: 'Pin a comment on a page',
         params: ProjectKeyParams,
         body: CreateCommentBody,
-        response: { 201: Comment, ...problemResponses(403, 404) },
+        response: { 201: Comment, ...problemResponses(403, 404, 429) },
       },
     },
     async (request, reply) => {
@@ -81,7 +85,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
         summary: 'Reply to a comment',
         params: CommentIdParams,
         body: ReplyBody,
-        response: { 201: Reply, ...problemResponses(403, 404) },
+        response: { 201: Reply, ...problemResponses(403, 404, 429) },
       },
     },
     async (request, reply) =>

@@ -10,17 +10,25 @@ import type { Database, Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField, invalidState, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
+import { consumeRateLimit } from '../../http/rate-limit.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
+import type { RateRules } from '../../limits.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { authorize, authorizeAuthorOrAdmin } from '../auth/policy.js';
 import { getProject, parseHttpUrl } from '../projects/service.js';
 import type { CommentEventSink } from './events.js';
 import * as repo from './repo.js';
 
+/** What changing a comment needs: the database and where its events go. */
 export interface CommentDeps {
   db: Kysely<Database>;
   events: CommentEventSink;
+}
+
+/** Writing comments and replies also counts them per user: far above what a person writes. */
+export interface CommentWriteDeps extends CommentDeps {
+  rules: Pick<RateRules, 'comments' | 'replies'>;
 }
 
 const EXCERPT_LENGTH = 140;
@@ -41,11 +49,17 @@ export async function requireComment(db: Db, actor: Actor, id: string) {
 /** Re-reads a comment after a change, inside the same transaction. */
 const reload = (db: Db, actor: Actor, id: string) => requireComment(db, actor, id);
 
-export async function createComment(deps: CommentDeps, actor: Actor, projectKey: string, input: CreateCommentBody) {
+export async function createComment(
+  deps: CommentWriteDeps,
+  actor: Actor,
+  projectKey: string,
+  input: CreateCommentBody,
+) {
   authorize(actor, 'comments.create');
   const project = await getProject(deps.db, actor, projectKey);
   const body = requireText(input.body, '/body');
   if (!parseHttpUrl(input.pageUrl)) throw invalidField('/pageUrl', 'must be an http(s) URL');
+  await consumeRateLimit(deps.db, deps.rules.comments, actor.id);
   const now = nowIso();
   const id = newId('cmt');
   await repo.insertComment(deps.db, {
@@ -91,9 +105,11 @@ export async function getComment(db: Kysely<Database>, actor: Actor, id: string)
   return { comment, replies };
 }
 
-export async function addReply(deps: CommentDeps, actor: Actor, commentId: string, text: string) {
+export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: string, text: string) {
   authorize(actor, 'comments.reply');
   const body = requireText(text, '/body');
+  await requireComment(deps.db, actor, commentId);
+  await consumeRateLimit(deps.db, deps.rules.replies, actor.id);
   return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, commentId);
     const id = newId('rpl');

@@ -1,0 +1,19 @@
+import type { Limits } from './config.js';
+import { MINUTE_MS, type RateRule } from './http/rate-limit.js';
+
+export type RateRules = ReturnType<typeof rateRules>;
+
+/** The configured limits as the rate limiter counts them: one place for names and windows. */
+export function rateRules(limits: Limits) {
+  const rule = (name: string, limit: number, windowMs: number): RateRule => ({ name, limit, windowMs });
+  return {
+    signInFailuresPerAddress: rule('signin-address', limits.signInFailuresPerAddress, 10 * MINUTE_MS),
+    signInFailuresPerAccount: rule('signin-account', limits.signInFailuresPerAccount, 10 * MINUTE_MS),
+    accessLinkFailuresPerAddress: rule('access-link-address', limits.accessLinkFailuresPerAddress, 10 * MINUTE_MS),
+    signUpsPerAddress: rule('signup-address', limits.signUpsPerAddress, 60 * MINUTE_MS),
+    comments: rule('comments', limits.commentsPerMinute, MINUTE_MS),
+    replies: rule('replies', limits.repliesPerMinute, MINUTE_MS),
+    apiKeys: rule('api-keys', limits.apiKeysPerHour, 60 * MINUTE_MS),
+    apiKeysPerUser: limits.apiKeysPerUser,
+  };
+}
