@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  addMember,
+  call,
+  countRows,
+  createComment,
+  createProject,
+  createTestApp,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { consumeRateLimit, MINUTE_MS } from '../../http/rate-limit.js';
+
+const login = (t: TestApp, email: string, password: string, address = '10.0.0.1') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    remoteAddress: address,
+    payload: { email, password },
+  });
+
+/** Moves every rate-limit window back in time, as if `ms` had passed. */
+async function letTimePass(t: TestApp, ms: number) {
+  const rows = await t.app.db.selectFrom('rate_limits').selectAll().execute();
+  await t.app.db.deleteFrom('rate_limits').execute();
+  for (const row of rows) {
+    await t.app.db
+      .insertInto('rate_limits')
+      .values({ ...row, window_start: Number(row.window_start) - ms })
+      .execute();
+  }
+}
+
+describe('sign-in throttles', () => {
+  test('failed sign-ins of one account: past the limit 429 with Retry-After, even with the right password, until the window passes', async () => {
+    const t = await createTestApp({ limits: { signInFailuresPerAccount: 3 } });
+    try {
+      const admin = await signUp(t.app);
+      for (let i = 0; i < 3; i++) assert.equal((await login(t, admin.email, 'wrong password')).statusCode, 401);
+      for (const password of ['wrong password', 'correct horse battery']) {
+        const refused = await login(t, admin.email, password, '10.9.9.9');
+        assert.equal(refused.statusCode, 429, 'from another address too: the account is throttled');
+        assert.equal(refused.json().code, 'rate_limited');
+        const retryAfter = Number(refused.headers['retry-after']);
+        assert.ok(retryAfter >= 1 && retryAfter <= 20 * 60, String(retryAfter));
+      }
+      // An unknown e-mail is throttled the same way: nothing tells it apart from a known one.
+      for (let i = 0; i < 3; i++) await login(t, 'nobody@example.test', 'x');
+      assert.equal((await login(t, 'nobody@example.test', 'x')).statusCode, 429);
+      await letTimePass(t, 21 * MINUTE_MS);
+      assert.equal((await login(t, admin.email, 'correct horse battery')).statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('failed sign-ins from one address, over many accounts, are throttled; other addresses are not', async () => {
+    const t = await createTestApp({ limits: { signInFailuresPerAddress: 4 } });
+    try {
+      const admin = await signUp(t.app);
+      for (let i = 0; i < 4; i++) await login(t, `guess-${i}@example.test`, 'x', '10.0.0.7');
+      assert.equal((await login(t, 'guess-9@example.test', 'x', '10.0.0.7')).statusCode, 429);
+      assert.equal((await login(t, admin.email, 'correct horse battery', '10.0.0.7')).statusCode, 429);
+      assert.equal((await login(t, admin.email, 'correct horse battery', '10.0.0.8')).statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('successful sign-ins use up nothing: many people behind one office address all get in', async () => {
+    const t = await createTestApp({ limits: { signInFailuresPerAddress: 2, signInFailuresPerAccount: 2 } });
+    try {
+      const admin = await signUp(t.app);
+      for (let i = 0; i < 20; i++) {
+        assert.equal((await login(t, admin.email, 'correct horse battery', '10.1.1.1')).statusCode, 200);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('failed access-link exchanges are throttled per address', async () => {
+    const t = await createTestApp({ limits: { accessLinkFailuresPerAddress: 3 } });
+    try {
+      const exchange = (address: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/quick-access',
+          remoteAddress: address,
+          payload: { accessToken: 'svc_acc_guessed' },
+        });
+      for (let i = 0; i < 3; i++) assert.equal((await exchange('10.2.2.2')).statusCode, 401);
+      assert.equal((await exchange('10.2.2.2')).statusCode, 429);
+      assert.equal((await exchange('10.2.2.3')).statusCode, 401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('sign-ups are limited per address', async () => {
+    const t = await createTestApp({ limits: { signUpsPerAddress: 2 } });
+    try {
+      const signup = (i: number) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/signup',
+          remoteAddress: '10.3.3.3',
+          payload: { workspaceName: 'W', name: 'N', email: `s${i}@example.test`, password: 'a long passphrase' },
+        });
+      assert.equal((await signup(1)).statusCode, 201);
+      assert.equal((await signup(2)).statusCode, 201);
+      const refused = await signup(3);
+      assert.equal(refused.statusCode, 429);
+      assert.equal(await countRows(t.app, 'workspaces'), 2);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('password rules', () => {
+  test('at least 10 characters and not a common password, at sign-up and when an admin adds a member', async () => {
+    const t = await createTestApp();
+    try {
+      const admin = await signUp(t.app);
+      const before = await countRows(t.app, 'users');
+      for (const password of ['nine char', 'password123', 'QWERTYUIOP', '1234567890']) {
+        const signup = await call(t.app, 'POST', '/api/signup', {
+          body: { workspaceName: 'W', name: 'N', email: 'p@example.test', password },
+        });
+        assert.equal(signup.status, 400, password);
+        assert.equal(signup.body.errors[0].path, '/password');
+        const member = await call(t.app, 'POST', '/api/workspace/members', {
+          token: admin.token,
+          body: { name: 'M', email: 'm@example.test', role: 'member', password },
+        });
+        assert.equal(member.status, 400, password);
+        assert.equal(member.body.errors[0].path, '/password');
+      }
+      assert.equal(await countRows(t.app, 'users'), before);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('bounded writes per user', () => {
+  test('replies and comments past their per-minute limit are 429 and write nothing', async () => {
+    const t = await createTestApp({ limits: { repliesPerMinute: 3, commentsPerMinute: 2 } });
+    try {
+      const admin = await signUp(t.app);
+      const member: Member = await addMember(t.app, admin);
+      const project = await createProject(t.app, admin);
+      const comment = await createComment(t.app, admin, project.key);
+      const reply = (token: string) =>
+        call(t.app, 'POST', `/api/comments/${comment.id}/replies`, { token, body: { body: 'again' } });
+      for (let i = 0; i < 3; i++) assert.equal((await reply(member.token)).status, 201);
+      const replies = await countRows(t.app, 'replies');
+      const refused = await reply(member.token);
+      assert.equal(refused.status, 429);
+      assert.equal(await countRows(t.app, 'replies'), replies);
+      assert.equal((await reply(admin.token)).status, 201, 'the limit is per user');
+      await createComment(t.app, member, project.key);
+      await createComment(t.app, member, project.key);
+      const comments = await countRows(t.app, 'comments');
+      const third = await call(t.app, 'POST', `/api/projects/${project.key}/comments`, {
+        token: member.token,
+        body: { body: 'x', pageUrl: 'https://a.test/' },
+      });
+      assert.equal(third.status, 429);
+      assert.equal(await countRows(t.app, 'comments'), comments);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('API keys: at most N live per user (409 past it), listed in pages', async () => {
+    const t = await createTestApp({ limits: { apiKeysPerUser: 3 } });
+    try {
+      const admin = await signUp(t.app);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await call(t.app, 'POST', '/api/me/api-keys', { token: admin.token, body: { name: `k${i}` } });
+        assert.equal(created.status, 201);
+        ids.push(created.body.id);
+      }
+      const fourth = await call(t.app, 'POST', '/api/me/api-keys', { token: admin.token, body: { name: 'k4' } });
+      assert.equal(fourth.status, 409);
+      assert.equal(await countRows(t.app, 'api_keys'), 3);
+      const first = await call(t.app, 'GET', '/api/me/api-keys?limit=2', { token: admin.token });
+      assert.deepEqual(
+        first.body.items.map((k: { id: string }) => k.id),
+        [ids[2], ids[1]],
+      );
+      const second = await call(t.app, 'GET', `/api/me/api-keys?limit=2&cursor=${first.body.nextCursor}`, {
+        token: admin.token,
+      });
+      assert.deepEqual(
+        second.body.items.map((k: { id: string }) => k.id),
+        [ids[0]],
+      );
+      assert.equal(second.body.nextCursor, null);
+      await call(t.app, 'DELETE', `/api/me/api-keys/${ids[0]}`, { token: admin.token });
+      assert.equal(
+        (await call(t.app, 'POST', '/api/me/api-keys', { token: admin.token, body: { name: 'k5' } })).status,
+        201,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the sliding window', () => {
+  test('a burst at the end of one window still counts just after the boundary: no 2x at the edge', async () => {
+    const t = await createTestApp();
+    try {
+      const rule = { name: 'test', limit: 3, windowMs: MINUTE_MS };
+      const boundary = Math.ceil(Date.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+      for (let i = 0; i < 3; i++) await consumeRateLimit(t.app.db, rule, 'u', boundary - 1_000);
+      // A fixed window would start from zero here and let three more through.
+      await assert.rejects(consumeRateLimit(t.app.db, rule, 'u', boundary + 1_000), { code: 'rate_limited' });
+      // Once most of the previous window has slid out, there is room again.
+      await consumeRateLimit(t.app.db, rule, 'v', boundary - 1_000);
+      await consumeRateLimit(t.app.db, rule, 'u', boundary + 50_000);
+    } finally {
+      await t.close();
+    }
+  });
+});
