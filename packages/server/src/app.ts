@@ -26,7 +26,7 @@ import { opsRoutes } from './modules/ops/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { widgetRoutes } from './modules/widget/routes.js';
-import './types.js';
+import type { RegisteredRoute } from './types.js';
 
 export type { Config } from './config.js';
 export { loadConfig } from './config.js';
@@ -100,6 +100,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setChildLoggerFactory(quietRouteLoggers());
+  const routeTable: RegisteredRoute[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      routeTable.push({
+        method,
+        url: route.url,
+        schema: route.schema,
+        public: route.config?.public === true,
+        hidden: route.schema?.hide === true,
+      });
+    }
+  });
   app.decorate('db', database.db);
   app.decorate('dialect', database);
   app.decorateRequest('actor', null as never);
@@ -116,9 +130,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerValidators(app);
   registerProblemHandlers(app);
   registerSecurityHeaders(app, HTML_PAGES);
-  await app.register(opsRoutes, { metrics });
-  registerAuthentication(app, database.db, caches.actors, config.sessions);
-
+  // The OpenAPI document hears of every route registered after this, operations included.
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -132,6 +144,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       security: [{ bearer: [] }],
     },
   });
+  await app.register(opsRoutes, { metrics, metricsToken: config.metricsToken });
+  registerAuthentication(app, database.db, caches.actors, config.sessions);
+
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // Swagger UI finds its document relative to the page's address, query string included:

@@ -19,6 +19,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   sessions: SessionPolicy;
   limits: Limits;
+  /** When set, GET /metrics asks for it as a bearer token. */
+  metricsToken: string | null;
 }
 
 /** When a session ends by itself: unused for `idleMs`, or `lifetimeMs` after sign-in. */
@@ -73,6 +75,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     return fallback;
   };
 
+  const metricsToken = (): string | null => {
+    const token = env.SVC_METRICS_TOKEN?.trim();
+    if (!token) return null;
+    if (token.length < 16 || !/^[\x21-\x7e]+$/.test(token)) {
+      // Never echo it: it is a secret.
+      problems.push('SVC_METRICS_TOKEN must be at least 16 printable characters without spaces');
+    }
+    return token;
+  };
+
   const logLevel = (env.SVC_LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.SVC_LOG_LEVEL}")`);
@@ -101,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     buildRateLimit: integer('SVC_BUILD_RATE_LIMIT', 120, 1, 1_000_000),
     logLevel,
     shutdownTimeoutMs: integer('SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    metricsToken: metricsToken(),
     sessions: {
       idleMs: integer('SVC_SESSION_IDLE_SECONDS', 14 * DAY_S, 60, 10 * 365 * DAY_S) * 1000,
       lifetimeMs: integer('SVC_SESSION_MAX_AGE_SECONDS', 90 * DAY_S, 60, 10 * 365 * DAY_S) * 1000,

@@ -1,3 +1,4 @@
+import type { FastifySchema, HTTPMethods } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DialectSupport } from './db/dialect/index.js';
 import type { Database } from './db/schema.js';
@@ -7,6 +8,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
     dialect: DialectSupport;
+    /** Every route as registered, with its schema: what the generated test suites walk. */
+    routeTable: readonly RegisteredRoute[];
   }
   interface FastifyRequest {
     /** The authenticated caller; set on every /api route that is not public. */
@@ -16,4 +19,12 @@ declare module 'fastify' {
     /** Reachable without a token (sign-up and sign-in). */
     public?: boolean;
   }
+}
+
+export interface RegisteredRoute {
+  method: HTTPMethods;
+  url: string;
+  schema: FastifySchema | undefined;
+  public: boolean;
+  hidden: boolean;
 }

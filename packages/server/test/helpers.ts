@@ -62,6 +62,7 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
     buildRateLimit: 120,
     logLevel: 'silent',
     shutdownTimeoutMs: 10_000,
+    metricsToken: null,
     ...overrides,
     sessions: { idleMs: 14 * DAY_MS, lifetimeMs: 90 * DAY_MS, ...overrides.sessions },
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },

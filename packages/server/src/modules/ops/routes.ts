@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Problem } from '@svc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +11,17 @@ import type { RouteMetrics } from './route-metrics.js';
 const tags = ['operations'];
 
 /** Liveness, readiness and Prometheus metrics; not encapsulated, so every route registered after it is measured. */
-const ops: FastifyPluginAsyncTypebox<{ metrics: RouteMetrics }> = async (app, { metrics }) => {
+const ops: FastifyPluginAsyncTypebox<{ metrics: RouteMetrics; metricsToken: string | null }> = async (
+  app,
+  { metrics, metricsToken },
+) => {
+  const expected = metricsToken === null ? null : Buffer.from(`Bearer ${metricsToken}`);
+  const mayScrape = (authorization: string | undefined) => {
+    if (expected === null) return true;
+    const given = Buffer.from(authorization ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   metrics.collectInto(registry);
@@ -59,7 +70,11 @@ const ops: FastifyPluginAsyncTypebox<{ metrics: RouteMetrics }> = async (app, { 
     },
   );
 
-  app.get('/metrics', { schema: { tags, summary: 'Prometheus metrics', hide: true } }, async (_request, reply) => {
+  app.get('/metrics', { schema: { tags, summary: 'Prometheus metrics', hide: true } }, async (request, reply) => {
+    if (!mayScrape(request.headers.authorization)) {
+      reply.header('www-authenticate', 'Bearer');
+      return sendProblem(reply, 'unauthenticated', 'Send the SVC_METRICS_TOKEN as "Authorization: Bearer <token>".');
+    }
     reply.type(registry.contentType);
     return registry.metrics();
   });
