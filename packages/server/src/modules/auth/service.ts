@@ -131,17 +131,28 @@ async function withUniqueEmail<T>(deps: Deps, email: string, fn: () => Promise<T
 }
 
 export async function signup(deps: Deps, input: SignupBody, client: Client) {
+  requireUncommonPassword(input.password, '/password');
+  await consumeRateLimit(deps.db, deps.rules.signUpsPerAddress, client.address);
+  return createWorkspace(deps, input, (trx, user) => startSession(trx, user, client));
+}
+
+/**
+ * A new workspace with its first admin, and what `then` makes of them in the same
+ * transaction (a session for sign-up; nothing for the admin command).
+ */
+export async function createWorkspace<T>(
+  deps: Deps,
+  input: SignupBody,
+  then: (trx: Db, user: repo.UserRow) => Promise<T>,
+) {
   const email = normaliseEmail(input.email);
   const workspaceName = requireText(input.workspaceName, '/workspaceName');
   const name = requireText(input.name, '/name');
-  requireUncommonPassword(input.password, '/password');
-  await consumeRateLimit(deps.db, deps.rules.signUpsPerAddress, client.address);
   const passwordHash = await hashPassword(input.password);
   return withUniqueEmail(deps, email, () =>
     inTransaction(deps.db, async (trx) => {
-      const now = nowIso();
       const workspaceId = newId('ws');
-      await repo.insertWorkspace(trx, { id: workspaceId, name: workspaceName, created_at: now });
+      await repo.insertWorkspace(trx, { id: workspaceId, name: workspaceName, created_at: nowIso() });
       const user = await repo.createUser(trx, {
         workspace_id: workspaceId,
         email,
@@ -149,10 +160,27 @@ export async function signup(deps: Deps, input: SignupBody, client: Client) {
         role: 'admin',
         password_hash: passwordHash,
       });
-      const token = await startSession(trx, user, client);
+      const token = await then(trx, user);
       return { token, user, workspace: await repo.findWorkspace(trx, workspaceId) };
     }),
   );
+}
+
+/** A user by e-mail, for the operator's admin command. */
+export const findUserByEmail = (db: Db, email: string) => repo.findUserByEmail(db, normaliseEmail(email));
+
+/**
+ * Sets a user's password without the current one (the operator's reset) and ends every
+ * session of the user, in every process that hears the change feed.
+ */
+export async function resetPassword(deps: Deps, user: repo.UserRow, password: string): Promise<number> {
+  const passwordHash = await hashPassword(password);
+  return inTransaction(deps.db, async (trx) => {
+    await repo.updatePasswordHash(trx, user.workspace_id, user.id, passwordHash);
+    const hashes = await repo.deleteUserSessions(trx, user.workspace_id, user.id, null);
+    await forgetCredentials(deps, trx, hashes);
+    return hashes.length;
+  });
 }
 
 /**
@@ -323,19 +351,24 @@ export async function listApiKeys(db: Db, actor: Actor, query: { limit?: number;
 }
 
 export async function createApiKey(deps: Deps, actor: Actor, name: string) {
-  const { db } = deps;
   authorize(actor, 'apiKeys.manage');
+  await consumeRateLimit(deps.db, deps.rules.apiKeys, actor.id);
+  return issueApiKey(deps, { id: actor.id, workspace_id: actor.workspaceId }, name);
+}
+
+/** A new key of `user`, within the per-user cap; the key is in the answer, once. */
+export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: string }, name: string) {
+  const { db } = deps;
   const keyName = requireText(name, '/name');
-  await consumeRateLimit(db, deps.rules.apiKeys, actor.id);
-  const held = await repo.countApiKeys(db, actor.workspaceId, actor.id);
+  const held = await repo.countApiKeys(db, user.workspace_id, user.id);
   if (held >= deps.rules.apiKeysPerUser) {
     throw conflict(`You hold ${held} API keys, the most one person may: revoke one you no longer use first.`);
   }
   const { token, hash } = issueToken('apiKey');
   const row = {
     id: newId('key'),
-    workspace_id: actor.workspaceId,
-    user_id: actor.id,
+    workspace_id: user.workspace_id,
+    user_id: user.id,
     name: keyName,
     key_hash: hash,
     last_four: token.slice(-4),

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { call, createTestDatabase, testConfig } from '../test/helpers.js';
+import { buildApp } from './app.js';
+import type { DatabaseConfig } from './config.js';
+
+const adminEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/admin.js');
+
+describe('the admin command on a closed server', () => {
+  let database: DatabaseConfig;
+  let env: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  before(async () => {
+    const created = await createTestDatabase();
+    if (created.database.dialect === 'postgres') {
+      database = created.database;
+      env = { DATABASE_URL: created.database.url };
+      cleanup = created.drop;
+    } else {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-admin-'));
+      database = { dialect: 'sqlite', file: path.join(dir, 'svc.db') };
+      env = { SVC_DATA_DIR: dir };
+      cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  after(() => cleanup());
+
+  const admin = (...args: string[]) => {
+    const run = spawnSync(process.execPath, [adminEntry, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      encoding: 'utf8',
+    });
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  };
+  const withApp = async (fn: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>) => {
+    const app = await buildApp(testConfig(database, { allowSignup: false }));
+    try {
+      await fn(app);
+    } finally {
+      await app.close();
+    }
+  };
+
+  test('create-admin, reset-password and create-api-key let an operator in; mistakes exit 1 or 2 with a message', async () => {
+    const created = admin(
+      'create-admin',
+      '--email',
+      'Owner@Example.com',
+      '--name',
+      'Olga Owner',
+      '--workspace',
+      'Acme',
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const password = /Password \(shown once\): (\S+)/.exec(created.stdout)?.[1];
+    assert.ok(password);
+    let session = '';
+    await withApp(async (app) => {
+      const login = await call(app, 'POST', '/api/auth/login', { body: { email: 'owner@example.com', password } });
+      assert.equal(login.status, 200);
+      assert.equal(login.body.user.role, 'admin');
+      session = login.body.token;
+    });
+
+    const reset = admin('reset-password', 'owner@example.com');
+    assert.equal(reset.code, 0, reset.stderr);
+    const newPassword = /\(shown once\): (\S+)/.exec(reset.stdout)?.[1];
+    assert.match(reset.stdout, /1 session\(s\) ended/);
+    const key = admin('create-api-key', 'owner@example.com', '--name', 'ci');
+    assert.equal(key.code, 0, key.stderr);
+    const apiKey = /(svc_key_\S+)/.exec(key.stdout)?.[1];
+    await withApp(async (app) => {
+      assert.equal((await call(app, 'GET', '/api/me', { token: session })).status, 401, 'the reset ended the session');
+      const login = (p: string | undefined) =>
+        call(app, 'POST', '/api/auth/login', { body: { email: 'owner@example.com', password: p } });
+      assert.equal((await login(password)).status, 401);
+      assert.equal((await login(newPassword)).status, 200);
+      assert.equal((await call(app, 'GET', '/api/me', { token: apiKey })).body.user.email, 'owner@example.com');
+    });
+
+    const unknown = admin('reset-password', 'nobody@example.com');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /No user has the e-mail nobody@example\.com/);
+    const taken = admin('create-admin', '--email', 'owner@example.com', '--name', 'X');
+    assert.equal(taken.code, 1);
+    assert.match(taken.stderr, /already in use/);
+    const usage = admin('frobnicate');
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /Unknown command "frobnicate"/);
+    assert.equal(admin('create-admin', '--email', 'x@example.com').code, 2);
+    assert.match(admin('help').stdout, /create-admin --email/);
+  });
+});

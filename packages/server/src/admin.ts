@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/dialect/index.js';
+import { migrateToLatest } from './db/migrate.js';
+import { AppError } from './errors.js';
+import { rateRules } from './limits.js';
+import * as accounts from './modules/auth/service.js';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Runs against the database the server is configured with (DATABASE_URL or SVC_DATA_DIR).
+
+  create-admin --email <e-mail> --name <name> [--workspace <name>]
+      A new workspace and its first admin, with a generated password (printed once).
+      The way in on a server started with SVC_ALLOW_SIGNUP=false and SVC_DEMO=false.
+  reset-password <e-mail>
+      A new generated password for that user (printed once); all their sessions end.
+  create-api-key <e-mail> [--name <name>]
+      A new API key of that user (printed once).
+  help
+      This text.
+`;
+
+class UsageError extends Error {}
+
+const generatedPassword = () => randomBytes(15).toString('base64url');
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      workspace: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, target] = positionals;
+  if (!command || command === 'help' || values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (!['create-admin', 'reset-password', 'create-api-key'].includes(command)) {
+    throw new UsageError(`Unknown command "${command}".`);
+  }
+  const loaded = loadConfig(process.env);
+  if (!loaded.ok)
+    throw new UsageError(`Configuration is not valid:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}`);
+  const { config } = loaded;
+  const database = openDatabase(config.database);
+  try {
+    await database.withStartupLock(async () => migrateToLatest(database.db, await database.currentSchema()));
+    const deps = { db: database.db, dialect: database, sessions: config.sessions, rules: rateRules(config.limits) };
+    const userByEmail = async () => {
+      if (!target) throw new UsageError(`${command} needs the user's e-mail.`);
+      const user = await accounts.findUserByEmail(database.db, target);
+      if (!user) throw new AppError('not_found', `No user has the e-mail ${target}.`);
+      return user;
+    };
+
+    if (command === 'create-admin') {
+      if (!values.email || !values.name) throw new UsageError('create-admin needs --email and --name.');
+      const password = generatedPassword();
+      const { user, workspace } = await accounts.createWorkspace(
+        deps,
+        { workspaceName: values.workspace ?? values.name, name: values.name, email: values.email, password },
+        async () => null,
+      );
+      process.stdout.write(
+        `Admin ${user.email} of workspace "${workspace.name}" created.\nPassword (shown once): ${password}\n`,
+      );
+    } else if (command === 'reset-password') {
+      const user = await userByEmail();
+      if (user.role === 'client') throw new UsageError(`${target} is a quick-access account: it has no password.`);
+      const password = generatedPassword();
+      const ended = await accounts.resetPassword(deps, user, password);
+      process.stdout.write(`New password of ${user.email} (shown once): ${password}\n${ended} session(s) ended.\n`);
+      if (ended > 0 && database.name === 'sqlite') {
+        process.stdout.write('A running server may still accept those sessions until it restarts.\n');
+      }
+    } else {
+      const user = await userByEmail();
+      if (user.role === 'client') throw new UsageError(`${target} is a quick-access account: it cannot hold API keys.`);
+      const key = await accounts.issueApiKey(deps, user, values.name ?? 'admin command');
+      process.stdout.write(`API key "${key.name}" of ${user.email} (shown once): ${key.key}\n`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
+      process.stderr.write(`${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    const detail =
+      error instanceof AppError
+        ? `${error.message}${error.errors ? ` (${error.errors.map((e) => `${e.path} ${e.message}`).join('; ')})` : ''}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    process.stderr.write(`${detail}\n`);
+    process.exit(1);
+  },
+);
