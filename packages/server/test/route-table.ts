@@ -1,0 +1,328 @@
+// Shared by the generated suites (fuzz, tenancy): two workspaces with every kind of
+// resource and caller, inputs derived from each route's own schema, and row counts to prove
+// that a refused request wrote nothing. Nothing here lists routes: they come from the app.
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { RegisteredRoute } from '../src/types.js';
+import { addClient, addMember, call, createComment, createProject, signUp } from './helpers.js';
+
+export type Role = 'anonymous' | 'admin' | 'member' | 'apiKey' | 'client' | 'limitedClient';
+export const ROLES: readonly Role[] = ['anonymous', 'admin', 'member', 'apiKey', 'client', 'limitedClient'];
+
+interface Identity {
+  email: string;
+  password?: string;
+  accessToken?: string;
+  apiKey?: string;
+}
+
+export interface World {
+  app: FastifyInstance;
+  /** Values of workspace A (the callers' own) by path parameter name, for routes to reach real rows. */
+  own: Record<string, string[]>;
+  /** Every id and key of workspace B, which no caller of A may reach. */
+  foreign: Record<string, string[]>;
+  /** For the project-limited client: a project of its own workspace it may not see. */
+  otherProjectKey: string;
+  /** Strings of B that must never appear in an answer to A. */
+  foreignMarkers: string[];
+  identities: Record<Exclude<Role, 'anonymous'>, Identity>;
+  tokens: Record<Role, string | undefined>;
+}
+
+/** Any JSON value the tests handle. */
+type Json = any;
+
+async function idsOf(app: FastifyInstance, table: string, column: string, workspaceId: string): Promise<string[]> {
+  const rows = await app.db
+    .selectFrom(table as 'comments')
+    .select(column as 'id')
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+  return rows.map((row) => String(row.id));
+}
+
+/** Two workspaces, each with projects, comments, replies, notifications, builds, keys and sessions. */
+export async function buildWorld(app: FastifyInstance): Promise<World> {
+  const populate = async (name: string) => {
+    const marker = `${name.toLowerCase()}-${randomBytes(6).toString('hex')}`;
+    const admin = await signUp(app, `${name} Admin`);
+    const member = await addMember(app, admin, 'member', `${name} Member`);
+    const project = await createProject(app, admin);
+    const other = await createProject(app, admin);
+    const client = await addClient(app, admin, undefined, `${name} Client`);
+    const limited = await addClient(app, admin, project.key, `${name} Limited`);
+    const key = (await call(app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'fuzz' } })).body;
+    for (const [author, where] of [
+      [client, project.key],
+      [admin, other.key],
+      [limited, project.key],
+    ] as const) {
+      const comment = await createComment(app, author, where, `${name} ${marker} feedback`);
+      await call(app, 'POST', `/api/comments/${comment.id}/replies`, {
+        token: member.token,
+        body: { body: 'Looking' },
+      });
+      await call(app, 'POST', `/api/comments/${comment.id}/apply`, {
+        token: member.token,
+        body: { commitSha: 'abcdef1' },
+      });
+    }
+    await call(app, 'POST', `/api/projects/${project.key}/builds`, { token: member.token, body: { sha: 'abcdef1' } });
+    const workspaceId = admin.workspaceId;
+    const values: Record<string, string[]> = {
+      key: [project.key, other.key],
+      id: [
+        ...(await idsOf(app, 'comments', 'id', workspaceId)),
+        ...(await idsOf(app, 'notifications', 'id', workspaceId)),
+        ...(await idsOf(app, 'api_keys', 'id', workspaceId)),
+        ...(await idsOf(app, 'sessions', 'id', workspaceId)),
+        ...(await idsOf(app, 'users', 'id', workspaceId)),
+        ...(await idsOf(app, 'projects', 'id', workspaceId)),
+        ...(await idsOf(app, 'builds', 'id', workspaceId)),
+      ],
+    };
+    return { admin, member, client, limited, key, project, other, values, marker };
+  };
+  const a = await populate('Alpha');
+  const b = await populate('Beta');
+  const password = 'correct horse battery';
+  return {
+    app,
+    own: a.values,
+    foreign: b.values,
+    otherProjectKey: a.other.key,
+    foreignMarkers: [b.marker, b.admin.workspaceId, ...Object.values(b.values).flat()],
+    identities: {
+      admin: { email: a.admin.email, password },
+      member: { email: a.member.email, password: 'another good password' },
+      apiKey: { email: a.member.email, apiKey: a.key.key },
+      client: { email: '', accessToken: a.client.accessToken },
+      limitedClient: { email: '', accessToken: a.limited.accessToken },
+    },
+    tokens: {
+      anonymous: undefined,
+      admin: a.admin.token,
+      member: a.member.token,
+      apiKey: a.key.key,
+      client: a.client.token,
+      limitedClient: a.limited.token,
+    },
+  };
+}
+
+/** New sessions for every caller: a route under test may have ended the old ones (logout). */
+export async function signInAgain(world: World): Promise<void> {
+  for (const role of ROLES) {
+    if (role === 'anonymous') continue;
+    const identity = world.identities[role];
+    if (identity.apiKey) continue;
+    const answer = identity.accessToken
+      ? await call(world.app, 'POST', '/api/auth/quick-access', { body: { accessToken: identity.accessToken } })
+      : await call(world.app, 'POST', '/api/auth/login', {
+          body: { email: identity.email, password: identity.password },
+        });
+    if (answer.status !== 200) throw new Error(`could not sign ${role} in again: ${JSON.stringify(answer.body)}`);
+    world.tokens[role] = answer.body.token;
+  }
+}
+
+/** Row counts of every table but the rate-limit counters (which count refusals by design), in one query. */
+export async function rowCounts(app: FastifyInstance): Promise<Record<string, number>> {
+  const tables = (await app.db.introspection.getTables())
+    .map((t) => t.name)
+    .filter((name) => name !== 'rate_limits' && !name.startsWith('kysely_'))
+    .sort();
+  const { sql } = await import('kysely');
+  const select = tables.map((name) => sql`(select count(*) from ${sql.table(name)}) as ${sql.ref(name)}`);
+  const result = await sql<Record<string, number>>`select ${sql.join(select)}`.execute(app.db);
+  const row = result.rows[0] ?? {};
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
+}
+
+type Schema = Record<string, Json>;
+
+/** Values that fit `schema` (TypeBox's JSON Schema), for the fuzz's well-formed half. */
+export function arbitraryFor(schema: Schema | undefined): fc.Arbitrary<Json> {
+  if (!schema) return fc.constant(undefined);
+  if (schema.anyOf) return fc.oneof(...(schema.anyOf as Schema[]).map(arbitraryFor));
+  if ('const' in schema) return fc.constant(schema.const);
+  switch (schema.type) {
+    case 'null':
+      return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+      return fc.integer({ min: schema.minimum ?? -1_000_000, max: schema.maximum ?? 1_000_000 });
+    case 'number':
+      return fc.double({ min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9, noNaN: true });
+    case 'string': {
+      const max = Math.min(schema.maxLength ?? 60, 60);
+      const min = schema.minLength ?? 0;
+      if (schema.format === 'email') return fc.emailAddress().filter((e) => e.length <= (schema.maxLength ?? 254));
+      if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+      const base = schema.pattern ? fc.stringMatching(new RegExp(schema.pattern, 'u')) : fc.string({ maxLength: max });
+      return base.map((s) => s.slice(0, max)).filter((s) => s.length >= min);
+    }
+    case 'array':
+      return fc.array(arbitraryFor(schema.items), { maxLength: Math.min(schema.maxItems ?? 4, 4) });
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, Schema>;
+      const record: Record<string, fc.Arbitrary<Json>> = {};
+      for (const [name, property] of Object.entries(properties)) record[name] = arbitraryFor(property);
+      return fc.record(record, { requiredKeys: (schema.required ?? []) as string[] });
+    }
+    default:
+      return fc.anything();
+  }
+}
+
+/** Values no schema of this API accepts where a string, number or object is expected. */
+const hostileValue = fc.oneof(
+  fc.constantFrom<Json>(
+    null,
+    true,
+    0,
+    -1,
+    [],
+    {},
+    '',
+    ' ',
+    'a\u0000b',
+    '\u0000',
+    '\u001b[31m',
+    'line\u000bfeed',
+    '\u007f',
+    '\ud800',
+    'x'.repeat(20_000),
+    { $ref: '#' },
+    Array.from({ length: 500 }, () => 'x'),
+  ),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.integer(),
+  fc.double(),
+);
+
+/** Raw JSON texts no route may choke on. */
+const HOSTILE_BODY_TEXTS = [
+  '{"body": ',
+  '{"x":1e400,"y":-1e400,"ok":1e400}',
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  `{"a":${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}}`,
+  '\ufeff{}',
+  'null',
+  '"just a string"',
+  '[1,2,3]',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+];
+
+/** Path parameter values no route may choke on, already in URL form. */
+const HOSTILE_PATH_VALUES = [
+  '%zz',
+  '%00',
+  '%0d%0a',
+  'a'.repeat(101),
+  '..%2f..%2fetc%2fpasswd',
+  '%E2%80%AE',
+  '%F0%9F%92%A9',
+  encodeURIComponent("cmt_' or 1=1 --"),
+  '%ff%fe',
+];
+
+/** Query strings no route may choke on. */
+const HOSTILE_QUERIES = [
+  'limit=-1',
+  'limit=1e400',
+  'limit=abc',
+  'limit=1&limit=2',
+  'cursor=%00',
+  'cursor=bm90LWFuLWlk',
+  `cursor=${'A'.repeat(300)}`,
+  'status=everything',
+  'unread=maybe',
+  'pageUrl=%zz',
+  `pageUrl=${'x'.repeat(3000)}`,
+  '__proto__[x]=1',
+];
+
+export interface FuzzRequest {
+  options: InjectOptions;
+  description: string;
+}
+
+function pathWith(route: RegisteredRoute, values: Record<string, string>): string {
+  const path = route.url.replace(/:(\w+)/g, (_, name: string) => values[name] ?? 'x');
+  return path.endsWith('*') ? `${path.slice(0, -1).replace(/\/?$/, '/')}${values['*'] ?? ''}` : path;
+}
+
+const paramNames = (route: RegisteredRoute) => [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+
+/** A request to `route` built from its own schema, or from one of the hostile variants. */
+export function requestArbitrary(route: RegisteredRoute, world: World): fc.Arbitrary<FuzzRequest> {
+  const schema = (route.schema ?? {}) as Schema;
+  const paramValue = (name: string) =>
+    fc.oneof(
+      fc.constantFrom(...(world.own[name] ?? ['x'])).map(encodeURIComponent),
+      arbitraryFor(schema.params?.properties?.[name] ?? { type: 'string' }).map((v) => encodeURIComponent(String(v))),
+      fc.constantFrom(...HOSTILE_PATH_VALUES),
+    );
+  const wildcard = fc.constantFrom('api/projects', 'docs/static/index.css', 'nothing/here', '%zz', '..%2f..%2f', '');
+  const params = fc.record({
+    ...Object.fromEntries(paramNames(route).map((name) => [name, paramValue(name)])),
+    ...(route.url.endsWith('*') ? { '*': wildcard } : {}),
+  });
+  const query = fc.oneof(
+    arbitraryFor(schema.querystring).map((q: Record<string, unknown> | undefined) =>
+      q ? new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString() : '',
+    ),
+    fc.constantFrom(...HOSTILE_QUERIES),
+  );
+  const bodySchema = schema.body as Schema | undefined;
+  const mutateField = (value: Json) =>
+    bodySchema?.properties
+      ? fc
+          .tuple(fc.constantFrom(...Object.keys(bodySchema.properties)), hostileValue)
+          .map(([field, hostile]) => JSON.stringify({ ...(value ?? {}), [field]: hostile }))
+      : hostileValue.map((hostile) => JSON.stringify(hostile));
+  const body = fc.oneof(
+    arbitraryFor(bodySchema).map((value) => (value === undefined ? undefined : JSON.stringify(value))),
+    arbitraryFor(bodySchema).chain(mutateField),
+    fc.constantFrom(...HOSTILE_BODY_TEXTS),
+  );
+  const headers = fc.constantFrom<Record<string, string>>(
+    { 'content-type': 'application/json' },
+    { 'content-type': 'application/json' },
+    { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    { 'content-type': 'text/plain' },
+    { 'content-type': 'application/json; charset=latin1' },
+  );
+  const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(route.method);
+  return fc
+    .record({ params, query, body: hasBody ? body : fc.constant(undefined), headers, binary: fc.boolean() })
+    .map(({ params: values, query: q, body: text, headers: h, binary }) => {
+      const url = `${pathWith(route, values as Record<string, string>)}${q ? `?${q}` : ''}`;
+      // Now and then the bytes themselves are not UTF-8.
+      const payload =
+        text !== undefined && binary ? Buffer.concat([Buffer.from(text), Buffer.from([0xff, 0xfe])]) : text;
+      return {
+        options: {
+          method: route.method,
+          url,
+          headers: text === undefined ? {} : h,
+          remoteAddress: `10.${(url.length * 7) % 250}.0.${(q.length * 3) % 250}`,
+          ...(payload === undefined ? {} : { payload }),
+        } as InjectOptions,
+        description: `${route.method} ${url} ${typeof payload === 'string' ? payload.slice(0, 200) : '<bytes>'}`,
+      };
+    });
+}
+
+/** The example body of a route (from its schema's `examples`), for requests that must pass validation. */
+export function exampleBody(route: RegisteredRoute): unknown {
+  const body = route.schema?.body as Schema | undefined;
+  return body?.examples?.[0];
+}
+
+export { paramNames, pathWith };
