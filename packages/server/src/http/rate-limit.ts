@@ -30,17 +30,19 @@ function estimate(rule: RateRule, counts: Counts, now: number): number {
   return counts.current + counts.previous * overlap;
 }
 
-/** Seconds until the estimate falls below the limit again, so one more event fits. */
+/**
+ * Seconds until one more event fits: until `current + 1 + previous * overlap` is within the
+ * limit (where `current` counts the refused event too, when it was counted).
+ */
 function retryAfterSeconds(rule: RateRule, counts: Counts, now: number): number {
   const { current, previous, windowStart } = counts;
-  let freeAt: number;
-  if (current < rule.limit && previous > 0) {
-    // Within this window, once the previous window's weight has decayed enough.
-    freeAt = windowStart + rule.windowMs * (1 - (rule.limit - current) / previous);
-  } else {
-    // In the next window, once this window's count (then the previous one) has decayed enough.
-    freeAt = windowStart + rule.windowMs + rule.windowMs * (1 - (rule.limit - 1) / Math.max(current, 1));
-  }
+  const { limit, windowMs } = rule;
+  const freeAt =
+    current + 1 <= limit && previous > 0
+      ? // Later in this window, once the previous window's weight has decayed enough.
+        windowStart + windowMs * (1 - (limit - current - 1) / previous)
+      : // In the next window, once this window's count, by then the previous one, has decayed enough.
+        windowStart + windowMs + windowMs * Math.max(0, 1 - (limit - 1) / Math.max(current, 1));
   return Math.max(1, Math.ceil((freeAt - now) / 1000));
 }
 

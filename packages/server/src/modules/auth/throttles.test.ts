@@ -11,7 +11,8 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { consumeRateLimit, MINUTE_MS } from '../../http/rate-limit.js';
+import { AppError } from '../../errors.js';
+import { consumeRateLimit, MINUTE_MS, refuseWhenExhausted } from '../../http/rate-limit.js';
 
 const login = (t: TestApp, email: string, password: string, address = '10.0.0.1') =>
   t.app.inject({
@@ -225,6 +226,17 @@ describe('the sliding window', () => {
       // Once most of the previous window has slid out, there is room again.
       await consumeRateLimit(t.app.db, rule, 'v', boundary - 1_000);
       await consumeRateLimit(t.app.db, rule, 'u', boundary + 50_000);
+      // Retry-After is when the next event fits: refused a second before it, accepted at it.
+      const subject = 'w';
+      for (let i = 0; i < 3; i++) await consumeRateLimit(t.app.db, rule, subject, boundary + 10_000);
+      const refusal = await consumeRateLimit(t.app.db, rule, subject, boundary + 11_000).catch((e: AppError) => e);
+      assert.ok(refusal instanceof AppError);
+      const wait = Number(refusal.headers?.['retry-after']) * 1000;
+      assert.ok(wait > 0 && wait <= 2 * MINUTE_MS, String(wait));
+      await assert.rejects(refuseWhenExhausted(t.app.db, rule, subject, boundary + 11_000 + wait - 2_000), {
+        code: 'rate_limited',
+      });
+      await refuseWhenExhausted(t.app.db, rule, subject, boundary + 11_000 + wait);
     } finally {
       await t.close();
     }

@@ -255,8 +255,9 @@ describe('build report rate limit', () => {
       });
       assert.equal(limited.status, 429);
       assert.equal(limited.body.code, 'rate_limited');
+      // A sliding window: the burst weighs on the next minute too, so the wait may pass 60 s.
       const retryAfter = Number(limited.headers['retry-after']);
-      assert.ok(retryAfter >= 1 && retryAfter <= 60);
+      assert.ok(retryAfter >= 1 && retryAfter <= 120, String(retryAfter));
       // The limit is per user.
       const someoneElse = await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
         token: other.token,
