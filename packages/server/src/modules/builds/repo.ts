@@ -1,5 +1,3 @@
-import { sql } from 'kysely';
-import type { DialectSupport } from '../../db/dialect/index.js';
 import type { BuildTable, Db } from '../../db/schema.js';
 
 /** Records a build unless the project has it already; true when this call recorded it. */
@@ -11,50 +9,6 @@ export async function insertBuildOnce(db: Db, row: BuildTable): Promise<boolean>
     .returning('id')
     .executeTakeFirst();
   return inserted !== undefined;
-}
-
-/**
- * Stamps every pending comment of the project whose commit is the same commit as one of
- * the reported SHAs, in one statement. "Same" means one SHA is a prefix of the other. Both
- * kinds of match sort between the SHA's first 7 characters and the SHA followed by "g"
- * (hex sorts below "g"), so each reported SHA is one range scan of the indexed commit_sha
- * column, and the prefix test keeps only true matches.
- */
-export async function stampDeployedComments(
-  db: Db,
-  dialect: DialectSupport,
-  target: { workspaceId: string; projectId: string; buildSha: string; at: string },
-  reported: readonly string[],
-): Promise<string[]> {
-  const ranges = reported.map((sha) => ({ lo: sha.slice(0, 7), hi: `${sha}g`, sha }));
-  // A literal, not a parameter: SQLite uses a partial index only when the query implies its condition.
-  const applied = sql.lit('applied' as const);
-  const rows = await db
-    .updateTable('comments')
-    .set({ deployed_at: target.at, deployed_build_sha: target.buildSha, updated_at: target.at })
-    .where('workspace_id', '=', target.workspaceId)
-    .where('project_id', '=', target.projectId)
-    .where('status', '=', applied)
-    .where('deployed_at', 'is', null)
-    .where('id', 'in', (eb) =>
-      // Ranges first (a cross join keeps that order): one index range scan per reported SHA.
-      eb
-        .selectFrom(dialect.rangesTable(ranges).as('r'))
-        .crossJoin('comments as c')
-        .select('c.id')
-        .where('c.project_id', '=', target.projectId)
-        .where('c.status', '=', applied)
-        .where('c.deployed_at', 'is', null)
-        .where('c.commit_sha', 'is not', null)
-        .whereRef('c.commit_sha', '>=', 'r.lo')
-        .whereRef('c.commit_sha', '<', 'r.hi')
-        .where(
-          sql<boolean>`(substr(c.commit_sha, 1, length(r.sha)) = r.sha or substr(r.sha, 1, length(c.commit_sha)) = c.commit_sha)`,
-        ),
-    )
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id).sort();
 }
 
 export async function recordDeployments(db: Db, workspaceId: string, buildId: string, commentIds: string[]) {

@@ -9,6 +9,7 @@ import { consumeRateLimit, type RateRule } from '../../http/rate-limit.js';
 import { newId, nowIso } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
+import { deployedByBuild } from '../comments/lifecycle.js';
 import { getProject } from '../projects/service.js';
 import * as repo from './repo.js';
 
@@ -49,7 +50,7 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
       created_at: at,
     });
     if (!firstSeen) return { sha, firstSeen, deployedCommentIds: [] as string[] };
-    const deployedCommentIds = await repo.stampDeployedComments(
+    const deployedCommentIds = await deployedByBuild(
       trx,
       deps.dialect,
       { workspaceId: actor.workspaceId, projectId: project.id, buildSha: sha, at },

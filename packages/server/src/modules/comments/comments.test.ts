@@ -13,7 +13,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { excerpt } from './service.js';
+import { excerpt } from './presenter.js';
 
 describe('comments', () => {
   let t: TestApp;
@@ -241,6 +241,48 @@ describe('comments', () => {
     assert.equal(again.body.deployedAt, null);
     assert.equal(again.body.deployedBuildSha, null);
     assert.equal(again.body.appliedBy.id, admin.id);
+  });
+
+  test('re-applying the same commit is not a new fix: no second "Fix applied", verified and Live stay; a new link replaces the old', async () => {
+    const comment = await createComment(t.app, client, project.key);
+    const apply = (body: Record<string, string>) =>
+      call(t.app, 'POST', `/api/comments/${comment.id}/apply`, { token: member.token, body });
+    const applied = async () =>
+      Number(
+        (
+          await t.app.db
+            .selectFrom('notifications')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('comment_id', '=', comment.id)
+            .where('type', '=', 'CommentApplied')
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await apply({ commitSha: 'abcdef1234' });
+    assert.equal(await applied(), 1);
+    const stamped = new Date().toISOString();
+    await t.app.db
+      .updateTable('comments')
+      .set({ verified_at: stamped, deployed_at: stamped, deployed_build_sha: 'abcdef1234' })
+      .where('id', '=', comment.id)
+      .execute();
+    // The same commit, in full or abbreviated: nothing changes, nobody hears of it again.
+    for (const sha of ['abcdef1234', 'ABCDEF1', 'abcdef1234567890']) {
+      const again = await apply({ commitSha: sha });
+      assert.equal(again.status, 200);
+      assert.equal(again.body.commitSha, 'abcdef1234');
+      assert.equal(again.body.verifiedAt, stamped);
+      assert.equal(again.body.deployedAt, stamped);
+    }
+    assert.equal(await applied(), 1);
+    const relinked = await apply({ commitSha: 'abcdef1234', commitUrl: 'https://git.example.test/c/abcdef1234' });
+    assert.equal(relinked.body.commitUrl, 'https://git.example.test/c/abcdef1234');
+    assert.equal(relinked.body.deployedAt, stamped);
+    assert.equal(await applied(), 1);
+    // Another commit is a new fix: a new cycle, and the author is told.
+    const other = await apply({ commitSha: '1234567' });
+    assert.equal(other.body.deployedAt, null);
+    assert.equal(await applied(), 2);
   });
 
   test('reopen turns an applied comment back to open; anything else is 409 invalid_state', async () => {

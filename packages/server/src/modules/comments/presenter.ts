@@ -1,6 +1,14 @@
 import type { Comment, CommentWithReplies, Reply } from '@svc/contract';
 import type { CommentRow, ReplyRow } from './repo.js';
 
+const EXCERPT_LENGTH = 140;
+
+/** The start of a text for a notification, on one line, at most 140 characters. */
+export function excerpt(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length <= EXCERPT_LENGTH ? line : `${line.slice(0, EXCERPT_LENGTH - 1)}…`;
+}
+
 /**
  * An offset as stored, or 0 when it is not a finite number: such a value could not be
  * written to JSON, and one bad row must not take a whole list down. (The API refuses

@@ -18,6 +18,8 @@ import { type Actor, scopeOf } from '../auth/actor.js';
 import { authorize, authorizeAuthorOrAdmin } from '../auth/policy.js';
 import { getProject, parseHttpUrl } from '../projects/service.js';
 import type { CommentEventSink } from './events.js';
+import * as lifecycle from './lifecycle.js';
+import { excerpt } from './presenter.js';
 import * as repo from './repo.js';
 
 /** What changing a comment needs: the database and where its events go. */
@@ -29,14 +31,6 @@ export interface CommentDeps {
 /** Writing comments and replies also counts them per user: far above what a person writes. */
 export interface CommentWriteDeps extends CommentDeps {
   rules: Pick<RateRules, 'comments' | 'replies'>;
-}
-
-const EXCERPT_LENGTH = 140;
-
-/** The start of a text for a notification, on one line, at most 140 characters. */
-export function excerpt(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= EXCERPT_LENGTH ? line : `${line.slice(0, EXCERPT_LENGTH - 1)}…`;
 }
 
 /** The comment in the caller's scope, or 404. */
@@ -151,31 +145,8 @@ export async function applyComment(deps: CommentDeps, actor: Actor, id: string, 
   }
   return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, id);
-    if (comment.status === 'archived') throw invalidState('An archived comment cannot be applied.');
-    const commitUrl = givenUrl ?? (commitSha ? deriveCommitUrl(comment.repo_url, commitSha) : null);
-    const now = nowIso();
-    // A new apply is a new fix: it must be deployed and verified again.
-    await repo.updateComment(trx, actor.workspaceId, id, {
-      status: 'applied',
-      commit_sha: commitSha,
-      commit_url: commitUrl,
-      applied_by_id: actor.id,
-      applied_at: now,
-      verified_at: null,
-      deployed_at: null,
-      deployed_build_sha: null,
-      updated_at: now,
-    });
-    await deps.events.raise(trx, {
-      type: 'CommentApplied',
-      workspaceId: actor.workspaceId,
-      commentId: id,
-      actorId: actor.id,
-      authorId: comment.author_id,
-      commitSha,
-      commitUrl,
-      excerpt: excerpt(comment.body),
-    });
+    const url = givenUrl ?? (commitSha ? deriveCommitUrl(comment.repo_url, commitSha) : null);
+    await lifecycle.apply(trx, deps, actor, comment, { sha: commitSha, url });
     return reload(trx, actor, id);
   });
 }
@@ -183,61 +154,21 @@ export async function applyComment(deps: CommentDeps, actor: Actor, id: string, 
 export async function reopenComment(deps: CommentDeps, actor: Actor, id: string) {
   authorize(actor, 'comments.reopen');
   return inTransaction(deps.db, async (trx) => {
-    const comment = await requireComment(trx, actor, id);
-    if (comment.status !== 'applied')
-      throw invalidState(`Only an applied comment can be reopened; this one is ${comment.status}.`);
-    await markReopened(trx, deps, actor, comment, comment.body);
+    await lifecycle.reopen(trx, deps, actor, await requireComment(trx, actor, id));
     return reload(trx, actor, id);
-  });
-}
-
-/**
- * Reopens an applied comment (clearing its verification) and tells whoever applied it, with
- * `excerptOf` as the excerpt: the reopen action and a rejected verification both end here.
- */
-export async function markReopened(
-  trx: Db,
-  deps: CommentDeps,
-  actor: Actor,
-  comment: { id: string; applied_by_id: string | null },
-  excerptOf: string,
-) {
-  await repo.updateComment(trx, actor.workspaceId, comment.id, {
-    status: 'open',
-    verified_at: null,
-    updated_at: nowIso(),
-  });
-  await deps.events.raise(trx, {
-    type: 'CommentReopened',
-    workspaceId: actor.workspaceId,
-    commentId: comment.id,
-    actorId: actor.id,
-    appliedById: comment.applied_by_id,
-    excerpt: excerpt(excerptOf),
   });
 }
 
 export async function archiveComment(db: Kysely<Database>, actor: Actor, id: string) {
   authorize(actor, 'comments.archive');
   return inTransaction(db, async (trx) => {
-    const comment = await requireComment(trx, actor, id);
-    if (comment.status !== 'archived') {
-      await repo.updateComment(trx, actor.workspaceId, id, { status: 'archived', updated_at: nowIso() });
-    }
+    await lifecycle.archive(trx, actor, await requireComment(trx, actor, id));
     return reload(trx, actor, id);
   });
 }
 
 export async function deleteComment(deps: CommentDeps, actor: Actor, id: string): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
-    const comment = await requireComment(trx, actor, id);
-    authorizeAuthorOrAdmin(actor, comment.author_id, 'delete it');
-    await deps.events.raise(trx, {
-      type: 'CommentDeleted',
-      workspaceId: actor.workspaceId,
-      commentId: id,
-      actorId: actor.id,
-    });
-    await repo.deleteComment(trx, actor.workspaceId, id);
+    await lifecycle.remove(trx, deps, actor, await requireComment(trx, actor, id));
   });
 }
