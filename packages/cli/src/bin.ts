@@ -1,17 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import type { Command } from './command.js';
 import { ExitError, exitCodes, usageError } from './errors.js';
-
-/** What every command module exports; loaded only when its command runs. */
-export interface Command {
-  usage: string;
-  run: (args: string[], context: CommandContext) => Promise<void>;
-}
-
-export interface CommandContext {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-}
 
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   status: {

@@ -1,5 +1,5 @@
 import { ApiClient } from './api.js';
-import type { CommandContext } from './bin.js';
+import type { CommandContext } from './command.js';
 import { loadApiKey, loadProjectConfig } from './config.js';
 
 /** The configured project and an API client for it: exit 2 without configuration, 3 without a key. */

@@ -4,7 +4,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './errors.js';
-import { rateRules } from './limits.js';
+import { rateRules } from './limits/rules.js';
 import * as accounts from './modules/auth/service.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]

@@ -4,16 +4,17 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { createCaches } from './cache/index.js';
+import { createCaches } from './caches.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AllowedOrigins, registerCors } from './http/cors.js';
 import { FastPath } from './http/fast-path.js';
 import { registerProblemHandlers, sendFrameworkError } from './http/problem.js';
+import { RouteMetrics } from './http/route-metrics.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerValidators } from './http/validation.js';
-import { rateRules } from './limits.js';
+import { rateRules } from './limits/rules.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { buildRoutes } from './modules/builds/routes.js';
@@ -21,8 +22,8 @@ import { commentRoutes } from './modules/comments/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSink } from './modules/notifications/service.js';
-import { RouteMetrics } from './modules/ops/route-metrics.js';
 import { opsRoutes } from './modules/ops/routes.js';
+import { listAllowedOrigins } from './modules/projects/repo.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { widgetRoutes } from './modules/widget/routes.js';
@@ -82,9 +83,9 @@ export interface AppOptions {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const database = openDatabase(config.database);
   const caches = createCaches(database);
-  const origins = new AllowedOrigins(database.db);
+  const origins = new AllowedOrigins(() => listAllowedOrigins(database.db));
   const metrics = new RouteMetrics();
-  const fastPath = new FastPath(origins, metrics);
+  const fastPath = new FastPath(origins, (method, url) => metrics.forRoute(method, url));
   const app = Fastify({
     serverFactory: fastPath.serverFactory,
     bodyLimit: BODY_LIMIT,

@@ -1,7 +1,7 @@
 import { deriveCommitUrl } from '@svc/contract/commit-url';
 import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
-import type { CommandContext } from '../bin.js';
+import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
 import { originWebUrl, resolveCommit } from '../git.js';
 import { info, printData, printJson } from '../output.js';

@@ -1,6 +1,6 @@
 import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
-import type { CommandContext } from '../bin.js';
+import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
 import { printData, printJson } from '../output.js';
 import { connect } from '../session.js';

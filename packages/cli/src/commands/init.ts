@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PROJECT_KEY_PATTERN } from '@svc/contract/project-key';
 import { parseCommandArgs } from '../args.js';
-import type { CommandContext } from '../bin.js';
+import type { CommandContext } from '../command.js';
 import { CONFIG_DIR, CONFIG_FILE, CREDENTIALS_FILE } from '../config.js';
 import { usageError } from '../errors.js';
 import { git } from '../git.js';

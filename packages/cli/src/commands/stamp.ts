@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
-import type { CommandContext } from '../bin.js';
+import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
 import { resolveCommit } from '../git.js';
 import { printData, printJson } from '../output.js';

@@ -1,6 +1,6 @@
 import { MAX_CONTAINED_SHAS, shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
-import type { CommandContext } from '../bin.js';
+import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
 import { findContained, resolveCommit } from '../git.js';
 import { info, printData, printJson, warn } from '../output.js';

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/schema.js';
-import { listAllowedOrigins } from '../modules/projects/repo.js';
 
 /** Other processes may add projects too; re-read the origins at least this often. */
 const REFRESH_MS = 30_000;
@@ -23,7 +21,8 @@ export class AllowedOrigins {
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
 
-  constructor(private readonly db: Db) {}
+  /** `load` reads every origin some project allows (the projects feature knows how). */
+  constructor(private readonly load: () => Promise<string[]>) {}
 
   /** Whether `origin` may call the API; undefined while the list is due to be re-read. */
   allows(origin: string): boolean | undefined {
@@ -32,7 +31,7 @@ export class AllowedOrigins {
   }
 
   refresh(): Promise<void> {
-    this.loading ??= listAllowedOrigins(this.db).then(
+    this.loading ??= this.load().then(
       (list) => {
         this.origins = new Set(list);
         this.loadedAt = Date.now();

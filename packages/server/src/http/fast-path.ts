@@ -1,8 +1,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory } from 'fastify';
-import type { RouteMetrics, RouteRecorder } from '../modules/ops/route-metrics.js';
 import { type AllowedOrigins, corsHeaders } from './cors.js';
+import type { RouteRecorder } from './route-metrics.js';
 
 /** A complete answer; `headers` include content-length when there is a body. May be shared by many requests. */
 export interface FastAnswer {
@@ -42,12 +42,13 @@ export class FastPath {
 
   constructor(
     private readonly origins: AllowedOrigins,
-    private readonly metrics: RouteMetrics,
+    /** The recorder of a route's figures, the same one its Fastify route records with. */
+    private readonly recorderFor: (method: string, url: string) => RouteRecorder,
   ) {}
 
   /** `url` must also be a Fastify GET route: the answerer may always decline. */
   add(url: string, answer: FastAnswerer): void {
-    this.byUrl.set(url, { answer, record: this.metrics.forRoute('GET', url) });
+    this.byUrl.set(url, { answer, record: this.recorderFor('GET', url) });
   }
 
   /** From now on every request goes to Fastify, which refuses new ones with 503 while it closes. */

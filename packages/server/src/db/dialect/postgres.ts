@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../schema.js';
 import { afterCommit } from '../transaction.js';
-import type { Change, ChangeHandler, DialectSupport, ShaRange } from './index.js';
+import type { Change, ChangeHandler, DialectSupport, ShaRange } from './types.js';
 
 // Read timestamptz as ISO 8601 strings, the shape the SQLite side stores and the API speaks.
 const TIMESTAMPTZ_OID = 1184;

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Database } from '../schema.js';
 import { afterCommit } from '../transaction.js';
-import type { ChangeHandler, DialectSupport, ShaRange } from './index.js';
+import type { ChangeHandler, DialectSupport, ShaRange } from './types.js';
 
 export function sqliteDialect(file: string): DialectSupport {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -26,7 +26,7 @@ import type { SessionPolicy } from '../../config.js';
 import { forbidden } from '../../errors.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
-import type { RateRules } from '../../limits.js';
+import type { RateRules } from '../../limits/rules.js';
 import { presentApiKey, presentSession, presentUser, presentWorkspace } from './presenter.js';
 import type { AuthDeps, Client } from './service.js';
 import * as service from './service.js';

@@ -12,7 +12,7 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { AppError } from '../../errors.js';
-import { consumeRateLimit, MINUTE_MS, refuseWhenExhausted } from '../../http/rate-limit.js';
+import { consumeRateLimit, MINUTE_MS, refuseWhenExhausted } from '../../limits/rate-limit.js';
 
 const login = (t: TestApp, email: string, password: string, address = '10.0.0.1') =>
   t.app.inject({

@@ -10,7 +10,7 @@ import {
 } from '@svc/contract';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
-import { MINUTE_MS } from '../../http/rate-limit.js';
+import { MINUTE_MS } from '../../limits/rate-limit.js';
 import type { BuildRow } from './repo.js';
 import * as service from './service.js';
 

@@ -14,7 +14,7 @@ import {
 import { Type } from 'typebox';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
-import type { RateRules } from '../../limits.js';
+import type { RateRules } from '../../limits/rules.js';
 import type { CommentEventSink } from './events.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';

@@ -10,7 +10,7 @@ import {
 } from '@svc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Caches } from '../../cache/index.js';
+import type { Caches } from '../../caches.js';
 import type { FastAnswer, FastAnswerer, FastPath } from '../../http/fast-path.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';

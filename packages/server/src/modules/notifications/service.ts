@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Caches } from '../../cache/index.js';
+import type { Caches } from '../../caches.js';
 import type { DialectSupport } from '../../db/dialect/index.js';
 import type { Database, Db, NotificationTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';

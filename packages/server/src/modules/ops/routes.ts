@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 import client from 'prom-client';
 import { Type } from 'typebox';
 import { sendProblem } from '../../http/problem.js';
-import type { RouteMetrics } from './route-metrics.js';
+import type { RouteMetrics } from '../../http/route-metrics.js';
 
 const tags = ['operations'];
 

@@ -1,5 +1,5 @@
-import type { Limits } from './config.js';
-import { MINUTE_MS, type RateRule } from './http/rate-limit.js';
+import type { Limits } from '../config.js';
+import { MINUTE_MS, type RateRule } from './rate-limit.js';
 
 export type RateRules = ReturnType<typeof rateRules>;
 
