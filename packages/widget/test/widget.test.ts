@@ -52,6 +52,9 @@ describe('the widget in Chromium, on another origin than the API', () => {
     const author = await newReviewer(stack);
     const page = await openAs(author);
     const badge = widget(page).locator('.badge');
+    // Rendered, and hidden at 0: a badge that was never rendered must not pass for a hidden one.
+    await badge.waitFor({ state: 'attached' });
+    assert.equal(await badge.count(), 1);
     await assert.doesNotReject(badge.waitFor({ state: 'hidden' }));
 
     await appliedComment(stack, author);
@@ -129,6 +132,7 @@ describe('the widget in Chromium, on another origin than the API', () => {
     await items.first().waitFor();
     assert.equal(await items.count(), 2);
     const newestId = await items.first().getAttribute('data-notification');
+    assert.equal(await badge.count(), 1, 'the badge is still rendered');
     await badge.waitFor({ state: 'hidden' });
     assert.equal(readAll.length, 1);
     assert.deepEqual(JSON.parse(readAll[0]?.body ?? '{}'), { upTo: newestId });

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, mock, test } from 'node:test';
+
+// The poller reads the tab's visibility from `document`: a stand-in the test controls, the
+// one piece of the browser the poller needs (its browser behaviour is in widget.test.ts).
+const page = Object.assign(new EventTarget(), { visibilityState: 'visible' as 'visible' | 'hidden' });
+Object.assign(globalThis, { document: page });
+const { Poller } = await import('../src/poller.js');
+type PollResult = import('../src/poller.js').PollResult;
+
+function setVisibility(state: 'visible' | 'hidden') {
+  page.visibilityState = state;
+  page.dispatchEvent(new Event('visibilitychange'));
+}
+
+/** Lets the poll's promise settle (fake timers leave microtasks alone). */
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+describe('the badge poller (fake timers)', () => {
+  let polls: number;
+  let answer: () => Promise<PollResult>;
+  beforeEach(() => {
+    mock.timers.enable({ apis: ['setTimeout'] });
+    page.visibilityState = 'visible';
+    polls = 0;
+    answer = async () => ({ outcome: 'ok' });
+  });
+  afterEach(() => mock.timers.reset());
+
+  const poller = (intervalMs = 1_000) =>
+    new Poller(intervalMs, () => {
+      polls++;
+      return answer();
+    });
+
+  test('polls at once, then every interval, and not before', async () => {
+    const p = poller(1_000);
+    p.start();
+    await settle();
+    assert.equal(polls, 1);
+    mock.timers.tick(999);
+    await settle();
+    assert.equal(polls, 1);
+    mock.timers.tick(1);
+    await settle();
+    assert.equal(polls, 2);
+    mock.timers.tick(3_000);
+    await settle();
+    assert.equal(polls, 3, 'one timer at a time: a tick past several intervals polls once, then re-arms');
+    p.destroy();
+  });
+
+  test('never while hidden; once at once when visible again', async () => {
+    const p = poller(1_000);
+    p.start();
+    await settle();
+    setVisibility('hidden');
+    for (let i = 0; i < 10; i++) {
+      mock.timers.tick(1_000);
+      await settle();
+    }
+    assert.equal(polls, 1);
+    setVisibility('visible');
+    await settle();
+    assert.equal(polls, 2);
+    p.destroy();
+  });
+
+  test('never two in flight: a poll asked for while one runs is skipped', async () => {
+    let release: (result: PollResult) => void = () => {};
+    answer = () => new Promise((resolve) => (release = resolve));
+    const p = poller(1_000);
+    p.start();
+    p.now();
+    setVisibility('visible');
+    p.now();
+    await settle();
+    assert.equal(polls, 1);
+    release({ outcome: 'ok' });
+    await settle();
+    mock.timers.tick(1_000);
+    await settle();
+    assert.equal(polls, 2);
+    p.destroy();
+  });
+
+  test('errors back off exponentially with jitter, up to five minutes; a success restores the cadence', async () => {
+    answer = async () => ({ outcome: 'error' });
+    const random = mock.method(Math, 'random', () => 1);
+    const p = poller(1_000);
+    p.start();
+    await settle();
+    // With jitter at its top, failure n waits interval * 2^n: 2 s, 4 s, 8 s …
+    for (const wait of [2_000, 4_000, 8_000, 16_000]) {
+      const before = polls;
+      mock.timers.tick(wait - 1);
+      await settle();
+      assert.equal(polls, before, `not before ${wait} ms`);
+      mock.timers.tick(1);
+      await settle();
+      assert.equal(polls, before + 1, `at ${wait} ms`);
+    }
+    for (let i = 0; i < 10; i++) {
+      mock.timers.tick(5 * 60_000);
+      await settle();
+    }
+    const before = polls;
+    mock.timers.tick(5 * 60_000);
+    await settle();
+    assert.equal(polls, before + 1, 'capped at five minutes');
+    answer = async () => ({ outcome: 'ok' });
+    mock.timers.tick(5 * 60_000);
+    await settle();
+    const recovered = polls;
+    mock.timers.tick(1_000);
+    await settle();
+    assert.equal(polls, recovered + 1, 'back to the interval');
+    random.mock.restore();
+    p.destroy();
+  });
+
+  test('a refused session stops polling until started again', async () => {
+    answer = async () => ({ outcome: 'unauthorized' });
+    const p = poller(1_000);
+    p.start();
+    await settle();
+    mock.timers.tick(60_000);
+    await settle();
+    assert.equal(polls, 1);
+    answer = async () => ({ outcome: 'ok' });
+    p.start();
+    await settle();
+    assert.equal(polls, 2);
+    p.destroy();
+  });
+});
+
+describe('the embed configuration', () => {
+  test('the poll interval has a floor of one second and a default of a minute', async () => {
+    const { configFrom } = await import('../src/config.js');
+    const script = 'https://feedback.example.com/widget.js';
+    assert.equal(configFrom({ notifyPollMs: 10 }, { projectKey: 'site' }, script)?.notifyPollMs, 1_000);
+    assert.equal(configFrom({}, { projectKey: 'site', notifyPollMs: '250' }, script)?.notifyPollMs, 1_000);
+    assert.equal(configFrom({}, { projectKey: 'site', notifyPollMs: '5000' }, script)?.notifyPollMs, 5_000);
+    assert.equal(configFrom({}, { projectKey: 'site', notifyPollMs: 'soon' }, script)?.notifyPollMs, 60_000);
+    assert.equal(configFrom({}, { projectKey: 'site' }, script)?.apiBase, 'https://feedback.example.com');
+    assert.equal(configFrom({}, {}, script), null, 'no project: the widget stays silent');
+  });
+});
