@@ -21,6 +21,7 @@ export const BuildReportResult = Type.Object({
   firstSeen: Type.Boolean({ description: 'false when this sha was already reported for the project (nothing done)' }),
   deployedCommentIds: Type.Array(Type.String()),
 });
+export type BuildReportResult = Static<typeof BuildReportResult>;
 
 export const Build = Type.Object({
   id: Type.String(),
@@ -33,5 +34,6 @@ export const Build = Type.Object({
 export type Build = Static<typeof Build>;
 
 export const PendingDeploy = Type.Object({ id: Type.String(), commitSha: Type.String() });
+export type PendingDeploy = Static<typeof PendingDeploy>;
 
 export const PageOnlyQuery = Type.Object({ ...PageQuery });

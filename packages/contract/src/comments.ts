@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
 import { BodyText, Line, Multiline, Nullable, Offset, PageQuery, Timestamp } from './common.js';
+import { VERIFY_NOTE_MAX } from './rules.js';
 
 export const CommentStatus = Type.Union([Type.Literal('open'), Type.Literal('applied'), Type.Literal('archived')]);
 export type CommentStatus = Static<typeof CommentStatus>;
@@ -88,8 +89,6 @@ export const ApplyBody = Type.Object(
 export type ApplyBody = Static<typeof ApplyBody>;
 
 export const CommentIdParams = Type.Object({ id: Line({ maxLength: 100 }) });
-
-export const VERIFY_NOTE_MAX = 500;
 
 export const VerifyBody = Type.Object(
   {

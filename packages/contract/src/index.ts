@@ -7,4 +7,5 @@ export * from './errors.js';
 export * from './notifications.js';
 export * from './project-key.js';
 export * from './projects.js';
+export * from './rules.js';
 export * from './sha.js';

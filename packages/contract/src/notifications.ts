@@ -31,6 +31,7 @@ export const NotificationPage = Type.Object({
 });
 
 export const UnreadCount = Type.Object({ count: Type.Integer() });
+export type UnreadCount = Static<typeof UnreadCount>;
 
 export const ReadAllBody = Type.Object(
   {

@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import type { Config, DatabaseConfig } from '../src/config.js';
+import { STARTUP_LOCK_KEY } from '../src/db/dialect/postgres.js';
 
 /** Which database this run of the suite uses: `DIALECT=postgres` with `TEST_DATABASE_URL`, else SQLite. */
 export const dialect = process.env.DIALECT === 'postgres' ? 'postgres' : 'sqlite';
@@ -27,8 +28,15 @@ export async function createTestDatabase(): Promise<{ database: DatabaseConfig; 
     drop: async () => {
       const client = new pg.Client({ connectionString: base });
       await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
+      // Under the start-up lock: a migration running meanwhile in another test file lists
+      // every schema of the database (Kysely's introspection), and one vanishing mid-query fails it.
+      await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+      try {
+        await client.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+        await client.end();
+      }
     },
   };
 }

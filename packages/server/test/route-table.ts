@@ -4,8 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import type { RegisteredRoute } from '../src/types.js';
-import { addClient, addMember, call, createComment, createProject, signUp } from './helpers.js';
+import { addClient, addMember, call, createComment, createProject, dialect, signUp } from './helpers.js';
 
 export type Role = 'anonymous' | 'admin' | 'member' | 'apiKey' | 'client' | 'limitedClient';
 export const ROLES: readonly Role[] = ['anonymous', 'admin', 'member', 'apiKey', 'client', 'limitedClient'];
@@ -130,11 +131,21 @@ export async function signInAgain(world: World): Promise<void> {
 
 /** Row counts of every table but the rate-limit counters (which count refusals by design), in one query. */
 export async function rowCounts(app: FastifyInstance): Promise<Record<string, number>> {
-  const tables = (await app.db.introspection.getTables())
+  // This test database's own tables only: other test files' schemas come and go meanwhile.
+  const listed =
+    dialect === 'postgres'
+      ? await sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
+          app.db,
+        )
+      : await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(app.db);
+  const tables = listed.rows
     .map((t) => t.name)
     .filter((name) => name !== 'rate_limits' && !name.startsWith('kysely_'))
     .sort();
-  const { sql } = await import('kysely');
   const select = tables.map((name) => sql`(select count(*) from ${sql.table(name)}) as ${sql.ref(name)}`);
   const result = await sql<Record<string, number>>`select ${sql.join(select)}`.execute(app.db);
   const row = result.rows[0] ?? {};

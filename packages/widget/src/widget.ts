@@ -1,3 +1,6 @@
+import type { Comment as ApiComment, CommentWithReplies, Notification, User } from '@svc/contract';
+import { VERIFY_NOTE_MAX } from '@svc/contract/rules';
+import { shortSha } from '@svc/contract/sha';
 import { Api } from './api.js';
 import { h, timeAgo } from './dom.js';
 import { type Picked, pickElement } from './picker.js';
@@ -10,57 +13,19 @@ export interface WidgetConfig {
   notifyPollMs: number;
 }
 
-interface Person {
-  id: string;
-  name: string;
-}
-interface Reply {
-  id: string;
-  author: Person | null;
-  kind: string;
-  body: string;
-  createdAt: string;
-}
-interface Comment {
-  id: string;
-  body: string;
-  pageUrl: string;
-  anchor: { selector: string; x: number; y: number } | null;
-  status: 'open' | 'applied' | 'archived';
-  author: Person;
-  commitSha: string | null;
-  commitUrl: string | null;
-  verifiedAt: string | null;
-  deployedAt: string | null;
-  deployedBuildSha: string | null;
-  replyCount: number;
-  createdAt: string;
-  replies?: Reply[];
-}
-interface Notification {
-  id: string;
-  type: 'CommentApplied' | 'CommentReopened' | 'ReplyAdded';
-  createdAt: string;
-  read: boolean;
-  excerpt: string;
-  actor: Person | null;
-  comment: { id: string; projectKey: string; pageUrl: string };
-  commitSha?: string | null;
-  commitUrl?: string | null;
-}
+/** A comment as the widget holds it: its replies once they have been loaded. */
+type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies'>>;
 
 const TYPE_LABELS: Record<Notification['type'], string> = {
   CommentApplied: 'Fix applied',
   CommentReopened: 'Reopened',
   ReplyAdded: 'New reply',
 };
-const NOTE_MAX = 500;
 const ICON =
   '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/></svg>';
 
 /** The page this comment thread belongs to: origin and path (query and fragment are incidental). */
 const currentPage = () => location.origin + location.pathname;
-const short = (sha: string) => sha.slice(0, 7);
 
 export class Widget {
   private readonly host = h('div', { 'data-svc-widget': '' });
@@ -80,7 +45,7 @@ export class Widget {
   private readonly poller: Poller;
   private readonly cleanups: (() => void)[] = [];
 
-  private user: (Person & { role: string }) | null = null;
+  private user: User | null = null;
   private tab: 'updates' | 'comments' = 'updates';
   private count = 0;
   private etag: string | null = null;
@@ -185,7 +150,7 @@ export class Widget {
     }
   }
 
-  private async signedIn(user: Person & { role: string }): Promise<void> {
+  private async signedIn(user: User): Promise<void> {
     this.user = user;
     this.notice = '';
     this.sendBeacon();
@@ -533,7 +498,7 @@ export class Widget {
   }
 
   private commitLink(sha: string, url: string | null): Node {
-    const label = `Commit ${short(sha)}`;
+    const label = `Commit ${shortSha(sha)}`;
     return url
       ? h(
           'a',
@@ -587,7 +552,7 @@ export class Widget {
     if (c.status === 'open') pills.push(h('span', { class: 'pill' }, 'Open'));
     else if (c.status === 'archived') pills.push(h('span', { class: 'pill' }, 'Archived'));
     else if (c.deployedAt && c.deployedBuildSha)
-      pills.push(h('span', { class: 'pill live' }, `Live · ${short(c.deployedBuildSha)}`));
+      pills.push(h('span', { class: 'pill live' }, `Live · ${shortSha(c.deployedBuildSha)}`));
     else pills.push(h('span', { class: 'pill completed' }, 'Completed'));
     if (c.verifiedAt) pills.push(h('span', { class: 'pill verified' }, 'Verified'));
     return pills;
@@ -722,7 +687,7 @@ export class Widget {
         ),
       );
     }
-    const counter = h('span', { class: 'muted', 'aria-live': 'polite' }, `0/${NOTE_MAX}`);
+    const counter = h('span', { class: 'muted', 'aria-live': 'polite' }, `0/${VERIFY_NOTE_MAX}`);
     const send = h('button', { class: 'btn primary', type: 'submit', disabled: true }, 'Reopen');
     const form = h(
       'form',
@@ -730,7 +695,7 @@ export class Widget {
         onSubmit: (event: Event) => {
           event.preventDefault();
           const note = (form.elements.namedItem('note') as HTMLTextAreaElement).value.trim();
-          if (note.length < 1 || note.length > NOTE_MAX) return;
+          if (note.length < 1 || note.length > VERIFY_NOTE_MAX) return;
           void verify(form, { ok: false, note });
         },
       },
@@ -739,12 +704,12 @@ export class Widget {
         id: `svc-note-${c.id}`,
         name: 'note',
         rows: '3',
-        maxlength: String(NOTE_MAX),
+        maxlength: String(VERIFY_NOTE_MAX),
         required: true,
         onInput: (event: Event) => {
           const length = (event.target as HTMLTextAreaElement).value.trim().length;
-          counter.textContent = `${length}/${NOTE_MAX}`;
-          send.disabled = length < 1 || length > NOTE_MAX;
+          counter.textContent = `${length}/${VERIFY_NOTE_MAX}`;
+          send.disabled = length < 1 || length > VERIFY_NOTE_MAX;
         },
       }),
       h(

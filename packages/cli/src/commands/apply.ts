@@ -1,3 +1,4 @@
+import type { Comment, CommentWithReplies } from '@svc/contract';
 import { deriveCommitUrl } from '@svc/contract/commit-url';
 import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
@@ -6,7 +7,7 @@ import { usageError } from '../errors.js';
 import { originWebUrl, resolveCommit } from '../git.js';
 import { info, printData, printJson } from '../output.js';
 import { connect } from '../session.js';
-import { type CommentView, describeComment } from './comments.js';
+import { describeComment } from './comments.js';
 
 export const usage = `Usage: svc-cli apply <commentId> --mark [--commit <rev>] [--url <commitUrl>] [--json]
        svc-cli apply <commentId> [--json]
@@ -36,10 +37,7 @@ export async function run(args: string[], context: CommandContext): Promise<void
   const commentPath = `/api/comments/${encodeURIComponent(id)}`;
 
   if (!values.mark) {
-    const comment = await api.request<CommentView & { replies: { author: { name: string } | null; body: string }[] }>(
-      'GET',
-      commentPath,
-    );
+    const comment = await api.request<CommentWithReplies>('GET', commentPath);
     if (values.json) return printJson(comment);
     printData(describeComment(comment));
     printData(comment.body);
@@ -55,7 +53,7 @@ export async function run(args: string[], context: CommandContext): Promise<void
     if (!deriveCommitUrl(project.repoUrl, sha))
       commitUrl = deriveCommitUrl(await originWebUrl(context.cwd), sha) ?? undefined;
   }
-  const comment = await api.request<CommentView>('POST', `${commentPath}/apply`, {
+  const comment = await api.request<Comment>('POST', `${commentPath}/apply`, {
     commitSha: sha,
     ...(commitUrl ? { commitUrl } : {}),
   });

@@ -1,3 +1,4 @@
+import type { Comment } from '@svc/contract';
 import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -14,19 +15,20 @@ With --json, prints the comments as the API returns them (an array), for scripts
 const STATUSES = ['open', 'applied', 'archived'];
 
 /** The fields of a comment the CLI shows. */
-export interface CommentView {
-  id: string;
-  status: string;
-  body: string;
-  pageUrl: string;
-  commitSha: string | null;
-  commitUrl: string | null;
-  deployedAt: string | null;
-  deployedBuildSha: string | null;
-  verifiedAt: string | null;
-  replyCount: number;
-  author: { name: string };
-}
+export type CommentView = Pick<
+  Comment,
+  | 'id'
+  | 'status'
+  | 'body'
+  | 'pageUrl'
+  | 'commitSha'
+  | 'commitUrl'
+  | 'deployedAt'
+  | 'deployedBuildSha'
+  | 'verifiedAt'
+  | 'replyCount'
+  | 'author'
+>;
 
 /** The state as the widget shows it: Open, Completed, Live · sha7, plus Verified. */
 export function stateOf(comment: CommentView): string {

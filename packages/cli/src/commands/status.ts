@@ -1,3 +1,4 @@
+import type { BuildReportResult, PendingDeploy } from '@svc/contract';
 import { MAX_CONTAINED_SHAS, shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -19,17 +20,6 @@ Prints: Build <sha7> reported: N comment(s) marked deployed.
 Exit codes: 0 reported; 1 server unreachable or refused; 2 <rev> is not a commit here
 (or there is no commit yet); 3 no API key (SVC_API_KEY).
 `;
-
-interface PendingDeploy {
-  id: string;
-  commitSha: string;
-}
-
-interface BuildReportResult {
-  sha: string;
-  firstSeen: boolean;
-  deployedCommentIds: string[];
-}
 
 export async function run(args: string[], context: CommandContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(args, { deployed: { type: 'boolean' } }, usage);

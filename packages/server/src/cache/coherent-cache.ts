@@ -35,11 +35,6 @@ export class CoherentCache<V> {
     return value;
   }
 
-  /** Replaces a cached value in place (no reload), for changes this process made itself. */
-  update(key: string, value: V): void {
-    if (this.entries.has(key)) this.entries.set(key, value);
-  }
-
   delete(key: string): void {
     this.entries.delete(key);
     this.epoch++;

@@ -1,4 +1,4 @@
-import { VERIFY_NOTE_MAX } from '@svc/contract';
+import { sameCommit, VERIFY_NOTE_MAX } from '@svc/contract';
 import type { DialectSupport } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
 import { invalidField, invalidState } from '../../errors.js';
@@ -82,8 +82,7 @@ export async function apply(trx: Db, deps: LifecycleDeps, actor: Actor, comment:
 
 /** Two applies record the same fix when both name the same commit (or neither names one). */
 function sameAppliedCommit(stored: string | null, given: string | null): boolean {
-  if (stored === null || given === null) return stored === given;
-  return stored.length <= given.length ? given.startsWith(stored) : stored.startsWith(given);
+  return stored === null || given === null ? stored === given : sameCommit(stored, given);
 }
 
 function rejectionNote(note: string | undefined): string {

@@ -8,14 +8,14 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database, Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { invalidField, invalidState, notFound } from '../../errors.js';
+import { invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import type { RateRules } from '../../limits/rules.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
-import { authorize, authorizeAuthorOrAdmin } from '../auth/policy.js';
+import { authorize } from '../auth/policy.js';
 import { getProject, parseHttpUrl } from '../projects/service.js';
 import type { CommentEventSink } from './events.js';
 import * as lifecycle from './lifecycle.js';

@@ -1,0 +1,4 @@
+/** Product rules the widget and CLI check too; free of schema code, so bundles stay small. */
+
+/** A rejection's note: at most this many characters once trimmed. */
+export const VERIFY_NOTE_MAX = 500;
