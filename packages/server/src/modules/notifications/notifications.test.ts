@@ -243,6 +243,29 @@ describe('notification endpoints', () => {
     assert.equal(await unread(t.app, author), 0);
   });
 
+  test("read-all without upTo marks only the caller's notifications: another user's count and rows are untouched", async () => {
+    await raise(2);
+    // Someone else with unread notifications: in the workspace, and in another one.
+    const other = await addMember(t.app, admin, 'member', 'Otto Other');
+    const theirs = await createComment(t.app, other, project.key);
+    for (let i = 0; i < 3; i++) {
+      await call(t.app, 'POST', `/api/comments/${theirs.id}/replies`, { token: dev.token, body: { body: `r${i}` } });
+    }
+    const strangerDev = await addMember(t.app, stranger);
+    const strangerProject = await createProject(t.app, stranger);
+    const far = await createComment(t.app, stranger, strangerProject.key);
+    await call(t.app, 'POST', `/api/comments/${far.id}/replies`, { token: strangerDev.token, body: { body: 'x' } });
+    const before = { other: await unreadRows(t.app, other), stranger: await unreadRows(t.app, stranger) };
+    assert.deepEqual(before, { other: 3, stranger: 1 });
+    assert.equal(await unread(t.app, other), 3, 'their count is cached before');
+
+    const all = await call(t.app, 'POST', '/api/me/notifications/read-all', { token: author.token, body: {} });
+    assert.equal(all.body.unreadCount, 0);
+    assert.deepEqual({ other: await unreadRows(t.app, other), stranger: await unreadRows(t.app, stranger) }, before);
+    assert.equal(await unread(t.app, other), 3);
+    assert.equal(await unread(t.app, stranger), 1);
+  });
+
   test('unread-count answers a strong ETag with private, no-cache; a matching If-None-Match is 304 with no body', async () => {
     await call(t.app, 'POST', '/api/me/notifications/read-all', { token: author.token });
     const first = await t.app.inject({
@@ -477,6 +500,22 @@ describe('unread-count answered from memory, before routing', () => {
       ),
     );
     assert.equal((await overHttp({ ...bearer(author.token), 'if-none-match': '"1"' })).status, 304);
+  });
+
+  test('If-None-Match lists and weak validators get 304 on the route and from memory alike (RFC 9110 weak comparison)', async () => {
+    const current = JSON.parse((await overHttp(bearer(author.token))).body).count as number;
+    for (const header of [`"a", "${current}"`, `W/"${current}"`, `"x",W/"${current}" , "y"`, '*']) {
+      const headers = { ...bearer(author.token), 'if-none-match': header };
+      const before = await fromMemory();
+      assert.equal((await overHttp(headers)).status, 304, `from memory: ${header}`);
+      assert.equal(await fromMemory(), before + 1, `${header} was answered from memory`);
+      assert.equal((await throughRoute(headers)).status, 304, `the route: ${header}`);
+    }
+    for (const header of [`"a", "${current + 1}"`, `W/"${current}0"`]) {
+      const headers = { ...bearer(author.token), 'if-none-match': header };
+      assert.equal((await overHttp(headers)).status, 200, header);
+      assert.equal((await throughRoute(headers)).status, 200, header);
+    }
   });
 
   test('leaves to the route what memory cannot answer, and stays exact after changes and logout', async () => {

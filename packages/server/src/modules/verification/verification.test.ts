@@ -193,4 +193,30 @@ describe('author verification', () => {
     assert.equal(last.author.id, admin.id);
     assert.equal((await notificationsOf(dev))[0]?.comment.id, comment.id);
   });
+
+  test("an admin verifying or rejecting on the author's behalf raises no ReplyAdded to the author", async () => {
+    const ofComment = async (id: string) => (await notificationsOf(author)).filter((n) => n.comment.id === id);
+    const confirmed = await applied();
+    assert.deepEqual(
+      (await ofComment(confirmed.id)).map((n) => n.type),
+      ['CommentApplied'],
+    );
+    assert.equal((await verify(admin, confirmed.id, { ok: true })).status, 200);
+    assert.deepEqual(
+      (await ofComment(confirmed.id)).map((n) => n.type),
+      ['CommentApplied'],
+      'Verified ✓ notifies nobody',
+    );
+    const rejected = await applied();
+    assert.equal((await verify(admin, rejected.id, { ok: false, note: 'Still broken on Safari' })).status, 200);
+    assert.deepEqual(
+      (await ofComment(rejected.id)).map((n) => n.type),
+      ['CommentApplied'],
+      "the rejection's reply is not a ReplyAdded for the author; only the applier hears of it",
+    );
+    assert.equal(
+      (await notificationsOf(dev)).filter((n) => n.comment.id === rejected.id && n.type === 'CommentReopened').length,
+      1,
+    );
+  });
 });
