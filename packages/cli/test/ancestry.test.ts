@@ -4,12 +4,14 @@ import { findContained } from '../src/git.js';
 import { Repo, tempDir } from './helpers.js';
 
 /**
- * main:   root … old10 ─ m1 ─ m2 ─────────── merge ─ m3 … m12 (deployed)
- *                  └ early ─ late ─ later ┘   (late and later back-dated 3 years)
+ * main:   root … old10 ─ m1 ─ m2 ──────────────────────── merge ─ m3 … m12 (deployed)
+ *                  └ early ─ late ─ later1 … later6 ┘   (late and the laters back-dated 3 years)
  * side:   m2 ─ unmerged
- * `early` is reachable from the deployed commit only through `late` and `later`, whose
- * dates are years older: git's date-limited walk gives up a few commits (its "slop") after the last one it
- * still had to show, long before it gets there.
+ * `early` is reachable from the deployed commit only through `late` and six more commits,
+ * whose dates are years older: git's date-limited walk gives up a few commits (its "slop")
+ * after the last one it still had to show, long before it gets there — with `m1` and
+ * `unmerged` as candidates too, which keep the walk going a little longer (two back-dated
+ * commits are not enough to fool that walk; six are).
  */
 function backdatedHistory() {
   const repo = Repo.init();
@@ -20,7 +22,7 @@ function backdatedHistory() {
   repo.git(['checkout', '-q', '-b', 'topic']);
   const early = repo.commit('early');
   const late = repo.commit('late', { backdateDays: 3 * 365 });
-  repo.commit('later');
+  for (let i = 1; i <= 6; i += 1) repo.commit(`later${i}`);
   repo.git(['checkout', '-q', '-b', 'side', m2]);
   const unmerged = repo.commit('unmerged');
   repo.git(['checkout', '-q', 'main']);
@@ -33,11 +35,13 @@ function backdatedHistory() {
 describe('ancestry of pending commits', () => {
   test('a merged commit reached only through back-dated commits is contained, though git’s date-limited walk misses it', async () => {
     const h = backdatedHistory();
-    // The trap is real: a plain `rev-list <candidates> ^<deployed>` lists `early` as not reached.
-    const listed = execRevList(h.repo, [h.early], h.deployed);
+    const candidates = [h.early, h.m1, h.unmerged];
+    // The trap is real for exactly the walk findContained makes (same candidates, no
+    // commit-graph): it lists `early` as not reached. Only the confirmation pass saves it.
+    const listed = execRevList(h.repo, candidates, h.deployed);
     assert.ok(listed.includes(h.early), 'fixture: the date-limited walk should misclassify `early`');
 
-    const result = await findContained(h.repo.dir, h.deployed, [h.early, h.m1, h.unmerged]);
+    const result = await findContained(h.repo.dir, h.deployed, candidates);
     assert.deepEqual(
       [...result.contained.keys()].sort(),
       [h.early, h.m1].sort(),

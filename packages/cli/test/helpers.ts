@@ -52,7 +52,11 @@ export interface LiveServer extends TestApp {
 }
 
 export async function startLiveServer(projectExtra: Record<string, unknown> = {}): Promise<LiveServer> {
-  const testApp = await createTestApp({ buildRateLimit: 10_000 });
+  // Tests create hundreds of pending comments at once: no per-user write limits here.
+  const testApp = await createTestApp({
+    buildRateLimit: 10_000,
+    limits: { commentsPerMinute: 100_000, repliesPerMinute: 100_000 },
+  });
   const url = await testApp.app.listen({ port: 0, host: '127.0.0.1' });
   const admin = await signUp(testApp.app);
   const key = await call(testApp.app, 'POST', '/api/me/api-keys', { token: admin.token, body: { name: 'ci' } });

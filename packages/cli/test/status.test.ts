@@ -81,6 +81,68 @@ describe('svc-cli status --deployed', () => {
     assert.equal((await comment(server, newer)).deployedAt, null);
   });
 
+  test('more than 200 contained: exactly the oldest 200 are sent, with a warning, and --json lists the rest as deferred', async () => {
+    const { repo, own } = await repoFor();
+    repo.commit('root');
+    const shas: string[] = [];
+    for (let i = 0; i < 230; i += 1) shas.push(repo.commit(`fix ${i}`));
+    // Pending comments are listed oldest first: applied in commit order, the first 200 are the oldest.
+    const ids: string[] = [];
+    for (const sha of shas) ids.push(await pendingComment(own, sha));
+    const head = repo.commit('release');
+
+    const result = await runCli(['status', '--deployed', '--json'], {
+      cwd: repo.dir,
+      env: { SVC_API_KEY: server.apiKey },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      /contains 230 pending commits.*oldest 200 were sent.*other 30 go live with the next deploy/,
+    );
+    const report = JSON.parse(result.stdout);
+    assert.equal(report.sha, head);
+    assert.deepEqual(report.containsCommitShas, shas.slice(0, 200));
+    assert.deepEqual(report.deferredCommitShas, shas.slice(200));
+    assert.deepEqual([...report.deployedCommentIds].sort(), ids.slice(0, 200).sort());
+    assert.equal((await comment(server, ids[229] as string)).deployedAt, null, 'the newest wait for the next deploy');
+    assert.equal((await comment(server, ids[0] as string)).deployedBuildSha, head);
+  });
+
+  test('a deployed rev that names an annotated tag reports its commit; a tree is exit 2 and reports nothing', async () => {
+    const { repo, own } = await repoFor();
+    repo.commit('root');
+    const fix = repo.commit('the fix');
+    const pending = await pendingComment(own, fix);
+    repo.git(['tag', '-a', 'v1.0', '-m', 'Release 1.0'], {
+      GIT_COMMITTER_DATE: '1700000000 +0000',
+    });
+    const tagObject = repo.git(['rev-parse', 'v1.0']);
+    assert.notEqual(tagObject, fix, 'fixture: an annotated tag is an object of its own');
+
+    const tagged = await runCli(['status', '--deployed', 'v1.0', '--json'], {
+      cwd: repo.dir,
+      env: { SVC_API_KEY: server.apiKey },
+    });
+    assert.equal(tagged.code, 0, tagged.stderr);
+    assert.equal(JSON.parse(tagged.stdout).sha, fix, "the build is the tag's commit, not the tag object");
+    assert.equal((await comment(server, pending)).deployedBuildSha, fix);
+
+    const tree = repo.git(['rev-parse', 'HEAD^{tree}']);
+    const builds = async () =>
+      (await call(server.app, 'GET', `/api/projects/${own.project.key}/builds`, { token: server.admin.token })).body
+        .items.length;
+    const before = await builds();
+    for (const rev of [tree, 'HEAD^{tree}']) {
+      const refused = await runCli(['status', '--deployed', rev], {
+        cwd: repo.dir,
+        env: { SVC_API_KEY: server.apiKey },
+      });
+      assert.equal(refused.code, 2, `${rev}: ${refused.stderr}`);
+    }
+    assert.equal(await builds(), before);
+  });
+
   test('without --deployed it only shows what the rev contains and reports nothing', async () => {
     const { repo, own } = await repoFor();
     const sha = repo.commit('a fix');
