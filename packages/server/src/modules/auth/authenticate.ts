@@ -57,7 +57,7 @@ export async function authenticate(
     actors.delete(hash);
     actor = await load();
     if (actor && expired(actor, now)) {
-      await repo.deleteSession(db, actor.workspaceId, actor.credential.id);
+      await repo.deleteSession(db, actor.workspaceId, actor.id, actor.credential.id);
       actor = undefined;
     }
   }

@@ -61,19 +61,8 @@ export async function insertSession(db: Db, row: SessionTable) {
   await db.insertInto('sessions').values(row).execute();
 }
 
-/** Deletes one session; its token hash, or undefined when there is no such session. */
-export async function deleteSession(db: Db, workspaceId: string, sessionId: string) {
-  const row = await db
-    .deleteFrom('sessions')
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', sessionId)
-    .returning('token_hash')
-    .executeTakeFirst();
-  return row?.token_hash;
-}
-
 /** Deletes one of the user's own sessions; its token hash, or undefined when there is none of theirs. */
-export async function deleteUserSession(db: Db, workspaceId: string, userId: string, sessionId: string) {
+export async function deleteSession(db: Db, workspaceId: string, userId: string, sessionId: string) {
   const row = await db
     .deleteFrom('sessions')
     .where('workspace_id', '=', workspaceId)

@@ -222,7 +222,7 @@ export async function logout(deps: Deps, actor: Actor): Promise<void> {
   }
   const { credential } = actor;
   await inTransaction(deps.db, async (trx) => {
-    await repo.deleteSession(trx, actor.workspaceId, credential.id);
+    await repo.deleteSession(trx, actor.workspaceId, actor.id, credential.id);
     await forgetCredentials(deps, trx, [credential.hash]);
   });
 }
@@ -254,7 +254,7 @@ export async function listSessions(deps: Deps, actor: Actor, query: { limit?: nu
 /** Ends one of the caller's sessions, at once in every process. */
 export async function endSession(deps: Deps, actor: Actor, sessionId: string): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
-    const hash = await repo.deleteUserSession(trx, actor.workspaceId, actor.id, sessionId);
+    const hash = await repo.deleteSession(trx, actor.workspaceId, actor.id, sessionId);
     if (!hash) throw notFound('Session');
     await forgetCredentials(deps, trx, [hash]);
   });
