@@ -11,22 +11,10 @@ import {
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import { MINUTE_MS } from '../../limits/rate-limit.js';
-import type { BuildRow } from './repo.js';
+import { presentBuild, presentPendingDeploy } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['builds'];
-
-const presentBuild =
-  (deployments: Map<string, string[]>) =>
-  (row: BuildRow): Build => ({
-    id: row.id,
-    projectKey: row.project_key,
-    sha: row.sha,
-    reportedBy:
-      row.reported_by_id && row.reported_by_name ? { id: row.reported_by_id, name: row.reported_by_name } : null,
-    createdAt: row.created_at,
-    deployedCommentIds: deployments.get(row.id) ?? [],
-  });
 
 export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }> = async (
   app,
@@ -89,7 +77,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }
     },
     async (request) => {
       const { rows, limit } = await service.listPendingDeploy(app.db, request.actor, request.params.key, request.query);
-      return toPage(rows, limit, (row) => ({ id: row.id, commitSha: row.commit_sha ?? '' }));
+      return toPage(rows, limit, presentPendingDeploy);
     },
   );
 };
