@@ -5,6 +5,7 @@ import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './errors.js';
 import { rateRules } from './limits/rules.js';
+import { issueApiKey } from './modules/api-keys/service.js';
 import * as accounts from './modules/auth/service.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -83,7 +84,7 @@ async function main(argv: string[]): Promise<void> {
     } else {
       const user = await userByEmail();
       if (user.role === 'client') throw new UsageError(`${target} is a quick-access account: it cannot hold API keys.`);
-      const key = await accounts.issueApiKey(deps, user, values.name ?? 'admin command');
+      const key = await issueApiKey(deps, user, values.name ?? 'admin command');
       process.stdout.write(`API key "${key.name}" of ${user.email} (shown once): ${key.key}\n`);
     }
   } finally {

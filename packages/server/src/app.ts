@@ -15,11 +15,13 @@ import { RouteMetrics } from './http/route-metrics.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerValidators } from './http/validation.js';
 import { rateRules } from './limits/rules.js';
+import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { buildRoutes } from './modules/builds/routes.js';
 import { commentRoutes } from './modules/comments/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
+import { memberRoutes } from './modules/members/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSink } from './modules/notifications/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
@@ -166,6 +168,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const rules = rateRules(config.limits);
   await app.register(authRoutes, { allowSignup: config.allowSignup, sessions: config.sessions, rules });
+  await app.register(memberRoutes);
+  await app.register(apiKeyRoutes, { rules });
   await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });
   const events = notificationSink(database);
   await app.register(commentRoutes, { events, rules });

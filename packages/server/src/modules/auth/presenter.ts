@@ -1,6 +1,5 @@
-import type { ApiKey, Session, User, Workspace } from '@svc/contract';
-import type { Static } from 'typebox';
-import type { ApiKeyTable, WorkspaceTable } from '../../db/schema.js';
+import type { Session, User, Workspace } from '@svc/contract';
+import type { WorkspaceTable } from '../../db/schema.js';
 import type { UserRow } from './repo.js';
 
 export const presentUser = (row: UserRow): User => ({
@@ -16,17 +15,6 @@ export const presentWorkspace = (row: WorkspaceTable): Workspace => ({
   id: row.id,
   name: row.name,
   createdAt: row.created_at,
-});
-
-/** A key as listed: never its secret, only its last four characters. */
-export const presentApiKey = (
-  row: Pick<ApiKeyTable, 'id' | 'name' | 'last_four' | 'created_at' | 'last_used_at'>,
-): Static<typeof ApiKey> => ({
-  id: row.id,
-  name: row.name,
-  lastFour: row.last_four,
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
 });
 
 export const presentSession = (row: {

@@ -1,24 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
-  AddMemberBody,
-  ApiKey,
-  ApiKeyCreated,
   ChangePasswordBody,
-  CreateApiKeyBody,
-  CreateQuickAccessBody,
   EndedSessions,
   IdParams,
   LoginBody,
   Me,
   Page,
   PageOnlyQuery,
-  QuickAccessCreated,
   QuickAccessSignInBody,
   Session,
   SessionResult,
   SignupBody,
   SignupResult,
-  User,
 } from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -27,7 +20,7 @@ import { forbidden } from '../../errors.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import type { RateRules } from '../../limits/rules.js';
-import { presentApiKey, presentSession, presentUser, presentWorkspace } from './presenter.js';
+import { presentSession, presentUser, presentWorkspace } from './presenter.js';
 import type { AuthDeps, Client } from './service.js';
 import * as service from './service.js';
 
@@ -114,85 +107,6 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const { user, workspace } = await service.me(app.db, request.actor);
       return { user: presentUser(user), workspace: presentWorkspace(workspace) };
-    },
-  );
-
-  app.post(
-    '/api/workspace/members',
-    {
-      schema: {
-        tags,
-        summary: 'Add a team member (admin)',
-        body: AddMemberBody,
-        response: { 201: Type.Object({ user: User }), ...problemResponses(403, 409) },
-      },
-    },
-    async (request, reply) => {
-      const user = await service.addMember(deps, request.actor, request.body);
-      return reply.code(201).send({ user: presentUser(user) });
-    },
-  );
-
-  app.post(
-    '/api/workspace/quick-access',
-    {
-      schema: {
-        tags,
-        summary: 'Create a quick-access (client) account and its access token',
-        body: CreateQuickAccessBody,
-        response: { 201: QuickAccessCreated, ...problemResponses(403, 409) },
-      },
-    },
-    async (request, reply) => {
-      const { user, accessToken } = await service.createQuickAccess(deps, request.actor, request.body);
-      return reply.code(201).send({ user: presentUser(user), accessToken });
-    },
-  );
-
-  app.get(
-    '/api/me/api-keys',
-    {
-      schema: {
-        tags,
-        summary: 'Your API keys (never their secrets), newest first',
-        querystring: PageOnlyQuery,
-        response: { 200: Page(ApiKey), ...problemResponses(403) },
-      },
-    },
-    async (request) => {
-      const { rows, limit } = await service.listApiKeys(app.db, request.actor, request.query);
-      return toPage(rows, limit, presentApiKey);
-    },
-  );
-
-  app.post(
-    '/api/me/api-keys',
-    {
-      schema: {
-        tags,
-        summary: 'Create an API key; the key is shown once',
-        description:
-          'At most SVC_API_KEYS_PER_USER live keys per person (409 past it), created at most SVC_API_KEYS_PER_HOUR an hour (429).',
-        body: CreateApiKeyBody,
-        response: { 201: ApiKeyCreated, ...problemResponses(403, 409, 429) },
-      },
-    },
-    async (request, reply) => reply.code(201).send(await service.createApiKey(deps, request.actor, request.body.name)),
-  );
-
-  app.delete(
-    '/api/me/api-keys/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Revoke an API key, at once',
-        params: IdParams,
-        response: { 204: Type.Null(), ...problemResponses(403, 404) },
-      },
-    },
-    async (request, reply) => {
-      await service.revokeApiKey(deps, request.actor, request.params.id);
-      return reply.code(204).send(null);
     },
   );
 

@@ -1,24 +1,16 @@
-import type {
-  AddMemberBody,
-  ChangePasswordBody,
-  CreateQuickAccessBody,
-  LoginBody,
-  Role,
-  SignupBody,
-} from '@svc/contract';
+import type { ChangePasswordBody, LoginBody, Role, SignupBody } from '@svc/contract';
 import type { Kysely } from 'kysely';
 import type { SessionPolicy } from '../../config.js';
 import type { DialectSupport } from '../../db/dialect/index.js';
 import type { Database, Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError, conflict, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
+import { AppError, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit, countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import type { RateRules } from '../../limits/rules.js';
-import { findProjectByKey } from '../projects/repo.js';
-import { type Actor, scopeOf } from './actor.js';
+import type { Actor } from './actor.js';
 import { hashPassword, requireUncommonPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
 import { authorize } from './policy.js';
 import * as repo from './repo.js';
@@ -39,7 +31,7 @@ export interface Client {
   userAgent: string | undefined;
 }
 
-const normaliseEmail = (email: string) => email.trim().toLowerCase();
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 export async function findActor(
   db: Db,
@@ -113,12 +105,20 @@ async function startSession(db: Db, user: { id: string; workspace_id: string }, 
 }
 
 /** Announces ended credentials so that every process's cache forgets them once `trx` commits. */
-async function forgetCredentials(deps: Deps, trx: Db, hashes: readonly string[]): Promise<void> {
+export async function forgetCredentials(
+  deps: Pick<Deps, 'dialect'>,
+  trx: Db,
+  hashes: readonly string[],
+): Promise<void> {
   for (const key of hashes) await deps.dialect.publishChange(trx, { kind: 'credential', key });
 }
 
 /** A concurrent insert of the same e-mail loses on the unique index: answer 409, not 500. */
-async function withUniqueEmail<T>(deps: Deps, email: string, fn: () => Promise<T>): Promise<T> {
+export async function withUniqueEmail<T>(
+  deps: Pick<Deps, 'db' | 'dialect'>,
+  email: string,
+  fn: () => Promise<T>,
+): Promise<T> {
   const taken = () =>
     new AppError('conflict', 'That e-mail is already in use.', [{ path: '/email', message: 'is already in use' }]);
   if (await repo.emailTaken(deps.db, email)) throw taken();
@@ -300,90 +300,4 @@ export async function me(db: Db, actor: Actor) {
   const user = await repo.findUserById(db, actor.workspaceId, actor.id);
   if (!user) throw unauthenticated();
   return { user, workspace: await repo.findWorkspace(db, actor.workspaceId) };
-}
-
-export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) {
-  authorize(actor, 'workspace.addMember');
-  const email = normaliseEmail(input.email);
-  const name = requireText(input.name, '/name');
-  requireUncommonPassword(input.password, '/password');
-  const passwordHash = await hashPassword(input.password);
-  return withUniqueEmail(deps, email, () =>
-    repo.createUser(deps.db, {
-      workspace_id: actor.workspaceId,
-      email,
-      name,
-      role: input.role,
-      password_hash: passwordHash,
-    }),
-  );
-}
-
-export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQuickAccessBody) {
-  authorize(actor, 'workspace.createQuickAccess');
-  const name = requireText(input.name, '/name');
-  let projectId: string | null = null;
-  if (input.projectKey !== undefined) {
-    const project = await findProjectByKey(deps.db, scopeOf(actor), input.projectKey);
-    if (!project) throw invalidField('/projectKey', 'names no project of this workspace');
-    projectId = project.id;
-  }
-  const email = input.email === undefined ? null : normaliseEmail(input.email);
-  const create = async () => {
-    const { token, hash } = issueToken('access');
-    const user = await repo.createUser(deps.db, {
-      workspace_id: actor.workspaceId,
-      email,
-      name,
-      role: 'client',
-      access_token_hash: hash,
-      project_id: projectId,
-    });
-    return { user, accessToken: token };
-  };
-  return email === null ? create() : withUniqueEmail(deps, email, create);
-}
-
-export async function listApiKeys(db: Db, actor: Actor, query: { limit?: number; cursor?: string }) {
-  authorize(actor, 'apiKeys.manage');
-  const { limit, after, fetch } = pageRequest(query);
-  return { rows: await repo.listApiKeys(db, actor.workspaceId, actor.id, { before: after, limit: fetch }), limit };
-}
-
-export async function createApiKey(deps: Deps, actor: Actor, name: string) {
-  authorize(actor, 'apiKeys.manage');
-  await consumeRateLimit(deps.db, deps.rules.apiKeys, actor.id);
-  return issueApiKey(deps, { id: actor.id, workspace_id: actor.workspaceId }, name);
-}
-
-/** A new key of `user`, within the per-user cap; the key is in the answer, once. */
-export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: string }, name: string) {
-  const { db } = deps;
-  const keyName = requireText(name, '/name');
-  const held = await repo.countApiKeys(db, user.workspace_id, user.id);
-  if (held >= deps.rules.apiKeysPerUser) {
-    throw conflict(`You hold ${held} API keys, the most one person may: revoke one you no longer use first.`);
-  }
-  const { token, hash } = issueToken('apiKey');
-  const row = {
-    id: newId('key'),
-    workspace_id: user.workspace_id,
-    user_id: user.id,
-    name: keyName,
-    key_hash: hash,
-    last_four: token.slice(-4),
-    created_at: nowIso(),
-  };
-  await repo.insertApiKey(db, row);
-  return { id: row.id, name: row.name, key: token, createdAt: row.created_at };
-}
-
-/** Revokes one of the caller's keys, at once in every server process. */
-export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string): Promise<void> {
-  authorize(actor, 'apiKeys.manage');
-  await inTransaction(deps.db, async (trx) => {
-    const keyHash = await repo.deleteApiKey(trx, actor.workspaceId, actor.id, keyId);
-    if (!keyHash) throw notFound('API key');
-    await forgetCredentials(deps, trx, [keyHash]);
-  });
 }

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
+import { insertApiKey } from '../api-keys/repo.js';
 import { hashPassword } from '../auth/passwords.js';
-import { createUser, insertApiKey, insertWorkspace } from '../auth/repo.js';
+import { createUser, insertWorkspace } from '../auth/repo.js';
 import { issueToken } from '../auth/tokens.js';
 import { insertProject } from '../projects/repo.js';
 

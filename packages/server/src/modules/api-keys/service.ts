@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import type { DialectSupport } from '../../db/dialect/index.js';
+import type { Database, Db } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { conflict, notFound } from '../../errors.js';
+import { pageRequest } from '../../http/pagination.js';
+import { requireText } from '../../http/validation.js';
+import { newId, nowIso } from '../../ids.js';
+import { consumeRateLimit } from '../../limits/rate-limit.js';
+import type { RateRules } from '../../limits/rules.js';
+import type { Actor } from '../auth/actor.js';
+import { authorize } from '../auth/policy.js';
+import { forgetCredentials } from '../auth/service.js';
+import { issueToken } from '../auth/tokens.js';
+import * as repo from './repo.js';
+
+export interface ApiKeyDeps {
+  db: Kysely<Database>;
+  dialect: DialectSupport;
+  rules: Pick<RateRules, 'apiKeys' | 'apiKeysPerUser'>;
+}
+
+type Deps = ApiKeyDeps;
+
+export async function listApiKeys(db: Db, actor: Actor, query: { limit?: number; cursor?: string }) {
+  authorize(actor, 'apiKeys.manage');
+  const { limit, after, fetch } = pageRequest(query);
+  return { rows: await repo.listApiKeys(db, actor.workspaceId, actor.id, { before: after, limit: fetch }), limit };
+}
+
+export async function createApiKey(deps: Deps, actor: Actor, name: string) {
+  authorize(actor, 'apiKeys.manage');
+  await consumeRateLimit(deps.db, deps.rules.apiKeys, actor.id);
+  return issueApiKey(deps, { id: actor.id, workspace_id: actor.workspaceId }, name);
+}
+
+/** A new key of `user`, within the per-user cap; the key is in the answer, once. */
+export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: string }, name: string) {
+  const { db } = deps;
+  const keyName = requireText(name, '/name');
+  const held = await repo.countApiKeys(db, user.workspace_id, user.id);
+  if (held >= deps.rules.apiKeysPerUser) {
+    throw conflict(`You hold ${held} API keys, the most one person may: revoke one you no longer use first.`);
+  }
+  const { token, hash } = issueToken('apiKey');
+  const row = {
+    id: newId('key'),
+    workspace_id: user.workspace_id,
+    user_id: user.id,
+    name: keyName,
+    key_hash: hash,
+    last_four: token.slice(-4),
+    created_at: nowIso(),
+  };
+  await repo.insertApiKey(db, row);
+  return { id: row.id, name: row.name, key: token, createdAt: row.created_at };
+}
+
+/** Revokes one of the caller's keys, at once in every server process. */
+export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string): Promise<void> {
+  authorize(actor, 'apiKeys.manage');
+  await inTransaction(deps.db, async (trx) => {
+    const keyHash = await repo.deleteApiKey(trx, actor.workspaceId, actor.id, keyId);
+    if (!keyHash) throw notFound('API key');
+    await forgetCredentials(deps, trx, [keyHash]);
+  });
+}
