@@ -19,6 +19,8 @@ interface RunOptions {
   input?: string;
   /** Called with each complete line of output; return true to stop git early. */
   onLine?: (line: string) => boolean | undefined;
+  /** Receives what git said on stderr although it succeeded (warnings it recovered from). */
+  onWarnings?: (stderr: string) => void;
 }
 
 /** Runs git with an argument array (never a shell) and resolves with its stdout. */
@@ -59,6 +61,7 @@ export function git(cwd: string, args: string[], options: RunOptions = {}): Prom
     child.on('close', (code) => {
       if (stopped) return resolve('');
       if (partial && options.onLine) options.onLine(partial);
+      if (code === 0 && err) options.onWarnings?.(err);
       if (code === 0) resolve(out.join(''));
       else reject(new GitError(args, code, err));
     });
@@ -76,9 +79,15 @@ export function git(cwd: string, args: string[], options: RunOptions = {}): Prom
 export async function resolveCommit(cwd: string, rev: string): Promise<string> {
   if (rev.startsWith('-')) throw usageError(`"${rev}" is not a revision.`);
   try {
-    return (await git(cwd, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`])).trim();
+    return (await git(cwd, ['rev-parse', '--verify', `${rev}^{commit}`])).trim();
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
+    if (/ambiguous/i.test(error.stderr)) {
+      const names = await commitsNamedBy(cwd, rev);
+      throw usageError(
+        `"${rev}" is ambiguous: it is the start of ${names.length > 1 ? `${names.length} commits (${names.join(', ')})` : 'several objects'}. Give more of the SHA.`,
+      );
+    }
   }
   try {
     await git(cwd, ['rev-parse', '--git-dir']);
@@ -94,10 +103,28 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
 export interface Ancestry {
   /** Candidate (as given) → full SHA, for candidates that are commits contained in the deployed one. */
   contained: Map<string, string>;
-  /** Candidates this clone does not have (or that are not commits, or are ambiguous). */
+  /** Candidates this clone does not have, or that name no commit. */
   unknown: string[];
+  /** Candidates that are the start of several commits: candidate → those commits. Never guessed. */
+  ambiguous: Map<string, string[]>;
+  /**
+   * Candidates the clone has but whose ancestry it cannot decide: in a shallow clone, one the
+   * deployed commit does not reach within the history the clone holds may still be contained.
+   */
+  undecided: string[];
   /** Whether the clone is shallow (unknown candidates may be in the history it lacks). */
   shallow: boolean;
+}
+
+/** The commits whose SHA starts with `prefix` (a hex prefix; otherwise none). */
+async function commitsNamedBy(cwd: string, prefix: string): Promise<string[]> {
+  if (!/^[0-9a-f]{4,40}$/i.test(prefix)) return [];
+  const objects = (await git(cwd, ['rev-parse', `--disambiguate=${prefix.toLowerCase()}`]).catch(() => ''))
+    .split('\n')
+    .filter(Boolean);
+  if (objects.length === 0) return [];
+  const types = (await git(cwd, ['cat-file', '--batch-check'], { input: `${objects.join('\n')}\n` })).split('\n');
+  return objects.filter((_, i) => types[i]?.split(' ')[1] === 'commit').sort();
 }
 
 // Replacement refs are a local view of history; the deployed commits are the real ones.
@@ -134,27 +161,49 @@ export async function findContained(cwd: string, deployed: string, candidates: s
       '--git-path',
       'info/grafts',
     ]).then((out) => out.trim().split('\n')),
+    // `<sha>^{commit}`: an annotated tag's SHA names its commit, and a prefix that a commit
+    // shares with a tree or blob names the commit.
     valid.length === 0
       ? Promise.resolve('')
-      : git(cwd, [...plainHistory, 'cat-file', '--batch-check'], { input: `${valid.join('\n')}\n` }),
+      : git(cwd, [...plainHistory, 'cat-file', '--batch-check'], {
+          input: `${valid.map((sha) => `${sha}^{commit}`).join('\n')}\n`,
+        }),
   ]);
   const shallow = layout[0] === 'true';
   const hasGraph = fs.existsSync(pathIn(cwd, layout[1])) || fs.existsSync(pathIn(cwd, layout[2]));
-  const exact = hasGraph && !shallow && !fs.existsSync(pathIn(cwd, layout[3]));
+  let exact = hasGraph && !shallow && !fs.existsSync(pathIn(cwd, layout[3]));
 
   const commitOf = new Map<string, string>();
+  const ambiguous = new Map<string, string[]>();
   const lines = answers.trimEnd().split('\n');
-  valid.forEach((sha, i) => {
+  const missing: string[] = [];
+  for (const [i, sha] of valid.entries()) {
     const [full, type] = (lines[i] ?? '').split(' ');
     if (type === 'commit' && full) commitOf.set(sha, full);
-    else unknown.push(sha);
-  });
+    else missing.push(sha);
+  }
+  // `<prefix>^{commit}` is "missing" when two commits share the prefix: ask once more, plainly.
+  if (missing.length > 0) {
+    const plain = (
+      await git(cwd, [...plainHistory, 'cat-file', '--batch-check'], { input: `${missing.join('\n')}\n` })
+    ).split('\n');
+    for (const [i, sha] of missing.entries()) {
+      const commits = plain[i]?.endsWith(' ambiguous') ? await commitsNamedBy(cwd, sha) : [];
+      if (commits.length > 1) ambiguous.set(sha, commits);
+      else unknown.push(sha);
+    }
+  }
 
   const contained = new Map<string, string>();
-  if (commitOf.size === 0) return { contained, unknown, shallow };
+  if (commitOf.size === 0) return { contained, unknown, ambiguous, undecided: [], shallow };
   const commits = new Set(commitOf.values());
   const walk = await git(cwd, [...plainHistory, 'rev-list', ...(exact ? ['--topo-order'] : []), '--stdin'], {
     input: `${[...commits].join('\n')}\n^${deployed}\n`,
+    // A commit-graph file git cannot use (empty, truncated, a split chain with a layer
+    // missing) makes it fall back to the date-limited walk, saying so only on stderr.
+    onWarnings: (stderr) => {
+      if (/commit-graph/i.test(stderr)) exact = false;
+    },
   });
   const suspects = new Set<string>();
   for (const line of walk.split('\n')) if (commits.has(line)) suspects.add(line);
@@ -166,8 +215,13 @@ export async function findContained(cwd: string, deployed: string, candidates: s
     });
     for (const sha of suspects) if (!unconfirmed.has(sha)) suspects.delete(sha);
   }
-  for (const [candidate, full] of commitOf) if (!suspects.has(full)) contained.set(candidate, full);
-  return { contained, unknown, shallow };
+  const undecided: string[] = [];
+  for (const [candidate, full] of commitOf) {
+    if (!suspects.has(full)) contained.set(candidate, full);
+    // Not reached within a shallow clone's history: it may be reached below its boundary.
+    else if (shallow) undecided.push(candidate);
+  }
+  return { contained, unknown, ambiguous, undecided, shallow };
 }
 
 function pathIn(cwd: string, gitPath: string | undefined): string {

@@ -186,6 +186,36 @@ describe('svc-cli status --deployed', () => {
     assert.notEqual((await comment(server, recentId)).deployedAt, null);
   });
 
+  test('a shallow clone that holds a fix below its boundary: undecided, said every time, listed apart in --json', async () => {
+    const { repo, own } = await repoFor();
+    repo.commit('root');
+    repo.git(['checkout', '-q', '-b', 'topic']);
+    const fix = repo.commit('fix on topic');
+    repo.git(['checkout', '-q', 'main']);
+    repo.commit('main moves on');
+    repo.merge('topic');
+    for (let i = 0; i < 20; i += 1) repo.commit(`main ${i}`);
+    const pending = await pendingComment(own, fix);
+    const clone = tempDir();
+    repo.git(['clone', '-q', '--depth', '5', '--no-single-branch', `file://${repo.dir}`, clone]);
+    new Repo(clone).writeConfig(own);
+
+    for (let i = 0; i < 2; i += 1) {
+      const result = await runCli(['status', '--deployed', '--json'], {
+        cwd: clone,
+        env: { SVC_API_KEY: server.apiKey },
+      });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /this clone is shallow: 1 pending commit\(s\) it holds could not be decided/);
+      assert.match(result.stderr, /git fetch --unshallow/);
+      const report = JSON.parse(result.stdout);
+      assert.deepEqual(report.undecidedCommitShas, [fix]);
+      assert.deepEqual(report.containsCommitShas, []);
+      assert.deepEqual(report.unknownCommitShas, []);
+    }
+    assert.equal((await comment(server, pending)).deployedAt, null);
+  });
+
   test('the key from .svc/credentials.env when SVC_API_KEY is not set', async () => {
     const { repo } = await repoFor();
     repo.commit('a commit');

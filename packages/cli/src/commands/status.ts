@@ -3,7 +3,7 @@ import { MAX_CONTAINED_SHAS, shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
-import { findContained, resolveCommit } from '../git.js';
+import { type Ancestry, findContained, resolveCommit } from '../git.js';
 import { info, printData, printJson, warn } from '../output.js';
 import { connect } from '../session.js';
 
@@ -34,6 +34,17 @@ export async function run(args: string[], context: CommandContext): Promise<void
     deployed,
     pending.map((p) => p.commitSha),
   );
+  if (ancestry.undecided.length > 0) {
+    warn(
+      `this clone is shallow: ${ancestry.undecided.length} pending commit(s) it holds could not be decided (the deployed commit may reach them below the clone's boundary), so they are not reported now. ` +
+        'Deploy from a full clone to decide them: fetch-depth: 0 with actions/checkout, GIT_DEPTH: 0 on GitLab, or git fetch --unshallow.',
+    );
+  }
+  for (const [candidate, commits] of ancestry.ambiguous) {
+    warn(
+      `pending commit ${candidate} is ambiguous in this clone: it is the start of ${commits.length} commits (${commits.join(', ')}); it is not reported. Apply the comment again with the full SHA.`,
+    );
+  }
   if (ancestry.unknown.length > 0) {
     warn(
       `${ancestry.unknown.length} pending commit(s) are not in this clone${ancestry.shallow ? ' (it is shallow)' : ''}, so they are not counted as deployed. ` +
@@ -50,8 +61,9 @@ export async function run(args: string[], context: CommandContext): Promise<void
 
   if (!values.deployed) {
     const ids = pending.filter((p) => ancestry.contained.has(p.commitSha)).map((p) => p.id);
-    if (values.json) printJson({ sha: deployed, pendingCommentIds: ids, unknownCommitShas: ancestry.unknown });
-    else {
+    if (values.json) {
+      printJson({ sha: deployed, pendingCommentIds: ids, ...undecidedParts(ancestry) });
+    } else {
       printData(`${shortSha(deployed)} contains ${ids.length} of ${pending.length} pending comment(s).`);
       for (const id of ids) printData(`  ${id}`);
       info('Nothing was reported; add --deployed to report this build.');
@@ -73,10 +85,19 @@ export async function run(args: string[], context: CommandContext): Promise<void
       ...result,
       containsCommitShas: sent,
       deferredCommitShas: deferred,
-      unknownCommitShas: ancestry.unknown,
+      ...undecidedParts(ancestry),
     });
     return;
   }
   if (!result.firstSeen) info(`Build ${shortSha(deployed)} was already reported; nothing changed.`);
   printData(`Build ${shortSha(deployed)} reported: ${result.deployedCommentIds.length} comment(s) marked deployed.`);
+}
+
+/** For --json: what could not be decided, apart from what was (contained or not). */
+function undecidedParts(ancestry: Ancestry) {
+  return {
+    unknownCommitShas: ancestry.unknown,
+    undecidedCommitShas: ancestry.undecided,
+    ambiguousCommitShas: Object.fromEntries(ancestry.ambiguous),
+  };
 }
