@@ -52,11 +52,12 @@ export class ApiClient {
   }
 
   /** Every item of a paginated list, following `nextCursor`. */
-  async listAll<T>(path: string, query: Record<string, string> = {}): Promise<T[]> {
+  /** Every item of a list, `pageSize` at a time (100, the most most lists take). */
+  async listAll<T>(path: string, query: Record<string, string> = {}, pageSize = 100): Promise<T[]> {
     const items: T[] = [];
     let cursor: string | null = null;
     do {
-      const params = new URLSearchParams({ ...query, limit: '100', ...(cursor ? { cursor } : {}) });
+      const params = new URLSearchParams({ ...query, limit: String(pageSize), ...(cursor ? { cursor } : {}) });
       const page: { items: T[]; nextCursor: string | null } = await this.request('GET', `${path}?${params}`);
       items.push(...page.items);
       cursor = page.nextCursor;

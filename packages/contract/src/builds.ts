@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Line, Nullable, PageQuery, Timestamp } from './common.js';
+import { PENDING_DEPLOY_PAGE_MAX } from './rules.js';
 import { MAX_CONTAINED_SHAS } from './sha.js';
 
 export const BuildReportBody = Type.Object(
@@ -37,3 +38,8 @@ export const PendingDeploy = Type.Object({ id: Type.String(), commitSha: Type.St
 export type PendingDeploy = Static<typeof PendingDeploy>;
 
 export const PageOnlyQuery = Type.Object({ ...PageQuery });
+
+export const PendingDeployQuery = Type.Object({
+  ...PageQuery,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PENDING_DEPLOY_PAGE_MAX, default: 20 })),
+});

@@ -1,4 +1,5 @@
 import type { BuildReportResult, PendingDeploy } from '@svc/contract';
+import { PENDING_DEPLOY_PAGE_MAX } from '@svc/contract/rules';
 import { MAX_CONTAINED_SHAS, shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -26,9 +27,15 @@ export async function run(args: string[], context: CommandContext): Promise<void
   if (positionals.length > 1) throw usageError(`expected at most one revision, got ${positionals.length}.\n\n${usage}`);
   const rev = positionals[0] ?? 'HEAD';
   const api = connect(context);
-  const deployed = await resolveCommit(context.cwd, rev);
-
-  const pending = await api.listAll<PendingDeploy>(`${api.projectPath}/comments/pending-deploy`);
+  // git and the server answer at the same time; a bad revision is reported first.
+  const [resolved, listed] = await Promise.allSettled([
+    resolveCommit(context.cwd, rev),
+    api.listAll<PendingDeploy>(`${api.projectPath}/comments/pending-deploy`, {}, PENDING_DEPLOY_PAGE_MAX),
+  ]);
+  if (resolved.status === 'rejected') throw resolved.reason;
+  if (listed.status === 'rejected') throw listed.reason;
+  const deployed = resolved.value;
+  const pending = listed.value;
   const ancestry = await findContained(
     context.cwd,
     deployed,

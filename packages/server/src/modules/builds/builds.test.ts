@@ -208,6 +208,17 @@ describe('build reports', () => {
       ids.slice(1),
     );
     assert.equal(seen[0]?.commitSha, '777701aa');
+    // A deploy step reads the list whole: up to 1,000 a page here, 100 elsewhere.
+    const whole = await call(t.app, 'GET', `/api/projects/${fresh.key}/comments/pending-deploy?limit=1000`, {
+      token: dev.token,
+    });
+    assert.equal(whole.status, 200);
+    assert.equal(whole.body.items.length, 6);
+    const over = await call(t.app, 'GET', `/api/projects/${fresh.key}/comments/pending-deploy?limit=1001`, {
+      token: dev.token,
+    });
+    assert.equal(over.status, 400);
+    assert.equal(over.body.errors[0].path, '/limit');
   });
 
   test('builds are listed newest first with the comments each deployed', async () => {

@@ -6,6 +6,7 @@ import {
   Page,
   PageOnlyQuery,
   PendingDeploy,
+  PendingDeployQuery,
   ProjectKeyParams,
 } from '@svc/contract';
 import { toPage } from '../../http/pagination.js';
@@ -71,7 +72,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }
         tags,
         summary: 'Applied comments whose commit no reported build has carried yet, oldest first',
         params: ProjectKeyParams,
-        querystring: PageOnlyQuery,
+        querystring: PendingDeployQuery,
         response: { 200: Page(PendingDeploy), ...problemResponses(404) },
       },
     },
