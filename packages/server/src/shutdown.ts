@@ -40,7 +40,11 @@ export function exitGracefully(app: FastifyInstance, logs: LogDestination, timeo
     const overdue = new Promise<'overdue'>((resolve) => {
       timer = setTimeout(() => resolve('overdue'), timeoutMs);
     });
-    const outcome = await Promise.race([closing(), overdue]);
+    const closed = closing().catch((error: unknown) => {
+      app.log.error({ err: error }, 'shutdown failed');
+      throw error;
+    });
+    const outcome = await Promise.race([closed, overdue]);
     clearTimeout(timer);
     if (outcome !== 'overdue') return;
     const connections = await openConnections(app);
