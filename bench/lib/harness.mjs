@@ -8,8 +8,12 @@ import { commandExists } from '../../scripts/system-packages.mjs';
 
 /** The built server's buildApp on `database`, quiet, for seeding and direct measurements. */
 export async function openApp(database, overrides = {}) {
-  const { buildApp } = await import(new URL('../../packages/server/dist/app.js', import.meta.url).href);
+  const { buildApp, loadConfig } = await import(new URL('../../packages/server/dist/app.js', import.meta.url).href);
+  // The documented defaults, but no per-user limits: a benchmark seeds thousands of rows.
+  const defaults = loadConfig({}).config;
+  const unlimited = Object.fromEntries(Object.keys(defaults.limits).map((name) => [name, 1_000_000]));
   return buildApp({
+    ...defaults,
     port: 0,
     host: '127.0.0.1',
     database,
@@ -17,6 +21,7 @@ export async function openApp(database, overrides = {}) {
     allowSignup: false,
     buildRateLimit: 1_000_000,
     logLevel: 'silent',
+    limits: unlimited,
     ...overrides,
   });
 }
