@@ -44,14 +44,25 @@ function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>>
   return headers;
 }
 
-const common: HelmetOptions = { referrerPolicy: { policy: 'no-referrer' }, crossOriginEmbedderPolicy: false };
+const common = { referrerPolicy: { policy: 'no-referrer' as const }, crossOriginEmbedderPolicy: false };
 
 /**
  * Security headers of every API answer: nosniff, no referrer (an access link carries its
- * token in a page's address), HSTS, a Content-Security-Policy that allows nothing. The
- * unread-count answered from memory carries the same.
+ * token in a page's address), HSTS, same-origin resource policy, a Content-Security-Policy
+ * that allows nothing. Helmet's headers that only mean something for a page a browser renders
+ * are left out: the polled unread-count, answered from memory, carries these too.
  */
-export const apiSecurityHeaders = helmetHeaders({ ...common, contentSecurityPolicy: apiPolicy });
+export const apiSecurityHeaders = helmetHeaders({
+  ...common,
+  contentSecurityPolicy: apiPolicy,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+});
 const pageSecurityHeaders = helmetHeaders({ ...common, contentSecurityPolicy: pagePolicy });
 
 /**
