@@ -88,19 +88,19 @@ async function run(label, database, env) {
   const app = await openApp(database);
   const started = Date.now();
   if (database.dialect === 'sqlite') {
-    await app.db.transaction().execute(async (trx) => {
+    await app.database.db.transaction().execute(async (trx) => {
       for (const statement of seedStatements('sqlite')) await (await import('kysely')).sql.raw(statement).execute(trx);
     });
   } else {
     for (const statement of seedStatements('postgres'))
-      await (await import('kysely')).sql.raw(statement).execute(app.db);
+      await (await import('kysely')).sql.raw(statement).execute(app.database.db);
   }
-  await (await import('kysely')).sql.raw('analyze').execute(app.db);
+  await (await import('kysely')).sql.raw('analyze').execute(app.database.db);
   console.log(
     `\n${label}: ${COMMENTS} comments, ${PENDING} pending; seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   const pendingShas = (
-    await app.db
+    await app.database.db
       .selectFrom('comments')
       .select('commit_sha')
       .where('status', '=', 'applied')
@@ -115,12 +115,12 @@ async function run(label, database, env) {
   let matched = 0;
   for (const report of makeReports(pendingShas)) {
     const begin = performance.now();
-    await app.db
+    await app.database.db
       .transaction()
       .execute(async (trx) => {
         const ids = await stampDeployedComments(
           trx,
-          app.dialect,
+          app.database,
           { workspaceId: `ws_${'0'.repeat(26)}`, projectId: `prj_${'0'.repeat(26)}`, buildSha: report.sha, at: TS },
           [report.sha, ...report.containsCommitShas],
         );

@@ -1,3 +1,12 @@
+import {
+  type Answer,
+  type AnswerOf,
+  type ApiClient as ApiClientShape,
+  type CallOf,
+  type Endpoint,
+  type Endpoints,
+  endpointRequest,
+} from '@svc/contract/endpoints';
 import type { ProjectConfig } from './config.js';
 import { serverError } from './errors.js';
 
@@ -10,18 +19,30 @@ interface Problem {
   errors?: { path: string; message: string }[];
 }
 
-/** The server's HTTP API as the CLI uses it; every failure becomes exit code 1 with a reason. */
-export class ApiClient {
+/** Endpoints that list pages of items, and what one item is. */
+type ListEndpoint = {
+  [E in Endpoint]: AnswerOf<E> extends { items: unknown[]; nextCursor: string | null } ? E : never;
+}[Endpoint];
+type ItemOf<E extends ListEndpoint> = AnswerOf<E>['items'][number];
+
+/**
+ * The server's HTTP API as the CLI uses it: `call` is the shared client shape (an answer for
+ * every status), `send` the CLI's use of it, where every failure becomes exit code 1 with a reason.
+ */
+export class ApiClient implements ApiClientShape {
   constructor(
     readonly config: ProjectConfig,
     private readonly apiKey: string,
   ) {}
 
-  get projectPath(): string {
-    return `/api/projects/${encodeURIComponent(this.config.project)}`;
+  /** The path parameters of the configured project. */
+  get project(): { key: string } {
+    return { key: this.config.project };
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async call<E extends Endpoint>(endpoint: E, call: CallOf<E>): Promise<Answer<E>> {
+    const { method, path } = endpointRequest(endpoint, call);
+    const body = (call as { body?: unknown }).body;
     const url = `${this.config.server}${path}`;
     let response: Response;
     try {
@@ -44,22 +65,29 @@ export class ApiClient {
     }
     const text = await response.text();
     if (!response.ok) throw serverError(this.describeFailure(method, path, response.status, text));
+    let data: unknown;
     try {
-      return (text ? JSON.parse(text) : undefined) as T;
+      data = text ? JSON.parse(text) : undefined;
     } catch {
       throw serverError(`${method} ${url} answered ${response.status} with a body that is not JSON.`);
     }
+    return { ok: true, status: response.status, data, etag: response.headers.get('etag') } as Answer<E>;
   }
 
-  /** Every item of a paginated list, following `nextCursor`. */
-  /** Every item of a list, `pageSize` at a time (100, the most most lists take). */
-  async listAll<T>(path: string, query: Record<string, string> = {}, pageSize = 100): Promise<T[]> {
-    const items: T[] = [];
+  /** The answer's body; a refusal or an unreachable server throws the reason (exit code 1). */
+  async send<E extends Endpoint>(endpoint: E, call: CallOf<E>): Promise<AnswerOf<E>> {
+    const answer = await this.call(endpoint, call);
+    return answer.data as AnswerOf<E>;
+  }
+
+  /** Every item of a list, `pageSize` at a time (100, the most most lists take), following `nextCursor`. */
+  async listAll<E extends ListEndpoint>(endpoint: E, call: CallOf<E>, pageSize = 100): Promise<ItemOf<E>[]> {
+    const items: ItemOf<E>[] = [];
     let cursor: string | null = null;
     do {
-      const params = new URLSearchParams({ ...query, limit: String(pageSize), ...(cursor ? { cursor } : {}) });
-      const page: { items: T[]; nextCursor: string | null } = await this.request('GET', `${path}?${params}`);
-      items.push(...page.items);
+      const query = { ...(call as { query?: object }).query, limit: pageSize, ...(cursor ? { cursor } : {}) };
+      const page = (await this.send(endpoint, { ...call, query } as CallOf<E>)) as Endpoints[E]['answer'];
+      items.push(...(page.items as ItemOf<E>[]));
       cursor = page.nextCursor;
     } while (cursor);
     return items;

@@ -53,7 +53,7 @@ async function main(argv: string[]): Promise<void> {
   const database = openDatabase(config.database);
   try {
     await database.withStartupLock(async () => migrateToLatest(database.db, await database.currentSchema()));
-    const deps = { db: database.db, dialect: database, sessions: config.sessions, rules: rateRules(config.limits) };
+    const deps = { db: database.db, database, sessions: config.sessions, rules: rateRules(config.limits) };
     const userByEmail = async () => {
       if (!target) throw new UsageError(`${command} needs the user's e-mail.`);
       const user = await accounts.findUserByEmail(database.db, target);

@@ -117,8 +117,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
     }
   });
-  app.decorate('db', database.db);
-  app.decorate('dialect', database);
+  app.decorate('database', database);
   app.decorateRequest('actor', null as never);
   app.addHook('preClose', async () => fastPath.close());
   app.addHook('onClose', () => database.close());

@@ -36,7 +36,7 @@ describe('caches are dropped only once the write has committed', { skip: dialect
       read_at: null,
       created_at: nowIso(),
     });
-    await t.app.dialect.publishChange(trx, { kind: 'unread', key: ids.recipientId });
+    await t.app.database.changes.publish(trx, { kind: 'unread', key: ids.recipientId });
   };
   interface Ids {
     workspaceId: string;
@@ -54,10 +54,10 @@ describe('caches are dropped only once the write has committed', { skip: dialect
     const t = await createTestApp();
     try {
       const ids = await setUp(t);
-      const caches = createCaches(t.app.dialect);
-      const read = () => countUnread(t.app.db, ids.recipientId);
+      const caches = createCaches(t.app.database);
+      const read = () => countUnread(t.app.database.db, ids.recipientId);
       assert.equal(await caches.unreadCounts.load(ids.recipientId, read), 0);
-      await inTransaction(t.app.db, async (trx) => {
+      await inTransaction(t.app.database.db, async (trx) => {
         await notify(t, trx, ids);
         // Another connection still sees the committed past, and the cache may take it.
         assert.equal(await caches.unreadCounts.load(ids.recipientId, read), 0);
@@ -96,7 +96,7 @@ describe('caches are dropped only once the write has committed', { skip: dialect
       const count = async () =>
         (await callServer(reader.baseUrl, 'GET', '/api/me/notifications/unread-count', { token })).body.count;
       assert.equal(await count(), 0);
-      await inTransaction(writer.db, async (trx) => {
+      await inTransaction(writer.database.db, async (trx) => {
         await notify(t, trx, ids);
         // The other process polls meanwhile: it sees, and caches, the committed past.
         assert.equal(await count(), 0);

@@ -1,5 +1,5 @@
 import { CoherentCache } from './cache/coherent-cache.js';
-import type { DialectSupport } from './db/dialect/index.js';
+import type { Database } from './db/dialect/index.js';
 import type { Actor } from './modules/auth/actor.js';
 
 export interface Caches {
@@ -13,13 +13,13 @@ export interface Caches {
 const MAX_ENTRIES = 200_000;
 
 /** The in-process caches, kept exact by the changes every server process announces. */
-export function createCaches(dialect: DialectSupport): Caches {
-  const heard = () => dialect.changesHeard();
+export function createCaches(database: Database): Caches {
+  const heard = () => database.changes.heard();
   const caches: Caches = {
     actors: new CoherentCache(MAX_ENTRIES, heard),
     unreadCounts: new CoherentCache(MAX_ENTRIES, heard),
   };
-  dialect.onChange((change) => {
+  database.changes.subscribe((change) => {
     if (change === 'reset') {
       caches.actors.clear();
       caches.unreadCounts.clear();

@@ -1,13 +1,11 @@
 import type { FastifySchema, HTTPMethods } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DialectSupport } from './db/dialect/index.js';
-import type { Database } from './db/schema.js';
+import type { Database } from './db/dialect/index.js';
 import type { Actor } from './modules/auth/actor.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Kysely<Database>;
-    dialect: DialectSupport;
+    /** The database: `database.db` to query, `database.changes` to hear other processes' writes. */
+    database: Database;
     /** Every route as registered, with its schema: what the generated test suites walk. */
     routeTable: readonly RegisteredRoute[];
   }

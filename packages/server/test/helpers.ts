@@ -219,7 +219,7 @@ export async function countRows(
   app: FastifyInstance,
   table: 'comments' | 'replies' | 'users' | 'projects' | 'api_keys' | 'sessions' | 'workspaces',
 ) {
-  const row = await app.db
+  const row = await app.database.db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();

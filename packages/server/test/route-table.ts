@@ -36,7 +36,7 @@ export interface World {
 type Json = any;
 
 async function idsOf(app: FastifyInstance, table: string, column: string, workspaceId: string): Promise<string[]> {
-  const rows = await app.db
+  const rows = await app.database.db
     .selectFrom(table as 'comments')
     .select(column as 'id')
     .where('workspace_id', '=', workspaceId)
@@ -137,17 +137,17 @@ export async function rowCounts(app: FastifyInstance): Promise<Record<string, nu
       ? await sql<{
           name: string;
         }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
-          app.db,
+          app.database.db,
         )
       : await sql<{
           name: string;
-        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(app.db);
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(app.database.db);
   const tables = listed.rows
     .map((t) => t.name)
     .filter((name) => name !== 'rate_limits' && !name.startsWith('kysely_'))
     .sort();
   const select = tables.map((name) => sql`(select count(*) from ${sql.table(name)}) as ${sql.ref(name)}`);
-  const result = await sql<Record<string, number>>`select ${sql.join(select)}`.execute(app.db);
+  const result = await sql<Record<string, number>>`select ${sql.join(select)}`.execute(app.database.db);
   const row = result.rows[0] ?? {};
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)]));
 }

@@ -1,11 +1,7 @@
-export interface Answer<T> {
-  status: number;
-  data: T;
-  etag: string | null;
-}
+import { type Answer, type ApiClient, type CallOf, type Endpoint, endpointRequest } from '@svc/contract/endpoints';
 
 /** The server's API as the widget uses it: bearer token, JSON, never throws on an HTTP status. */
-export class Api {
+export class Api implements ApiClient {
   token: string | null;
   /** Called when the server no longer accepts the token. */
   onUnauthorized = () => {};
@@ -27,12 +23,13 @@ export class Api {
     }
   }
 
-  async call<T = any>(
-    method: string,
-    path: string,
-    body?: unknown,
+  async call<E extends Endpoint>(
+    endpoint: E,
+    call: CallOf<E>,
     headers: Record<string, string> = {},
-  ): Promise<Answer<T>> {
+  ): Promise<Answer<E>> {
+    const { method, path } = endpointRequest(endpoint, call);
+    const body = (call as { body?: unknown }).body;
     const response = await fetch(this.base + path, {
       method,
       headers: {
@@ -44,7 +41,12 @@ export class Api {
     });
     const text = response.status === 304 ? '' : await response.text();
     if (response.status === 401 && this.token) this.onUnauthorized();
-    return { status: response.status, data: text ? JSON.parse(text) : undefined, etag: response.headers.get('etag') };
+    return {
+      ok: response.ok,
+      status: response.status,
+      data: text ? JSON.parse(text) : undefined,
+      etag: response.headers.get('etag'),
+    } as Answer<E>;
   }
 }
 

@@ -22,6 +22,38 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/**
+ * Replaces what `container` shows with `nodes`, keeping what a person would lose: the focused
+ * element (found again by its id), what was typed in every field with an id, the caret of a
+ * textarea and the scroll position of `.body`. Views give an id to whatever can hold focus
+ * while a change redraws it.
+ */
+export function redraw(container: HTMLElement, nodes: Node[]): void {
+  const active = (container.getRootNode() as Document | ShadowRoot).activeElement;
+  const focusId = active && container.contains(active) ? active.id : '';
+  const caret = active instanceof HTMLTextAreaElement ? [active.selectionStart, active.selectionEnd] : null;
+  const typed: [string, string][] = [];
+  for (const field of container.querySelectorAll<HTMLInputElement>('textarea[id], input[id]:not([type=checkbox])')) {
+    if (field.value) typed.push([field.id, field.value]);
+  }
+  const scrollTop = container.querySelector('.body')?.scrollTop ?? 0;
+  container.replaceChildren(...nodes);
+  const byId = (id: string) => container.querySelector<HTMLInputElement>(`#${CSS.escape(id)}`);
+  for (const [id, value] of typed) {
+    const field = byId(id);
+    if (field && !field.value) {
+      field.value = value;
+      // Counters and enabled buttons follow the text.
+      field.dispatchEvent(new Event('input'));
+    }
+  }
+  const body = container.querySelector('.body');
+  if (body) body.scrollTop = scrollTop;
+  const again = focusId ? byId(focusId) : null;
+  again?.focus({ preventScroll: true });
+  if (caret && again instanceof HTMLTextAreaElement) again.setSelectionRange(caret[0] ?? null, caret[1] ?? null);
+}
+
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 60],

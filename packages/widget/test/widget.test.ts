@@ -214,6 +214,69 @@ describe('the widget in Chromium, on another origin than the API', () => {
     assert.equal(stored.replies.at(-1).body, 'Not fixed: Still overlaps on mobile');
   });
 
+  /** Whether the widget's shadow root has `selector` focused (matching it, not a parent of it). */
+  const focused = (page: Page, selector: string) =>
+    widget(page).evaluate((host, selector) => {
+      const active = host.shadowRoot?.activeElement;
+      return Boolean(active?.matches(selector));
+    }, selector);
+
+  test('keyboard: Enter on the launcher focuses the active tab and keeps it there while updates load; Esc from anywhere inside closes and returns to the launcher', async () => {
+    const author = await newReviewer(stack);
+    await appliedComment(stack, author, { body: 'Keyboard path' });
+    const page = await openAs(author);
+    await widget(page).locator('.launcher').focus();
+    await page.keyboard.press('Enter');
+    // The updates list loads and redraws the panel after the panel opened: focus must survive it.
+    for (const wait of [50, 300, 1000]) {
+      await sleep(wait);
+      assert.equal(await focused(page, '[role=tab][aria-selected=true]'), true, `focus on the tab after ${wait} ms`);
+    }
+    await widget(page).locator('[data-notification]').first().waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Escape');
+    assert.equal(await widget(page).locator('.panel').isHidden(), true, 'Esc closes from any element of the panel');
+    assert.equal(await focused(page, '.launcher'), true, 'focus back on the launcher');
+
+    await page.keyboard.press('Enter');
+    assert.equal(await focused(page, '[role=tab][aria-selected=true]'), true);
+    await page.keyboard.press('ArrowRight');
+    await widget(page).locator('[data-comment]').first().waitFor();
+    assert.equal(await focused(page, '#svc-tab-comments'), true, 'arrow keys move between tabs, focus follows');
+  });
+
+  test('a redraw keeps what is being typed: a half-written note survives opening the replies, and the reply box keeps its text and focus', async () => {
+    const author = await newReviewer(stack);
+    const { id } = await appliedComment(stack, author, { body: 'Typed text survives' });
+    const page = await openAs(author);
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const card = widget(page).locator(`[data-comment="${id}"]`);
+    await card.locator('button', { hasText: 'Not fixed' }).click();
+    await card.locator('textarea[name=note]').fill('Half a note');
+    await card.locator(`#svc-replies-${id}`).click();
+    await card.locator('textarea[name=body]').waitFor();
+    assert.equal(await card.locator('textarea[name=note]').inputValue(), 'Half a note');
+    assert.match((await card.textContent()) ?? '', /11\/500/, 'the counter follows the kept text');
+    assert.equal(await focused(page, `#svc-replies-${id}`), true, 'focus stays on the button that was pressed');
+
+    const reply = card.locator('textarea[name=body]');
+    await reply.fill('A reply being written');
+    await reply.focus();
+    // Something else redraws the panel (here: switching "All pages") while the reply is half written.
+    await widget(page)
+      .locator('#svc-all-pages')
+      .evaluate((el: HTMLInputElement) => el.click());
+    await sleep(300);
+    assert.equal(await card.locator('textarea[name=body]').inputValue(), 'A reply being written');
+    assert.equal(await card.locator('textarea[name=note]').inputValue(), 'Half a note');
+    // A sent reply is not brought back by the redraw that shows it.
+    await card.locator('button[type=submit]', { hasText: 'Send reply' }).click();
+    await card.locator('.replies li', { hasText: 'A reply being written' }).waitFor();
+    assert.equal(await card.locator('textarea[name=body]').inputValue(), '');
+    assert.equal(await focused(page, `#svc-reply-${id}`), true);
+  });
+
   test('a new comment: pick an element (outline on hover, Esc cancels), write, send; stored with selector, page and offset, and pinned', async () => {
     const author = await newReviewer(stack);
     const page = await openAs(author);

@@ -1,4 +1,3 @@
-import type { Comment, CommentWithReplies } from '@svc/contract';
 import { deriveCommitUrl } from '@svc/contract/commit-url';
 import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
@@ -34,10 +33,9 @@ export async function run(args: string[], context: CommandContext): Promise<void
     throw usageError(`--url must be an http(s) link to the commit, got "${values.url}".`);
   }
   const api = connect(context);
-  const commentPath = `/api/comments/${encodeURIComponent(id)}`;
 
   if (!values.mark) {
-    const comment = await api.request<CommentWithReplies>('GET', commentPath);
+    const comment = await api.send('GET /api/comments/{id}', { params: { id } });
     if (values.json) return printJson(comment);
     printData(describeComment(comment));
     printData(comment.body);
@@ -49,13 +47,13 @@ export async function run(args: string[], context: CommandContext): Promise<void
   const sha = await resolveCommit(context.cwd, values.commit ?? 'HEAD');
   let commitUrl = values.url;
   if (commitUrl === undefined) {
-    const project = await api.request<{ repoUrl: string | null }>('GET', api.projectPath);
+    const project = await api.send('GET /api/projects/{key}', { params: api.project });
     if (!deriveCommitUrl(project.repoUrl, sha))
       commitUrl = deriveCommitUrl(await originWebUrl(context.cwd), sha) ?? undefined;
   }
-  const comment = await api.request<Comment>('POST', `${commentPath}/apply`, {
-    commitSha: sha,
-    ...(commitUrl ? { commitUrl } : {}),
+  const comment = await api.send('POST /api/comments/{id}/apply', {
+    params: { id },
+    body: { commitSha: sha, ...(commitUrl ? { commitUrl } : {}) },
   });
   if (values.json) return printJson(comment);
   printData(

@@ -1,4 +1,4 @@
-import type { Comment } from '@svc/contract';
+import type { Comment, CommentStatus } from '@svc/contract';
 import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -56,9 +56,9 @@ export async function run(args: string[], context: CommandContext): Promise<void
     throw usageError(`--status must be one of ${STATUSES.join(', ')}, got "${values.status}".`);
   }
   const api = connect(context);
-  const comments = await api.listAll<CommentView>(`${api.projectPath}/comments`, {
-    ...(values.status ? { status: values.status } : {}),
-    ...(values.page ? { pageUrl: values.page } : {}),
+  const comments = await api.listAll('GET /api/projects/{key}/comments', {
+    params: api.project,
+    query: { status: values.status as CommentStatus | undefined, pageUrl: values.page },
   });
   if (values.json) return printJson(comments);
   if (comments.length === 0) return printData('No comments.');

@@ -1,4 +1,3 @@
-import type { BuildReportResult, PendingDeploy } from '@svc/contract';
 import { PENDING_DEPLOY_PAGE_MAX } from '@svc/contract/rules';
 import { MAX_CONTAINED_SHAS, shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
@@ -30,7 +29,7 @@ export async function run(args: string[], context: CommandContext): Promise<void
   // git and the server answer at the same time; a bad revision is reported first.
   const [resolved, listed] = await Promise.allSettled([
     resolveCommit(context.cwd, rev),
-    api.listAll<PendingDeploy>(`${api.projectPath}/comments/pending-deploy`, {}, PENDING_DEPLOY_PAGE_MAX),
+    api.listAll('GET /api/projects/{key}/comments/pending-deploy', { params: api.project }, PENDING_DEPLOY_PAGE_MAX),
   ]);
   if (resolved.status === 'rejected') throw resolved.reason;
   if (listed.status === 'rejected') throw listed.reason;
@@ -83,9 +82,9 @@ export async function run(args: string[], context: CommandContext): Promise<void
       `the build contains ${contained.length} pending commits; the server takes ${MAX_CONTAINED_SHAS} per report, so the oldest ${MAX_CONTAINED_SHAS} were sent and the other ${deferred.length} go live with the next deploy.`,
     );
   }
-  const result = await api.request<BuildReportResult>('POST', `${api.projectPath}/builds`, {
-    sha: deployed,
-    containsCommitShas: sent,
+  const result = await api.send('POST /api/projects/{key}/builds', {
+    params: api.project,
+    body: { sha: deployed, containsCommitShas: sent },
   });
   if (values.json) {
     printJson({

@@ -127,7 +127,8 @@ export interface RateLimitTable {
   count: number;
 }
 
-export interface Database {
+/** The tables of the schema, as Kysely types its queries. */
+export interface Tables {
   workspaces: WorkspaceTable;
   users: UserTable;
   sessions: SessionTable;
@@ -142,4 +143,4 @@ export interface Database {
 }
 
 /** A database handle or an open transaction: repository functions accept either. */
-export type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Tables> | Transaction<Tables>;

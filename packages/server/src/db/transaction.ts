@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, Db } from './schema.js';
+import type { Db, Tables } from './schema.js';
 
 const pending = new WeakMap<object, (() => void)[]>();
 
@@ -8,10 +8,7 @@ const pending = new WeakMap<object, (() => void)[]>();
  * committed (and never if it rolls back). In-process caches are refreshed this way, so
  * that no reader can cache a value the transaction is about to change.
  */
-export async function inTransaction<T>(
-  db: Kysely<Database>,
-  fn: (trx: Transaction<Database>) => Promise<T>,
-): Promise<T> {
+export async function inTransaction<T>(db: Kysely<Tables>, fn: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
   const callbacks: (() => void)[] = [];
   const result = await db.transaction().execute((trx) => {
     pending.set(trx, callbacks);

@@ -45,7 +45,7 @@ describe('bad input never breaks a project', () => {
 
   test('a stored row with a non-finite offset is repaired on read: the list and the comment still answer', async () => {
     const comment = await createComment(t.app, admin, project.key);
-    await t.app.db
+    await t.app.database.db
       .updateTable('comments')
       .set({ anchor_x: Number.POSITIVE_INFINITY, anchor_y: Number.NEGATIVE_INFINITY })
       .where('id', '=', comment.id)

@@ -1,10 +1,10 @@
 import type { DatabaseConfig } from '../../config.js';
-import { postgresDialect } from './postgres.js';
-import { sqliteDialect } from './sqlite.js';
-import type { DialectSupport } from './types.js';
+import { postgresDatabase } from './postgres.js';
+import { sqliteDatabase } from './sqlite.js';
+import type { Database } from './types.js';
 
-export type { Change, ChangeHandler, DialectSupport, ShaRange } from './types.js';
+export type { Change, ChangeFeed, ChangeHandler, Database, ShaRange } from './types.js';
 
-export function openDatabase(config: DatabaseConfig): DialectSupport {
-  return config.dialect === 'postgres' ? postgresDialect(config.url) : sqliteDialect(config.file);
+export function openDatabase(config: DatabaseConfig): Database {
+  return config.dialect === 'postgres' ? postgresDatabase(config.url) : sqliteDatabase(config.file);
 }

@@ -1,8 +1,8 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Database } from '../schema.js';
+import type { Tables } from '../schema.js';
 import { afterCommit } from '../transaction.js';
-import type { Change, ChangeHandler, DialectSupport, ShaRange } from './types.js';
+import type { Change, ChangeHandler, Database, ShaRange } from './types.js';
 
 // Read timestamptz as ISO 8601 strings, the shape the SQLite side stores and the API speaks.
 const TIMESTAMPTZ_OID = 1184;
@@ -28,12 +28,12 @@ function withSessionSettings(url: string): string {
   return parsed.toString();
 }
 
-export function postgresDialect(databaseUrl: string): DialectSupport {
+export function postgresDatabase(databaseUrl: string): Database {
   const url = withSessionSettings(databaseUrl);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 
   const handlers: ChangeHandler[] = [];
   const emit = (change: Change | 'reset') => {
@@ -94,16 +94,18 @@ export function postgresDialect(databaseUrl: string): DialectSupport {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
       return rows[0]?.schema;
     },
-    publishChange: async (trx, change) => {
-      await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${change.kind}:${change.key}`})`.execute(trx);
-      // This process hears its own NOTIFY too, but a moment later; act at commit.
-      afterCommit(trx, () => emit(change));
+    changes: {
+      publish: async (trx, change) => {
+        await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${change.kind}:${change.key}`})`.execute(trx);
+        // This process hears its own NOTIFY too, but a moment later; act at commit.
+        afterCommit(trx, () => emit(change));
+      },
+      subscribe: (handler) => {
+        handlers.push(handler);
+        if (!listener && !closed) void listen();
+      },
+      heard: () => listening,
     },
-    onChange: (handler) => {
-      handlers.push(handler);
-      if (!listener && !closed) void listen();
-    },
-    changesHeard: () => listening,
     rangesTable: (ranges) =>
       sql<ShaRange>`(select * from unnest(${ranges.map((r) => r.lo)}::text[], ${ranges.map((r) => r.hi)}::text[], ${ranges.map((r) => r.sha)}::text[]) as r(lo, hi, sha))`,
     ping: async () => {

@@ -2,18 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Tables } from '../schema.js';
 import { afterCommit } from '../transaction.js';
-import type { ChangeHandler, DialectSupport, ShaRange } from './types.js';
+import type { ChangeHandler, Database, ShaRange } from './types.js';
 
-export function sqliteDialect(file: string): DialectSupport {
+export function sqliteDatabase(file: string): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SQLite(file);
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) });
   const handlers: ChangeHandler[] = [];
 
   return {
@@ -28,15 +28,17 @@ export function sqliteDialect(file: string): DialectSupport {
       (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
     currentSchema: async () => undefined,
     // A SQLite file has one server process: every change is made, and heard, here.
-    publishChange: async (trx, change) => {
-      afterCommit(trx, () => {
-        for (const handler of handlers) handler(change);
-      });
+    changes: {
+      publish: async (trx, change) => {
+        afterCommit(trx, () => {
+          for (const handler of handlers) handler(change);
+        });
+      },
+      subscribe: (handler) => {
+        handlers.push(handler);
+      },
+      heard: () => true,
     },
-    onChange: (handler) => {
-      handlers.push(handler);
-    },
-    changesHeard: () => true,
     rangesTable: (ranges) =>
       sql<ShaRange>`(select json_extract(value, '$.lo') as lo, json_extract(value, '$.hi') as hi, json_extract(value, '$.sha') as sha from json_each(${JSON.stringify(ranges)}))`,
     ping: async () => {

@@ -10,7 +10,7 @@ import * as service from './service.js';
 const tags = ['api keys'];
 
 export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = async (app, { rules }) => {
-  const deps: service.ApiKeyDeps = { db: app.db, dialect: app.dialect, rules };
+  const deps: service.ApiKeyDeps = { db: app.database.db, database: app.database, rules };
 
   app.get(
     '/api/me/api-keys',
@@ -23,7 +23,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = asy
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listApiKeys(app.db, request.actor, request.query);
+      const { rows, limit } = await service.listApiKeys(app.database.db, request.actor, request.query);
       return toPage(rows, limit, presentApiKey);
     },
   );

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DialectSupport } from '../../db/dialect/index.js';
-import type { Database, Db } from '../../db/schema.js';
+import type { Database } from '../../db/dialect/index.js';
+import type { Db, Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
@@ -15,8 +15,8 @@ import { issueToken } from '../auth/tokens.js';
 import * as repo from './repo.js';
 
 export interface ApiKeyDeps {
-  db: Kysely<Database>;
-  dialect: DialectSupport;
+  db: Kysely<Tables>;
+  database: Database;
   rules: Pick<RateRules, 'apiKeys' | 'apiKeysPerUser'>;
 }
 

@@ -116,14 +116,14 @@ describe('accounts and authentication', () => {
     const key = await call(t.app, 'POST', '/api/me/api-keys', { token: admin.token, body: { name: 'hashed' } });
     const client = await addClient(t.app, admin);
     const rows = JSON.stringify([
-      await t.app.db.selectFrom('api_keys').selectAll().execute(),
-      await t.app.db.selectFrom('sessions').selectAll().execute(),
-      await t.app.db.selectFrom('users').selectAll().execute(),
+      await t.app.database.db.selectFrom('api_keys').selectAll().execute(),
+      await t.app.database.db.selectFrom('sessions').selectAll().execute(),
+      await t.app.database.db.selectFrom('users').selectAll().execute(),
     ]);
     for (const secret of [key.body.key, admin.token, client.token, client.accessToken, 'correct horse battery']) {
       assert.equal(rows.includes(secret), false);
     }
-    const user = await t.app.db
+    const user = await t.app.database.db
       .selectFrom('users')
       .select('password_hash')
       .where('id', '=', admin.id)

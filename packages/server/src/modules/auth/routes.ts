@@ -36,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
   sessions: SessionPolicy;
   rules: RateRules;
 }> = async (app, { allowSignup, sessions, rules }) => {
-  const deps: AuthDeps = { db: app.db, dialect: app.dialect, sessions, rules };
+  const deps: AuthDeps = { db: app.database.db, database: app.database, sessions, rules };
 
   app.post(
     '/api/signup',
@@ -105,7 +105,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
     '/api/me',
     { schema: { tags, summary: 'The caller and their workspace', response: { 200: Me, ...problemResponses() } } },
     async (request) => {
-      const { user, workspace } = await service.me(app.db, request.actor);
+      const { user, workspace } = await service.me(app.database.db, request.actor);
       return { user: presentUser(user), workspace: presentWorkspace(workspace) };
     },
   );

@@ -1,8 +1,8 @@
 import type { ChangePasswordBody, LoginBody, Role, SignupBody } from '@svc/contract';
 import type { Kysely } from 'kysely';
 import type { SessionPolicy } from '../../config.js';
-import type { DialectSupport } from '../../db/dialect/index.js';
-import type { Database, Db } from '../../db/schema.js';
+import type { Database } from '../../db/dialect/index.js';
+import type { Db, Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
@@ -17,8 +17,8 @@ import * as repo from './repo.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from './tokens.js';
 
 export interface AuthDeps {
-  db: Kysely<Database>;
-  dialect: DialectSupport;
+  db: Kysely<Tables>;
+  database: Database;
   sessions: SessionPolicy;
   rules: RateRules;
 }
@@ -106,16 +106,16 @@ async function startSession(db: Db, user: { id: string; workspace_id: string }, 
 
 /** Announces ended credentials so that every process's cache forgets them once `trx` commits. */
 export async function forgetCredentials(
-  deps: Pick<Deps, 'dialect'>,
+  deps: Pick<Deps, 'database'>,
   trx: Db,
   hashes: readonly string[],
 ): Promise<void> {
-  for (const key of hashes) await deps.dialect.publishChange(trx, { kind: 'credential', key });
+  for (const key of hashes) await deps.database.changes.publish(trx, { kind: 'credential', key });
 }
 
 /** A concurrent insert of the same e-mail loses on the unique index: answer 409, not 500. */
 export async function withUniqueEmail<T>(
-  deps: Pick<Deps, 'db' | 'dialect'>,
+  deps: Pick<Deps, 'db' | 'database'>,
   email: string,
   fn: () => Promise<T>,
 ): Promise<T> {
@@ -125,7 +125,7 @@ export async function withUniqueEmail<T>(
   try {
     return await fn();
   } catch (error) {
-    if (deps.dialect.isUniqueViolation(error)) throw taken();
+    if (deps.database.isUniqueViolation(error)) throw taken();
     throw error;
   }
 }

@@ -24,10 +24,10 @@ const login = (t: TestApp, email: string, password: string, address = '10.0.0.1'
 
 /** Moves every rate-limit window back in time, as if `ms` had passed. */
 async function letTimePass(t: TestApp, ms: number) {
-  const rows = await t.app.db.selectFrom('rate_limits').selectAll().execute();
-  await t.app.db.deleteFrom('rate_limits').execute();
+  const rows = await t.app.database.db.selectFrom('rate_limits').selectAll().execute();
+  await t.app.database.db.deleteFrom('rate_limits').execute();
   for (const row of rows) {
-    await t.app.db
+    await t.app.database.db
       .insertInto('rate_limits')
       .values({ ...row, window_start: Number(row.window_start) - ms })
       .execute();
@@ -220,23 +220,25 @@ describe('the sliding window', () => {
     try {
       const rule = { name: 'test', limit: 3, windowMs: MINUTE_MS };
       const boundary = Math.ceil(Date.now() / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
-      for (let i = 0; i < 3; i++) await consumeRateLimit(t.app.db, rule, 'u', boundary - 1_000);
+      for (let i = 0; i < 3; i++) await consumeRateLimit(t.app.database.db, rule, 'u', boundary - 1_000);
       // A fixed window would start from zero here and let three more through.
-      await assert.rejects(consumeRateLimit(t.app.db, rule, 'u', boundary + 1_000), { code: 'rate_limited' });
+      await assert.rejects(consumeRateLimit(t.app.database.db, rule, 'u', boundary + 1_000), { code: 'rate_limited' });
       // Once most of the previous window has slid out, there is room again.
-      await consumeRateLimit(t.app.db, rule, 'v', boundary - 1_000);
-      await consumeRateLimit(t.app.db, rule, 'u', boundary + 50_000);
+      await consumeRateLimit(t.app.database.db, rule, 'v', boundary - 1_000);
+      await consumeRateLimit(t.app.database.db, rule, 'u', boundary + 50_000);
       // Retry-After is when the next event fits: refused a second before it, accepted at it.
       const subject = 'w';
-      for (let i = 0; i < 3; i++) await consumeRateLimit(t.app.db, rule, subject, boundary + 10_000);
-      const refusal = await consumeRateLimit(t.app.db, rule, subject, boundary + 11_000).catch((e: AppError) => e);
+      for (let i = 0; i < 3; i++) await consumeRateLimit(t.app.database.db, rule, subject, boundary + 10_000);
+      const refusal = await consumeRateLimit(t.app.database.db, rule, subject, boundary + 11_000).catch(
+        (e: AppError) => e,
+      );
       assert.ok(refusal instanceof AppError);
       const wait = Number(refusal.headers?.['retry-after']) * 1000;
       assert.ok(wait > 0 && wait <= 2 * MINUTE_MS, String(wait));
-      await assert.rejects(refuseWhenExhausted(t.app.db, rule, subject, boundary + 11_000 + wait - 2_000), {
+      await assert.rejects(refuseWhenExhausted(t.app.database.db, rule, subject, boundary + 11_000 + wait - 2_000), {
         code: 'rate_limited',
       });
-      await refuseWhenExhausted(t.app.db, rule, subject, boundary + 11_000 + wait);
+      await refuseWhenExhausted(t.app.database.db, rule, subject, boundary + 11_000 + wait);
     } finally {
       await t.close();
     }

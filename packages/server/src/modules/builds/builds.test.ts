@@ -42,7 +42,7 @@ describe('build reports', () => {
   const buildCount = async () =>
     Number(
       (
-        await t.app.db
+        await t.app.database.db
           .selectFrom('builds')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow()
@@ -135,7 +135,7 @@ describe('build reports', () => {
     assert.equal(answers.filter((a) => a.body.firstSeen).length, 1);
     assert.equal(answers.filter((a) => a.status === 201).length, 1);
     assert.deepEqual(answers.find((a) => a.body.firstSeen)?.body.deployedCommentIds, ids.sort());
-    const rows = await t.app.db
+    const rows = await t.app.database.db
       .selectFrom('build_deployments')
       .select('comment_id')
       .where('comment_id', 'in', ids)

@@ -22,7 +22,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }
   { reportsPerMinute },
 ) => {
   const reportLimit = { name: 'build-report', limit: reportsPerMinute, windowMs: MINUTE_MS };
-  const deps = { db: app.db, dialect: app.dialect, reportLimit };
+  const deps = { db: app.database.db, database: app.database, reportLimit };
 
   app.post(
     '/api/projects/:key/builds',
@@ -56,7 +56,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }
     },
     async (request) => {
       const { rows, limit, deployments } = await service.listBuilds(
-        app.db,
+        app.database.db,
         request.actor,
         request.params.key,
         request.query,
@@ -77,7 +77,12 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listPendingDeploy(app.db, request.actor, request.params.key, request.query);
+      const { rows, limit } = await service.listPendingDeploy(
+        app.database.db,
+        request.actor,
+        request.params.key,
+        request.query,
+      );
       return toPage(rows, limit, presentPendingDeploy);
     },
   );

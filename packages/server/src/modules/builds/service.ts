@@ -1,7 +1,7 @@
 import { type BuildReportBody, normalizeSha } from '@svc/contract';
 import type { Kysely } from 'kysely';
-import type { DialectSupport } from '../../db/dialect/index.js';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../../db/dialect/index.js';
+import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
@@ -14,8 +14,8 @@ import { getProject } from '../projects/service.js';
 import * as repo from './repo.js';
 
 export interface BuildDeps {
-  db: Kysely<Database>;
-  dialect: DialectSupport;
+  db: Kysely<Tables>;
+  database: Database;
   /** Build reports per user. */
   reportLimit: RateRule;
 }
@@ -52,7 +52,7 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
     if (!firstSeen) return { sha, firstSeen, deployedCommentIds: [] as string[] };
     const deployedCommentIds = await deployedByBuild(
       trx,
-      deps.dialect,
+      deps.database,
       { workspaceId: actor.workspaceId, projectId: project.id, buildSha: sha, at },
       [...new Set([sha, ...contained])],
     );
@@ -62,7 +62,7 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
 }
 
 export async function listPendingDeploy(
-  db: Kysely<Database>,
+  db: Kysely<Tables>,
   actor: Actor,
   projectKey: string,
   query: { limit?: number; cursor?: string },
@@ -73,7 +73,7 @@ export async function listPendingDeploy(
 }
 
 export async function listBuilds(
-  db: Kysely<Database>,
+  db: Kysely<Tables>,
   actor: Actor,
   projectKey: string,
   query: { limit?: number; cursor?: string },

@@ -227,7 +227,7 @@ describe('comments', () => {
       body: { commitSha: 'abcdef1' },
     });
     const stamped = new Date().toISOString();
-    await t.app.db
+    await t.app.database.db
       .updateTable('comments')
       .set({ verified_at: stamped, deployed_at: stamped, deployed_build_sha: 'abcdef1' })
       .where('id', '=', comment.id)
@@ -250,7 +250,7 @@ describe('comments', () => {
     const applied = async () =>
       Number(
         (
-          await t.app.db
+          await t.app.database.db
             .selectFrom('notifications')
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .where('comment_id', '=', comment.id)
@@ -261,7 +261,7 @@ describe('comments', () => {
     await apply({ commitSha: 'abcdef1234' });
     assert.equal(await applied(), 1);
     const stamped = new Date().toISOString();
-    await t.app.db
+    await t.app.database.db
       .updateTable('comments')
       .set({ verified_at: stamped, deployed_at: stamped, deployed_build_sha: 'abcdef1234' })
       .where('id', '=', comment.id)

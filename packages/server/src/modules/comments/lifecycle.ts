@@ -1,5 +1,5 @@
 import { sameCommit, VERIFY_NOTE_MAX } from '@svc/contract';
-import type { DialectSupport } from '../../db/dialect/index.js';
+import type { Database } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
 import { invalidField, invalidState } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
@@ -187,9 +187,9 @@ export async function remove(trx: Db, deps: LifecycleDeps, actor: Actor, comment
  */
 export function deployedByBuild(
   trx: Db,
-  dialect: DialectSupport,
+  database: Database,
   build: { workspaceId: string; projectId: string; buildSha: string; at: string },
   reported: readonly string[],
 ): Promise<string[]> {
-  return repo.stampDeployedComments(trx, dialect, build, reported);
+  return repo.stampDeployedComments(trx, database, build, reported);
 }

@@ -1,6 +1,6 @@
 import type { CommentStatus } from '@svc/contract';
 import { sql } from 'kysely';
-import type { DialectSupport } from '../../db/dialect/index.js';
+import type { Database } from '../../db/dialect/index.js';
 import type { CommentTable, Db, ReplyTable } from '../../db/schema.js';
 import type { Scope } from '../auth/actor.js';
 
@@ -106,7 +106,7 @@ export type ReplyRow = Awaited<ReturnType<typeof listReplies>>[number];
  */
 export async function stampDeployedComments(
   db: Db,
-  dialect: DialectSupport,
+  database: Database,
   target: { workspaceId: string; projectId: string; buildSha: string; at: string },
   reported: readonly string[],
 ): Promise<string[]> {
@@ -123,7 +123,7 @@ export async function stampDeployedComments(
     .where('id', 'in', (eb) =>
       // Ranges first (a cross join keeps that order): one index range scan per reported SHA.
       eb
-        .selectFrom(dialect.rangesTable(ranges).as('r'))
+        .selectFrom(database.rangesTable(ranges).as('r'))
         .crossJoin('comments as c')
         .select('c.id')
         .where('c.project_id', '=', target.projectId)

@@ -25,7 +25,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
   app,
   { events, rules },
 ) => {
-  const deps = { db: app.db, events, rules };
+  const deps = { db: app.database.db, events, rules };
 
   app.post(
     '/api/projects/:key/comments',
@@ -56,7 +56,12 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listComments(app.db, request.actor, request.params.key, request.query);
+      const { rows, limit } = await service.listComments(
+        app.database.db,
+        request.actor,
+        request.params.key,
+        request.query,
+      );
       return toPage(rows, limit, presentComment);
     },
   );
@@ -72,7 +77,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
       },
     },
     async (request) => {
-      const { comment, replies } = await service.getComment(app.db, request.actor, request.params.id);
+      const { comment, replies } = await service.getComment(app.database.db, request.actor, request.params.id);
       return presentCommentWithReplies(comment, replies);
     },
   );
@@ -133,7 +138,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
         response: { 200: Comment, ...problemResponses(403, 404) },
       },
     },
-    async (request) => presentComment(await service.archiveComment(app.db, request.actor, request.params.id)),
+    async (request) => presentComment(await service.archiveComment(app.database.db, request.actor, request.params.id)),
   );
 
   app.delete(

@@ -6,7 +6,7 @@ import {
   normalizeSha,
 } from '@svc/contract';
 import type { Kysely } from 'kysely';
-import type { Database, Db } from '../../db/schema.js';
+import type { Db, Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
@@ -24,7 +24,7 @@ import * as repo from './repo.js';
 
 /** What changing a comment needs: the database and where its events go. */
 export interface CommentDeps {
-  db: Kysely<Database>;
+  db: Kysely<Tables>;
   events: CommentEventSink;
 }
 
@@ -81,7 +81,7 @@ export async function createComment(
   return requireComment(deps.db, actor, id);
 }
 
-export async function listComments(db: Kysely<Database>, actor: Actor, projectKey: string, query: ListCommentsQuery) {
+export async function listComments(db: Kysely<Tables>, actor: Actor, projectKey: string, query: ListCommentsQuery) {
   const project = await getProject(db, actor, projectKey);
   const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listComments(db, scopeOf(actor), project.id, {
@@ -93,7 +93,7 @@ export async function listComments(db: Kysely<Database>, actor: Actor, projectKe
   return { rows, limit };
 }
 
-export async function getComment(db: Kysely<Database>, actor: Actor, id: string) {
+export async function getComment(db: Kysely<Tables>, actor: Actor, id: string) {
   const comment = await requireComment(db, actor, id);
   const replies = await repo.listReplies(db, actor.workspaceId, id);
   return { comment, replies };
@@ -159,7 +159,7 @@ export async function reopenComment(deps: CommentDeps, actor: Actor, id: string)
   });
 }
 
-export async function archiveComment(db: Kysely<Database>, actor: Actor, id: string) {
+export async function archiveComment(db: Kysely<Tables>, actor: Actor, id: string) {
   authorize(actor, 'comments.archive');
   return inTransaction(db, async (trx) => {
     await lifecycle.archive(trx, actor, await requireComment(trx, actor, id));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Tables } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 import { insertApiKey } from '../api-keys/repo.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -22,7 +22,7 @@ export interface DemoCredentials {
  * On an empty database, creates a demo workspace with an admin, a project and an API key.
  * Returns the secrets so they can be shown once; returns null when there is data already.
  */
-export async function seedDemoIfEmpty(db: Kysely<Database>, origins: string[]): Promise<DemoCredentials | null> {
+export async function seedDemoIfEmpty(db: Kysely<Tables>, origins: string[]): Promise<DemoCredentials | null> {
   const existing = await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst();
   if (existing) return null;
   const password = randomBytes(12).toString('base64url');

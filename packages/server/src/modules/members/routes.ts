@@ -8,7 +8,7 @@ import * as service from './service.js';
 const tags = ['workspace'];
 
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const deps = { db: app.db, dialect: app.dialect };
+  const deps = { db: app.database.db, database: app.database };
 
   app.post(
     '/api/workspace/members',

@@ -9,7 +9,7 @@ import { type AuthDeps, normaliseEmail, withUniqueEmail } from '../auth/service.
 import { issueToken } from '../auth/tokens.js';
 import { findProjectByKey } from '../projects/repo.js';
 
-type Deps = Pick<AuthDeps, 'db' | 'dialect'>;
+type Deps = Pick<AuthDeps, 'db' | 'database'>;
 
 export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) {
   authorize(actor, 'workspace.addMember');

@@ -25,7 +25,7 @@ const notificationsOf = async (app: App, user: Member, query = 'limit=100') =>
 
 /** The truth, straight from the table, to compare the served count against. */
 async function unreadRows(app: App, user: Member): Promise<number> {
-  const row = await app.db
+  const row = await app.database.db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('recipient_id', '=', user.id)
@@ -123,7 +123,11 @@ describe('notification events', () => {
     assert.equal((await call(t.app, 'DELETE', `/api/comments/${comment.id}`, { token: client.token })).status, 204);
     assert.equal(await unread(t.app, client), before.client - 2);
     assert.equal(await unread(t.app, dev), before.dev - 1);
-    const left = await t.app.db.selectFrom('notifications').select('id').where('comment_id', '=', comment.id).execute();
+    const left = await t.app.database.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('comment_id', '=', comment.id)
+      .execute();
     assert.deepEqual(left, []);
   });
 });

@@ -105,7 +105,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches; fas
   app,
   { caches, fastPath },
 ) => {
-  const deps = { db: app.db, dialect: app.dialect, caches };
+  const deps = { db: app.database.db, database: app.database, caches };
 
   // Polled by every open widget: answered before routing when it can be (see FastPath).
   fastPath.add(UNREAD_COUNT_URL, unreadCountFromMemory(caches));

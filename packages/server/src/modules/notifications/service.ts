@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Caches } from '../../caches.js';
-import type { DialectSupport } from '../../db/dialect/index.js';
-import type { Database, Db, NotificationTable } from '../../db/schema.js';
+import type { Database } from '../../db/dialect/index.js';
+import type { Db, NotificationTable, Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
@@ -11,8 +11,8 @@ import type { CommentEvent, CommentEventSink } from '../comments/events.js';
 import * as repo from './repo.js';
 
 export interface NotificationDeps {
-  db: Kysely<Database>;
-  dialect: DialectSupport;
+  db: Kysely<Tables>;
+  database: Database;
   caches: Caches;
 }
 
@@ -54,8 +54,8 @@ function draftFor(event: CommentEvent): Draft | null {
  * Turns comment events into notifications, inside the transaction of the action, and
  * tells every process whose counts changed once it commits.
  */
-export function notificationSink(dialect: DialectSupport): CommentEventSink {
-  const countChanged = (trx: Db, userId: string) => dialect.publishChange(trx, { kind: 'unread', key: userId });
+export function notificationSink(database: Database): CommentEventSink {
+  const countChanged = (trx: Db, userId: string) => database.changes.publish(trx, { kind: 'unread', key: userId });
   return {
     async raise(trx, event) {
       if (event.type === 'CommentDeleted') {
@@ -116,7 +116,7 @@ export async function markRead(deps: NotificationDeps, actor: Actor, id: string)
   return inTransaction(deps.db, async (trx) => {
     if (!(await repo.findNotification(trx, actor.id, id))) throw notFound('Notification');
     if ((await repo.markRead(trx, actor.id, nowIso(), { id })) > 0) {
-      await deps.dialect.publishChange(trx, { kind: 'unread', key: actor.id });
+      await deps.database.changes.publish(trx, { kind: 'unread', key: actor.id });
     }
     const row = await repo.findNotification(trx, actor.id, id);
     if (!row) throw notFound('Notification');
@@ -129,7 +129,7 @@ export async function markAllRead(deps: NotificationDeps, actor: Actor, upTo: st
   const marked = await inTransaction(deps.db, async (trx) => {
     if (upTo !== undefined && !(await repo.findNotification(trx, actor.id, upTo))) throw notFound('Notification');
     const count = await repo.markRead(trx, actor.id, nowIso(), { upTo });
-    if (count > 0) await deps.dialect.publishChange(trx, { kind: 'unread', key: actor.id });
+    if (count > 0) await deps.database.changes.publish(trx, { kind: 'unread', key: actor.id });
     return count;
   });
   return { marked, unreadCount: await unreadCount(deps, actor) };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ENDPOINTS } from '@svc/contract/endpoints';
 import { call, createTestApp, signUp, type TestApp } from '../../../test/helpers.js';
 
 describe('operations endpoints', () => {
@@ -42,6 +43,13 @@ describe('operations endpoints', () => {
     }
     const apply = doc.paths['/api/comments/{id}/apply'].post;
     assert.ok(apply.responses['200'] && apply.responses['409'] && apply.responses['400']);
+  });
+
+  test("every endpoint of the clients' typed map is a route the server serves", async () => {
+    const served = new Set(t.app.routeTable.map((route) => `${route.method} ${route.url.replace(/:(\w+)/g, '{$1}')}`));
+    const missing = ENDPOINTS.filter((endpoint) => !served.has(endpoint));
+    assert.deepEqual(missing, []);
+    assert.ok(ENDPOINTS.length >= 20);
   });
 
   test('with SVC_METRICS_TOKEN set, /metrics asks for it', async () => {

@@ -61,7 +61,7 @@ const ops: FastifyPluginAsyncTypebox<{ metrics: RouteMetrics; metricsToken: stri
     },
     async (request, reply) => {
       try {
-        await app.dialect.ping();
+        await app.database.ping();
         return { status: 'ready' as const };
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');

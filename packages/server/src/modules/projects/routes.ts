@@ -13,7 +13,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ onOriginsChanged: () => 
   app,
   { onOriginsChanged },
 ) => {
-  const deps = { db: app.db, isUniqueViolation: app.dialect.isUniqueViolation, onOriginsChanged };
+  const deps = { db: app.database.db, isUniqueViolation: app.database.isUniqueViolation, onOriginsChanged };
 
   app.post(
     '/api/projects',
@@ -38,7 +38,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ onOriginsChanged: () => 
         response: { 200: Type.Object({ items: Type.Array(Project) }), ...problemResponses() },
       },
     },
-    async (request) => ({ items: (await listProjects(app.db, scopeOf(request.actor))).map(presentProject) }),
+    async (request) => ({ items: (await listProjects(app.database.db, scopeOf(request.actor))).map(presentProject) }),
   );
 
   app.get(
@@ -51,6 +51,6 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ onOriginsChanged: () => 
         response: { 200: Project, ...problemResponses(404) },
       },
     },
-    async (request) => presentProject(await service.getProject(app.db, request.actor, request.params.key)),
+    async (request) => presentProject(await service.getProject(app.database.db, request.actor, request.params.key)),
   );
 };

@@ -1,6 +1,6 @@
 import type { CreateProjectBody } from '@svc/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Tables } from '../../db/schema.js';
 import { AppError, invalidField, notFound } from '../../errors.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
@@ -9,7 +9,7 @@ import { authorize } from '../auth/policy.js';
 import * as repo from './repo.js';
 
 interface Deps {
-  db: Kysely<Database>;
+  db: Kysely<Tables>;
   isUniqueViolation: (error: unknown) => boolean;
   onOriginsChanged: () => void;
 }
@@ -66,7 +66,7 @@ export async function createProject(deps: Deps, actor: Actor, input: CreateProje
   return row;
 }
 
-export async function getProject(db: Kysely<Database>, actor: Actor, key: string) {
+export async function getProject(db: Kysely<Tables>, actor: Actor, key: string) {
   const project = await repo.findProjectByKey(db, scopeOf(actor), key);
   if (!project) throw notFound(`Project "${key}"`);
   return project;

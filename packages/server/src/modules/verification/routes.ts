@@ -6,7 +6,7 @@ import { presentComment } from '../comments/presenter.js';
 import { verifyComment } from './service.js';
 
 export const verificationRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink }> = async (app, { events }) => {
-  const deps = { db: app.db, events };
+  const deps = { db: app.database.db, events };
   app.post(
     '/api/comments/:id/verify',
     {

@@ -1,0 +1,154 @@
+// The API as its clients see it: for each route, the body it takes, the query it reads and the
+// answer it gives, all derived from the schemas the server validates with. The CLI, the widget
+// and the agent interface call the server through `ApiClient`, so a schema change that breaks a
+// client breaks its build. Type-only imports: nothing of this reaches a bundle but `endpointPath`.
+import type { Static, TSchema } from 'typebox';
+import type {
+  ApiKey,
+  ApiKeyCreated,
+  ChangePasswordBody,
+  CreateApiKeyBody,
+  EndedSessions,
+  LoginBody,
+  Me,
+  QuickAccessSignInBody,
+  Session,
+  SessionResult,
+} from './accounts.js';
+import type { Build, BuildReportBody, BuildReportResult, PendingDeploy } from './builds.js';
+import type {
+  ApplyBody,
+  Comment,
+  CommentWithReplies,
+  CreateCommentBody,
+  ListCommentsQuery,
+  Reply,
+  ReplyBody,
+  VerifyBody,
+} from './comments.js';
+import type { Notification, ReadAllBody, ReadAllResult, UnreadCount } from './notifications.js';
+import type { CreateProjectBody, Project } from './projects.js';
+
+type Of<T extends TSchema> = Static<T>;
+interface PageOf<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+/** One route: what goes in (`body`, `query`) and what comes back on success (`answer`). */
+interface Route<Answer, Body = undefined, Query = undefined> {
+  answer: Answer;
+  body: Body;
+  query: Query;
+}
+
+export interface Endpoints {
+  'POST /api/auth/login': Route<Of<typeof SessionResult>, Of<typeof LoginBody>>;
+  'POST /api/auth/quick-access': Route<Of<typeof SessionResult>, Of<typeof QuickAccessSignInBody>>;
+  'POST /api/auth/logout': Route<undefined>;
+  'GET /api/me': Route<Of<typeof Me>>;
+  'GET /api/me/sessions': Route<{ items: Of<typeof Session>[] }>;
+  'POST /api/me/sessions/end-others': Route<Of<typeof EndedSessions>>;
+  'POST /api/me/password': Route<Of<typeof EndedSessions>, Of<typeof ChangePasswordBody>>;
+  'GET /api/me/api-keys': Route<{ items: Of<typeof ApiKey>[] }>;
+  'POST /api/me/api-keys': Route<Of<typeof ApiKeyCreated>, Of<typeof CreateApiKeyBody>>;
+  'GET /api/projects': Route<{ items: Of<typeof Project>[] }>;
+  'POST /api/projects': Route<Of<typeof Project>, Of<typeof CreateProjectBody>>;
+  'GET /api/projects/{key}': Route<Of<typeof Project>>;
+  'GET /api/projects/{key}/comments': Route<PageOf<Of<typeof Comment>>, undefined, Of<typeof ListCommentsQuery>>;
+  'POST /api/projects/{key}/comments': Route<Of<typeof Comment>, Of<typeof CreateCommentBody>>;
+  'GET /api/projects/{key}/comments/pending-deploy': Route<PageOf<Of<typeof PendingDeploy>>, undefined, PageQuery>;
+  'POST /api/projects/{key}/builds': Route<Of<typeof BuildReportResult>, Of<typeof BuildReportBody>>;
+  'GET /api/projects/{key}/builds': Route<PageOf<Of<typeof Build>>, undefined, PageQuery>;
+  'GET /api/comments/{id}': Route<Of<typeof CommentWithReplies>>;
+  'POST /api/comments/{id}/replies': Route<Of<typeof Reply>, Of<typeof ReplyBody>>;
+  'POST /api/comments/{id}/apply': Route<Of<typeof Comment>, Of<typeof ApplyBody>>;
+  'POST /api/comments/{id}/reopen': Route<Of<typeof Comment>>;
+  'POST /api/comments/{id}/archive': Route<Of<typeof Comment>>;
+  'POST /api/comments/{id}/verify': Route<Of<typeof Comment>, Of<typeof VerifyBody>>;
+  'GET /api/me/notifications': Route<PageOf<Of<typeof Notification>> & { unreadCount: number }, undefined, PageQuery>;
+  'GET /api/me/notifications/unread-count': Route<Of<typeof UnreadCount>>;
+  'POST /api/me/notifications/read-all': Route<Of<typeof ReadAllResult>, Of<typeof ReadAllBody>>;
+}
+
+export type Endpoint = keyof Endpoints;
+export type AnswerOf<E extends Endpoint> = Endpoints[E]['answer'];
+
+/** The path's `{name}` placeholders of an endpoint, as an object to fill them from. */
+type ParamsOf<E extends string> = E extends `${string}{${infer Name}}${infer Rest}`
+  ? { [K in Name | keyof ParamsOf<Rest>]: string }
+  : Record<never, never>;
+
+/** What a call of the endpoint takes: path parameters, query and body, each only when it has them. */
+export type CallOf<E extends Endpoint> = (keyof ParamsOf<E> extends never
+  ? { params?: never }
+  : { params: ParamsOf<E> }) &
+  (Endpoints[E]['query'] extends undefined ? { query?: never } : { query?: Endpoints[E]['query'] }) &
+  (Endpoints[E]['body'] extends undefined ? { body?: never } : { body: Endpoints[E]['body'] });
+
+/** The answer of a call: the typed body on success, the problem document (or nothing) otherwise. */
+export type Answer<E extends Endpoint> =
+  | { ok: true; status: number; data: AnswerOf<E>; etag: string | null }
+  | {
+      ok: false;
+      status: number;
+      data: { title?: string; detail?: string; code?: string } | undefined;
+      etag: string | null;
+    };
+
+/** The client shape every consumer implements over its own transport (fetch with its own errors). */
+export interface ApiClient {
+  call<E extends Endpoint>(endpoint: E, call: CallOf<E>, headers?: Record<string, string>): Promise<Answer<E>>;
+}
+
+/** Splits an endpoint into its method and its path with the parameters filled in and encoded, plus the query. */
+export function endpointRequest(
+  endpoint: Endpoint,
+  call: { params?: Record<string, string>; query?: object },
+): { method: string; path: string } {
+  const [method, template] = endpoint.split(' ') as [string, string];
+  const params = call.params ?? {};
+  let path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(call.query ?? {})) {
+    if (value !== undefined && value !== null) query.set(key, String(value));
+  }
+  if (query.size) path += `?${query}`;
+  return { method, path };
+}
+
+/** Every endpoint of the map (the compiler checks the list is complete), for the server's test
+ * that each one is a route it serves. */
+const endpointSet = {
+  'POST /api/auth/login': true,
+  'POST /api/auth/quick-access': true,
+  'POST /api/auth/logout': true,
+  'GET /api/me': true,
+  'GET /api/me/sessions': true,
+  'POST /api/me/sessions/end-others': true,
+  'POST /api/me/password': true,
+  'GET /api/me/api-keys': true,
+  'POST /api/me/api-keys': true,
+  'GET /api/projects': true,
+  'POST /api/projects': true,
+  'GET /api/projects/{key}': true,
+  'GET /api/projects/{key}/comments': true,
+  'POST /api/projects/{key}/comments': true,
+  'GET /api/projects/{key}/comments/pending-deploy': true,
+  'POST /api/projects/{key}/builds': true,
+  'GET /api/projects/{key}/builds': true,
+  'GET /api/comments/{id}': true,
+  'POST /api/comments/{id}/replies': true,
+  'POST /api/comments/{id}/apply': true,
+  'POST /api/comments/{id}/reopen': true,
+  'POST /api/comments/{id}/archive': true,
+  'POST /api/comments/{id}/verify': true,
+  'GET /api/me/notifications': true,
+  'GET /api/me/notifications/unread-count': true,
+  'POST /api/me/notifications/read-all': true,
+} satisfies Record<Endpoint, true>;
+export const ENDPOINTS = /* @__PURE__ */ Object.keys(endpointSet) as Endpoint[];

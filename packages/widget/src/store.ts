@@ -1,0 +1,230 @@
+// The widget's state and everything that changes it through the API: the session, the unread
+// count, notifications and comments. No DOM here; the views read the state, the orchestrator
+// re-renders after each change.
+import type { Comment as ApiComment, CommentWithReplies, Notification, User } from '@svc/contract';
+import type { Answer } from '@svc/contract/endpoints';
+import { Api } from './api.js';
+import type { Picked } from './picker.js';
+import type { PollResult } from './poller.js';
+
+/** A comment as the widget holds it: its replies once they have been loaded. */
+export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies'>>;
+export type Tab = 'updates' | 'comments';
+/** What a comment being written is about: a picked element, or the whole page. */
+export type Draft = Picked | 'page';
+
+/** The page this comment thread belongs to: origin and path (query and fragment are incidental). */
+export const currentPage = () => location.origin + location.pathname;
+
+export class Store {
+  readonly api: Api;
+  user: User | null = null;
+  tab: Tab = 'updates';
+  count = 0;
+  /** Shown above the sign-in form: why the user is signed out. */
+  notice = '';
+  notifications: Notification[] | null = null;
+  comments: Comment[] = [];
+  nextCursor: string | null = null;
+  allPages = false;
+  /** Comments whose replies are shown. */
+  readonly expanded = new Set<string>();
+  highlighted: string | null = null;
+  /** The comment whose "Not fixed" note is being written. */
+  rejecting: string | null = null;
+  draft: Draft | null = null;
+  private etag: string | null = null;
+  private beaconSent = false;
+
+  constructor(
+    apiBase: string,
+    private readonly projectKey: string,
+    /** Called when the count changes outside a render (the poll). */
+    private readonly onCount: () => void,
+  ) {
+    this.api = new Api(apiBase, `svc:token:${apiBase}`);
+  }
+
+  private get project() {
+    return { key: this.projectKey };
+  }
+
+  // --- session ---------------------------------------------------------------------------
+
+  /** Signs in with `?svc_access=` when the page was opened from a client's link; false when refused. */
+  async exchangeAccessLink(): Promise<boolean> {
+    const url = new URL(location.href);
+    const accessToken = url.searchParams.get('svc_access');
+    if (!accessToken) return true;
+    url.searchParams.delete('svc_access');
+    history.replaceState(history.state, '', url.href);
+    const answer = await this.api.call('POST /api/auth/quick-access', { body: { accessToken } }).catch(() => null);
+    if (answer?.ok) {
+      this.api.setToken(answer.data.token);
+      return true;
+    }
+    this.notice = 'This access link is no longer valid. Ask for a new one, or sign in.';
+    return false;
+  }
+
+  /** The signed-in user from a stored token, or null (a refused token is forgotten). */
+  async resume(): Promise<User | null> {
+    if (!this.api.token) return null;
+    const me = await this.api.call('GET /api/me', {}).catch(() => null);
+    if (me?.ok) return me.data.user;
+    if (me?.status === 401) this.api.setToken(null);
+    return null;
+  }
+
+  async signIn(email: string, password: string) {
+    const answer = await this.api.call('POST /api/auth/login', { body: { email, password } });
+    if (answer.ok) {
+      this.api.setToken(answer.data.token);
+      this.tab = 'comments';
+      await this.signedIn(answer.data.user);
+    }
+    return answer;
+  }
+
+  async signedIn(user: User): Promise<void> {
+    this.user = user;
+    this.notice = '';
+    this.sendBeacon();
+    await this.loadComments();
+  }
+
+  async signOut(): Promise<void> {
+    await this.api.call('POST /api/auth/logout', {}).catch(() => null);
+    this.forget();
+  }
+
+  /** Drops the token and everything read with it. */
+  forget(notice = ''): void {
+    this.api.setToken(null);
+    this.user = null;
+    this.notice = notice;
+    this.count = 0;
+    this.etag = null;
+    this.comments = [];
+    this.notifications = null;
+  }
+
+  /** Tells the server which build this page comes from, once per page load; never retried, never shown. */
+  private sendBeacon(): void {
+    const sha = document.documentElement.getAttribute('data-build-sha');
+    if (!sha || this.beaconSent) return;
+    this.beaconSent = true;
+    this.api
+      .call('POST /api/projects/{key}/builds', { params: this.project, body: { sha, containsCommitShas: [] } })
+      .catch(() => {});
+  }
+
+  // --- unread count and updates -----------------------------------------------------------
+
+  async pollCount(): Promise<PollResult> {
+    const answer = await this.api.call(
+      'GET /api/me/notifications/unread-count',
+      {},
+      this.etag ? { 'if-none-match': this.etag } : {},
+    );
+    if (answer.status === 304) return { outcome: 'ok' };
+    if (answer.ok) {
+      this.etag = answer.etag;
+      this.setCount(answer.data.count);
+      return { outcome: 'ok' };
+    }
+    return { outcome: answer.status === 401 ? 'unauthorized' : 'error' };
+  }
+
+  private setCount(count: number): void {
+    this.count = count;
+    this.onCount();
+  }
+
+  /** Loads the latest updates, then marks those shown as read (not one raised meanwhile). */
+  async loadUpdates(shown: () => void): Promise<void> {
+    const answer = await this.api.call('GET /api/me/notifications', { query: { limit: 20 } });
+    if (!answer.ok) return;
+    this.notifications = answer.data.items;
+    shown();
+    const newest = this.notifications[0];
+    if (newest && this.notifications.some((n) => !n.read)) {
+      const marked = await this.api.call('POST /api/me/notifications/read-all', { body: { upTo: newest.id } });
+      if (marked.ok) this.setCount(marked.data.unreadCount);
+    }
+  }
+
+  // --- comments --------------------------------------------------------------------------
+
+  async loadComments(more = false): Promise<void> {
+    const answer = await this.api.call('GET /api/projects/{key}/comments', {
+      params: this.project,
+      query: {
+        limit: 50,
+        pageUrl: this.allPages ? undefined : currentPage(),
+        cursor: more && this.nextCursor ? this.nextCursor : undefined,
+      },
+    });
+    if (!answer.ok) return;
+    this.comments = more ? [...this.comments, ...answer.data.items] : answer.data.items;
+    this.nextCursor = answer.data.nextCursor;
+  }
+
+  comment(id: string): Comment | undefined {
+    return this.comments.find((c) => c.id === id);
+  }
+
+  private replace(comment: Comment): void {
+    const index = this.comments.findIndex((c) => c.id === comment.id);
+    const merged = { ...this.comments[index], ...comment };
+    if (index >= 0) this.comments[index] = merged;
+    else this.comments.unshift(merged);
+  }
+
+  async loadThread(id: string): Promise<void> {
+    const answer = await this.api.call('GET /api/comments/{id}', { params: { id } });
+    if (answer.ok) this.replace(answer.data);
+  }
+
+  /** The comments tab, showing `id` (from its page, or all pages) with its replies open. */
+  async showComment(id: string, pageUrl: string): Promise<void> {
+    this.tab = 'comments';
+    this.allPages = pageUrl !== currentPage();
+    await this.loadComments();
+    await this.loadThread(id);
+    this.expanded.add(id);
+    this.highlighted = id;
+  }
+
+  async createComment(body: string) {
+    const draft = this.draft;
+    const anchor = draft && draft !== 'page' ? { selector: draft.selector, x: draft.x, y: draft.y } : null;
+    const answer = await this.api.call('POST /api/projects/{key}/comments', {
+      params: this.project,
+      body: { body, pageUrl: currentPage(), anchor },
+    });
+    if (answer.ok) {
+      this.draft = null;
+      this.allPages = false;
+      await this.loadComments();
+      this.highlighted = answer.data.id;
+    }
+    return answer;
+  }
+
+  async reply(id: string, body: string) {
+    const answer = await this.api.call('POST /api/comments/{id}/replies', { params: { id }, body: { body } });
+    if (answer.ok) await this.loadThread(id);
+    return answer;
+  }
+
+  async verify(id: string, body: { ok: boolean; note?: string }): Promise<Answer<'POST /api/comments/{id}/verify'>> {
+    const answer = await this.api.call('POST /api/comments/{id}/verify', { params: { id }, body });
+    if (answer.ok) {
+      this.rejecting = null;
+      this.replace(answer.data);
+      if (this.expanded.has(id)) await this.loadThread(id);
+    }
+    return answer;
+  }
+}

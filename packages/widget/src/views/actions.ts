@@ -1,0 +1,19 @@
+import type { Tab } from '../store.js';
+
+/** What the views can ask of the widget; each re-renders and moves focus where the user expects. */
+export interface Actions {
+  close(): void;
+  switchTab(tab: Tab): void;
+  startPicking(): void;
+  signIn(form: HTMLFormElement, email: string, password: string): void;
+  signOut(): void;
+  openComment(id: string, pageUrl: string): void;
+  setAllPages(all: boolean): void;
+  showMore(): void;
+  toggleReplies(id: string): void;
+  reply(form: HTMLFormElement, id: string, body: string): void;
+  verify(form: HTMLFormElement | null, id: string, body: { ok: boolean; note?: string }): void;
+  setRejecting(id: string | null): void;
+  sendComment(form: HTMLFormElement, body: string): void;
+  cancelDraft(): void;
+}

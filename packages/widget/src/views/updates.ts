@@ -1,0 +1,52 @@
+import type { Notification } from '@svc/contract';
+import { h, timeAgo } from '../dom.js';
+import type { Store } from '../store.js';
+import type { Actions } from './actions.js';
+import { commitLink } from './parts.js';
+
+const TYPE_LABELS: Record<Notification['type'], string> = {
+  CommentApplied: 'Fix applied',
+  CommentReopened: 'Reopened',
+  ReplyAdded: 'New reply',
+};
+
+export function updatesView(store: Store, actions: Actions): Node {
+  if (!store.notifications) return h('p', { class: 'empty' }, 'Loading…');
+  if (store.notifications.length === 0) return h('p', { class: 'empty' }, 'No updates yet.');
+  return h(
+    'ul',
+    { 'aria-label': 'Updates' },
+    store.notifications.map((n) => {
+      const open = () => actions.openComment(n.comment.id, n.comment.pageUrl);
+      return h(
+        'li',
+        null,
+        h(
+          'div',
+          {
+            class: `item${n.read ? '' : ' unread'}`,
+            role: 'button',
+            tabindex: '0',
+            'data-notification': n.id,
+            onClick: open,
+            onKeydown: (event: KeyboardEvent) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault();
+                open();
+              }
+            },
+          },
+          h(
+            'div',
+            { class: 'row' },
+            h('span', { class: 'type' }, TYPE_LABELS[n.type] ?? n.type),
+            n.actor ? h('span', { class: 'muted' }, `by ${n.actor.name}`) : null,
+            h('span', { class: 'muted', style: 'margin-left:auto' }, timeAgo(n.createdAt)),
+          ),
+          h('p', { class: 'excerpt' }, n.excerpt),
+          n.type === 'CommentApplied' && n.commitSha ? commitLink(n.commitSha, n.commitUrl ?? null) : null,
+        ),
+      );
+    }),
+  );
+}
