@@ -86,6 +86,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const database = openDatabase(config.database);
   const caches = createCaches(database);
   const origins = new AllowedOrigins(() => listAllowedOrigins(database.db));
+  // A project's origins changed, in this process or another: re-read them before the next answer.
+  database.changes.subscribe((change) => {
+    if (change === 'reset' || change.kind === 'origins') origins.invalidate();
+  });
   const metrics = new RouteMetrics();
   const fastPath = new FastPath(origins, (method, url) => metrics.forRoute(method, url));
   const app = Fastify({
@@ -169,7 +173,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(authRoutes, { allowSignup: config.allowSignup, sessions: config.sessions, rules });
   await app.register(memberRoutes);
   await app.register(apiKeyRoutes, { rules });
-  await app.register(projectRoutes, { onOriginsChanged: origins.invalidate });
+  await app.register(projectRoutes);
   const events = notificationSink(database);
   await app.register(commentRoutes, { events, rules });
   await app.register(verificationRoutes, { events });

@@ -25,7 +25,7 @@ export function createCaches(database: Database): Caches {
       caches.unreadCounts.clear();
     } else if (change.kind === 'credential') {
       caches.actors.delete(change.key);
-    } else {
+    } else if (change.kind === 'unread') {
       caches.unreadCounts.delete(change.key);
     }
   });

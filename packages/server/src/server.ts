@@ -43,7 +43,7 @@ async function main(): Promise<void> {
 
   if (config.demo) {
     const origins = [...new Set([baseUrl, `http://localhost:${port}`])];
-    const demo = await app.database.withStartupLock(() => seedDemoIfEmpty(app.database.db, origins));
+    const demo = await app.database.withStartupLock(() => seedDemoIfEmpty(app.database.db, origins, `${baseUrl}/demo`));
     if (demo) printDemo(baseUrl, demo);
   }
   app.log.info(`Feedback comments server ready at ${baseUrl} (demo page: ${baseUrl}/demo)`);

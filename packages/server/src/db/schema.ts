@@ -21,6 +21,9 @@ export interface UserTable {
   /** Set for a quick-access account limited to one project. */
   project_id: string | null;
   created_at: Timestamp;
+  /** Set when an admin removed the account: it signs in no more, its comments stay. */
+  removed_at: Timestamp | null;
+  last_sign_in_at: Timestamp | null;
 }
 
 export interface SessionTable {
@@ -52,6 +55,7 @@ export interface ProjectTable {
   key: string;
   name: string;
   repo_url: string | null;
+  app_url: string | null;
   /** JSON array of origins. */
   allowed_origins: string;
   created_at: Timestamp;
@@ -121,6 +125,22 @@ export interface BuildDeploymentTable {
   workspace_id: string;
 }
 
+/** An invitation or a password reset: a link that works once, until it expires. */
+export interface OneTimeLinkTable {
+  id: string;
+  workspace_id: string;
+  purpose: 'invite' | 'password_reset';
+  token_hash: string;
+  /** Invitations: who is invited, and as what. */
+  email: string | null;
+  role: 'admin' | 'member' | null;
+  /** Password resets: whose password. */
+  user_id: string | null;
+  created_by_id: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface RateLimitTable {
   key: string;
   window_start: number;
@@ -140,6 +160,7 @@ export interface Tables {
   builds: BuildTable;
   build_deployments: BuildDeploymentTable;
   rate_limits: RateLimitTable;
+  one_time_links: OneTimeLinkTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

@@ -62,7 +62,8 @@ export function postgresDatabase(databaseUrl: string): Database {
       const payload = message.payload ?? '';
       const split = payload.indexOf(':');
       const kind = payload.slice(0, split);
-      if (kind === 'credential' || kind === 'unread') emit({ kind, key: payload.slice(split + 1) });
+      if (kind === 'credential' || kind === 'unread' || kind === 'origins')
+        emit({ kind, key: payload.slice(split + 1) });
     });
     try {
       await client.connect();

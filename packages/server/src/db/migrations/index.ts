@@ -3,6 +3,7 @@ import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_notifications.js';
 import * as m0003 from './0003_builds.js';
 import * as m0004 from './0004_sessions.js';
+import * as m0005 from './0005_administration.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002_notifications': m0002,
   '0003_builds': m0003,
   '0004_sessions': m0004,
+  '0005_administration': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

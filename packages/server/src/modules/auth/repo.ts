@@ -14,11 +14,18 @@ const userColumns = [
   'users.access_token_hash',
   'users.project_id',
   'users.created_at',
+  'users.removed_at',
+  'users.last_sign_in_at',
   'projects.key as project_key',
 ] as const;
 
+/** Accounts that exist: a removed one is found by nothing (its comments keep its row). */
 const selectUsers = (db: Db) =>
-  db.selectFrom('users').leftJoin('projects', 'projects.id', 'users.project_id').select(userColumns);
+  db
+    .selectFrom('users')
+    .leftJoin('projects', 'projects.id', 'users.project_id')
+    .select(userColumns)
+    .where('users.removed_at', 'is', null);
 
 export const findUserById = (db: Db, workspaceId: string, userId: string) =>
   selectUsers(db).where('users.workspace_id', '=', workspaceId).where('users.id', '=', userId).executeTakeFirst();
@@ -50,7 +57,16 @@ export async function createUser(db: Db, user: NewUser): Promise<UserRow> {
   const id = newId('usr');
   await db
     .insertInto('users')
-    .values({ id, password_hash: null, access_token_hash: null, project_id: null, created_at: nowIso(), ...user })
+    .values({
+      id,
+      password_hash: null,
+      access_token_hash: null,
+      project_id: null,
+      created_at: nowIso(),
+      removed_at: null,
+      last_sign_in_at: null,
+      ...user,
+    })
     .execute();
   const row = await findUserById(db, user.workspace_id, id);
   if (!row) throw new Error('a user vanished inside its own transaction');

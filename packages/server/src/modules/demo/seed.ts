@@ -22,7 +22,12 @@ export interface DemoCredentials {
  * On an empty database, creates a demo workspace with an admin, a project and an API key.
  * Returns the secrets so they can be shown once; returns null when there is data already.
  */
-export async function seedDemoIfEmpty(db: Kysely<Tables>, origins: string[]): Promise<DemoCredentials | null> {
+/** `origins` may call the API; `demoPageUrl` is the demo project's app (where its access links lead). */
+export async function seedDemoIfEmpty(
+  db: Kysely<Tables>,
+  origins: string[],
+  demoPageUrl: string,
+): Promise<DemoCredentials | null> {
   const existing = await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst();
   if (existing) return null;
   const password = randomBytes(12).toString('base64url');
@@ -45,6 +50,7 @@ export async function seedDemoIfEmpty(db: Kysely<Tables>, origins: string[]): Pr
       key: DEMO_PROJECT_KEY,
       name: 'Demo site',
       repo_url: null,
+      app_url: demoPageUrl,
       allowed_origins: JSON.stringify(origins),
       created_at: now,
     });

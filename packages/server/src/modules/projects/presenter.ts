@@ -6,6 +6,7 @@ export const presentProject = (row: ProjectTable): Project => ({
   key: row.key,
   name: row.name,
   repoUrl: row.repo_url,
+  appUrl: row.app_url,
   allowedOrigins: JSON.parse(row.allowed_origins) as string[],
   createdAt: row.created_at,
 });

@@ -5,6 +5,7 @@ import {
   addMember,
   call,
   countRows,
+  createComment,
   createProject,
   createTestApp,
   type Member,
@@ -142,5 +143,106 @@ describe('projects', () => {
     assert.equal(poll.headers['access-control-allow-origin'], 'https://widget-host.test');
     assert.match(String(poll.headers['access-control-expose-headers']), /ETag/);
     assert.equal(poll.headers.vary, 'Origin');
+  });
+
+  test('PATCH changes name, repoUrl (null clears), appUrl and origins; the key is not a field; nothing else moves', async () => {
+    const project = await createProject(t.app, admin, { repoUrl: 'https://github.com/acme/x' });
+    const patch = (body: unknown, token = admin.token) =>
+      call(t.app, 'PATCH', `/api/projects/${project.key}`, { token, body });
+    const changed = await patch({
+      name: ' Renamed ',
+      appUrl: 'https://app.acme.test/',
+      allowedOrigins: ['https://app.acme.test/'],
+    });
+    assert.equal(changed.status, 200);
+    assert.equal(changed.body.name, 'Renamed');
+    assert.equal(changed.body.appUrl, 'https://app.acme.test');
+    assert.equal(changed.body.repoUrl, 'https://github.com/acme/x');
+    assert.deepEqual(changed.body.allowedOrigins, ['https://app.acme.test']);
+    const cleared = await patch({ repoUrl: null });
+    assert.equal(cleared.body.repoUrl, null);
+    assert.equal(cleared.body.name, 'Renamed');
+    const stored = (await call(t.app, 'GET', `/api/projects/${project.key}`, { token: admin.token })).body;
+    assert.deepEqual(stored, cleared.body);
+
+    // Refused: nothing written.
+    const refusals = [
+      [await patch({ key: 'renamed' }), 400],
+      [await patch({}), 400],
+      [await patch({ appUrl: 'ftp://x.test' }), 400],
+      [await patch({ allowedOrigins: ['https://x.test/path'] }), 400],
+      [await patch({ name: '   ' }), 400],
+      [await call(t.app, 'PATCH', '/api/projects/no-such', { token: admin.token, body: { name: 'x' } }), 404],
+    ] as const;
+    for (const [answer, status] of refusals) assert.equal(answer.status, status, JSON.stringify(answer.body));
+    const member = await addMember(t.app, admin, 'member');
+    const client = await addClient(t.app, admin);
+    assert.equal((await patch({ name: 'x' }, member.token)).status, 403);
+    assert.equal((await patch({ name: 'x' }, client.token)).status, 403);
+    const other = await signUp(t.app, 'Other Admin');
+    assert.equal((await patch({ name: 'x' }, other.token)).status, 404, 'another workspace: not found');
+    assert.deepEqual((await call(t.app, 'GET', `/api/projects/${project.key}`, { token: admin.token })).body, stored);
+  });
+
+  test('origins changed by PATCH are allowed (and removed ones refused) at once', async () => {
+    const project = await createProject(t.app, admin, { allowedOrigins: ['https://before.test'] });
+    const preflight = async (origin: string) =>
+      (
+        await t.app.inject({
+          method: 'OPTIONS',
+          url: '/api/me',
+          headers: { origin, 'access-control-request-method': 'PATCH' },
+        })
+      ).headers['access-control-allow-origin'];
+    assert.equal(await preflight('https://before.test'), 'https://before.test');
+    await call(t.app, 'PATCH', `/api/projects/${project.key}`, {
+      token: admin.token,
+      body: { allowedOrigins: ['https://after.test'] },
+    });
+    assert.equal(await preflight('https://after.test'), 'https://after.test');
+    assert.equal(await preflight('https://before.test'), undefined);
+  });
+
+  test('DELETE removes the project with its comments, replies, notifications, builds and limited clients; unread counts follow', async () => {
+    const project = await createProject(t.app, admin);
+    const keep = await createProject(t.app, admin);
+    const member = await addMember(t.app, admin, 'member');
+    const limited = await addClient(t.app, admin, project.key);
+    const comment = await createComment(t.app, admin, project.key);
+    const kept = await createComment(t.app, admin, keep.key);
+    await call(t.app, 'POST', `/api/comments/${comment.id}/replies`, { token: member.token, body: { body: 'on it' } });
+    await call(t.app, 'POST', `/api/comments/${kept.id}/replies`, { token: member.token, body: { body: 'kept' } });
+    await call(t.app, 'POST', `/api/projects/${project.key}/builds`, { token: member.token, body: { sha: 'abcdef1' } });
+    const unread = async () =>
+      (await call(t.app, 'GET', '/api/me/notifications/unread-count', { token: admin.token })).body.count;
+    assert.equal(await unread(), 2, 'counted, and cached');
+    const before = { comments: await countRows(t.app, 'comments'), users: await countRows(t.app, 'users') };
+
+    assert.equal((await call(t.app, 'DELETE', `/api/projects/${project.key}`, { token: member.token })).status, 403);
+    assert.equal((await call(t.app, 'DELETE', `/api/projects/${project.key}`, { token: admin.token })).status, 204);
+    assert.equal((await call(t.app, 'GET', `/api/projects/${project.key}`, { token: admin.token })).status, 404);
+    assert.equal((await call(t.app, 'GET', `/api/comments/${comment.id}`, { token: admin.token })).status, 404);
+    assert.equal((await call(t.app, 'GET', `/api/comments/${kept.id}`, { token: admin.token })).status, 200);
+    assert.equal(await unread(), 1, 'the cached count dropped what the deletion removed');
+    assert.equal(
+      (await call(t.app, 'GET', '/api/me', { token: limited.token })).status,
+      401,
+      'its limited client is gone',
+    );
+    assert.equal(await countRows(t.app, 'comments'), before.comments - 1);
+    assert.equal(await countRows(t.app, 'users'), before.users - 1);
+    const builds = await t.app.database.db
+      .selectFrom('builds')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .execute();
+    assert.equal(builds.length, 0);
+    assert.equal((await call(t.app, 'DELETE', `/api/projects/${project.key}`, { token: admin.token })).status, 404);
+    // The key is free again.
+    assert.equal(
+      (await call(t.app, 'POST', '/api/projects', { token: admin.token, body: { key: project.key, name: 'Again' } }))
+        .status,
+      201,
+    );
   });
 });

@@ -22,3 +22,34 @@ export async function listAllowedOrigins(db: Db): Promise<string[]> {
   const rows = await db.selectFrom('projects').select('allowed_origins').execute();
   return rows.flatMap((row) => JSON.parse(row.allowed_origins) as string[]);
 }
+
+export async function updateProject(db: Db, projectId: string, changes: Partial<ProjectTable>) {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('projects').set(changes).where('id', '=', projectId).execute();
+}
+
+/** Who has unread notifications about the project's comments (their counts change with it). */
+export async function unreadRecipientsOfProject(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .innerJoin('comments', 'comments.id', 'notifications.comment_id')
+    .select('notifications.recipient_id')
+    .distinct()
+    .where('comments.project_id', '=', projectId)
+    .where('notifications.read_at', 'is', null)
+    .execute();
+  return rows.map((row) => row.recipient_id);
+}
+
+/** Session and API key hashes of the quick-access accounts limited to the project. */
+export async function credentialsLimitedToProject(db: Db, projectId: string): Promise<string[]> {
+  const users = db.selectFrom('users').select('id').where('project_id', '=', projectId);
+  const sessions = await db.selectFrom('sessions').select('token_hash').where('user_id', 'in', users).execute();
+  const keys = await db.selectFrom('api_keys').select('key_hash').where('user_id', 'in', users).execute();
+  return [...sessions.map((row) => row.token_hash), ...keys.map((row) => row.key_hash)];
+}
+
+/** Deletes the project; the foreign keys take its comments, replies, notifications, builds and limited accounts. */
+export async function deleteProject(db: Db, projectId: string) {
+  await db.deleteFrom('projects').where('id', '=', projectId).execute();
+}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CreateProjectBody, Project, ProjectKeyParams } from '@svc/contract';
+import { CreateProjectBody, Project, ProjectKeyParams, UpdateProjectBody } from '@svc/contract';
 import { Type } from 'typebox';
 import { problemResponses } from '../../http/problem.js';
 import { scopeOf } from '../auth/actor.js';
@@ -9,11 +9,8 @@ import * as service from './service.js';
 
 const tags = ['projects'];
 
-export const projectRoutes: FastifyPluginAsyncTypebox<{ onOriginsChanged: () => void }> = async (
-  app,
-  { onOriginsChanged },
-) => {
-  const deps = { db: app.database.db, isUniqueViolation: app.database.isUniqueViolation, onOriginsChanged };
+export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const deps = { db: app.database.db, database: app.database };
 
   app.post(
     '/api/projects',
@@ -52,5 +49,37 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ onOriginsChanged: () => 
       },
     },
     async (request) => presentProject(await service.getProject(app.database.db, request.actor, request.params.key)),
+  );
+
+  app.patch(
+    '/api/projects/:key',
+    {
+      schema: {
+        tags,
+        summary: "Change a project's name, repository URL, app URL or allowed origins (admin); the key stays",
+        params: ProjectKeyParams,
+        body: UpdateProjectBody,
+        response: { 200: Project, ...problemResponses(403, 404) },
+      },
+    },
+    async (request) =>
+      presentProject(await service.updateProject(deps, request.actor, request.params.key, request.body)),
+  );
+
+  app.delete(
+    '/api/projects/:key',
+    {
+      schema: {
+        tags,
+        summary:
+          'Delete a project with its comments, replies, notifications, builds and limited client accounts (admin)',
+        params: ProjectKeyParams,
+        response: { 204: Type.Null(), ...problemResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteProject(deps, request.actor, request.params.key);
+      return reply.code(204).send(null);
+    },
   );
 };
