@@ -7,8 +7,8 @@ export type Role = Static<typeof Role>;
 /** Passwords: at least this long, and not one of the commonly used ones. */
 export const PASSWORD_MIN_LENGTH = 10;
 
-const Email = Line({ format: 'email', maxLength: 254 });
-const Password = Line({
+export const Email = Line({ format: 'email', maxLength: 254 });
+export const Password = Line({
   minLength: PASSWORD_MIN_LENGTH,
   maxLength: 200,
   description: `At least ${PASSWORD_MIN_LENGTH} characters, not a commonly used password`,
@@ -89,7 +89,13 @@ export type CreateQuickAccessBody = Static<typeof CreateQuickAccessBody>;
 
 export const QuickAccessCreated = Type.Object({
   user: User,
-  accessToken: Type.String({ description: 'Shown once. Signs in until the account is removed.' }),
+  accessToken: Type.String({ description: 'Shown once. Signs in until the link is rotated or the account revoked.' }),
+  accessUrl: Nullable(
+    Type.String({
+      description:
+        "The app URL of the account's project (or of the workspace's first project with one) with ?svc_access=<token>. Null when there is none.",
+    }),
+  ),
 });
 
 export const ApiKey = Type.Object({

@@ -9,3 +9,4 @@ export * from './project-key.js';
 export * from './projects.js';
 export * from './rules.js';
 export * from './sha.js';
+export * from './workspace.js';

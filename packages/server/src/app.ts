@@ -21,6 +21,7 @@ import { authRoutes } from './modules/auth/routes.js';
 import { buildRoutes } from './modules/builds/routes.js';
 import { commentRoutes } from './modules/comments/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
+import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSink } from './modules/notifications/service.js';
@@ -172,6 +173,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const rules = rateRules(config.limits);
   await app.register(authRoutes, { allowSignup: config.allowSignup, sessions: config.sessions, rules });
   await app.register(memberRoutes);
+  await app.register(invitationRoutes, {
+    deps: { sessions: config.sessions, rules, links: config.links },
+    publicUrl: config.publicUrl,
+  });
   await app.register(apiKeyRoutes, { rules });
   await app.register(projectRoutes);
   const events = notificationSink(database);

@@ -21,6 +21,10 @@ export interface Config {
   limits: Limits;
   /** When set, GET /metrics asks for it as a bearer token. */
   metricsToken: string | null;
+  /** The server's public base URL, for links it hands out (invitations); null: the request's own. */
+  publicUrl: string | null;
+  /** How long an invitation link works, and a password reset link. */
+  links: { inviteTtlMs: number; passwordResetTtlMs: number };
 }
 
 /** When a session ends by itself: unused for `idleMs`, or `lifetimeMs` after sign-in. */
@@ -85,6 +89,21 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     return token;
   };
 
+  const publicUrl = (): string | null => {
+    const raw = env.SVC_PUBLIC_URL?.trim();
+    if (!raw) return null;
+    try {
+      const url = new URL(raw);
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash && !url.username) {
+        return url.href.replace(/\/+$/, '');
+      }
+    } catch {
+      // Reported below.
+    }
+    problems.push(`SVC_PUBLIC_URL must be an http(s) URL such as https://feedback.example.com (got "${raw}")`);
+    return null;
+  };
+
   const logLevel = (env.SVC_LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.SVC_LOG_LEVEL}")`);
@@ -114,6 +133,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     logLevel,
     shutdownTimeoutMs: integer('SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     metricsToken: metricsToken(),
+    publicUrl: publicUrl(),
+    links: {
+      inviteTtlMs: integer('SVC_INVITE_TTL_HOURS', 7 * 24, 1, 365 * 24) * 3_600_000,
+      passwordResetTtlMs: integer('SVC_PASSWORD_RESET_TTL_MINUTES', 24 * 60, 5, 7 * 24 * 60) * 60_000,
+    },
     sessions: {
       idleMs: integer('SVC_SESSION_IDLE_SECONDS', 14 * DAY_S, 60, 10 * 365 * DAY_S) * 1000,
       lifetimeMs: integer('SVC_SESSION_MAX_AGE_SECONDS', 90 * DAY_S, 60, 10 * 365 * DAY_S) * 1000,

@@ -71,6 +71,8 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
     logLevel: 'silent',
     shutdownTimeoutMs: 10_000,
     metricsToken: null,
+    publicUrl: null,
+    links: { inviteTtlMs: 7 * DAY_MS, passwordResetTtlMs: DAY_MS },
     ...overrides,
     sessions: { idleMs: 14 * DAY_MS, lifetimeMs: 90 * DAY_MS, ...overrides.sessions },
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },

@@ -12,3 +12,16 @@ export const presentApiKey = (
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
 });
+
+export const presentWorkspaceApiKey = (row: {
+  id: string;
+  name: string;
+  last_four: string;
+  created_at: string;
+  last_used_at: string | null;
+  owner_id: string;
+  owner_name: string;
+}) => ({
+  ...presentApiKey(row),
+  owner: { id: row.owner_id, name: row.owner_name },
+});

@@ -39,3 +39,33 @@ export async function deleteApiKey(db: Db, workspaceId: string, userId: string, 
     .executeTakeFirst();
   return row?.key_hash;
 }
+
+/** Every key of the workspace with its owner, newest first (the admin's view). */
+export function listWorkspaceApiKeys(db: Db, workspaceId: string, page: { before?: string; limit: number }) {
+  let query = db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id',
+      'api_keys.name',
+      'api_keys.last_four',
+      'api_keys.created_at',
+      'api_keys.last_used_at',
+      'users.id as owner_id',
+      'users.name as owner_name',
+    ])
+    .where('api_keys.workspace_id', '=', workspaceId);
+  if (page.before) query = query.where('api_keys.id', '<', page.before);
+  return query.orderBy('api_keys.id', 'desc').limit(page.limit).execute();
+}
+
+/** Deletes any key of the workspace; its hash, or undefined when the workspace has no such key. */
+export async function deleteWorkspaceApiKey(db: Db, workspaceId: string, keyId: string) {
+  const row = await db
+    .deleteFrom('api_keys')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', keyId)
+    .returning('key_hash')
+    .executeTakeFirst();
+  return row?.key_hash;
+}

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiKey, ApiKeyCreated, CreateApiKeyBody, IdParams, Page, PageOnlyQuery } from '@svc/contract';
+import { ApiKey, ApiKeyCreated, CreateApiKeyBody, IdParams, Page, PageOnlyQuery, WorkspaceApiKey } from '@svc/contract';
 import { Type } from 'typebox';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import type { RateRules } from '../../limits/rules.js';
-import { presentApiKey } from './presenter.js';
+import { presentApiKey, presentWorkspaceApiKey } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['api keys'];
@@ -55,6 +55,38 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = asy
     },
     async (request, reply) => {
       await service.revokeApiKey(deps, request.actor, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/workspace/api-keys',
+    {
+      schema: {
+        tags,
+        summary: 'Every API key of the workspace with its owner, newest first (admin; never the secrets)',
+        querystring: PageOnlyQuery,
+        response: { 200: Page(WorkspaceApiKey), ...problemResponses(403) },
+      },
+    },
+    async (request) => {
+      const { rows, limit } = await service.listWorkspaceApiKeys(app.database.db, request.actor, request.query);
+      return toPage(rows, limit, presentWorkspaceApiKey);
+    },
+  );
+
+  app.delete(
+    '/api/workspace/api-keys/:id',
+    {
+      schema: {
+        tags,
+        summary: "Revoke anyone's API key (admin), at once",
+        params: IdParams,
+        response: { 204: Type.Null(), ...problemResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.revokeWorkspaceApiKey(deps, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );

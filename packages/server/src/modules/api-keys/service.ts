@@ -65,3 +65,20 @@ export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string): Pro
     await forgetCredentials(deps, trx, [keyHash]);
   });
 }
+
+/** Every key of the workspace, with its owner (admin). */
+export async function listWorkspaceApiKeys(db: Db, actor: Actor, query: { limit?: number; cursor?: string }) {
+  authorize(actor, 'apiKeys.manageAll');
+  const { limit, after, fetch } = pageRequest(query);
+  return { rows: await repo.listWorkspaceApiKeys(db, actor.workspaceId, { before: after, limit: fetch }), limit };
+}
+
+/** Revokes anyone's key of the workspace (admin), at once in every server process. */
+export async function revokeWorkspaceApiKey(deps: Deps, actor: Actor, keyId: string): Promise<void> {
+  authorize(actor, 'apiKeys.manageAll');
+  await inTransaction(deps.db, async (trx) => {
+    const keyHash = await repo.deleteWorkspaceApiKey(trx, actor.workspaceId, keyId);
+    if (!keyHash) throw notFound('API key');
+    await forgetCredentials(deps, trx, [keyHash]);
+  });
+}

@@ -5,8 +5,11 @@ import type { Actor } from './actor.js';
 /** Who may do what, by role: the one place the product's permissions are written down. */
 const allowedRoles = {
   'workspace.addMember': ['admin'],
-  'workspace.createQuickAccess': ['admin', 'member'],
+  'workspace.listMembers': ['admin', 'member'],
+  'workspace.manageMembers': ['admin'],
+  'workspace.manageClients': ['admin', 'member'],
   'apiKeys.manage': ['admin', 'member'],
+  'apiKeys.manageAll': ['admin'],
   'account.changePassword': ['admin', 'member'],
   'projects.manage': ['admin'],
   'comments.create': ['admin', 'member', 'client'],
@@ -21,8 +24,11 @@ export type Action = keyof typeof allowedRoles;
 
 const refusals: Record<Action, string> = {
   'workspace.addMember': 'Only an admin can add members.',
-  'workspace.createQuickAccess': 'Quick-access accounts cannot create other accounts.',
+  'workspace.listMembers': 'Quick-access accounts cannot list the team.',
+  'workspace.manageMembers': 'Only an admin can invite, change or remove members.',
+  'workspace.manageClients': 'Quick-access accounts cannot manage other accounts.',
   'apiKeys.manage': 'Quick-access accounts cannot hold API keys.',
+  'apiKeys.manageAll': "Only an admin can see or revoke other people's API keys.",
   'account.changePassword': 'Quick-access accounts sign in through their link and have no password.',
   'projects.manage': 'Only an admin can create, change or delete projects.',
   'comments.create': 'Not allowed to comment.',

@@ -151,3 +151,24 @@ export const findApiKeyActor = (db: Db, keyHash: string) =>
 export async function touchApiKey(db: Db, keyId: string, at: string) {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
 }
+
+/** Every credential (session and API key hashes) of a user: to drop them from the caches. */
+export async function credentialHashesOf(db: Db, workspaceId: string, userId: string): Promise<string[]> {
+  const sessions = await db
+    .selectFrom('sessions')
+    .select('token_hash')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .execute();
+  const keys = await db
+    .selectFrom('api_keys')
+    .select('key_hash')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .execute();
+  return [...sessions.map((row) => row.token_hash), ...keys.map((row) => row.key_hash)];
+}
+
+export async function recordSignIn(db: Db, userId: string, at: string) {
+  await db.updateTable('users').set({ last_sign_in_at: at }).where('id', '=', userId).execute();
+}

@@ -26,7 +26,8 @@ import * as service from './service.js';
 
 const tags = ['accounts'];
 
-const clientOf = (request: FastifyRequest): Client => ({
+/** Who is signing in: the address the throttles count, the user agent the sessions list shows. */
+export const clientOf = (request: FastifyRequest): Client => ({
   address: request.ip,
   userAgent: request.headers['user-agent'],
 });

@@ -88,7 +88,12 @@ function toActor(
 /** The longest user agent kept for the sessions list; control characters are dropped. */
 const USER_AGENT_MAX = 300;
 
-async function startSession(db: Db, user: { id: string; workspace_id: string }, client: Client): Promise<string> {
+/** A new session for `user`; its bearer token. */
+export async function startSession(
+  db: Db,
+  user: { id: string; workspace_id: string },
+  client: Client,
+): Promise<string> {
   const { token, hash } = issueToken('session');
   const now = nowIso();
   await repo.insertSession(db, {
@@ -101,6 +106,7 @@ async function startSession(db: Db, user: { id: string; workspace_id: string }, 
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
     user_agent: client.userAgent?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, USER_AGENT_MAX) || null,
   });
+  await repo.recordSignIn(db, user.id, now);
   return token;
 }
 

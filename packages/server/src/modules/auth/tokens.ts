@@ -5,6 +5,8 @@ export const TOKEN_PREFIX = {
   session: 'svc_sess_',
   apiKey: 'svc_key_',
   access: 'svc_acc_',
+  invite: 'svc_inv_',
+  passwordReset: 'svc_rst_',
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_PREFIX;

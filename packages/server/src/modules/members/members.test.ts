@@ -5,6 +5,7 @@ import {
   addMember,
   call,
   countRows,
+  createComment,
   createProject,
   createTestApp,
   type Member,
@@ -99,5 +100,171 @@ describe('workspace members and quick-access accounts', () => {
     const client = await addClient(t.app, admin, project.key);
     const me = await call(t.app, 'GET', '/api/me', { token: client.token });
     assert.equal(me.body.user.projectKey, project.key);
+  });
+
+  describe('administration', () => {
+    let boss: Member;
+    before(async () => {
+      boss = await signUp(t.app, 'Bea Boss');
+    });
+
+    test('the team list: admins see e-mails and last sign-ins, members names and roles; clients are refused; another workspace is never listed', async () => {
+      const member = await addMember(t.app, boss, 'member', 'Max Member');
+      const client = await addClient(t.app, boss);
+      const asAdmin = await call(t.app, 'GET', '/api/workspace/members', { token: boss.token });
+      assert.equal(asAdmin.status, 200);
+      const max = asAdmin.body.items.find((m: { id: string }) => m.id === member.id);
+      assert.equal(max.email, member.email);
+      assert.equal(max.role, 'member');
+      assert.ok(max.lastSignInAt, 'signed in once');
+      assert.ok(!asAdmin.body.items.some((m: { id: string }) => m.id === client.id), 'clients are listed apart');
+      assert.ok(!asAdmin.body.items.some((m: { id: string }) => m.id === admin.id), 'nobody of another workspace');
+      const asMember = await call(t.app, 'GET', '/api/workspace/members', { token: member.token });
+      assert.deepEqual(Object.keys(asMember.body.items[0]).sort(), ['id', 'name', 'role']);
+      assert.equal((await call(t.app, 'GET', '/api/workspace/members', { token: client.token })).status, 403);
+      const paged = await call(t.app, 'GET', '/api/workspace/members?limit=1', { token: boss.token });
+      assert.equal(paged.body.items.length, 1);
+      assert.ok(paged.body.nextCursor);
+    });
+
+    test('roles: an admin promotes and demotes; the last admin cannot demote or remove themselves (409); members may not (403)', async () => {
+      const solo = await signUp(t.app, 'Solo Admin');
+      const member = await addMember(t.app, solo);
+      const role = (who: Member, id: string, value: string) =>
+        call(t.app, 'PATCH', `/api/workspace/members/${id}`, { token: who.token, body: { role: value } });
+      assert.equal((await role(solo, solo.id, 'member')).status, 409);
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/members/${solo.id}`, { token: solo.token })).status,
+        409,
+      );
+      assert.equal((await role(member, member.id, 'admin')).status, 403);
+      assert.equal((await role(solo, member.id, 'client')).status, 400);
+      assert.equal((await role(solo, 'usr_01JD0000000000000000000000', 'admin')).status, 404);
+      assert.equal((await role(boss, member.id, 'admin')).status, 404, 'another workspace');
+      const promoted = await role(solo, member.id, 'admin');
+      assert.equal(promoted.status, 200);
+      assert.equal(promoted.body.user.role, 'admin');
+      // The promoted member's existing session acts with the new role at once.
+      assert.equal((await call(t.app, 'GET', '/api/workspace/invites', { token: member.token })).status, 200);
+      assert.equal((await role(solo, solo.id, 'member')).status, 200, 'no longer the last admin');
+      assert.equal((await call(t.app, 'GET', '/api/workspace/invites', { token: solo.token })).status, 403);
+    });
+
+    test('removing a member ends their sessions and API keys at once; their comments stay, by "Former member"; the e-mail is free again', async () => {
+      const project = await createProject(t.app, boss);
+      const member = await addMember(t.app, boss, 'member', 'Leaving Soon');
+      const key = (await call(t.app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'ci' } })).body
+        .key;
+      const comment = await createComment(t.app, member, project.key, 'Kept after they leave');
+      assert.equal((await call(t.app, 'GET', '/api/me', { token: key })).status, 200, 'cached');
+      const usersBefore = await countRows(t.app, 'users');
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/members/${member.id}`, { token: member.token })).status,
+        403,
+      );
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/members/${member.id}`, { token: boss.token })).status,
+        204,
+      );
+      assert.equal((await call(t.app, 'GET', '/api/me', { token: member.token })).status, 401);
+      assert.equal((await call(t.app, 'GET', '/api/me', { token: key })).status, 401);
+      const login = await call(t.app, 'POST', '/api/auth/login', {
+        body: { email: member.email, password: 'another good password' },
+      });
+      assert.equal(login.status, 401);
+      const kept = (await call(t.app, 'GET', `/api/comments/${comment.id}`, { token: boss.token })).body;
+      assert.equal(kept.body, 'Kept after they leave');
+      assert.equal(kept.author.name, 'Former member');
+      assert.equal(await countRows(t.app, 'users'), usersBefore, 'the row stays for the comments');
+      const team = (await call(t.app, 'GET', '/api/workspace/members', { token: boss.token })).body.items;
+      assert.ok(!team.some((m: { id: string }) => m.id === member.id));
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/members/${member.id}`, { token: boss.token })).status,
+        404,
+      );
+      const again = await call(t.app, 'POST', '/api/workspace/invites', {
+        token: boss.token,
+        body: { email: member.email, role: 'member' },
+      });
+      assert.equal(again.status, 201, 'the e-mail can be invited again');
+    });
+
+    test('client links: listed for admins and members with their project, rotated (old link and sessions end) and revoked; comments stay', async () => {
+      const project = await createProject(t.app, boss, { appUrl: 'https://app.client.test/start?lang=en' });
+      const member = await addMember(t.app, boss);
+      const created = await call(t.app, 'POST', '/api/workspace/quick-access', {
+        token: member.token,
+        body: { name: 'Cleo Client', projectKey: project.key },
+      });
+      assert.equal(created.status, 201);
+      const url = new URL(created.body.accessUrl);
+      assert.equal(`${url.origin}${url.pathname}`, 'https://app.client.test/start');
+      assert.equal(url.searchParams.get('lang'), 'en');
+      assert.equal(url.searchParams.get('svc_access'), created.body.accessToken);
+      const id = created.body.user.id;
+      const signIn = (accessToken: string) => call(t.app, 'POST', '/api/auth/quick-access', { body: { accessToken } });
+      const session = (await signIn(created.body.accessToken)).body.token;
+      const comment = await createComment(t.app, { ...member, token: session }, project.key, 'From the client');
+
+      const listed = await call(t.app, 'GET', '/api/workspace/quick-access', { token: member.token });
+      const cleo = listed.body.items.find((c: { id: string }) => c.id === id);
+      assert.equal(cleo.projectKey, project.key);
+      assert.ok(cleo.lastSignInAt);
+      assert.equal((await call(t.app, 'GET', '/api/workspace/quick-access', { token: session })).status, 403);
+
+      const rotated = await call(t.app, 'POST', `/api/workspace/quick-access/${id}/rotate`, { token: member.token });
+      assert.equal(rotated.status, 200);
+      assert.notEqual(rotated.body.accessToken, created.body.accessToken);
+      assert.equal((await call(t.app, 'GET', '/api/me', { token: session })).status, 401, 'its session ended');
+      assert.equal((await signIn(created.body.accessToken)).status, 401, 'the old link is dead');
+      const fresh = (await signIn(rotated.body.accessToken)).body.token;
+      assert.equal((await call(t.app, 'GET', '/api/me', { token: fresh })).status, 200);
+
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/quick-access/${id}`, { token: admin.token })).status,
+        404,
+      );
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/quick-access/${member.id}`, { token: boss.token })).status,
+        404,
+        'not a client',
+      );
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/quick-access/${id}`, { token: boss.token })).status,
+        204,
+      );
+      assert.equal((await call(t.app, 'GET', '/api/me', { token: fresh })).status, 401);
+      assert.equal((await signIn(rotated.body.accessToken)).status, 401);
+      const kept = (await call(t.app, 'GET', `/api/comments/${comment.id}`, { token: boss.token })).body;
+      assert.equal(kept.author.name, 'Cleo Client', "a client's comments keep the name the team gave it");
+      assert.equal(
+        (await call(t.app, 'GET', '/api/workspace/quick-access', { token: boss.token })).body.items.some(
+          (c: { id: string }) => c.id === id,
+        ),
+        false,
+      );
+    });
+
+    test('API keys: an admin sees every key of the workspace with its owner and revokes any; a member only their own', async () => {
+      const member = await addMember(t.app, boss);
+      const key = (await call(t.app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'deploy' } }))
+        .body;
+      const all = await call(t.app, 'GET', '/api/workspace/api-keys', { token: boss.token });
+      const listed = all.body.items.find((k: { id: string }) => k.id === key.id);
+      assert.deepEqual(listed.owner, { id: member.id, name: 'Mo Member' });
+      assert.equal(listed.lastFour, key.key.slice(-4));
+      assert.ok(!JSON.stringify(all.body).includes(key.key), 'never the secret');
+      assert.equal((await call(t.app, 'GET', '/api/workspace/api-keys', { token: member.token })).status, 403);
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/api-keys/${key.id}`, { token: admin.token })).status,
+        404,
+      );
+      assert.equal((await call(t.app, 'GET', '/api/me', { token: key.key })).status, 200);
+      assert.equal(
+        (await call(t.app, 'DELETE', `/api/workspace/api-keys/${key.id}`, { token: boss.token })).status,
+        204,
+      );
+      assert.equal((await call(t.app, 'GET', '/api/me', { token: key.key })).status, 401);
+    });
   });
 });

@@ -1,15 +1,117 @@
 import type { AddMemberBody, CreateQuickAccessBody } from '@svc/contract';
-import { invalidField } from '../../errors.js';
+import type { Db } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { conflict, invalidField, notFound } from '../../errors.js';
+import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
+import { nowIso } from '../../ids.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
 import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
-import { type AuthDeps, normaliseEmail, withUniqueEmail } from '../auth/service.js';
+import { type AuthDeps, forgetCredentials, normaliseEmail, withUniqueEmail } from '../auth/service.js';
 import { issueToken } from '../auth/tokens.js';
 import { findProjectByKey } from '../projects/repo.js';
+import * as repo from './repo.js';
 
 type Deps = Pick<AuthDeps, 'db' | 'database'>;
+
+/** What a removed member's comments and replies are attributed to. */
+export const FORMER_MEMBER = 'Former member';
+
+type Page = { limit?: number; cursor?: string };
+
+/** The team, oldest first: admins see e-mails and last sign-ins, members names and roles. */
+export async function listMembers(db: Db, actor: Actor, query: Page) {
+  authorize(actor, 'workspace.listMembers');
+  const { limit, after, fetch } = pageRequest(query);
+  return { rows: await repo.listAccounts(db, actor.workspaceId, 'team', { after, limit: fetch }), limit };
+}
+
+/** A team member of the caller's workspace (not a client account, not a removed one). */
+async function requireTeamMember(db: Db, actor: Actor, userId: string) {
+  const user = await accounts.findUserById(db, actor.workspaceId, userId);
+  if (!user || user.role === 'client') throw notFound('Member');
+  return user;
+}
+
+/** Refuses to leave the workspace without an admin. */
+async function keepAnAdmin(db: Db, actor: Actor, user: { id: string; role: string }, what: string) {
+  if (user.role !== 'admin' || (await repo.countAdmins(db, actor.workspaceId)) > 1) return;
+  throw conflict(
+    `${user.id === actor.id ? 'You are' : 'This is'} the workspace's last admin: make another member admin before you ${what}.`,
+  );
+}
+
+export async function changeRole(deps: Deps, actor: Actor, userId: string, role: 'admin' | 'member') {
+  authorize(actor, 'workspace.manageMembers');
+  return inTransaction(deps.db, async (trx) => {
+    const user = await requireTeamMember(trx, actor, userId);
+    if (role !== 'admin') await keepAnAdmin(trx, actor, user, 'change this role');
+    await repo.setRole(trx, actor.workspaceId, user.id, role);
+    // Cached callers carry their role: drop them so the next request reads the new one.
+    const credentials = await accounts.credentialHashesOf(trx, actor.workspaceId, user.id);
+    await forgetCredentials(deps, trx, credentials);
+    return { ...user, role };
+  });
+}
+
+/**
+ * Removes a member: sessions and API keys end at once in every process; comments and replies
+ * stay, attributed to a former member.
+ */
+export async function removeMember(deps: Deps, actor: Actor, userId: string): Promise<void> {
+  authorize(actor, 'workspace.manageMembers');
+  await inTransaction(deps.db, async (trx) => {
+    const user = await requireTeamMember(trx, actor, userId);
+    await keepAnAdmin(trx, actor, user, 'remove it');
+    const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(), FORMER_MEMBER);
+    await forgetCredentials(deps, trx, ended);
+  });
+}
+
+export async function listClients(db: Db, actor: Actor, query: Page) {
+  authorize(actor, 'workspace.manageClients');
+  const { limit, after, fetch } = pageRequest(query);
+  return { rows: await repo.listAccounts(db, actor.workspaceId, 'clients', { after, limit: fetch }), limit };
+}
+
+async function requireClient(db: Db, actor: Actor, userId: string) {
+  const user = await accounts.findUserById(db, actor.workspaceId, userId);
+  if (!user || user.role !== 'client') throw notFound('Quick-access account');
+  return user;
+}
+
+/** `?svc_access=<token>` on the app URL the account's project (or the workspace) has, if any. */
+async function accessUrl(db: Db, workspaceId: string, projectId: string | null, token: string) {
+  const appUrl = await repo.appUrlFor(db, workspaceId, projectId);
+  if (!appUrl) return null;
+  const url = new URL(appUrl);
+  url.searchParams.set('svc_access', token);
+  return url.href;
+}
+
+/** A new access link for a client account: the old one and its sessions stop working at once. */
+export async function rotateAccessLink(deps: Deps, actor: Actor, userId: string) {
+  authorize(actor, 'workspace.manageClients');
+  return inTransaction(deps.db, async (trx) => {
+    const user = await requireClient(trx, actor, userId);
+    const { token, hash } = issueToken('access');
+    const ended = await repo.replaceAccessToken(trx, actor.workspaceId, user.id, hash);
+    await forgetCredentials(deps, trx, ended);
+    return { accessToken: token, accessUrl: await accessUrl(trx, actor.workspaceId, user.project_id, token) };
+  });
+}
+
+/** Revokes a client account: its link and sessions end at once; its comments stay, under its name. */
+export async function revokeClient(deps: Deps, actor: Actor, userId: string): Promise<void> {
+  authorize(actor, 'workspace.manageClients');
+  await inTransaction(deps.db, async (trx) => {
+    const user = await requireClient(trx, actor, userId);
+    const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(), null);
+    await forgetCredentials(deps, trx, ended);
+  });
+}
 
 export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) {
   authorize(actor, 'workspace.addMember');
@@ -29,7 +131,7 @@ export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) 
 }
 
 export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQuickAccessBody) {
-  authorize(actor, 'workspace.createQuickAccess');
+  authorize(actor, 'workspace.manageClients');
   const name = requireText(input.name, '/name');
   let projectId: string | null = null;
   if (input.projectKey !== undefined) {
@@ -48,7 +150,7 @@ export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQ
       access_token_hash: hash,
       project_id: projectId,
     });
-    return { user, accessToken: token };
+    return { user, accessToken: token, accessUrl: await accessUrl(deps.db, actor.workspaceId, projectId, token) };
   };
   return email === null ? create() : withUniqueEmail(deps, email, create);
 }
