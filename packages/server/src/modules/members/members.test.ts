@@ -8,10 +8,13 @@ import {
   createComment,
   createProject,
   createTestApp,
+  createTestDatabase,
+  dialect,
   type Member,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
+import { callServer, killRemainingServers, startServers } from '../../../test/server-process.js';
 
 describe('workspace members and quick-access accounts', () => {
   let t: TestApp;
@@ -266,5 +269,89 @@ describe('workspace members and quick-access accounts', () => {
       );
       assert.equal((await call(t.app, 'GET', '/api/me', { token: key.key })).status, 401);
     });
+  });
+});
+
+describe('removal and revocation in several processes', { skip: dialect !== 'postgres' }, () => {
+  after(killRemainingServers);
+
+  test("a removed member, a revoked client, a rotated link and an admin's key revocation are refused at once by the other process; new origins are allowed there", async () => {
+    const { database, drop } = await createTestDatabase();
+    if (database.dialect !== 'postgres') return;
+    const servers = await startServers(2, { DATABASE_URL: database.url, SVC_DEMO: 'false' });
+    try {
+      const [a, b] = servers.map((s) => s.baseUrl) as [string, string];
+      const password = 'long enough pass';
+      const boss = (
+        await callServer(a, 'POST', '/api/signup', {
+          body: { workspaceName: 'W', name: 'Boss', email: 'boss@example.test', password },
+        })
+      ).body.token as string;
+      const as = (token: string) => ({ token });
+      const member = (
+        await callServer(a, 'POST', '/api/workspace/members', {
+          ...as(boss),
+          body: { name: 'Mo', email: 'mo@example.test', role: 'member', password },
+        })
+      ).body.user.id as string;
+      const memberToken = (
+        await callServer(b, 'POST', '/api/auth/login', { body: { email: 'mo@example.test', password } })
+      ).body.token as string;
+      const memberKey = (await callServer(b, 'POST', '/api/me/api-keys', { ...as(memberToken), body: { name: 'ci' } }))
+        .body;
+      const otherKey = (await callServer(b, 'POST', '/api/me/api-keys', { ...as(boss), body: { name: 'spare' } })).body;
+      const clients = [];
+      for (const name of ['Rotated', 'Revoked']) {
+        const created = (await callServer(a, 'POST', '/api/workspace/quick-access', { ...as(boss), body: { name } }))
+          .body;
+        const session = (
+          await callServer(b, 'POST', '/api/auth/quick-access', { body: { accessToken: created.accessToken } })
+        ).body.token as string;
+        clients.push({ id: created.user.id as string, session });
+      }
+      const [rotated, revoked] = clients as [(typeof clients)[0], (typeof clients)[0]];
+      const tokens = [memberToken, memberKey.key, otherKey.key, rotated.session, revoked.session];
+      // B has every credential cached.
+      for (const token of tokens) assert.equal((await callServer(b, 'GET', '/api/me', { token })).status, 200);
+
+      await callServer(a, 'DELETE', `/api/workspace/members/${member}`, as(boss));
+      await callServer(a, 'POST', `/api/workspace/quick-access/${rotated.id}/rotate`, as(boss));
+      await callServer(a, 'DELETE', `/api/workspace/quick-access/${revoked.id}`, as(boss));
+      await callServer(a, 'DELETE', `/api/workspace/api-keys/${otherKey.id}`, as(boss));
+      // B hears the change feed within milliseconds of A's commit.
+      const deadline = Date.now() + 2000;
+      let statuses: number[] = [];
+      do {
+        statuses = await Promise.all(
+          tokens.map(async (token) => (await callServer(b, 'GET', '/api/me', { token })).status),
+        );
+      } while (statuses.some((status) => status !== 401) && Date.now() < deadline);
+      assert.deepEqual(statuses, [401, 401, 401, 401, 401]);
+      assert.equal((await callServer(b, 'GET', '/api/me', as(boss))).status, 200);
+
+      const preflight = async () =>
+        (
+          await fetch(`${b}/api/me`, {
+            method: 'OPTIONS',
+            headers: { origin: 'https://new-app.test', 'access-control-request-method': 'GET' },
+          })
+        ).headers.get('access-control-allow-origin');
+      await callServer(a, 'POST', '/api/projects', { ...as(boss), body: { key: 'site', name: 'Site' } });
+      assert.equal(await preflight(), null);
+      await callServer(a, 'PATCH', '/api/projects/site', {
+        ...as(boss),
+        body: { allowedOrigins: ['https://new-app.test'] },
+      });
+      const originsDeadline = Date.now() + 2000;
+      let allowed = await preflight();
+      while (allowed === null && Date.now() < originsDeadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        allowed = await preflight();
+      }
+      assert.equal(allowed, 'https://new-app.test');
+    } finally {
+      for (const server of servers) await server.stop();
+      await drop();
+    }
   });
 });
