@@ -77,6 +77,42 @@ export const ListCommentsQuery = Type.Object({
 });
 export type ListCommentsQuery = Static<typeof ListCommentsQuery>;
 
+export const CommentStatusFilter = Type.Union(
+  [
+    Type.Literal('open'),
+    Type.Literal('applied'),
+    Type.Literal('live'),
+    Type.Literal('verified'),
+    Type.Literal('archived'),
+  ],
+  {
+    description:
+      'open; applied (fixed, Live or not); live (applied and deployed); verified (applied and confirmed by its author); archived',
+  },
+);
+
+export type CommentStatusFilter = Static<typeof CommentStatusFilter>;
+
+export const FindCommentsQuery = Type.Object({
+  project: Type.Optional(Line({ maxLength: 40, description: 'A project key; all visible projects when absent' })),
+  status: Type.Optional(CommentStatusFilter),
+  author: Type.Optional(Line({ maxLength: 100, description: "The author's user id" })),
+  pageUrl: Type.Optional(Line({ maxLength: 2000, description: 'Origin and path of the page, as comments store it' })),
+  q: Type.Optional(
+    Line({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Words that must all appear (whole words, any case) in the comment or one of its replies',
+    }),
+  ),
+  updatedSince: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Only comments changed at or after this time' }),
+  ),
+  sort: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('oldest')], { default: 'newest' })),
+  ...PageQuery,
+});
+export type FindCommentsQuery = Static<typeof FindCommentsQuery>;
+
 export const ReplyBody = Type.Object({ body: BodyText(10_000) }, { examples: [{ body: 'Still wraps on Safari' }] });
 
 export const ApplyBody = Type.Object(

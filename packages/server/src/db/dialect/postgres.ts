@@ -107,6 +107,11 @@ export function postgresDatabase(databaseUrl: string): Database {
       },
       heard: () => listening,
     },
+    commentsMatching: (word) =>
+      sql<{
+        id: string;
+      }>`select id from comments where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})
+        union select comment_id from replies where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})`,
     rangesTable: (ranges) =>
       sql<ShaRange>`(select * from unnest(${ranges.map((r) => r.lo)}::text[], ${ranges.map((r) => r.hi)}::text[], ${ranges.map((r) => r.sha)}::text[]) as r(lo, hi, sha))`,
     ping: async () => {

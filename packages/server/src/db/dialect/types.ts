@@ -39,6 +39,11 @@ export interface Database {
   isUniqueViolation(error: unknown): boolean;
   /** The schema migrations book-keeping lives in (PostgreSQL's current schema); undefined on SQLite. */
   currentSchema(): Promise<string | undefined>;
+  /**
+   * The ids of comments whose body or one of whose replies holds `word` (a whole word, any
+   * case), from the full-text index: a subquery for `comments.id in (…)`.
+   */
+  commentsMatching(word: string): RawBuilder<{ id: string }>;
   /** A derived table `(lo, hi, sha)` of SHA ranges, bound as parameters (not one per row). */
   rangesTable(ranges: readonly ShaRange[]): RawBuilder<ShaRange>;
   ping(): Promise<void>;

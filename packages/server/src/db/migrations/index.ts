@@ -4,6 +4,7 @@ import * as m0002 from './0002_notifications.js';
 import * as m0003 from './0003_builds.js';
 import * as m0004 from './0004_sessions.js';
 import * as m0005 from './0005_administration.js';
+import * as m0006 from './0006_comment_search.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003_builds': m0003,
   '0004_sessions': m0004,
   '0005_administration': m0005,
+  '0006_comment_search': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

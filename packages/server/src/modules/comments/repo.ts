@@ -1,5 +1,5 @@
-import type { CommentStatus } from '@svc/contract';
-import { sql } from 'kysely';
+import type { CommentStatusFilter } from '@svc/contract';
+import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/dialect/index.js';
 import type { CommentTable, Db, ReplyTable } from '../../db/schema.js';
 import type { Scope } from '../auth/actor.js';
@@ -30,20 +30,44 @@ export const findComment = (db: Db, scope: Scope, id: string) =>
   selectComments(db, scope).where('comments.id', '=', id).executeTakeFirst();
 
 export interface CommentFilter {
-  status?: CommentStatus;
+  projectId?: string;
+  status?: CommentStatusFilter;
+  authorId?: string;
   pageUrl?: string;
-  /** Keyset: only comments older than this id. */
-  before?: string;
+  updatedSince?: string;
+  /** For each word searched, the ids of the comments holding it (the dialect's full-text subqueries). */
+  matching?: RawBuilder<{ id: string }>[];
+  /** Newest first (the default) or oldest first; `after` is the keyset position in that order. */
+  oldestFirst?: boolean;
+  after?: string;
   limit: number;
 }
 
-/** A project's comments, newest first. */
-export function listComments(db: Db, scope: Scope, projectId: string, filter: CommentFilter) {
-  let query = selectComments(db, scope).where('comments.project_id', '=', projectId);
-  if (filter.status) query = query.where('comments.status', '=', filter.status);
+/** Comments of the scope's visible projects (or one project), newest first unless asked otherwise. */
+export function listComments(db: Db, scope: Scope, filter: CommentFilter) {
+  let query = selectComments(db, scope);
+  if (filter.projectId) query = query.where('comments.project_id', '=', filter.projectId);
+  switch (filter.status) {
+    case undefined:
+      break;
+    case 'live':
+      query = query.where('comments.status', '=', 'applied').where('comments.deployed_at', 'is not', null);
+      break;
+    case 'verified':
+      query = query.where('comments.status', '=', 'applied').where('comments.verified_at', 'is not', null);
+      break;
+    default:
+      query = query.where('comments.status', '=', filter.status);
+  }
+  if (filter.authorId) query = query.where('comments.author_id', '=', filter.authorId);
   if (filter.pageUrl) query = query.where('comments.page_url', '=', filter.pageUrl);
-  if (filter.before) query = query.where('comments.id', '<', filter.before);
-  return query.orderBy('comments.id', 'desc').limit(filter.limit).execute();
+  if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
+  for (const ids of filter.matching ?? []) query = query.where(sql<boolean>`comments.id in (${ids})`);
+  if (filter.after) query = query.where('comments.id', filter.oldestFirst ? '>' : '<', filter.after);
+  return query
+    .orderBy('comments.id', filter.oldestFirst ? 'asc' : 'desc')
+    .limit(filter.limit)
+    .execute();
 }
 
 export async function insertComment(db: Db, row: CommentTable) {

@@ -5,6 +5,7 @@ import {
   CommentIdParams,
   CommentWithReplies,
   CreateCommentBody,
+  FindCommentsQuery,
   ListCommentsQuery,
   Page,
   ProjectKeyParams,
@@ -62,6 +63,24 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
         request.params.key,
         request.query,
       );
+      return toPage(rows, limit, presentComment);
+    },
+  );
+
+  app.get(
+    '/api/comments',
+    {
+      schema: {
+        tags,
+        summary: 'Find comments across your projects: by project, status, author, page, text and time',
+        description:
+          'Newest first (sort=oldest for the other way), keyset-paginated. q matches whole words, any case, in the comment or any of its replies, using the database full-text index.',
+        querystring: FindCommentsQuery,
+        response: { 200: Page(Comment), ...problemResponses(404) },
+      },
+    },
+    async (request) => {
+      const { rows, limit } = await service.findComments(app.database, request.actor, request.query);
       return toPage(rows, limit, presentComment);
     },
   );

@@ -2,10 +2,12 @@ import {
   type ApplyBody,
   type CreateCommentBody,
   deriveCommitUrl,
+  type FindCommentsQuery,
   type ListCommentsQuery,
   normalizeSha,
 } from '@svc/contract';
 import type { Kysely } from 'kysely';
+import type { Database } from '../../db/dialect/index.js';
 import type { Db, Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField, notFound } from '../../errors.js';
@@ -84,10 +86,40 @@ export async function createComment(
 export async function listComments(db: Kysely<Tables>, actor: Actor, projectKey: string, query: ListCommentsQuery) {
   const project = await getProject(db, actor, projectKey);
   const { limit, after, fetch } = pageRequest(query);
-  const rows = await repo.listComments(db, scopeOf(actor), project.id, {
+  const rows = await repo.listComments(db, scopeOf(actor), {
+    projectId: project.id,
     status: query.status,
     pageUrl: query.pageUrl,
-    before: after,
+    after,
+    limit: fetch,
+  });
+  return { rows, limit };
+}
+
+/** The words of a search text: letters and digits, as the full-text indexes split them. */
+export function searchWords(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length === 0) throw invalidField('/q', 'must contain at least one letter or digit');
+  return [...new Set(words)].slice(0, 20);
+}
+
+/**
+ * Comments across the caller's visible projects, filtered. Text search uses the database's
+ * full-text index, one lookup per word: every word must appear in the comment or its replies.
+ */
+export async function findComments(database: Database, actor: Actor, query: FindCommentsQuery) {
+  const { db } = database;
+  const projectId = query.project === undefined ? undefined : (await getProject(db, actor, query.project)).id;
+  const { limit, after, fetch } = pageRequest(query);
+  const rows = await repo.listComments(db, scopeOf(actor), {
+    projectId,
+    status: query.status,
+    authorId: query.author,
+    pageUrl: query.pageUrl,
+    updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince).toISOString(),
+    matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentsMatching),
+    oldestFirst: query.sort === 'oldest',
+    after,
     limit: fetch,
   });
   return { rows, limit };
