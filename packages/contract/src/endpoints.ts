@@ -8,12 +8,15 @@ import type {
   ApiKeyCreated,
   ChangePasswordBody,
   CreateApiKeyBody,
+  CreateQuickAccessBody,
   EndedSessions,
   LoginBody,
   Me,
+  QuickAccessCreated,
   QuickAccessSignInBody,
   Session,
   SessionResult,
+  User,
 } from './accounts.js';
 import type { Build, BuildReportBody, BuildReportResult, PendingDeploy } from './builds.js';
 import type {
@@ -21,13 +24,27 @@ import type {
   Comment,
   CommentWithReplies,
   CreateCommentBody,
+  FindCommentsQuery,
   ListCommentsQuery,
   Reply,
   ReplyBody,
   VerifyBody,
 } from './comments.js';
 import type { Notification, ReadAllBody, ReadAllResult, UnreadCount } from './notifications.js';
-import type { CreateProjectBody, Project } from './projects.js';
+import type { CreateProjectBody, Project, UpdateProjectBody } from './projects.js';
+import type {
+  AcceptInviteBody,
+  AccessLink,
+  CompletePasswordResetBody,
+  CreateInviteBody,
+  Invite,
+  InviteCreated,
+  Member,
+  PasswordResetCreated,
+  QuickAccessAccount,
+  UpdateMemberBody,
+  WorkspaceApiKey,
+} from './workspace.js';
 
 type Of<T extends TSchema> = Static<T>;
 interface PageOf<T> {
@@ -59,6 +76,24 @@ export interface Endpoints {
   'GET /api/projects': Route<{ items: Of<typeof Project>[] }>;
   'POST /api/projects': Route<Of<typeof Project>, Of<typeof CreateProjectBody>>;
   'GET /api/projects/{key}': Route<Of<typeof Project>>;
+  'PATCH /api/projects/{key}': Route<Of<typeof Project>, Of<typeof UpdateProjectBody>>;
+  'DELETE /api/projects/{key}': Route<null>;
+  'GET /api/comments': Route<PageOf<Of<typeof Comment>>, undefined, Of<typeof FindCommentsQuery>>;
+  'GET /api/workspace/members': Route<PageOf<Of<typeof Member>>, undefined, PageQuery>;
+  'PATCH /api/workspace/members/{id}': Route<{ user: Of<typeof User> }, Of<typeof UpdateMemberBody>>;
+  'DELETE /api/workspace/members/{id}': Route<null>;
+  'POST /api/workspace/members/{id}/password-reset': Route<Of<typeof PasswordResetCreated>>;
+  'POST /api/password-reset/complete': Route<Of<typeof SessionResult>, Of<typeof CompletePasswordResetBody>>;
+  'GET /api/workspace/invites': Route<PageOf<Of<typeof Invite>>, undefined, PageQuery>;
+  'POST /api/workspace/invites': Route<Of<typeof InviteCreated>, Of<typeof CreateInviteBody>>;
+  'DELETE /api/workspace/invites/{id}': Route<null>;
+  'POST /api/invites/accept': Route<Of<typeof SessionResult>, Of<typeof AcceptInviteBody>>;
+  'GET /api/workspace/quick-access': Route<PageOf<Of<typeof QuickAccessAccount>>, undefined, PageQuery>;
+  'POST /api/workspace/quick-access': Route<Of<typeof QuickAccessCreated>, Of<typeof CreateQuickAccessBody>>;
+  'POST /api/workspace/quick-access/{id}/rotate': Route<Of<typeof AccessLink>>;
+  'DELETE /api/workspace/quick-access/{id}': Route<null>;
+  'GET /api/workspace/api-keys': Route<PageOf<Of<typeof WorkspaceApiKey>>, undefined, PageQuery>;
+  'DELETE /api/workspace/api-keys/{id}': Route<null>;
   'GET /api/projects/{key}/comments': Route<PageOf<Of<typeof Comment>>, undefined, Of<typeof ListCommentsQuery>>;
   'POST /api/projects/{key}/comments': Route<Of<typeof Comment>, Of<typeof CreateCommentBody>>;
   'GET /api/projects/{key}/comments/pending-deploy': Route<PageOf<Of<typeof PendingDeploy>>, undefined, PageQuery>;
@@ -136,6 +171,24 @@ const endpointSet = {
   'GET /api/projects': true,
   'POST /api/projects': true,
   'GET /api/projects/{key}': true,
+  'PATCH /api/projects/{key}': true,
+  'DELETE /api/projects/{key}': true,
+  'GET /api/comments': true,
+  'GET /api/workspace/members': true,
+  'PATCH /api/workspace/members/{id}': true,
+  'DELETE /api/workspace/members/{id}': true,
+  'POST /api/workspace/members/{id}/password-reset': true,
+  'POST /api/password-reset/complete': true,
+  'GET /api/workspace/invites': true,
+  'POST /api/workspace/invites': true,
+  'DELETE /api/workspace/invites/{id}': true,
+  'POST /api/invites/accept': true,
+  'GET /api/workspace/quick-access': true,
+  'POST /api/workspace/quick-access': true,
+  'POST /api/workspace/quick-access/{id}/rotate': true,
+  'DELETE /api/workspace/quick-access/{id}': true,
+  'GET /api/workspace/api-keys': true,
+  'DELETE /api/workspace/api-keys/{id}': true,
   'GET /api/projects/{key}/comments': true,
   'POST /api/projects/{key}/comments': true,
   'GET /api/projects/{key}/comments/pending-deploy': true,

@@ -1,0 +1,207 @@
+// Benchmark of GET /api/comments (finding comments across projects): 1M comments over 100
+// projects with 200k replies, filtered pages by project and status, by page, by author and by
+// words (a rare one, a common one with a project). Prints p50/p99 of each through the app
+// (Fastify inject) against GET /healthz of the same app in the same run, and each query's plan,
+// flagging any that scans the comments table instead of using an index.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CompiledQuery, sql } from 'kysely';
+import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
+import { openApp } from '../lib/harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const work = path.join(root, 'bench/.work');
+const dist = (p) => new URL(`../../packages/server/dist/${p}`, import.meta.url).href;
+
+const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 1_000_000);
+const REPLIES = Math.floor(COMMENTS / 5);
+const PROJECTS = 100;
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const TS = '2026-01-01T00:00:00.000Z';
+const API_KEY = `svc_key_${'c'.repeat(43)}`;
+const WS = `ws_${'0'.repeat(26)}`;
+const USERS = 20;
+
+const pad = (dialect, prefix, expr) =>
+  dialect === 'sqlite' ? `printf('${prefix}_%026d', ${expr})` : `'${prefix}_' || lpad((${expr})::text, 26, '0')`;
+
+/**
+ * Bodies: two words of a 1,000-word vocabulary (each in ~2,000 comments: "common") and a
+ * token `rareN` shared by ten comments. Statuses cycle open, applied, applied+deployed,
+ * verified, archived; 50 pages per project; 20 authors.
+ */
+function seedStatements(dialect) {
+  const ts = dialect === 'sqlite' ? `'${TS}'` : `timestamptz '${TS}'`;
+  const series = (count) =>
+    dialect === 'sqlite'
+      ? [`with recursive seq(n) as (select 0 union all select n + 1 from seq where n < ${count - 1}) `, 'from seq']
+      : ['', `from generate_series(0, ${count - 1}) as seq(n)`];
+  const [withComments, fromComments] = series(COMMENTS);
+  const [withReplies, fromReplies] = series(REPLIES);
+  const project = pad(dialect, 'prj', `n % ${PROJECTS}`);
+  const author = pad(dialect, 'usr', `n % ${USERS}`);
+  const status = `case n % 5 when 0 then 'open' when 4 then 'archived' else 'applied' end`;
+  const word = (expr) => `'w' || ((${expr}) % 1000)`;
+  return [
+    `insert into workspaces (id, name, created_at) values ('${WS}', 'W', ${ts})`,
+    ...Array.from({ length: USERS }, (_, i) => {
+      const id = `usr_${String(i).padStart(26, '0')}`;
+      return `insert into users (id, workspace_id, email, name, role, password_hash, access_token_hash, project_id, created_at)
+        values ('${id}', '${WS}', 'u${i}@bench.test', 'User ${i}', 'admin', null, null, null, ${ts})`;
+    }),
+    `insert into api_keys (id, workspace_id, user_id, name, key_hash, last_four, created_at, last_used_at)
+      values ('key_${'0'.repeat(26)}', '${WS}', 'usr_${'0'.repeat(26)}', 'bench',
+      '${createHash('sha256').update(API_KEY).digest('hex')}', 'cccc', ${ts}, null)`,
+    ...Array.from(
+      { length: PROJECTS },
+      (_, i) => `insert into projects (id, workspace_id, key, name, repo_url, app_url, allowed_origins, created_at)
+        values ('prj_${String(i).padStart(26, '0')}', '${WS}', 'p${i}', 'Project ${i}', null, null, '[]', ${ts})`,
+    ),
+    `${withComments}insert into comments (id, workspace_id, project_id, author_id, body, page_url, anchor_selector, anchor_x, anchor_y,
+      status, commit_sha, commit_url, applied_by_id, applied_at, verified_at, deployed_at, deployed_build_sha, reply_count, created_at, updated_at)
+      select ${pad(dialect, 'cmt', 'n')}, '${WS}', ${project}, ${author},
+      'Feedback ' || ${word('n * 7')} || ' ' || ${word('n * 13 + 1')} || ' rare' || (n % ${COMMENTS / 10}),
+      'https://p' || (n % ${PROJECTS}) || '.test/page' || ((n / ${PROJECTS}) % 50), null, null, null, ${status},
+      case when n % 5 in (1, 2, 3) then 'abcdef1' else null end, null, null, null,
+      case when n % 5 = 3 then ${ts} else null end, case when n % 5 in (2, 3) then ${ts} else null end,
+      case when n % 5 in (2, 3) then 'abcdef1' else null end, 0, ${ts}, ${ts} ${fromComments}`,
+    `${withReplies}insert into replies (id, workspace_id, comment_id, author_id, kind, body, created_at)
+      select ${pad(dialect, 'rpl', 'n')}, '${WS}', ${pad(dialect, 'cmt', 'n * 5 + 1')}, 'usr_${'0'.repeat(26)}', 'user',
+      'Reply about ' || ${word('n * 17 + 3')}, ${ts} ${fromReplies}`,
+  ];
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+/** Captures the SQL of every query the app runs, for the plans. */
+class CaptureQueries {
+  queries = [];
+  constructor(executor) {
+    this.executor = executor;
+  }
+  transformQuery({ node, queryId }) {
+    this.queries.push(this.executor.compileQuery(node, queryId));
+    return node;
+  }
+  async transformResult({ result }) {
+    return result;
+  }
+}
+
+const CASES = [
+  ['project + status (open)', (i) => `?project=p${i % PROJECTS}&status=open`],
+  ['status live, all projects', () => '?status=live'],
+  ['page URL, all projects', (i) => `?pageUrl=${encodeURIComponent(`https://p${i % PROJECTS}.test/page${i % 50}`)}`],
+  ['author', (i) => `?author=usr_${String(i % USERS).padStart(26, '0')}`],
+  ['text: a rare word (10 comments)', (i) => `?q=rare${(i * 7919) % (COMMENTS / 10)}`],
+  ['text: a common word + project', (i) => `?q=w${(i * 31) % 1000}&project=p${i % PROJECTS}`],
+  ['text: two common words', (i) => `?q=w${(i * 7) % 1000}%20w${(i * 13 + 1) % 1000}`],
+  ['oldest first, page 2 (cursor)', null],
+];
+
+async function run(label, database) {
+  const app = await openApp(database);
+  const started = Date.now();
+  const statements = seedStatements(database.dialect);
+  if (database.dialect === 'sqlite') {
+    await app.database.db.transaction().execute(async (trx) => {
+      for (const statement of statements) await sql.raw(statement).execute(trx);
+    });
+  } else {
+    for (const statement of statements) await sql.raw(statement).execute(app.database.db);
+  }
+  await sql.raw('analyze').execute(app.database.db);
+  console.log(
+    `\n${label}: ${COMMENTS} comments over ${PROJECTS} projects, ${REPLIES} replies; seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  const get = async (url) => {
+    const begin = performance.now();
+    const answer = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${API_KEY}` } });
+    const ms = performance.now() - begin;
+    if (answer.statusCode !== 200) throw new Error(`${url}: ${answer.statusCode} ${answer.body}`);
+    return [ms, answer.json()];
+  };
+  for (let i = 0; i < 20; i++) await get('/healthz');
+  const baseline = [];
+  for (let i = 0; i < RUNS; i++) baseline.push((await get('/healthz'))[0]);
+  const base50 = percentile(baseline, 50);
+  console.log(
+    `${'GET /healthz of the same app (baseline)'.padEnd(40)} p50 ${base50.toFixed(2).padStart(7)} ms   p99 ${percentile(baseline, 99).toFixed(2).padStart(7)} ms`,
+  );
+
+  const firstPage = (await get('/api/comments?sort=oldest&limit=20'))[1];
+  const { findComments } = await import(dist('modules/comments/service.js'));
+  const actor = {
+    id: `usr_${'0'.repeat(26)}`,
+    workspaceId: WS,
+    name: 'User 0',
+    role: 'admin',
+    projectId: null,
+    credential: { kind: 'apiKey' },
+  };
+  let scans = 0;
+  for (const [name, query] of CASES) {
+    const url = (i) =>
+      query ? `/api/comments${query(i)}` : `/api/comments?sort=oldest&limit=20&cursor=${firstPage.nextCursor}`;
+    const times = [];
+    let items = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const [ms, body] = await get(url(i));
+      times.push(ms);
+      items += body.items.length;
+    }
+    console.log(
+      `${name.padEnd(40)} p50 ${percentile(times, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(times, 99).toFixed(2).padStart(7)} ms   ` +
+        `${(percentile(times, 50) / base50).toFixed(1)}x baseline   ${(items / RUNS).toFixed(1)} items/page`,
+    );
+
+    // The plan of the list query itself, as the service builds it.
+    const capture = new CaptureQueries(app.database.db.getExecutor());
+    const params = Object.fromEntries(new URL(url(1), 'http://x').searchParams);
+    if (params.limit) params.limit = Number(params.limit);
+    await findComments({ ...app.database, db: app.database.db.withPlugin(capture) }, actor, params);
+    const listQuery = capture.queries.find((q) => q.sql.includes('from "comments"'));
+    const explain = database.dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
+    const plan = await app.database.db.executeQuery(CompiledQuery.raw(explain + listQuery.sql, listQuery.parameters));
+    const lines = plan.rows.map((row) => row.detail ?? row['QUERY PLAN']);
+    const scan = lines.some((line) =>
+      database.dialect === 'sqlite'
+        ? /^SCAN (comments|c)\b(?!.*USING)/.test(line) || /^SCAN comments$/.test(line)
+        : /Seq Scan on comments/.test(line),
+    );
+    if (scan) scans++;
+    // The lines about comments and replies: how each is reached (joins of the small tables left out).
+    const relevant = lines.filter((line) => /comments|replies|_fts|Limit|Sort|Merge|Hash/i.test(line));
+    console.log(`  plan${scan ? ' (SCANS comments)' : ''}:\n${relevant.map((line) => `    ${line}`).join('\n')}`);
+  }
+  console.log(
+    `${label}: ${scans === 0 ? 'every filtered page uses an index' : `${scans} queries scan the comments table`}`,
+  );
+  await app.close();
+}
+
+console.log(`comment-search benchmark: ${RUNS} requests per case`);
+fs.mkdirSync(work, { recursive: true });
+const dataDir = path.join(work, `search-sqlite-${process.pid}`);
+try {
+  await run('SQLite', { dialect: 'sqlite', file: path.join(dataDir, 'svc.db') });
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+if (findPostgresBin()) {
+  const cluster = await startThrowawayPostgres({ settings: { shared_buffers: '512MB', max_wal_size: '4GB' } });
+  try {
+    await run('PostgreSQL', { dialect: 'postgres', url: cluster.url });
+  } finally {
+    cluster.stop();
+  }
+} else {
+  console.log('\nPostgreSQL: skipped (no server binaries; apt-get install -y postgresql)');
+}
