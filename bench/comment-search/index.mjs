@@ -95,7 +95,7 @@ class CaptureQueries {
 }
 
 const CASES = [
-  ['project + status (open)', (i) => `?project=p${i % PROJECTS}&status=open`],
+  ['project + status (open)', (i) => `?project=p${(i * 5) % PROJECTS}&status=open`],
   ['status live, all projects', () => '?status=live'],
   ['page URL, all projects', (i) => `?pageUrl=${encodeURIComponent(`https://p${i % PROJECTS}.test/page${i % 50}`)}`],
   ['author', (i) => `?author=usr_${String(i % USERS).padStart(26, '0')}`],
@@ -116,7 +116,9 @@ async function run(label, database) {
   } else {
     for (const statement of statements) await sql.raw(statement).execute(app.database.db);
   }
-  await sql.raw('analyze').execute(app.database.db);
+  // PostgreSQL: vacuum too, as autovacuum would after a bulk load: it merges the rows waiting in
+  // the GIN indexes' pending lists, which every search would otherwise read through.
+  await sql.raw(database.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(app.database.db);
   console.log(
     `\n${label}: ${COMMENTS} comments over ${PROJECTS} projects, ${REPLIES} replies; seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );

@@ -107,11 +107,11 @@ export function postgresDatabase(databaseUrl: string): Database {
       },
       heard: () => listening,
     },
-    commentsMatching: (word) =>
-      sql<{
-        id: string;
-      }>`select id from comments where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})
-        union select comment_id from replies where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})`,
+    // `= any(array(…))`: the matching ids are looked up first, then fetched by primary key. As
+    // a plain `in (…)`, a rare word's estimate can lead the planner to walk every comment by id.
+    commentHasWord: (word) =>
+      sql<boolean>`comments.id = any(array(select id from comments where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})
+        union select comment_id from replies where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})))`,
     rangesTable: (ranges) =>
       sql<ShaRange>`(select * from unnest(${ranges.map((r) => r.lo)}::text[], ${ranges.map((r) => r.hi)}::text[], ${ranges.map((r) => r.sha)}::text[]) as r(lo, hi, sha))`,
     ping: async () => {

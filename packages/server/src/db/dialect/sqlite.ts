@@ -39,13 +39,11 @@ export function sqliteDatabase(file: string): Database {
       },
       heard: () => true,
     },
-    commentsMatching: (word) => {
+    commentHasWord: (word) => {
       // Quoted: FTS5 reads it as a plain term, never as query syntax.
       const match = `"${word.replaceAll('"', '""')}"`;
-      return sql<{
-        id: string;
-      }>`select id from comments where rowid in (select rowid from comments_fts where comments_fts match ${match})
-        union select comment_id from replies where rowid in (select rowid from replies_fts where replies_fts match ${match})`;
+      return sql<boolean>`comments.id in (select id from comments where rowid in (select rowid from comments_fts where comments_fts match ${match})
+        union select comment_id from replies where rowid in (select rowid from replies_fts where replies_fts match ${match}))`;
     },
     rangesTable: (ranges) =>
       sql<ShaRange>`(select json_extract(value, '$.lo') as lo, json_extract(value, '$.hi') as hi, json_extract(value, '$.sha') as sha from json_each(${JSON.stringify(ranges)}))`,

@@ -40,10 +40,10 @@ export interface Database {
   /** The schema migrations book-keeping lives in (PostgreSQL's current schema); undefined on SQLite. */
   currentSchema(): Promise<string | undefined>;
   /**
-   * The ids of comments whose body or one of whose replies holds `word` (a whole word, any
-   * case), from the full-text index: a subquery for `comments.id in (…)`.
+   * A condition on `comments.id`: the comment's body or one of its replies holds `word` (a
+   * whole word, any case), looked up in the full-text index.
    */
-  commentsMatching(word: string): RawBuilder<{ id: string }>;
+  commentHasWord(word: string): RawBuilder<boolean>;
   /** A derived table `(lo, hi, sha)` of SHA ranges, bound as parameters (not one per row). */
   rangesTable(ranges: readonly ShaRange[]): RawBuilder<ShaRange>;
   ping(): Promise<void>;

@@ -35,8 +35,8 @@ export interface CommentFilter {
   authorId?: string;
   pageUrl?: string;
   updatedSince?: string;
-  /** For each word searched, the ids of the comments holding it (the dialect's full-text subqueries). */
-  matching?: RawBuilder<{ id: string }>[];
+  /** For each word searched, the condition that the comment holds it (the dialect's full-text lookup). */
+  matching?: RawBuilder<boolean>[];
   /** Newest first (the default) or oldest first; `after` is the keyset position in that order. */
   oldestFirst?: boolean;
   after?: string;
@@ -62,7 +62,7 @@ export function listComments(db: Db, scope: Scope, filter: CommentFilter) {
   if (filter.authorId) query = query.where('comments.author_id', '=', filter.authorId);
   if (filter.pageUrl) query = query.where('comments.page_url', '=', filter.pageUrl);
   if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
-  for (const ids of filter.matching ?? []) query = query.where(sql<boolean>`comments.id in (${ids})`);
+  for (const hasWord of filter.matching ?? []) query = query.where(hasWord);
   if (filter.after) query = query.where('comments.id', filter.oldestFirst ? '>' : '<', filter.after);
   return query
     .orderBy('comments.id', filter.oldestFirst ? 'asc' : 'desc')

@@ -117,7 +117,7 @@ export async function findComments(database: Database, actor: Actor, query: Find
     authorId: query.author,
     pageUrl: query.pageUrl,
     updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince).toISOString(),
-    matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentsMatching),
+    matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentHasWord),
     oldestFirst: query.sort === 'oldest',
     after,
     limit: fetch,
