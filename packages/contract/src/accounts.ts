@@ -65,6 +65,7 @@ export const QuickAccessSignInBody = Type.Object(
 );
 
 export const Me = Type.Object({ user: User, workspace: Workspace });
+export type Me = Static<typeof Me>;
 
 export const AddMemberBody = Type.Object(
   {

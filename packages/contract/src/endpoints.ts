@@ -32,6 +32,7 @@ import type {
 } from './comments.js';
 import type { Notification, ReadAllBody, ReadAllResult, UnreadCount } from './notifications.js';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './projects.js';
+import type { ServerInfo } from './server.js';
 import type {
   AcceptInviteBody,
   AccessLink,
@@ -105,6 +106,9 @@ export interface Endpoints {
   'POST /api/comments/{id}/reopen': Route<Of<typeof Comment>>;
   'POST /api/comments/{id}/archive': Route<Of<typeof Comment>>;
   'POST /api/comments/{id}/verify': Route<Of<typeof Comment>, Of<typeof VerifyBody>>;
+  'DELETE /api/comments/{id}': Route<null>;
+  'DELETE /api/me/api-keys/{id}': Route<null>;
+  'GET /api/server': Route<Of<typeof ServerInfo>>;
   'GET /api/me/notifications': Route<PageOf<Of<typeof Notification>> & { unreadCount: number }, undefined, PageQuery>;
   'GET /api/me/notifications/unread-count': Route<Of<typeof UnreadCount>>;
   'POST /api/me/notifications/read-all': Route<Of<typeof ReadAllResult>, Of<typeof ReadAllBody>>;
@@ -200,6 +204,9 @@ const endpointSet = {
   'POST /api/comments/{id}/reopen': true,
   'POST /api/comments/{id}/archive': true,
   'POST /api/comments/{id}/verify': true,
+  'DELETE /api/comments/{id}': true,
+  'DELETE /api/me/api-keys/{id}': true,
+  'GET /api/server': true,
   'GET /api/me/notifications': true,
   'GET /api/me/notifications/unread-count': true,
   'POST /api/me/notifications/read-all': true,

@@ -8,5 +8,6 @@ export * from './notifications.js';
 export * from './project-key.js';
 export * from './projects.js';
 export * from './rules.js';
+export * from './server.js';
 export * from './sha.js';
 export * from './workspace.js';

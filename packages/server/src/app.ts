@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -20,6 +21,7 @@ import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { buildRoutes } from './modules/builds/routes.js';
 import { commentRoutes } from './modules/comments/routes.js';
+import { consoleRoutes } from './modules/console/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
@@ -37,6 +39,10 @@ export { loadConfig } from './config.js';
 
 /** The HTML pages the server renders: they get a Content-Security-Policy that lets them run. */
 const HTML_PAGES = ['/demo', '/docs'];
+/** The server package's version: in the API reference and GET /api/server. */
+const SERVER_VERSION = (
+  JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** Request bodies are small JSON documents; anything larger is refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
@@ -143,7 +149,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       openapi: '3.1.0',
       info: {
         title: 'Feedback comments API',
-        version: '0.1.0',
+        version: SERVER_VERSION,
         description:
           'Comments pinned on a web app, applied with a commit, verified by their author and marked Live by deploy reports. Authenticate with `Authorization: Bearer <token>`: a session token (svc_sess_…) or an API key (svc_key_…). Errors are RFC 9457 problem details with a stable `code`.',
       },
@@ -151,7 +157,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       security: [{ bearer: [] }],
     },
   });
-  await app.register(opsRoutes, { metrics, metricsToken: config.metricsToken });
+  await app.register(opsRoutes, {
+    metrics,
+    metricsToken: config.metricsToken,
+    server: { version: SERVER_VERSION, demo: config.demo, signup: config.allowSignup },
+  });
   registerAuthentication(app, database.db, caches.actors, config.sessions);
 
   await app.register(swaggerUi, {
@@ -185,6 +195,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(notificationRoutes, { caches, fastPath });
   await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });
   await app.register(widgetRoutes);
+  await app.register(consoleRoutes);
   await app.register(demoRoutes);
 
   return app;

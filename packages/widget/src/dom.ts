@@ -1,3 +1,5 @@
+import { relativeTimeText } from '@svc/contract/time';
+
 type Child = Node | string | number | null | undefined | false;
 type Props = Record<string, unknown>;
 
@@ -54,25 +56,7 @@ export function redraw(container: HTMLElement, nodes: Node[]): void {
   if (caret && again instanceof HTMLTextAreaElement) again.setSelectionRange(caret[0] ?? null, caret[1] ?? null);
 }
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['second', 60],
-  ['minute', 60],
-  ['hour', 24],
-  ['day', 30],
-  ['month', 12],
-  ['year', Number.POSITIVE_INFINITY],
-];
-
 /** A `<time>` showing "5 minutes ago", with the absolute date on hover. */
 export function timeAgo(iso: string): HTMLTimeElement {
-  let value = (Date.parse(iso) - Date.now()) / 1000;
-  let unit: Intl.RelativeTimeFormatUnit = 'second';
-  for (const [name, size] of STEPS) {
-    unit = name;
-    if (Math.abs(value) < size) break;
-    value /= size;
-  }
-  const text = unit === 'second' && Math.abs(value) < 45 ? 'just now' : relative.format(Math.round(value), unit);
-  return h('time', { datetime: iso, title: new Date(iso).toLocaleString() }, text);
+  return h('time', { datetime: iso, title: new Date(iso).toLocaleString() }, relativeTimeText(iso));
 }

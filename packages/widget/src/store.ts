@@ -3,9 +3,10 @@
 // re-renders after each change.
 import type { Comment as ApiComment, CommentWithReplies, Notification, User } from '@svc/contract';
 import type { Answer } from '@svc/contract/endpoints';
-import { Api } from './api.js';
+import type { FetchApiClient } from '@svc/contract/fetch-client';
+import type { PollResult } from '@svc/contract/poller';
+import { widgetApi } from './api.js';
 import type { Picked } from './picker.js';
-import type { PollResult } from './poller.js';
 
 /** A comment as the widget holds it: its replies once they have been loaded. */
 export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies'>>;
@@ -17,7 +18,7 @@ export type Draft = Picked | 'page';
 export const currentPage = () => location.origin + location.pathname;
 
 export class Store {
-  readonly api: Api;
+  readonly api: FetchApiClient;
   user: User | null = null;
   tab: Tab = 'updates';
   count = 0;
@@ -42,7 +43,7 @@ export class Store {
     /** Called when the count changes outside a render (the poll). */
     private readonly onCount: () => void,
   ) {
-    this.api = new Api(apiBase, `svc:token:${apiBase}`);
+    this.api = widgetApi(apiBase);
   }
 
   private get project() {

@@ -1,8 +1,9 @@
 // The widget's shell: launcher, badge, panel, pins and picking on the host page. It owns the
 // DOM and focus; the state lives in the store and each view is a function of it.
+
+import { Poller } from '@svc/contract/poller';
 import { h, redraw } from './dom.js';
 import { type Picked, pickElement } from './picker.js';
-import { Poller } from './poller.js';
 import { currentPage, Store, type Tab } from './store.js';
 import { styles } from './styles.js';
 import type { Actions } from './views/actions.js';

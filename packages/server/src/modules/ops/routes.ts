@@ -1,20 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Problem } from '@svc/contract';
+import { Problem, ServerInfo } from '@svc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import client from 'prom-client';
 import { Type } from 'typebox';
-import { sendProblem } from '../../http/problem.js';
+import { problemResponses, sendProblem } from '../../http/problem.js';
 import type { RouteMetrics } from '../../http/route-metrics.js';
 
 const tags = ['operations'];
 
 /** Liveness, readiness and Prometheus metrics; not encapsulated, so every route registered after it is measured. */
-const ops: FastifyPluginAsyncTypebox<{ metrics: RouteMetrics; metricsToken: string | null }> = async (
-  app,
-  { metrics, metricsToken },
-) => {
+const ops: FastifyPluginAsyncTypebox<{
+  metrics: RouteMetrics;
+  metricsToken: string | null;
+  server: ServerInfo;
+}> = async (app, { metrics, metricsToken, server }) => {
   const expected = metricsToken === null ? null : Buffer.from(`Bearer ${metricsToken}`);
   const mayScrape = (authorization: string | undefined) => {
     if (expected === null) return true;
@@ -43,6 +44,19 @@ const ops: FastifyPluginAsyncTypebox<{ metrics: RouteMetrics; metricsToken: stri
     };
     route.onSend = [...[route.onSend ?? []].flat(), onSend] as typeof route.onSend;
   });
+
+  app.get(
+    '/api/server',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: "The server's version and whether it is a demo server",
+        response: { 200: ServerInfo, ...problemResponses() },
+      },
+    },
+    async () => server,
+  );
 
   app.get(
     '/healthz',

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 // one piece of the browser the poller needs (its browser behaviour is in widget.test.ts).
 const page = Object.assign(new EventTarget(), { visibilityState: 'visible' as 'visible' | 'hidden' });
 Object.assign(globalThis, { document: page });
-const { Poller } = await import('../src/poller.js');
-type PollResult = import('../src/poller.js').PollResult;
+const { Poller } = await import('./poller.js');
+type PollResult = import('./poller.js').PollResult;
 
 function setVisibility(state: 'visible' | 'hidden') {
   page.visibilityState = state;
@@ -134,18 +134,5 @@ describe('the badge poller (fake timers)', () => {
     await settle();
     assert.equal(polls, 2);
     p.destroy();
-  });
-});
-
-describe('the embed configuration', () => {
-  test('the poll interval has a floor of one second and a default of a minute', async () => {
-    const { configFrom } = await import('../src/config.js');
-    const script = 'https://feedback.example.com/widget.js';
-    assert.equal(configFrom({ notifyPollMs: 10 }, { projectKey: 'site' }, script)?.notifyPollMs, 1_000);
-    assert.equal(configFrom({}, { projectKey: 'site', notifyPollMs: '250' }, script)?.notifyPollMs, 1_000);
-    assert.equal(configFrom({}, { projectKey: 'site', notifyPollMs: '5000' }, script)?.notifyPollMs, 5_000);
-    assert.equal(configFrom({}, { projectKey: 'site', notifyPollMs: 'soon' }, script)?.notifyPollMs, 60_000);
-    assert.equal(configFrom({}, { projectKey: 'site' }, script)?.apiBase, 'https://feedback.example.com');
-    assert.equal(configFrom({}, {}, script), null, 'no project: the widget stays silent');
   });
 });

@@ -1,5 +1,11 @@
 const MAX_BACKOFF_MS = 5 * 60_000;
 
+/** The piece of the browser's `document` the poller needs: whether the tab is visible, and when that changes. */
+interface VisibilitySource extends EventTarget {
+  visibilityState: string;
+}
+const page = () => (globalThis as unknown as { document: VisibilitySource }).document;
+
 export interface PollResult {
   /** 'ok' (a count or 304), 'unauthorized' (stop), or 'error' (back off). */
   outcome: 'ok' | 'unauthorized' | 'error';
@@ -20,7 +26,7 @@ export class Poller {
     private readonly intervalMs: number,
     private readonly poll: () => Promise<PollResult>,
   ) {
-    document.addEventListener('visibilitychange', this.onVisibility);
+    page().addEventListener('visibilitychange', this.onVisibility);
   }
 
   start(): void {
@@ -36,7 +42,7 @@ export class Poller {
 
   destroy(): void {
     this.stop();
-    document.removeEventListener('visibilitychange', this.onVisibility);
+    page().removeEventListener('visibilitychange', this.onVisibility);
   }
 
   /** Polls now (when visible and none is in flight), then resumes the cadence. */
@@ -45,13 +51,13 @@ export class Poller {
   }
 
   private onVisibility = () => {
-    if (document.visibilityState === 'visible') this.now();
+    if (page().visibilityState === 'visible') this.now();
     else clearTimeout(this.timer);
   };
 
   private async run(): Promise<void> {
     clearTimeout(this.timer);
-    if (!this.running || this.inFlight || document.visibilityState !== 'visible') return;
+    if (!this.running || this.inFlight || page().visibilityState !== 'visible') return;
     this.inFlight = true;
     let result: PollResult;
     try {
@@ -62,7 +68,7 @@ export class Poller {
     this.inFlight = false;
     if (result.outcome === 'unauthorized') return this.stop();
     this.failures = result.outcome === 'error' ? this.failures + 1 : 0;
-    if (!this.running || document.visibilityState !== 'visible') return;
+    if (!this.running || page().visibilityState !== 'visible') return;
     const delay = this.failures
       ? Math.min(this.intervalMs * 2 ** this.failures, MAX_BACKOFF_MS) * (0.5 + Math.random() / 2)
       : this.intervalMs;

@@ -1,0 +1,25 @@
+// The console's API client. The session token lives in localStorage: the API takes bearer
+// tokens only (no cookies, so no cross-site request can carry it), and the console's strict
+// Content-Security-Policy (scripts from this origin only, no inline code) is what keeps other
+// scripts from reading it. Signing out, or the server refusing it, removes it.
+import type { Answer, Endpoint } from '@svc/contract/endpoints';
+import { FetchApiClient } from '@svc/contract/fetch-client';
+
+function storage(): Storage | undefined {
+  try {
+    return localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export const api = new FetchApiClient('', 'svc:console:token', storage());
+
+/** The reason a refused call gives, for a form or a notice. */
+export function problemText(answer: Answer<Endpoint> | null): string {
+  if (!answer) return 'Could not reach the server. Check your connection and try again.';
+  const problem = answer.ok ? undefined : answer.data;
+  const fields = (answer.data as { errors?: { path: string; message: string }[] } | undefined)?.errors;
+  const field = fields?.[0] ? ` (${fields[0].path.replace(/^\//, '') || 'request'} ${fields[0].message})` : '';
+  return `${problem?.detail ?? problem?.title ?? `The server answered ${answer.status}.`}${field}`;
+}

@@ -1,0 +1,59 @@
+import './styles.css';
+import { effect } from '@preact/signals';
+import { render } from 'preact';
+import { badgePoller } from './badge.js';
+import { currentPath, location, match, navigate } from './router.js';
+import { AcceptInvite, CompleteReset, SignIn } from './screens/sign-in.js';
+import { loadMe, me, ready } from './session.js';
+import { Shell } from './shell.js';
+
+/** Pages anyone may open; every other page needs a session and sends to sign-in without one. */
+const PUBLIC = ['/sign-in', '/invite', '/reset'];
+
+function App() {
+  const path = currentPath();
+  location.value;
+  if (!ready.value)
+    return (
+      <p class="muted" role="status" style="padding:24px">
+        Loading…
+      </p>
+    );
+  if (match('/invite', path)) return <AcceptInvite />;
+  if (match('/reset', path)) return <CompleteReset />;
+  if (!me.value) return <SignIn />;
+  if (me.value.user.role === 'client') return <ClientNotice />;
+  return <Shell path={path} />;
+}
+
+function ClientNotice() {
+  return (
+    <main class="narrow card stack">
+      <h1>Use the feedback button on the app</h1>
+      <p>
+        This console is for the team. You are signed in with a client link: open the app you were invited to review and
+        use the feedback button in its corner to comment and follow your comments.
+      </p>
+    </main>
+  );
+}
+
+// After sign-in, back where the user was headed; after sign-out, to the sign-in page.
+let wanted = PUBLIC.includes(currentPath()) ? '/' : location.value;
+effect(() => {
+  const signedIn = me.value !== null;
+  if (!ready.value) return;
+  if (signedIn) {
+    badgePoller.start();
+    if (currentPath() === '/sign-in') navigate(wanted === '/sign-in' ? '/' : wanted, true);
+  } else {
+    badgePoller.stop();
+    if (!PUBLIC.includes(currentPath())) {
+      wanted = location.value;
+      navigate('/sign-in', true);
+    }
+  }
+});
+
+void loadMe();
+render(<App />, document.getElementById('app') as HTMLElement);

@@ -1,0 +1,91 @@
+// A project's builds as deploys reported them, newest first, with the comments each made Live.
+
+import { deriveCommitUrl } from '@svc/contract/commit-url';
+import { shortSha } from '@svc/contract/sha';
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { Link } from '../router.js';
+import { Loading, PageTitle, Time, useLoad } from '../ui.js';
+
+export function ProjectBuilds({ projectKey }: { projectKey: string }) {
+  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  const project = useLoad(() => api.call('GET /api/projects/{key}', { params: { key: projectKey } }), [projectKey]);
+  const builds = useLoad(
+    () => api.call('GET /api/projects/{key}/builds', { params: { key: projectKey }, query: { limit: 50, cursor } }),
+    [projectKey, cursor],
+  );
+  const items = builds.data?.items ?? [];
+  return (
+    <>
+      <p class="small">
+        <Link href="/projects">← Projects</Link>
+      </p>
+      <PageTitle>{`Builds of ${project.data?.name ?? projectKey}`}</PageTitle>
+      {builds.data ? null : <Loading error={builds.error ?? project.error} />}
+      {builds.data && items.length === 0 ? (
+        <p class="empty">
+          No build reported yet. Deploys report theirs with <code>svc-cli status --deployed</code> (see{' '}
+          <Link href={`/projects/${projectKey}/install`}>Install</Link>).
+        </p>
+      ) : null}
+      {items.length ? (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Build</th>
+                <th scope="col">First seen</th>
+                <th scope="col" class="hide-phone">
+                  Reported by
+                </th>
+                <th scope="col">Made Live</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((b) => {
+                const link = deriveCommitUrl(project.data?.repoUrl ?? null, b.sha);
+                return (
+                  <tr key={b.id}>
+                    <td>
+                      {link ? (
+                        <a href={link} target="_blank" rel="noopener noreferrer">
+                          <code>{shortSha(b.sha)}</code>
+                        </a>
+                      ) : (
+                        <code>{shortSha(b.sha)}</code>
+                      )}
+                    </td>
+                    <td>
+                      <Time iso={b.createdAt} />
+                    </td>
+                    <td class="hide-phone">{b.reportedBy?.name ?? <span class="muted">The page's beacon</span>}</td>
+                    <td>
+                      {b.deployedCommentIds.length === 0 ? (
+                        <span class="muted">No comment</span>
+                      ) : (
+                        <ul style="margin:0;padding-left:18px">
+                          {b.deployedCommentIds.map((id) => (
+                            <li key={id}>
+                              <Link href={`/comments/${encodeURIComponent(id)}`}>{id}</Link>
+                            </li>
+                          ))}
+                        </ul>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {builds.data?.nextCursor ? (
+        <p>
+          <button type="button" onClick={() => setCursor(builds.data?.nextCursor ?? undefined)}>
+            Older builds
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}

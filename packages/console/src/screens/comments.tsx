@@ -1,0 +1,258 @@
+// Every comment the caller can see, across projects, with the filters of GET /api/comments.
+// The filters live in the address (a filtered list is a link); arrow keys move between rows,
+// Enter opens one, checkboxes select rows for archiving together.
+import type { AnswerOf, Endpoints } from '@svc/contract/endpoints';
+import { useRef, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { currentQuery, Link, navigate } from '../router.js';
+import { FormError, Loading, PageTitle, StatusPills, Time, useAction, useLoad } from '../ui.js';
+
+type Query = NonNullable<Endpoints['GET /api/comments']['query']>;
+type Status = NonNullable<Query['status']>;
+type Comment = AnswerOf<'GET /api/comments'>['items'][number];
+
+const STATUSES: [Status | '', string][] = [
+  ['', 'All'],
+  ['open', 'Open'],
+  ['applied', 'Completed'],
+  ['live', 'Live'],
+  ['verified', 'Verified'],
+  ['archived', 'Archived'],
+];
+const PAGE = 50;
+
+/** The page's path and search for these filters (empty ones left out). */
+function filtersUrl(filters: Record<string, string>): string {
+  const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value));
+  return query.size ? `/comments?${query}` : '/comments';
+}
+
+export function Comments() {
+  const params = currentQuery();
+  const filters = {
+    project: params.get('project') ?? '',
+    status: params.get('status') ?? '',
+    author: params.get('author') ?? '',
+    pageUrl: params.get('pageUrl') ?? '',
+    q: params.get('q') ?? '',
+    cursor: params.get('cursor') ?? '',
+  };
+  const setFilter = (name: keyof typeof filters, value: string) =>
+    navigate(filtersUrl({ ...filters, cursor: '', [name]: value }), true);
+  const projects = useLoad(() => api.call('GET /api/projects', {}), []);
+  const members = useLoad(() => api.call('GET /api/workspace/members', { query: { limit: 100 } }), []);
+  const list = useLoad(
+    () =>
+      api.call('GET /api/comments', {
+        query: {
+          limit: PAGE,
+          project: filters.project || undefined,
+          status: (filters.status || undefined) as Status | undefined,
+          author: filters.author || undefined,
+          pageUrl: filters.pageUrl || undefined,
+          q: filters.q || undefined,
+          cursor: filters.cursor || undefined,
+        },
+      }),
+    [location.search],
+  );
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [search, setSearch] = useState(filters.q);
+  const [page, setPage] = useState(filters.pageUrl);
+  const bulk = useAction();
+  const rows = useRef<HTMLTableSectionElement>(null);
+  const items = list.data?.items ?? [];
+
+  const moveFocus = (event: KeyboardEvent, index: number) => {
+    const links = rows.current?.querySelectorAll<HTMLAnchorElement>('a[data-row]');
+    if (event.key === 'ArrowDown') links?.[Math.min(index + 1, links.length - 1)]?.focus();
+    else if (event.key === 'ArrowUp') links?.[Math.max(index - 1, 0)]?.focus();
+    else return;
+    event.preventDefault();
+  };
+
+  const archiveSelected = async () => {
+    for (const id of selected) {
+      const done = await bulk.run(() => api.call('POST /api/comments/{id}/archive', { params: { id } }));
+      if (!done) break;
+    }
+    setSelected(new Set());
+    list.reload();
+  };
+
+  return (
+    <>
+      <PageTitle>Comments</PageTitle>
+      <form
+        class="filters"
+        aria-label="Filter comments"
+        onSubmit={(event) => {
+          event.preventDefault();
+          navigate(filtersUrl({ ...filters, cursor: '', q: search.trim(), pageUrl: page.trim() }), true);
+        }}
+      >
+        <div>
+          <label for="f-q">Words</label>
+          <input
+            id="f-q"
+            type="search"
+            value={search}
+            onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
+          />
+        </div>
+        <div>
+          <label for="f-project">Project</label>
+          <select
+            id="f-project"
+            value={filters.project}
+            onChange={(e) => setFilter('project', (e.target as HTMLSelectElement).value)}
+          >
+            <option value="">All projects</option>
+            {projects.data?.items.map((p) => (
+              <option key={p.key} value={p.key}>
+                {p.name} ({p.key})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="f-author">Author</label>
+          <select
+            id="f-author"
+            value={filters.author}
+            onChange={(e) => setFilter('author', (e.target as HTMLSelectElement).value)}
+          >
+            <option value="">Anyone</option>
+            {members.data?.items.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="f-page">Page URL</label>
+          <input
+            id="f-page"
+            type="url"
+            placeholder="https://app.example.com/pricing"
+            value={page}
+            onInput={(e) => setPage((e.target as HTMLInputElement).value)}
+          />
+        </div>
+        <div style="align-self:end">
+          <button type="submit">Search</button>
+        </div>
+      </form>
+      <fieldset class="segmented">
+        <legend class="skip">Status</legend>
+        {STATUSES.map(([value, label]) => (
+          <button
+            key={value}
+            type="button"
+            aria-pressed={filters.status === value}
+            onClick={() => setFilter('status', value)}
+          >
+            {label}
+          </button>
+        ))}
+      </fieldset>
+      {selected.size ? (
+        <div class="row" style="margin-bottom:8px">
+          <span>{selected.size} selected</span>
+          <button type="button" disabled={bulk.pending} onClick={archiveSelected}>
+            Archive selected
+          </button>
+          <button type="button" class="link" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </button>
+        </div>
+      ) : null}
+      <FormError message={bulk.error} />
+      {list.data ? null : <Loading error={list.error} />}
+      {list.data && items.length === 0 ? <p class="empty">No comments match these filters.</p> : null}
+      {items.length ? (
+        <div class="table-wrap">
+          <table>
+            <caption class="skip">Comments, newest first. Arrow keys move between rows.</caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <input
+                    type="checkbox"
+                    aria-label="Select every comment of this page"
+                    checked={selected.size === items.length}
+                    onChange={(e) =>
+                      setSelected((e.target as HTMLInputElement).checked ? new Set(items.map((c) => c.id)) : new Set())
+                    }
+                  />
+                </th>
+                <th scope="col">Comment</th>
+                <th scope="col">Status</th>
+                <th scope="col" class="hide-phone">
+                  Project
+                </th>
+                <th scope="col" class="hide-phone">
+                  Author
+                </th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody ref={rows}>
+              {items.map((c: Comment, index) => (
+                <tr key={c.id} class="selectable" aria-selected={selected.has(c.id)}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select the comment by ${c.author.name}`}
+                      checked={selected.has(c.id)}
+                      onChange={(e) => {
+                        const next = new Set(selected);
+                        if ((e.target as HTMLInputElement).checked) next.add(c.id);
+                        else next.delete(c.id);
+                        setSelected(next);
+                      }}
+                    />
+                  </td>
+                  <td class="wrap">
+                    <Link
+                      href={`/comments/${encodeURIComponent(c.id)}`}
+                      data-row=""
+                      onKeyDown={(event) => moveFocus(event as unknown as KeyboardEvent, index)}
+                    >
+                      {c.body.length > 140 ? `${c.body.slice(0, 140)}…` : c.body}
+                    </Link>
+                    <div class="muted small">{new URL(c.pageUrl).pathname}</div>
+                  </td>
+                  <td>
+                    <StatusPills comment={c} />
+                  </td>
+                  <td class="hide-phone">{c.projectKey}</td>
+                  <td class="hide-phone">{c.author.name}</td>
+                  <td>
+                    <Time iso={c.updatedAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <div class="row" style="margin-top:12px">
+        {filters.cursor ? (
+          <button type="button" onClick={() => navigate(filtersUrl({ ...filters, cursor: '' }), true)}>
+            First page
+          </button>
+        ) : null}
+        {list.data?.nextCursor ? (
+          <button
+            type="button"
+            onClick={() => navigate(filtersUrl({ ...filters, cursor: list.data?.nextCursor ?? '' }), true)}
+          >
+            Next page
+          </button>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+// The caller's notifications, newest first, unread marked; each opens its comment.
+import type { AnswerOf } from '@svc/contract/endpoints';
+import { shortSha } from '@svc/contract/sha';
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { setUnread } from '../badge.js';
+import { Link } from '../router.js';
+import { FormError, Loading, PageTitle, Time, useAction, useLoad } from '../ui.js';
+
+type Notification = AnswerOf<'GET /api/me/notifications'>['items'][number];
+
+const LABELS: Record<Notification['type'], string> = {
+  CommentApplied: 'Fix applied',
+  CommentReopened: 'Reopened',
+  ReplyAdded: 'New reply',
+};
+
+export function Inbox() {
+  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  const list = useLoad(() => api.call('GET /api/me/notifications', { query: { limit: 50, cursor } }), [cursor]);
+  const action = useAction();
+  const items = list.data?.items ?? [];
+  const newest = items[0];
+  return (
+    <>
+      <PageTitle
+        actions={
+          newest && items.some((n) => !n.read) ? (
+            <button
+              type="button"
+              disabled={action.pending}
+              onClick={async () => {
+                const answer = await action.run(() =>
+                  api.call('POST /api/me/notifications/read-all', { body: { upTo: newest.id } }),
+                );
+                if (answer) {
+                  setUnread(answer.data.unreadCount);
+                  list.reload();
+                }
+              }}
+            >
+              Mark all read
+            </button>
+          ) : null
+        }
+      >
+        Inbox
+      </PageTitle>
+      <FormError message={action.error} />
+      {list.data ? null : <Loading error={list.error} />}
+      {list.data && items.length === 0 ? (
+        <p class="empty">
+          No notifications yet. When someone replies to, fixes or reopens a comment of yours, it shows here.
+        </p>
+      ) : null}
+      {items.length ? (
+        <div class="table-wrap">
+          <table>
+            <caption class="skip">Notifications, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">What</th>
+                <th scope="col">Comment</th>
+                <th scope="col" class="hide-phone">
+                  By
+                </th>
+                <th scope="col">When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((n) => (
+                <tr key={n.id} class={n.read ? '' : 'unread'}>
+                  <td>
+                    <strong>{LABELS[n.type]}</strong>
+                    {n.read ? null : <span class="skip"> (unread)</span>}
+                    {n.commitSha ? <div class="muted small">Commit {shortSha(n.commitSha)}</div> : null}
+                  </td>
+                  <td class="wrap">
+                    <Link href={`/comments/${encodeURIComponent(n.comment.id)}`}>
+                      {n.excerpt || 'Open the comment'}
+                    </Link>
+                    <div class="muted small">{n.comment.projectKey}</div>
+                  </td>
+                  <td class="hide-phone">{n.actor?.name ?? 'Automatic'}</td>
+                  <td>
+                    <Time iso={n.createdAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {list.data?.nextCursor ? (
+        <p>
+          <button type="button" onClick={() => setCursor(list.data?.nextCursor ?? undefined)}>
+            Older notifications
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,166 @@
+// Signing in, accepting an invitation and completing a password reset: the pages for people
+// without a session. Invitation and reset links carry their token after '#', which never
+// leaves the browser.
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { adoptSession, signedOutReason } from '../session.js';
+import { Field, FormError, useAction, useLoad } from '../ui.js';
+
+function Frame({ title, children }: { title: string; children: preact.ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${title} · Feedback`;
+  }, [title]);
+  return (
+    <main class="narrow">
+      <div class="card stack">
+        <h1>{title}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+export function SignIn() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const action = useAction();
+  const server = useLoad(() => api.call('GET /api/server', {}), []);
+  return (
+    <Frame title="Sign in">
+      {signedOutReason.value ? <p class="notice">{signedOutReason.value}</p> : null}
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const answer = await action.run(() => api.call('POST /api/auth/login', { body: { email, password } }));
+          if (answer) await adoptSession(answer.data.token);
+        }}
+      >
+        <Field label="E-mail" type="email" autocomplete="username" required value={email} onValue={setEmail} />
+        <Field
+          label="Password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
+        <FormError message={action.error} />
+        <button class="primary" type="submit" disabled={action.pending}>
+          {action.pending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      {server.data?.demo ? (
+        <p class="notice small">
+          This is a demo server: the demo admin's e-mail and password were printed where the server was started (the
+          terminal running <code>npm start</code>). Try the widget on the <a href="/demo">demo page</a>.
+        </p>
+      ) : null}
+      <p class="muted small">
+        Got a link from a client invitation? Open it on the app: the feedback button signs you in.
+      </p>
+    </Frame>
+  );
+}
+
+/** The token after '#' in the address; taken out of the address bar once read. */
+function useFragmentToken(): string {
+  const [token] = useState(() => window.location.hash.slice(1));
+  useEffect(() => {
+    if (window.location.hash) history.replaceState(null, '', window.location.pathname);
+  }, []);
+  return token;
+}
+
+export function AcceptInvite() {
+  const token = useFragmentToken();
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const action = useAction();
+  if (!token) {
+    return (
+      <Frame title="Join the team">
+        <p>This invitation link is incomplete. Open the whole link you were sent, or ask an admin for a new one.</p>
+      </Frame>
+    );
+  }
+  return (
+    <Frame title="Join the team">
+      <p class="muted">Choose the name your team sees and a password.</p>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const answer = await action.run(() =>
+            api.call('POST /api/invites/accept', { body: { token, name, password } }),
+          );
+          if (answer) {
+            await adoptSession(answer.data.token);
+            history.replaceState(null, '', '/');
+            window.dispatchEvent(new PopStateEvent('popstate'));
+          }
+        }}
+      >
+        <Field label="Your name" required maxLength={100} autocomplete="name" value={name} onValue={setName} />
+        <Field
+          label="Password"
+          hint="At least 10 characters, not a commonly used password."
+          type="password"
+          required
+          minLength={10}
+          autocomplete="new-password"
+          value={password}
+          onValue={setPassword}
+        />
+        <FormError message={action.error} />
+        <button class="primary" type="submit" disabled={action.pending}>
+          Join
+        </button>
+      </form>
+    </Frame>
+  );
+}
+
+export function CompleteReset() {
+  const token = useFragmentToken();
+  const [password, setPassword] = useState('');
+  const action = useAction();
+  if (!token) {
+    return (
+      <Frame title="Set a new password">
+        <p>This reset link is incomplete. Open the whole link you were sent, or ask an admin for a new one.</p>
+      </Frame>
+    );
+  }
+  return (
+    <Frame title="Set a new password">
+      <p class="muted">Your other sessions end when you set it.</p>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const answer = await action.run(() =>
+            api.call('POST /api/password-reset/complete', { body: { token, password } }),
+          );
+          if (answer) {
+            await adoptSession(answer.data.token);
+            history.replaceState(null, '', '/');
+            window.dispatchEvent(new PopStateEvent('popstate'));
+          }
+        }}
+      >
+        <Field
+          label="New password"
+          hint="At least 10 characters, not a commonly used password."
+          type="password"
+          required
+          minLength={10}
+          autocomplete="new-password"
+          value={password}
+          onValue={setPassword}
+        />
+        <FormError message={action.error} />
+        <button class="primary" type="submit" disabled={action.pending}>
+          Set password
+        </button>
+      </form>
+    </Frame>
+  );
+}

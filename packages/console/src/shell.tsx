@@ -1,0 +1,92 @@
+// The signed-in console: the top bar with its navigation and unread badge, and the page the
+// address names.
+import { unread } from './badge.js';
+import { Link, match } from './router.js';
+import { Account } from './screens/account.js';
+import { ApiKeys } from './screens/api-keys.js';
+import { ProjectBuilds } from './screens/builds.js';
+import { CommentDetail } from './screens/comment.js';
+import { Comments } from './screens/comments.js';
+import { Inbox } from './screens/inbox.js';
+import { Install } from './screens/install.js';
+import { People } from './screens/people.js';
+import { Projects } from './screens/projects.js';
+import { me, signOut } from './session.js';
+
+const NAV = [
+  ['/', 'Inbox'],
+  ['/comments', 'Comments'],
+  ['/projects', 'Projects'],
+  ['/people', 'People'],
+  ['/api-keys', 'API keys'],
+  ['/account', 'Account'],
+] as const;
+
+function page(path: string) {
+  if (path === '/') return <Inbox />;
+  if (path === '/comments') return <Comments />;
+  let params = match('/comments/:id', path);
+  if (params) return <CommentDetail id={params.id ?? ''} />;
+  if (path === '/projects') return <Projects />;
+  params = match('/projects/:key/install', path);
+  if (params) return <Install projectKey={params.key ?? ''} />;
+  params = match('/projects/:key/builds', path);
+  if (params) return <ProjectBuilds projectKey={params.key ?? ''} />;
+  if (path === '/people') return <People />;
+  if (path === '/api-keys') return <ApiKeys />;
+  if (path === '/account') return <Account />;
+  return (
+    <div class="card">
+      <h1>Page not found</h1>
+      <p>
+        Nothing lives at <code>{path}</code>. <Link href="/">Back to the inbox</Link>.
+      </p>
+    </div>
+  );
+}
+
+/** The nav entry a path belongs to (a comment belongs to Comments, a project's pages to Projects). */
+const section = (path: string) => NAV.find(([href]) => (href === '/' ? path === '/' : path.startsWith(href)))?.[0];
+
+export function Shell({ path }: { path: string }) {
+  const user = me.value?.user;
+  const current = section(path);
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <Link class="brand" href="/">
+          Feedback
+        </Link>
+        <nav aria-label="Console">
+          <ul>
+            {NAV.map(([href, label]) => (
+              <li key={href}>
+                <Link href={href} aria-current={current === href ? 'page' : undefined}>
+                  {label}
+                  {href === '/' && unread.value > 0 ? (
+                    <span class="badge">
+                      {unread.value > 99 ? '99+' : unread.value}
+                      <span class="skip"> unread</span>
+                    </span>
+                  ) : null}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span class="who" title={user?.email ?? ''}>
+          {user?.name} · {user?.role}
+        </span>
+        <button type="button" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {page(path)}
+      </main>
+    </>
+  );
+}

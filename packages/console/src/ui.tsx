@@ -1,0 +1,237 @@
+// The console's shared pieces: data loading, forms, dialogs, copy buttons, status pills, times.
+
+import type { Answer, Endpoint } from '@svc/contract/endpoints';
+import { shortSha } from '@svc/contract/sha';
+import { relativeTimeText } from '@svc/contract/time';
+import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { problemText } from './api.js';
+
+/** An answer whose success carries `T` (what `api.call` gives for one endpoint). */
+type AnswerWith<T> =
+  | { ok: true; status: number; data: T; etag: string | null }
+  | Extract<Answer<Endpoint>, { ok: false }>;
+
+/** Loads with `load` whenever `deps` change; `reload` loads again. */
+export function useLoad<T>(load: () => Promise<AnswerWith<T> | null>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (answer) => {
+        if (!live || !answer) return;
+        setState(answer.ok ? { data: answer.data, loading: false } : { error: problemText(answer), loading: false });
+      },
+      () => live && setState({ error: problemText(null), loading: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, round]);
+  return { ...state, reload: () => setRound((r) => r + 1) };
+}
+
+/** Runs a request for a form: pending while it runs, the server's reason when refused. */
+export function useAction() {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState('');
+  async function run<T>(request: () => Promise<AnswerWith<T>>): Promise<{ data: T } | null> {
+    setPending(true);
+    setError('');
+    try {
+      const answer = await request();
+      if (answer.ok) return answer;
+      setError(problemText(answer));
+      return null;
+    } catch {
+      setError(problemText(null));
+      return null;
+    } finally {
+      setPending(false);
+    }
+  }
+  return { pending, error, setError, run };
+}
+
+export function PageTitle({ children, actions }: { children: ComponentChildren; actions?: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${typeof children === 'string' ? children : 'Console'} · Feedback`;
+  }, [children]);
+  return (
+    <div class="row spread" style="margin-bottom:16px">
+      <h1 style="margin:0">{children}</h1>
+      {actions ? <div class="row">{actions}</div> : null}
+    </div>
+  );
+}
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  hint?: string;
+  multiline?: boolean;
+  rows?: number;
+  value?: string;
+  onValue?: (value: string) => void;
+};
+
+/** A labelled input (or textarea), with a hint under the label. */
+export function Field({ label, hint, multiline, rows, onValue, ...input }: FieldProps) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const common = {
+    id,
+    'aria-describedby': hintId,
+    onInput: (event: Event) => onValue?.((event.target as HTMLInputElement).value),
+  };
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {hint ? (
+        <div id={hintId} class="hint" style="margin-bottom:4px">
+          {hint}
+        </div>
+      ) : null}
+      {multiline ? (
+        <textarea {...(input as TextareaHTMLAttributes<HTMLTextAreaElement>)} {...common} rows={rows ?? 3} />
+      ) : (
+        <input {...input} {...common} />
+      )}
+    </div>
+  );
+}
+
+export function FormError({ message }: { message: string }) {
+  return message ? (
+    <p class="error" role="alert">
+      {message}
+    </p>
+  ) : null;
+}
+
+export function Loading({ error, label = 'Loading…' }: { error?: string; label?: string }) {
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : (
+    <p class="muted" role="status">
+      {label}
+    </p>
+  );
+}
+
+/**
+ * A modal dialog (the browser's own: it keeps focus inside and closes on Esc); focus returns to
+ * what opened it.
+ */
+export function Dialog({
+  title,
+  open,
+  onClose,
+  children,
+}: {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  children: ComponentChildren;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<Element | null>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      opener.current = document.activeElement;
+      dialog.showModal();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onClose={() => {
+        onClose();
+        (opener.current as HTMLElement | null)?.focus();
+      }}
+    >
+      <h2 id={titleId} style="margin-top:0">
+        {title}
+      </h2>
+      {open ? children : null}
+    </dialog>
+  );
+}
+
+/** A secret or snippet shown in full, with a button that copies it. */
+export function CopyBox({ label, text, multiline = false }: { label: string; text: string; multiline?: boolean }) {
+  const [copied, setCopied] = useState(false);
+  const id = useId();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // No clipboard permission: select the text so that Ctrl+C copies it.
+      const el = document.getElementById(id);
+      if (el) window.getSelection()?.selectAllChildren(el);
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <div class="stack" style="margin-bottom:12px">
+      <div class="row spread">
+        <span style="font-weight:600;font-size:14px">{label}</span>
+        <button type="button" onClick={copy} aria-label={`Copy ${label}`}>
+          {copied ? 'Copied ✓' : 'Copy'}
+        </button>
+      </div>
+      {/* Focusable: a snippet wider than the screen scrolls, by keyboard too. */}
+      <pre
+        id={id}
+        tabIndex={0}
+        aria-label={label}
+        class={multiline ? '' : 'wrap'}
+        style={multiline ? '' : 'white-space:pre-wrap'}
+      >
+        {text}
+      </pre>
+    </div>
+  );
+}
+
+interface StatusFields {
+  status: 'open' | 'applied' | 'archived';
+  deployedAt: string | null;
+  deployedBuildSha: string | null;
+  verifiedAt: string | null;
+}
+
+/** Open / Completed / Live · sha7 / Verified / Archived, as the widget shows them. */
+export function StatusPills({ comment }: { comment: StatusFields }) {
+  return (
+    <span class="pills">
+      {comment.status === 'open' ? <span class="pill">Open</span> : null}
+      {comment.status === 'archived' ? <span class="pill">Archived</span> : null}
+      {comment.status === 'applied' && comment.deployedAt && comment.deployedBuildSha ? (
+        <span class="pill live">Live · {shortSha(comment.deployedBuildSha)}</span>
+      ) : null}
+      {comment.status === 'applied' && !comment.deployedAt ? <span class="pill completed">Completed</span> : null}
+      {comment.verifiedAt ? <span class="pill verified">Verified</span> : null}
+    </span>
+  );
+}
+
+/** "5 minutes ago", with the date and time on hover and for screen readers' date navigation. */
+export function Time({ iso }: { iso: string | null }) {
+  if (!iso) return <span class="muted">—</span>;
+  return (
+    <time dateTime={iso} title={new Date(iso).toLocaleString()}>
+      {relativeTimeText(iso)}
+    </time>
+  );
+}

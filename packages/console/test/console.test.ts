@@ -1,0 +1,416 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { addClient, addMember, call, createComment, createProject, type Member } from '../../server/test/helpers.js';
+import {
+  type ConsoleStack,
+  consoleAs,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+  startConsoleStack,
+} from './helpers.js';
+
+const PHONE = { width: 390, height: 844 };
+
+describe('the console in Chromium, served by the server at /', () => {
+  let browser: Browser;
+  let stack: ConsoleStack;
+  const closers: (() => Promise<void>)[] = [];
+
+  before(async () => {
+    browser = await launchBrowser();
+    stack = await startConsoleStack();
+  });
+  after(async () => {
+    for (const close of closers) await close();
+    await browser?.close();
+    await stack?.close();
+  });
+
+  async function open(member: Member | null, path = '/', viewport?: { width: number; height: number }) {
+    const session = await consoleAs(browser, stack, member, viewport);
+    closers.push(() => session.context.close());
+    await session.page.goto(stack.base + path);
+    return session;
+  }
+
+  /** Checks a screen: no serious axe violation, no horizontal overflow, no script error; then a screenshot. */
+  async function look(page: Page, name: string, errors: string[]) {
+    assert.deepEqual(await seriousViolations(page), [], `${name}: axe`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${name}: ${overflow} px wider than the window`);
+    assert.deepEqual(errors, [], `${name}: script errors`);
+    await screenshot(page, name);
+  }
+
+  test('sign in: a wrong password says so; the right one opens the inbox; sign out returns to sign-in', async () => {
+    const { page, errors } = await open(null, '/comments');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await look(page, 'console-sign-in', errors);
+    await page.getByLabel('E-mail').fill(stack.admin.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'incorrect' }).waitFor();
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Comments' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/comments', 'back where the user was headed');
+    assert.equal(await page.evaluate(() => localStorage.getItem('svc:console:token')?.startsWith('svc_sess_')), true);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('svc:console:token')), null);
+  });
+
+  test('a deep link reloads into the same page, and the shell is served with a strict CSP and hashed assets', async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const comment = await createComment(stack.api.app, stack.admin, project.key, 'Deep linked');
+    const { page, errors } = await open(stack.admin, `/comments/${comment.id}`);
+    await page.getByText('Deep linked').first().waitFor();
+    await page.reload();
+    await page.getByText('Deep linked').first().waitFor();
+    const shell = await fetch(`${stack.base}/comments/${comment.id}`);
+    assert.match(String(shell.headers.get('content-security-policy')), /script-src 'self';style-src 'self'/);
+    const asset = /src="(\/assets\/[^"]+)"/.exec(await shell.text())?.[1];
+    assert.match(String((await fetch(stack.base + asset)).headers.get('cache-control')), /immutable/);
+    assert.deepEqual(errors, []);
+  });
+
+  test('inbox: the amber badge counts unread notifications; one opens its comment; mark all read clears it', async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const member = await addMember(stack.api.app, stack.admin, 'member', 'Dev Dana');
+    const comment = await createComment(
+      stack.api.app,
+      stack.admin,
+      project.key,
+      'The logo is blurry on retina screens',
+    );
+    await call(stack.api.app, 'POST', `/api/comments/${comment.id}/replies`, {
+      token: member.token,
+      body: { body: 'Looking into it' },
+    });
+    await call(stack.api.app, 'POST', `/api/comments/${comment.id}/apply`, {
+      token: member.token,
+      body: { commitSha: 'abcdef1' },
+    });
+    const { page, errors } = await open(stack.admin, '/');
+    const badge = page.locator('nav .badge');
+    await badge.waitFor();
+    assert.match((await badge.textContent()) ?? '', /^2/);
+    const colour = await badge.evaluate((el) => getComputedStyle(el).backgroundColor);
+    assert.equal(colour, 'rgb(245, 158, 11)', 'the amber of --pf-notify');
+    await page.getByRole('cell', { name: /Fix applied/ }).waitFor();
+    await look(page, 'console-inbox', errors);
+    await page.getByRole('button', { name: 'Mark all read' }).click();
+    await badge.waitFor({ state: 'detached' });
+    await page
+      .getByRole('link', { name: /logo is blurry/ })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: /Comment by Ada Admin/ }).waitFor();
+  });
+
+  test('comments: filters by status, project and words; arrow keys move between rows; archive several at once', async () => {
+    const site = await createProject(stack.api.app, stack.admin);
+    const shop = await createProject(stack.api.app, stack.admin);
+    const member = await addMember(stack.api.app, stack.admin, 'member', 'Triage Tom');
+    const ids = [];
+    for (const [key, body] of [
+      [site.key, 'Hero image overlaps the headline'],
+      [site.key, 'Footer links are broken'],
+      [shop.key, 'Checkout total rounds wrong'],
+    ] as const) {
+      ids.push((await createComment(stack.api.app, stack.admin, key, body)).id);
+    }
+    await call(stack.api.app, 'POST', `/api/comments/${ids[1]}/apply`, {
+      token: member.token,
+      body: { commitSha: 'abcdef1' },
+    });
+    const { page, errors } = await open(member, '/comments');
+    await page.getByRole('link', { name: 'Checkout total rounds wrong' }).waitFor();
+    await look(page, 'console-comments', errors);
+
+    await page.getByRole('button', { name: 'Completed' }).click();
+    await page.getByRole('link', { name: 'Footer links are broken' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Checkout total rounds wrong' }).count(), 0);
+    assert.match(page.url(), /status=applied/, 'the filters are in the address');
+    await page.getByRole('button', { name: 'All' }).click();
+    await page.getByLabel('Project').selectOption(shop.key);
+    await page.getByRole('link', { name: 'Checkout total rounds wrong' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Footer links are broken' }).count(), 0);
+    await page.getByLabel('Project').selectOption('');
+    await page.getByLabel('Words').fill('hero headline');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=hero/);
+    await page.getByRole('link', { name: 'Hero image overlaps the headline' }).waitFor();
+    assert.equal(await page.locator('tbody tr').count(), 1);
+
+    await page.getByLabel('Words').fill('');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL((url) => !url.search.includes('q='));
+    await page.locator('a[data-row]').nth(2).waitFor();
+    await page.locator('a[data-row]').first().focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(
+      await page.evaluate(() => document.activeElement === document.querySelectorAll('a[data-row]')[1]),
+      true,
+    );
+    await page.keyboard.press('ArrowUp');
+    assert.equal(
+      await page.evaluate(() => document.activeElement === document.querySelectorAll('a[data-row]')[0]),
+      true,
+    );
+
+    await page
+      .getByRole('checkbox', { name: /Select the comment/ })
+      .nth(0)
+      .check();
+    await page
+      .getByRole('checkbox', { name: /Select the comment/ })
+      .nth(1)
+      .check();
+    await page.getByRole('button', { name: 'Archive selected' }).click();
+    await page.getByRole('button', { name: 'Archive selected' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Archived' }).click();
+    await page.waitForURL(/status=archived/);
+    await page.locator('tbody tr').first().waitFor();
+    assert.ok((await page.locator('tbody tr').count()) >= 2);
+  });
+
+  test("a comment's detail: where it is and what happened; apply with a commit, reply, reopen, archive and delete (confirmed); only its author or an admin verifies", async () => {
+    const project = await createProject(stack.api.app, stack.admin, { repoUrl: 'https://github.com/acme/site' });
+    const author = await addMember(stack.api.app, stack.admin, 'member', 'Rita Reviewer');
+    const dev = await addMember(stack.api.app, stack.admin, 'member', 'Dev Dana');
+    const comment = await createComment(stack.api.app, author, project.key, 'The price wraps on small screens');
+    const { page, errors } = await open(dev, `/comments/${comment.id}`);
+    await page.getByText('The price wraps on small screens').waitFor();
+    assert.match(
+      (await page.getByRole('link', { name: 'Open on page' }).getAttribute('href')) ?? '',
+      /svc_comment=cmt_/,
+    );
+    await page.getByText('heading', { exact: false }).first().waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Not fixed' }).count(), 0);
+
+    await page.getByRole('button', { name: 'Apply a fix' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Apply a fix' });
+    await page.waitForFunction(() => document.activeElement?.closest('dialog') !== null);
+    await dialog.getByLabel('Commit SHA').fill('3abdb14');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('link', { name: 'commit 3abdb14' }).waitFor();
+    assert.equal(
+      await page.getByRole('link', { name: 'commit 3abdb14' }).getAttribute('href'),
+      'https://github.com/acme/site/commit/3abdb14',
+    );
+    await page.locator('.pill.completed').waitFor();
+    await look(page, 'console-comment', errors);
+
+    await page.getByLabel('Reply').fill('Fixed in the grid');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.locator('.thread li', { hasText: 'Fixed in the grid' }).waitFor();
+    await page.getByRole('button', { name: 'Reopen' }).click();
+    await page.locator('.pill', { hasText: 'Open' }).waitFor();
+
+    // The author verifies; an author's "Not fixed" needs a note.
+    await call(stack.api.app, 'POST', `/api/comments/${comment.id}/apply`, {
+      token: dev.token,
+      body: { commitSha: 'abcdef1' },
+    });
+    const asAuthor = await open(author, `/comments/${comment.id}`);
+    await asAuthor.page.getByRole('button', { name: 'Not fixed' }).click();
+    await asAuthor.page.getByLabel('What is still wrong?').fill('Still wraps at 390 px');
+    await asAuthor.page.getByRole('dialog').getByRole('button', { name: 'Reopen' }).click();
+    await asAuthor.page.locator('.thread li', { hasText: 'Not fixed: Still wraps at 390 px' }).waitFor();
+
+    await page.reload();
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.locator('.pill', { hasText: 'Archived' }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Delete' }).count(), 0, 'only its author or an admin deletes');
+    await asAuthor.page.reload();
+    await asAuthor.page.getByRole('button', { name: 'Delete' }).click();
+    await asAuthor.page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await asAuthor.page.getByRole('heading', { name: 'Comments' }).waitFor();
+    assert.equal(
+      (await call(stack.api.app, 'GET', `/api/comments/${comment.id}`, { token: author.token })).status,
+      404,
+    );
+  });
+
+  test('projects: create, edit origins, install snippets with this server and the key, builds, delete by typing the key', async () => {
+    const { page, errors } = await open(stack.admin, '/projects');
+    await page.getByRole('button', { name: 'New project' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New project' });
+    await dialog.getByLabel('Key').fill('marketing');
+    await dialog.getByLabel('Name').fill('Marketing site');
+    await dialog.getByLabel('Allowed origins').fill('https://www.acme.test\nnot an origin');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
+    await dialog.getByRole('alert').waitFor();
+    await dialog.getByLabel('Allowed origins').fill('https://www.acme.test\nhttps://staging.acme.test/');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
+    await page.locator('td strong', { hasText: 'Marketing site' }).waitFor();
+    await look(page, 'console-projects', errors);
+
+    await page.getByRole('button', { name: 'Edit Marketing site' }).click();
+    await page.getByRole('dialog').getByLabel('App URL').fill('https://www.acme.test/');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: 'https://www.acme.test' }).waitFor();
+    const stored = (await call(stack.api.app, 'GET', '/api/projects/marketing', { token: stack.admin.token })).body;
+    assert.deepEqual(stored.allowedOrigins, ['https://www.acme.test', 'https://staging.acme.test']);
+
+    await page.getByRole('link', { name: 'Install Marketing site' }).click();
+    await page.getByRole('heading', { name: 'Install Marketing site' }).waitFor();
+    const snippets = await page.locator('pre').allTextContents();
+    assert.ok(snippets.some((s) => s.includes(`<script src="${stack.base}/widget.js" data-project-key="marketing"`)));
+    assert.ok(snippets.some((s) => s.includes(`svc-cli init --server ${stack.base} --project marketing`)));
+    assert.ok(
+      snippets.some((s) => s.includes('actions/checkout@v4')) && snippets.some((s) => s.includes('GIT_DEPTH: 0')),
+    );
+    assert.equal(await page.getByRole('button', { name: /^Copy / }).count(), 5);
+    await look(page, 'console-install', errors);
+
+    await call(stack.api.app, 'POST', '/api/projects/marketing/builds', {
+      token: stack.admin.token,
+      body: { sha: 'abcdef1234567' },
+    });
+    await page.goto(`${stack.base}/projects/marketing/builds`);
+    await page.getByRole('cell', { name: 'abcdef1' }).waitFor();
+    await look(page, 'console-builds', errors);
+
+    await page.goto(`${stack.base}/projects`);
+    await page.getByRole('button', { name: 'Delete Marketing site' }).click();
+    const confirm = page.getByRole('dialog');
+    const remove = confirm.getByRole('button', { name: 'Delete project' });
+    assert.equal(await remove.isDisabled(), true);
+    await confirm.getByLabel('Type marketing to confirm').fill('marketing');
+    await remove.click();
+    await page.locator('td strong', { hasText: 'Marketing site' }).waitFor({ state: 'detached' });
+  });
+
+  test('people: invite (link to copy), accept it in another browser, change a role, reset link, client links created, rotated and revoked, remove', async () => {
+    const { page, errors } = await open(stack.admin, '/people');
+    await page.getByRole('heading', { name: 'Team' }).waitFor();
+    await page.getByLabel('E-mail').fill('newcomer@example.test');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const shown = page.getByRole('dialog', { name: /Invitation for newcomer@example.test/ });
+    const inviteUrl = (await shown.locator('pre').textContent()) ?? '';
+    assert.match(inviteUrl, new RegExp(`^${stack.base}/invite#svc_inv_`));
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: 'newcomer@example.test', exact: true }).waitFor();
+    await look(page, 'console-people', errors);
+
+    const invited = await open(null, new URL(inviteUrl).pathname + new URL(inviteUrl).hash);
+    await invited.page.getByLabel('Your name').fill('Nia Newcomer');
+    await invited.page.getByLabel('Password').fill('a fine long passphrase');
+    await invited.page.getByRole('button', { name: 'Join' }).click();
+    await invited.page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    assert.match((await invited.page.locator('.who').textContent()) ?? '', /Nia Newcomer · member/);
+    assert.equal(new URL(invited.page.url()).hash, '', 'the token is gone from the address bar');
+
+    await page.reload();
+    await page.getByLabel('Role of Nia Newcomer').selectOption('admin');
+    await page.getByLabel('Role of Nia Newcomer').waitFor();
+    const nia = (
+      await call(stack.api.app, 'GET', '/api/workspace/members', { token: stack.admin.token })
+    ).body.items.find((m: { name: string }) => m.name === 'Nia Newcomer');
+    assert.equal(nia.role, 'admin');
+
+    await page.getByRole('button', { name: 'Reset link for Nia Newcomer' }).click();
+    const resetUrl = (await page.getByRole('dialog').locator('pre').textContent()) ?? '';
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    const resetting = await open(null, new URL(resetUrl).pathname + new URL(resetUrl).hash);
+    await resetting.page.getByLabel('New password').fill('another fine passphrase');
+    await resetting.page.getByRole('button', { name: 'Set password' }).click();
+    await resetting.page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await invited.page.reload();
+    await invited.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+    const project = await createProject(stack.api.app, stack.admin, { appUrl: 'https://app.acme.test' });
+    await page.reload();
+    await page.getByLabel("Client's name").fill('Cleo Client');
+    await page.getByRole('combobox', { name: 'Project' }).selectOption(project.key);
+    await page.getByRole('button', { name: 'Create link' }).click();
+    const access = (await page.getByRole('dialog').locator('pre').textContent()) ?? '';
+    assert.match(access, /^https:\/\/app\.acme\.test\/\?svc_access=svc_acc_/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'New link for Cleo Client' }).click();
+    const rotated = (await page.getByRole('dialog').locator('pre').textContent()) ?? '';
+    assert.notEqual(rotated, access);
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    const oldToken = new URL(access).searchParams.get('svc_access');
+    assert.equal(
+      (await call(stack.api.app, 'POST', '/api/auth/quick-access', { body: { accessToken: oldToken } })).status,
+      401,
+    );
+    await page.getByRole('button', { name: 'Revoke Cleo Client' }).click();
+    await page.getByRole('cell', { name: 'Cleo Client', exact: true }).waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Remove Nia Newcomer' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await page.getByLabel('Role of Nia Newcomer').waitFor({ state: 'detached' });
+  });
+
+  test('API keys: created and shown once with a copy button, listed by its last four, revoked; admins see every key', async () => {
+    const member = await addMember(stack.api.app, stack.admin, 'member', 'Key Keeper');
+    const { page, errors } = await open(member, '/api-keys');
+    await page.getByLabel('Name').fill('GitHub deploy');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.getByRole('dialog').locator('pre').textContent()) ?? '';
+    assert.match(key, /^svc_key_/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: `…${key.slice(-4)}` }).waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Every key of the workspace' }).count(), 0);
+    await look(page, 'console-api-keys', errors);
+
+    const asAdmin = await open(stack.admin, '/api-keys');
+    await asAdmin.page.getByRole('button', { name: 'Revoke GitHub deploy of Key Keeper' }).click();
+    await asAdmin.page
+      .getByRole('button', { name: 'Revoke GitHub deploy of Key Keeper' })
+      .waitFor({ state: 'detached' });
+    assert.equal((await call(stack.api.app, 'GET', '/api/me', { token: key })).status, 401);
+  });
+
+  test('account: sessions listed, sign out everywhere else, password change', async () => {
+    const member = await addMember(stack.api.app, stack.admin, 'member', 'Acc Owner');
+    const other = await call(stack.api.app, 'POST', '/api/auth/login', {
+      body: { email: member.email, password: 'another good password' },
+    });
+    const { page, errors } = await open(member, '/account');
+    await page.getByRole('cell', { name: /this one/ }).waitFor();
+    await look(page, 'console-account', errors);
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).and(page.locator('[disabled]')).waitFor();
+    assert.equal((await call(stack.api.app, 'GET', '/api/me', { token: other.body.token })).status, 401);
+    await page.getByLabel('Current password').fill('another good password');
+    await page.getByLabel('New password').fill('a newer fine passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password changed' }).waitFor();
+  });
+
+  test('a client signed in through a link is told to use the widget on the app', async () => {
+    const client = await addClient(stack.api.app, stack.admin);
+    const { page } = await open(client, '/');
+    await page.getByRole('heading', { name: 'Use the feedback button on the app' }).waitFor();
+  });
+
+  test('on a 390 px phone every screen fits the width and stays usable', async () => {
+    const project = await createProject(stack.api.app, stack.admin, { appUrl: 'https://app.acme.test' });
+    const long = 'A very long comment that goes on and on about a layout problem '.repeat(6);
+    await createComment(stack.api.app, stack.admin, project.key, long);
+    for (const [path, name] of [
+      ['/', 'inbox'],
+      ['/comments', 'comments'],
+      ['/projects', 'projects'],
+      [`/projects/${project.key}/install`, 'install'],
+      ['/people', 'people'],
+      ['/api-keys', 'api-keys'],
+      ['/account', 'account'],
+    ] as const) {
+      const { page, errors } = await open(stack.admin, path, PHONE);
+      await page.locator('main h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      await look(page, `console-phone-${name}`, errors);
+    }
+    const signIn = await open(null, '/', PHONE);
+    await signIn.page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await look(signIn.page, 'console-phone-sign-in', signIn.errors);
+  });
+});

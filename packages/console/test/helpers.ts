@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createTestApp, type Member, signUp, type TestApp } from '../../server/test/helpers.js';
+import { launchBrowser } from '../../widget/test/helpers.js';
+
+export { launchBrowser };
+
+const screenshotDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../test-results');
+const axeSource = fs.readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
+
+/** The real server (console and API on one origin) on 127.0.0.1, with a workspace and its admin. */
+export interface ConsoleStack {
+  api: TestApp;
+  base: string;
+  admin: Member;
+  close: () => Promise<void>;
+}
+
+export async function startConsoleStack(): Promise<ConsoleStack> {
+  const api = await createTestApp({
+    publicUrl: null,
+    limits: { repliesPerMinute: 100_000, commentsPerMinute: 100_000 },
+  });
+  const base = (await api.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  const admin = await signUp(api.app, 'Ada Admin');
+  return { api, base, admin, close: () => api.close() };
+}
+
+/** A page whose console is signed in as `member` (its token put where the console keeps it). */
+export async function consoleAs(
+  browser: Browser,
+  stack: ConsoleStack,
+  member: Member | null,
+  viewport = { width: 1200, height: 800 },
+) {
+  const context: BrowserContext = await browser.newContext({ viewport });
+  if (member) {
+    await context.addInitScript(
+      ([token]) => {
+        if (!sessionStorage.getItem('svc-test-seeded')) {
+          localStorage.setItem('svc:console:token', token as string);
+          sessionStorage.setItem('svc-test-seeded', '1');
+        }
+      },
+      [member.token],
+    );
+  }
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of (4\d\d)/.test(message.text())) errors.push(message.text());
+  });
+  return { context, page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** axe-core run inside the page: the serious and critical violations, described. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const results = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

@@ -1,0 +1,64 @@
+// The API client of the browser apps (widget and console): a bearer token kept in the given
+// storage, JSON in and out, an answer for every HTTP status (never a throw for one).
+import { type Answer, type ApiClient, type CallOf, type Endpoint, endpointRequest } from './endpoints.js';
+
+/** Where the token is kept: `localStorage` in a browser. Any of its calls may throw (blocked storage). */
+export interface TokenStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export class FetchApiClient implements ApiClient {
+  token: string | null = null;
+  /** Called when the server refuses the token the call carried. */
+  onUnauthorized = () => {};
+
+  constructor(
+    readonly base: string,
+    private readonly storageKey: string,
+    private readonly storage: TokenStorage | undefined,
+  ) {
+    try {
+      this.token = storage?.getItem(storageKey) ?? null;
+    } catch {
+      // Storage can be blocked (private mode, policies): no remembered session.
+    }
+  }
+
+  setToken(token: string | null): void {
+    this.token = token;
+    try {
+      if (token) this.storage?.setItem(this.storageKey, token);
+      else this.storage?.removeItem(this.storageKey);
+    } catch {
+      // Blocked storage: the session then lasts this page.
+    }
+  }
+
+  async call<E extends Endpoint>(
+    endpoint: E,
+    call: CallOf<E>,
+    headers: Record<string, string> = {},
+  ): Promise<Answer<E>> {
+    const { method, path } = endpointRequest(endpoint, call);
+    const body = (call as { body?: unknown }).body;
+    const response = await fetch(this.base + path, {
+      method,
+      headers: {
+        ...headers,
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = response.status === 304 ? '' : await response.text();
+    if (response.status === 401 && this.token) this.onUnauthorized();
+    return {
+      ok: response.ok,
+      status: response.status,
+      data: text ? JSON.parse(text) : undefined,
+      etag: response.headers.get('etag'),
+    } as Answer<E>;
+  }
+}
