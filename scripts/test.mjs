@@ -1,6 +1,6 @@
 // The whole test suite: once against SQLite, then against PostgreSQL when one is
 // available (TEST_DATABASE_URL, or a throwaway cluster from Debian's postgresql package).
-// The widget's browser tests run in the SQLite pass, in Debian's Chromium: they exercise the
+// The widget's and the console's browser tests run in the SQLite pass, in Debian's Chromium: they exercise the
 // browser, and the API they call is covered on both databases by the server's own tests.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,7 +25,7 @@ function testFiles() {
   return files.sort();
 }
 
-const browserTests = (file) => file.includes(`${path.sep}widget${path.sep}test${path.sep}`);
+const browserTests = (file) => /[\\/](widget|console)[\\/]test[\\/]/.test(file);
 
 function runSuite(label, env, files) {
   process.stdout.write(`\n=== ${label} ===\n`);

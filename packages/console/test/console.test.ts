@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { addClient, addMember, call, createComment, createProject, type Member } from '../../server/test/helpers.js';
+import { seedDemoIfEmpty } from '../../server/src/modules/demo/seed.js';
+import {
+  addClient,
+  addMember,
+  call,
+  createComment,
+  createProject,
+  createTestApp,
+  type Member,
+} from '../../server/test/helpers.js';
 import {
   type ConsoleStack,
   consoleAs,
@@ -28,8 +37,13 @@ describe('the console in Chromium, served by the server at /', () => {
     await stack?.close();
   });
 
-  async function open(member: Member | null, path = '/', viewport?: { width: number; height: number }) {
-    const session = await consoleAs(browser, stack, member, viewport);
+  async function open(
+    member: Member | null,
+    path = '/',
+    viewport?: { width: number; height: number },
+    colorScheme: 'light' | 'dark' = 'light',
+  ) {
+    const session = await consoleAs(browser, stack, member, viewport, colorScheme);
     closers.push(() => session.context.close());
     await session.page.goto(stack.base + path);
     return session;
@@ -412,5 +426,39 @@ describe('the console in Chromium, served by the server at /', () => {
     const signIn = await open(null, '/', PHONE);
     await signIn.page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await look(signIn.page, 'console-phone-sign-in', signIn.errors);
+  });
+
+  test('in a dark OS theme the console is dark and keeps its contrast', async () => {
+    for (const [path, name] of [
+      ['/comments', 'comments'],
+      ['/people', 'people'],
+    ] as const) {
+      const { page, errors } = await open(stack.admin, path, undefined, 'dark');
+      await page.locator('main h1').waitFor();
+      await page.waitForLoadState('networkidle');
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(background, 'rgb(11, 16, 32)');
+      await look(page, `console-dark-${name}`, errors);
+    }
+  });
+
+  test('the demo server: sign-in says where the credentials were printed and links the demo page; the demo admin sees its comments', async () => {
+    const demo = await createTestApp({ demo: true });
+    closers.push(() => demo.close());
+    const base = (await demo.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+    const credentials = await seedDemoIfEmpty(demo.app.database.db, [base], `${base}/demo`);
+    assert.ok(credentials);
+    const context = await browser.newContext();
+    closers.push(() => context.close());
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    await page.getByText('This is a demo server').waitFor();
+    assert.equal(await page.getByRole('link', { name: 'demo page' }).getAttribute('href'), '/demo');
+    await page.getByLabel('E-mail').fill(credentials.email);
+    await page.getByLabel('Password').fill(credentials.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Comments' }).click();
+    await page.getByRole('link', { name: /Team price wraps/ }).waitFor();
+    await page.getByRole('link', { name: /include VAT/ }).waitFor();
   });
 });

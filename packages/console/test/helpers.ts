@@ -34,8 +34,9 @@ export async function consoleAs(
   stack: ConsoleStack,
   member: Member | null,
   viewport = { width: 1200, height: 800 },
+  colorScheme: 'light' | 'dark' = 'light',
 ) {
-  const context: BrowserContext = await browser.newContext({ viewport });
+  const context: BrowserContext = await browser.newContext({ viewport, colorScheme });
   if (member) {
     await context.addInitScript(
       ([token]) => {

@@ -10,6 +10,7 @@ function printDemo(baseUrl: string, demo: DemoCredentials): void {
     [
       '',
       'Demo workspace created. These secrets are shown only this once:',
+      `  Console:    ${baseUrl}/`,
       `  Demo page:  ${baseUrl}/demo`,
       `  API docs:   ${baseUrl}/docs`,
       `  Admin:      ${demo.email}`,
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
     const demo = await app.database.withStartupLock(() => seedDemoIfEmpty(app.database.db, origins, `${baseUrl}/demo`));
     if (demo) printDemo(baseUrl, demo);
   }
-  app.log.info(`Feedback comments server ready at ${baseUrl} (demo page: ${baseUrl}/demo)`);
+  app.log.info(`Feedback comments server ready at ${baseUrl} (console: ${baseUrl}/, demo page: ${baseUrl}/demo)`);
 }
 
 main().catch((error: unknown) => {

@@ -52,13 +52,9 @@ export class Store {
 
   // --- session ---------------------------------------------------------------------------
 
-  /** Signs in with `?svc_access=` when the page was opened from a client's link; false when refused. */
-  async exchangeAccessLink(): Promise<boolean> {
-    const url = new URL(location.href);
-    const accessToken = url.searchParams.get('svc_access');
+  /** Signs in with the token of a client's link (`?svc_access=`), if the page was opened from one; false when refused. */
+  async exchangeAccessLink(accessToken: string | null): Promise<boolean> {
     if (!accessToken) return true;
-    url.searchParams.delete('svc_access');
-    history.replaceState(history.state, '', url.href);
     const answer = await this.api.call('POST /api/auth/quick-access', { body: { accessToken } }).catch(() => null);
     if (answer?.ok) {
       this.api.setToken(answer.data.token);

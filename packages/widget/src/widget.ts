@@ -21,6 +21,16 @@ export interface WidgetConfig {
 const ICON =
   '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/></svg>';
 
+/** A parameter of the page's address, removed from the address bar once read. */
+export function takeParam(name: string): string | null {
+  const url = new URL(location.href);
+  const value = url.searchParams.get(name);
+  if (value === null) return null;
+  url.searchParams.delete(name);
+  history.replaceState(history.state, '', url.href);
+  return value;
+}
+
 export class Widget {
   private readonly host = h('div', { 'data-svc-widget': '' });
   private readonly root = this.host.attachShadow({ mode: 'open' });
@@ -64,10 +74,13 @@ export class Widget {
 
   async mount(): Promise<void> {
     document.body.append(this.host);
-    if (!(await this.store.exchangeAccessLink())) this.showPanel();
+    if (!(await this.store.exchangeAccessLink(takeParam('svc_access')))) this.showPanel();
     const user = await this.store.resume();
     if (user) await this.signedIn(user);
     this.render();
+    // "Open on page" from the console: ?svc_comment=<id> opens the panel on that comment.
+    const shown = takeParam('svc_comment');
+    if (shown && this.store.user) this.actions.openComment(shown, currentPage());
   }
 
   destroy(): void {

@@ -318,6 +318,17 @@ describe('the widget in Chromium, on another origin than the API', () => {
     await screenshot(page, '8-new-comment-pinned');
   });
 
+  test("?svc_comment=<id> (the console's Open on page) opens the panel on that comment, highlighted, and leaves the address bar", async () => {
+    const author = await newReviewer(stack);
+    const { id } = await appliedComment(stack, author, { body: 'Opened from the console' });
+    const page = await openAs(author, stack.pageUrl({ query: `svc_comment=${id}&tab=plans` }));
+    const card = widget(page).locator(`[data-comment="${id}"].highlight`);
+    await card.waitFor();
+    assert.equal(await widget(page).locator('.panel').isHidden(), false);
+    assert.equal(await card.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement), true);
+    assert.ok(!page.url().includes('svc_comment') && page.url().includes('tab=plans'));
+  });
+
   test('an access link signs a client in, is removed from the address bar, and the token is kept', async () => {
     const created = await call(stack.api.app, 'POST', '/api/workspace/quick-access', {
       token: stack.admin.token,

@@ -6,6 +6,7 @@ import { insertApiKey } from '../api-keys/repo.js';
 import { hashPassword } from '../auth/passwords.js';
 import { createUser, insertWorkspace } from '../auth/repo.js';
 import { issueToken } from '../auth/tokens.js';
+import { insertComment } from '../comments/repo.js';
 import { insertProject } from '../projects/repo.js';
 
 export const DEMO_EMAIL = 'admin@demo.local';
@@ -19,7 +20,8 @@ export interface DemoCredentials {
 }
 
 /**
- * On an empty database, creates a demo workspace with an admin, a project and an API key.
+ * On an empty database, creates a demo workspace with an admin, a project, two open comments
+ * on the demo page and an API key.
  * Returns the secrets so they can be shown once; returns null when there is data already.
  */
 /** `origins` may call the API; `demoPageUrl` is the demo project's app (where its access links lead). */
@@ -44,8 +46,9 @@ export async function seedDemoIfEmpty(
       role: 'admin',
       password_hash: passwordHash,
     });
+    const projectId = newId('prj');
     await insertProject(trx, {
-      id: newId('prj'),
+      id: projectId,
       workspace_id: workspaceId,
       key: DEMO_PROJECT_KEY,
       name: 'Demo site',
@@ -54,6 +57,34 @@ export async function seedDemoIfEmpty(
       allowed_origins: JSON.stringify(origins),
       created_at: now,
     });
+    // Something to triage in the console and to see pinned on the demo page.
+    for (const [body, anchor] of [
+      ['The Team price wraps onto two lines on a phone.', { selector: '#plan-team > p', x: 24, y: 12 }],
+      ['Could the page say whether prices include VAT?', null],
+    ] as const) {
+      await insertComment(trx, {
+        id: newId('cmt'),
+        workspace_id: workspaceId,
+        project_id: projectId,
+        author_id: admin.id,
+        body,
+        page_url: demoPageUrl,
+        anchor_selector: anchor?.selector ?? null,
+        anchor_x: anchor?.x ?? null,
+        anchor_y: anchor?.y ?? null,
+        status: 'open',
+        commit_sha: null,
+        commit_url: null,
+        applied_by_id: null,
+        applied_at: null,
+        verified_at: null,
+        deployed_at: null,
+        deployed_build_sha: null,
+        reply_count: 0,
+        created_at: now,
+        updated_at: now,
+      });
+    }
     await insertApiKey(trx, {
       id: newId('key'),
       workspace_id: workspaceId,
