@@ -190,16 +190,12 @@ export function CopyBox({ label, text, multiline = false }: { label: string; tex
           {copied ? 'Copied ✓' : 'Copy'}
         </button>
       </div>
-      {/* Focusable: a snippet wider than the screen scrolls, by keyboard too. */}
-      <pre
-        id={id}
-        tabIndex={0}
-        aria-label={label}
-        class={multiline ? '' : 'wrap'}
-        style={multiline ? '' : 'white-space:pre-wrap'}
-      >
-        {text}
-      </pre>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a snippet wider than the screen scrolls, so it must take focus to scroll by keyboard */}
+      <section aria-label={label} tabIndex={0} class="snippet">
+        <pre id={id} class={multiline ? '' : 'wrap'} style={multiline ? '' : 'white-space:pre-wrap'}>
+          {text}
+        </pre>
+      </section>
     </div>
   );
 }
