@@ -461,4 +461,23 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByRole('link', { name: /Team price wraps/ }).waitFor();
     await page.getByRole('link', { name: /include VAT/ }).waitFor();
   });
+
+  test('what a member may not do is not shown: no project editing, no invitations, no role menus, no workspace keys', async () => {
+    const member = await addMember(stack.api.app, stack.admin, 'member', 'Mere Member');
+    await createProject(stack.api.app, stack.admin);
+    const { page, errors } = await open(member, '/projects');
+    await page
+      .getByRole('link', { name: /^Install/ })
+      .first()
+      .waitFor();
+    assert.equal(await page.getByRole('button', { name: 'New project' }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^Edit/ }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^Delete/ }).count(), 0);
+    await page.getByRole('link', { name: 'People' }).click();
+    await page.getByRole('heading', { name: 'Client links' }).waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Invitations' }).count(), 0);
+    assert.equal(await page.getByRole('combobox', { name: /^Role of/ }).count(), 0);
+    assert.equal(await page.getByRole('button', { name: /^Remove/ }).count(), 0);
+    await look(page, 'console-member-people', errors);
+  });
 });
