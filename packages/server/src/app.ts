@@ -9,6 +9,7 @@ import { createCaches } from './caches.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { registerConditionalGet } from './http/conditional.js';
 import { AllowedOrigins, registerCors } from './http/cors.js';
 import { FastPath } from './http/fast-path.js';
 import { registerProblemHandlers, sendFrameworkError } from './http/problem.js';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerValidators(app);
   registerProblemHandlers(app);
   registerSecurityHeaders(app, HTML_PAGES);
+  registerConditionalGet(app);
   // The OpenAPI document hears of every route registered after this, operations included.
   await app.register(swagger, {
     openapi: {

@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a token (sign-up and sign-in). */
     public?: boolean;
+    /** Answered with a weak ETag, and 304 when If-None-Match holds it (see http/conditional.ts). */
+    conditional?: boolean;
   }
 }
 

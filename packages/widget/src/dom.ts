@@ -60,3 +60,13 @@ export function redraw(container: HTMLElement, nodes: Node[]): void {
 export function timeAgo(iso: string): HTMLTimeElement {
   return h('time', { datetime: iso, title: new Date(iso).toLocaleString() }, relativeTimeText(iso));
 }
+
+/**
+ * Where `el` is, relative to the widget's host: pins and outlines are placed in the host, so
+ * a page's margins, positioned ancestors or transforms move both alike and never offset them.
+ */
+export function placeOf(el: Element, host: Element) {
+  const r = el.getBoundingClientRect();
+  const o = host.getBoundingClientRect();
+  return { left: r.left - o.left, top: r.top - o.top, width: r.width, height: r.height };
+}

@@ -1,3 +1,5 @@
+import { placeOf } from './dom.js';
+
 /** A CSS selector that finds `el` again: an id or test id when unique, else a short nth-of-type path. */
 export function selectorFor(el: Element): string {
   const unique = (selector: string) => {
@@ -51,13 +53,13 @@ export function pickElement(host: Element, outline: HTMLElement): { done: Promis
   });
   const ours = (target: EventTarget | null) => target instanceof Node && (target === host || host.contains(target));
   const show = (el: Element) => {
-    const r = el.getBoundingClientRect();
+    const p = placeOf(el, host);
     Object.assign(outline.style, {
       display: 'block',
-      left: `${r.left}px`,
-      top: `${r.top}px`,
-      width: `${r.width}px`,
-      height: `${r.height}px`,
+      left: `${p.left}px`,
+      top: `${p.top}px`,
+      width: `${p.width}px`,
+      height: `${p.height}px`,
     });
   };
   const onMove = (event: MouseEvent) => {

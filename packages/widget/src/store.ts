@@ -11,6 +11,8 @@ import type { Picked } from './picker.js';
 /** A comment as the widget holds it: its replies once they have been loaded. */
 export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies'>>;
 export type Tab = 'updates' | 'comments';
+/** The status filter of the comments list; '' is all of them. */
+export type StatusFilter = '' | 'open' | 'applied' | 'live' | 'verified';
 /** What a comment being written is about: a picked element, or the whole page. */
 export type Draft = Picked | 'page';
 
@@ -28,13 +30,20 @@ export class Store {
   comments: Comment[] = [];
   nextCursor: string | null = null;
   allPages = false;
+  status: StatusFilter = '';
   /** Comments whose replies are shown. */
   readonly expanded = new Set<string>();
   highlighted: string | null = null;
   /** The comment whose "Not fixed" note is being written. */
   rejecting: string | null = null;
+  /** The comment whose deletion waits for a confirmation. */
+  deleting: string | null = null;
   draft: Draft | null = null;
+  /** A short confirmation shown on a comment's card after the user acted on it. */
+  confirmation: { id: string; text: string } | null = null;
   private etag: string | null = null;
+  /** The ETag of the first page of comments as shown, for the refresh while the panel is open. */
+  private listEtag: string | null = null;
   private beaconSent = false;
 
   constructor(
@@ -106,10 +115,10 @@ export class Store {
     this.notifications = null;
   }
 
-  /** Tells the server which build this page comes from, once per page load; never retried, never shown. */
+  /** Tells the server which build this page comes from, once per page load; never retried, never shown. Clients may not report builds, so they do not try. */
   private sendBeacon(): void {
     const sha = document.documentElement.getAttribute('data-build-sha');
-    if (!sha || this.beaconSent) return;
+    if (!sha || this.beaconSent || this.user?.role === 'client') return;
     this.beaconSent = true;
     this.api
       .call('POST /api/projects/{key}/builds', { params: this.project, body: { sha, containsCommitShas: [] } })
@@ -153,18 +162,46 @@ export class Store {
 
   // --- comments --------------------------------------------------------------------------
 
+  /** The first page of comments (or the next one, `more`), for this page or all pages, with the status filter. */
   async loadComments(more = false): Promise<void> {
-    const answer = await this.api.call('GET /api/projects/{key}/comments', {
-      params: this.project,
-      query: {
-        limit: 50,
-        pageUrl: this.allPages ? undefined : currentPage(),
-        cursor: more && this.nextCursor ? this.nextCursor : undefined,
-      },
-    });
-    if (!answer.ok) return;
+    const answer = await this.listComments(more ? this.nextCursor : null, null);
+    if (!answer?.ok) return;
+    if (!more) this.listEtag = answer.etag;
     this.comments = more ? [...this.comments, ...answer.data.items] : answer.data.items;
     this.nextCursor = answer.data.nextCursor;
+  }
+
+  /**
+   * While the panel is open: re-reads the first page with If-None-Match (a 304 while nothing
+   * changed). True when the list changed; replies already loaded are kept.
+   */
+  async refresh(): Promise<boolean> {
+    const answer = await this.listComments(null, this.listEtag);
+    if (!answer?.ok) return false;
+    const loaded = new Map(this.comments.map((c) => [c.id, c.replies]));
+    this.listEtag = answer.etag;
+    this.comments = answer.data.items.map((c) => ({ ...c, replies: loaded.get(c.id) }));
+    this.nextCursor = answer.data.nextCursor;
+    for (const id of this.expanded) if (loaded.has(id)) await this.loadThread(id);
+    return true;
+  }
+
+  private listComments(cursor: string | null, etag: string | null) {
+    return this.api
+      .call(
+        'GET /api/comments',
+        {
+          query: {
+            project: this.projectKey,
+            limit: 50,
+            pageUrl: this.allPages ? undefined : currentPage(),
+            status: this.status || undefined,
+            cursor: cursor ?? undefined,
+          },
+        },
+        etag ? { 'if-none-match': etag } : {},
+      )
+      .catch(() => null);
   }
 
   comment(id: string): Comment | undefined {
@@ -220,8 +257,44 @@ export class Store {
     if (answer.ok) {
       this.rejecting = null;
       this.replace(answer.data);
+      this.confirmation = {
+        id,
+        text: body.ok ? 'Thank you: marked as fixed.' : 'Reopened with your note: whoever fixed it has been told.',
+      };
       if (this.expanded.has(id)) await this.loadThread(id);
     }
     return answer;
+  }
+
+  /** Archive or reopen (team members): the comment is replaced by the server's answer. */
+  async triage(id: string, action: 'archive' | 'reopen') {
+    const answer = await this.api.call(
+      action === 'archive' ? 'POST /api/comments/{id}/archive' : 'POST /api/comments/{id}/reopen',
+      { params: { id } },
+    );
+    if (answer.ok) {
+      this.replace(answer.data);
+      this.confirmation = { id, text: action === 'archive' ? 'Archived.' : 'Reopened.' };
+    }
+    return answer;
+  }
+
+  async remove(id: string) {
+    const answer = await this.api.call('DELETE /api/comments/{id}', { params: { id } });
+    this.deleting = null;
+    if (answer.ok) {
+      this.comments = this.comments.filter((c) => c.id !== id);
+      this.expanded.delete(id);
+    }
+    return answer;
+  }
+
+  /** The number of each pinned comment of this page, shared by its pin and its card. */
+  pinNumbers(): Map<string, number> {
+    const numbers = new Map<string, number>();
+    for (const c of this.comments) {
+      if (c.status === 'open' && c.anchor && c.pageUrl === currentPage()) numbers.set(c.id, numbers.size + 1);
+    }
+    return numbers;
   }
 }

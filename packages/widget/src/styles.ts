@@ -1,7 +1,11 @@
-// Everything the widget looks like. `:host` resets inherited styles so the page's CSS cannot
-// reach in; the custom properties are the theming surface.
+// Everything the widget looks like. The host's own element name keeps page rules for divs
+// away; `all: initial !important` on :host beats even a page's !important rules on it (in the
+// cascade a shadow root's important rules win), so nothing is inherited from the page; and
+// every text property is set again on each top-level part. The custom properties are the
+// theming surface.
 export const styles = `
-:host{all:initial;--pf-notify:#f59e0b;--pf-accent:#4f46e5;--pf-text:#111827;--pf-muted:#6b7280;--pf-bg:#fff;--pf-line:#e5e7eb;--pf-ok:#059669;--pf-live:#7c3aed;--pf-font:system-ui,-apple-system,"Segoe UI",sans-serif;position:absolute;top:0;left:0;width:0;height:0;z-index:2147483000}
+:host{all:initial!important;display:block!important;position:absolute!important;top:0!important;left:0!important;width:0!important;height:0!important;margin:0!important;padding:0!important;border:0!important;transform:none!important;z-index:2147483000!important;--pf-notify:#f59e0b;--pf-accent:#4f46e5;--pf-text:#111827;--pf-muted:#6b7280;--pf-bg:#fff;--pf-line:#e5e7eb;--pf-ok:#059669;--pf-live:#7c3aed;--pf-font:system-ui,-apple-system,"Segoe UI",sans-serif}
+:host>*{font:400 14px/1.45 var(--pf-font);color:var(--pf-text);letter-spacing:normal;word-spacing:normal;text-transform:none;text-align:left;text-indent:0;text-shadow:none;white-space:normal;direction:ltr;visibility:visible;cursor:auto}
 *{box-sizing:border-box;font-family:var(--pf-font)}
 button,textarea,input{font:inherit;color:inherit}
 button{cursor:pointer}
@@ -10,9 +14,12 @@ button{cursor:pointer}
 .launcher svg{width:24px;height:24px}
 .badge{position:absolute;top:-4px;right:-4px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:var(--pf-notify);color:#111;font:700 12px/22px var(--pf-font);text-align:center;border:2px solid #fff}
 .badge[hidden]{display:none}
-.panel{position:fixed;right:20px;bottom:84px;width:380px;max-width:calc(100vw - 40px);max-height:min(620px,calc(100vh - 110px));display:flex;flex-direction:column;background:var(--pf-bg);color:var(--pf-text);border:1px solid var(--pf-line);border-radius:12px;box-shadow:0 12px 40px rgba(0,0,0,.2);font-size:14px;line-height:1.45;overflow:hidden}
+.panel{position:fixed;right:20px;bottom:84px;width:380px;max-width:calc(100vw - 40px);max-height:min(620px,calc(100vh - 110px));display:flex;flex-direction:column;background:var(--pf-bg);color:var(--pf-text);border:1px solid var(--pf-line);border-radius:12px;box-shadow:0 12px 40px rgba(0,0,0,.2);overflow:hidden}
 .panel[hidden]{display:none}
-header{display:flex;align-items:center;gap:4px;padding:8px;border-bottom:1px solid var(--pf-line)}
+header{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:8px;border-bottom:1px solid var(--pf-line)}
+.who{flex-basis:100%;display:flex;gap:8px;align-items:center;font-size:12px;color:var(--pf-muted);padding:0 6px}
+.who strong{color:var(--pf-text);font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:60%}
+.link{border:0;background:none;padding:0;color:var(--pf-accent);text-decoration:underline;font-size:12px}
 [role=tablist]{display:flex;gap:2px;flex:1}
 [role=tab]{border:0;background:none;padding:6px 10px;border-radius:6px;color:var(--pf-muted);font-weight:600}
 [role=tab][aria-selected=true]{background:#eef2ff;color:var(--pf-accent)}
@@ -33,7 +40,14 @@ a{color:var(--pf-accent)}
 .comment{border:1px solid var(--pf-line);border-radius:8px;padding:10px;margin-bottom:8px}
 .comment.highlight{border-color:var(--pf-notify);box-shadow:0 0 0 3px rgba(245,158,11,.35)}
 .comment p{margin:4px 0;white-space:pre-wrap;overflow-wrap:anywhere}
-.pill{display:inline-block;border-radius:999px;padding:1px 8px;font-size:12px;font-weight:600;background:#f3f4f6;color:#374151}
+.pills{display:flex;gap:4px;margin-left:auto;flex-wrap:nowrap}
+.number{display:inline-grid;place-items:center;min-width:20px;height:20px;border-radius:50%;background:var(--pf-accent);color:#fff;font-size:11px;font-weight:700}
+.filters{display:flex;flex-wrap:wrap;gap:4px;margin-bottom:8px}
+.chip{border:1px solid var(--pf-line);background:none;border-radius:999px;padding:2px 10px;font-size:12px;color:var(--pf-text)}
+.chip[aria-pressed=true]{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
+.confirm{color:var(--pf-ok);font-size:13px;font-weight:600}
+.team{justify-content:flex-start;margin-top:4px}
+.pill{display:inline-block;white-space:nowrap;border-radius:999px;padding:1px 8px;font-size:12px;font-weight:600;background:#f3f4f6;color:#374151}
 .pill.completed{background:#dbeafe;color:#1e40af}
 .pill.live{background:#ede9fe;color:var(--pf-live)}
 .pill.verified{background:#d1fae5;color:var(--pf-ok)}
@@ -43,16 +57,25 @@ textarea,input{width:100%;border:1px solid #d1d5db;border-radius:6px;padding:7px
 textarea{min-height:64px;resize:vertical}
 label{display:block;font-weight:600;margin:8px 0 4px}
 .actions{display:flex;gap:6px;justify-content:flex-end;margin-top:8px;align-items:center}
-.btn{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:6px 12px;font-weight:600}
+.btn{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:6px 12px;font-weight:600;white-space:nowrap}
+.btn.danger{color:#b91c1c;border-color:#fca5a5}
 .btn.primary{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
 .btn.ok{background:var(--pf-ok);border-color:var(--pf-ok);color:#fff}
 .btn:disabled{opacity:.5;cursor:default}
 .error{color:#b91c1c;font-size:13px;margin:6px 0 0}
 .toggle{display:flex;align-items:center;gap:6px;font-size:13px;color:var(--pf-muted);margin-bottom:8px;font-weight:400}
 .toggle input{width:auto}
-.pin{position:absolute;width:26px;height:26px;margin:-13px 0 0 -13px;border-radius:50% 50% 50% 0;background:var(--pf-accent);color:#fff;border:2px solid #fff;font:700 11px/22px var(--pf-font);text-align:center;box-shadow:0 2px 6px rgba(0,0,0,.3);padding:0}
-.outline{position:fixed;display:none;pointer-events:none;border:2px solid var(--pf-accent);background:rgba(79,70,229,.08);border-radius:3px}
+.pin{position:absolute;width:26px;height:26px;margin:-20px 0 0 -6px;border-radius:50% 50% 50% 0;background:var(--pf-accent);color:#fff;border:2px solid #fff;font:700 11px/22px var(--pf-font);text-align:center;box-shadow:0 2px 6px rgba(0,0,0,.3);padding:0}
+.outline{position:absolute;display:none;pointer-events:none;border:2px solid var(--pf-accent);background:rgba(79,70,229,.08);border-radius:3px}
 .flash{position:absolute;pointer-events:none;border:3px solid var(--pf-notify);border-radius:4px}
-.hint{position:fixed;left:50%;top:16px;transform:translateX(-50%);background:#111827;color:#fff;border-radius:8px;padding:8px 12px;font-size:13px;display:flex;gap:10px;align-items:center;box-shadow:0 4px 14px rgba(0,0,0,.3)}
+.hint{position:fixed;left:50%;top:16px;transform:translateX(-50%);max-width:calc(100vw - 16px);background:#111827;color:#fff;border-radius:8px;padding:8px 12px;font-size:13px;display:flex;gap:10px;align-items:center;box-shadow:0 4px 14px rgba(0,0,0,.3)}
+.hint span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .hint .btn{padding:3px 8px;font-size:12px;color:#111827}
+.short{display:none}
+@media (max-width:480px){
+.panel{inset:0;width:auto;max-width:none;max-height:none;border-radius:0;border:0}
+.launcher{right:12px;bottom:12px}
+.long{display:none}.short{display:inline}
+.hint{top:8px;padding:6px 10px}
+}
 `;

@@ -31,8 +31,15 @@ export function takeParam(name: string): string | null {
   return value;
 }
 
+function hostElement(): HTMLElement {
+  const host = document.createElement('svc-feedback');
+  host.setAttribute('data-svc-widget', '');
+  return host;
+}
+
 export class Widget {
-  private readonly host = h('div', { 'data-svc-widget': '' });
+  /** A host element of its own name: no page rule written for divs or spans reaches it. */
+  private readonly host = hostElement();
   private readonly root = this.host.attachShadow({ mode: 'open' });
   private readonly badge = h('span', { class: 'badge', hidden: true, 'aria-hidden': 'true' });
   private readonly launcher = h('button', {
@@ -42,7 +49,13 @@ export class Widget {
     'aria-expanded': 'false',
     onClick: () => (this.panel.hidden ? this.open() : this.close()),
   });
-  private readonly panel = h('section', { class: 'panel', role: 'dialog', 'aria-label': 'Feedback', hidden: true });
+  private readonly panel = h('section', {
+    class: 'panel',
+    role: 'dialog',
+    'aria-modal': 'true',
+    'aria-label': 'Feedback',
+    hidden: true,
+  });
   private readonly pins = h('div');
   private readonly outline = h('div', { class: 'outline' });
   private readonly store: Store;
@@ -51,19 +64,33 @@ export class Widget {
   private picking: { cancel: () => void } | null = null;
 
   constructor(config: WidgetConfig) {
-    this.store = new Store(config.apiBase, config.projectKey, () => this.updateBadge());
+    this.store = new Store(config.apiBase, config.projectKey, () => this.countChanged());
     this.store.api.onUnauthorized = () => this.sessionEnded();
-    this.poller = new Poller(config.notifyPollMs, () => this.store.pollCount());
+    this.poller = new Poller(config.notifyPollMs, async () => {
+      const result = await this.store.pollCount();
+      // While the panel is open, what it shows is re-read at the same cadence (304s when unchanged).
+      if (result.outcome === 'ok' && !this.panel.hidden && this.store.tab === 'comments' && !this.store.draft) {
+        if (await this.store.refresh()) {
+          this.renderPins();
+          this.render();
+        }
+      }
+      return result;
+    });
     const style = h('style');
     style.textContent = styles;
     this.launcher.innerHTML = ICON;
     this.launcher.append(this.badge);
     this.root.append(style, this.pins, this.outline, this.panel, this.launcher);
-    // Esc from anywhere in the widget closes the panel; picking handles its own Esc.
+    // Esc from anywhere in the widget closes the panel; picking handles its own Esc. Tab
+    // stays inside the open panel, as in any dialog.
     this.root.addEventListener('keydown', (event) => {
-      if ((event as KeyboardEvent).key === 'Escape' && !this.panel.hidden) {
+      const key = (event as KeyboardEvent).key;
+      if (key === 'Escape' && !this.panel.hidden) {
         event.stopPropagation();
         this.close();
+      } else if (key === 'Tab' && !this.panel.hidden) {
+        this.keepFocusInside(event as KeyboardEvent);
       }
     });
     const relayout = () => this.renderPins();
@@ -99,6 +126,7 @@ export class Widget {
   }
 
   close(): void {
+    this.store.confirmation = null;
     this.hidePanel();
     this.launcher.focus();
   }
@@ -141,6 +169,35 @@ export class Widget {
     this.renderPins();
   }
 
+  /** Tab from the last element goes to the first, Shift+Tab from the first to the last. */
+  private keepFocusInside(event: KeyboardEvent): void {
+    const focusable = [
+      ...this.panel.querySelectorAll<HTMLElement>('button, a[href], input, textarea, [tabindex="0"]'),
+    ].filter((el) => !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    const active = this.root.activeElement;
+    if (!first || !last) return;
+    if (!this.panel.contains(active)) {
+      event.preventDefault();
+      first.focus();
+    } else if (event.shiftKey && active === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && active === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  /** A new count: the badge, and a fresh Updates list when it is the one on screen. */
+  private countChanged(): void {
+    this.updateBadge();
+    if (!this.panel.hidden && this.store.tab === 'updates' && this.store.count > 0) {
+      void this.store.loadUpdates(() => this.render());
+    }
+  }
+
   private updateBadge(): void {
     const count = this.store.count;
     this.badge.hidden = count === 0;
@@ -159,11 +216,13 @@ export class Widget {
   }
 
   private renderPins(): void {
-    this.pins.replaceChildren(...pinsView(this.store, (id, pageUrl) => this.actions.openComment(id, pageUrl)));
+    this.pins.replaceChildren(
+      ...pinsView(this.store, this.host, (id, pageUrl) => this.actions.openComment(id, pageUrl)),
+    );
   }
 
   private flash(selector: string): void {
-    const mark = flashView(selector);
+    const mark = flashView(selector, this.host);
     if (!mark) return;
     this.root.append(mark);
     setTimeout(() => mark.remove(), 2500);
@@ -176,7 +235,12 @@ export class Widget {
     const hint = h(
       'div',
       { class: 'hint', role: 'status' },
-      'Click the element your comment is about (or Tab to it and press Enter). Esc cancels.',
+      h(
+        'span',
+        { class: 'long' },
+        'Click the element your comment is about (or Tab to it and press Enter). Esc cancels.',
+      ),
+      h('span', { class: 'short' }, 'Tap what your comment is about'),
       h('button', { class: 'btn', type: 'button', onClick: () => this.finishPicking('page') }, 'Whole page'),
     );
     this.root.append(hint);
@@ -237,6 +301,31 @@ export class Widget {
       card?.scrollIntoView({ block: 'nearest' });
       const comment = this.store.comment(id);
       if (comment?.anchor && comment.pageUrl === currentPage()) this.flash(comment.anchor.selector);
+    },
+    setStatus: async (status) => {
+      this.store.status = status;
+      await this.store.loadComments();
+      this.renderPins();
+      this.render();
+    },
+    triage: async (id, action) => {
+      const answer = await this.store.triage(id, action).catch(() => null);
+      this.renderPins();
+      this.render();
+      if (answer?.ok) this.focus(`[data-comment="${CSS.escape(id)}"]`);
+    },
+    setDeleting: (id) => {
+      const was = this.store.deleting;
+      this.store.deleting = id;
+      this.render();
+      if (id) this.focus(`#svc-keep-${CSS.escape(id)}`);
+      else if (was) this.focus(`#svc-delete-${CSS.escape(was)}`);
+    },
+    remove: async (id) => {
+      await this.store.remove(id).catch(() => null);
+      this.renderPins();
+      this.render();
+      this.focus('[aria-selected=true]');
     },
     setAllPages: async (all) => {
       this.store.allPages = all;

@@ -1,4 +1,4 @@
-import type { Tab } from '../store.js';
+import type { StatusFilter, Tab } from '../store.js';
 
 /** What the views can ask of the widget; each re-renders and moves focus where the user expects. */
 export interface Actions {
@@ -9,6 +9,10 @@ export interface Actions {
   signOut(): void;
   openComment(id: string, pageUrl: string): void;
   setAllPages(all: boolean): void;
+  setStatus(status: StatusFilter): void;
+  triage(id: string, action: 'archive' | 'reopen'): void;
+  remove(id: string): void;
+  setDeleting(id: string | null): void;
   showMore(): void;
   toggleReplies(id: string): void;
   reply(form: HTMLFormElement, id: string, body: string): void;

@@ -1,9 +1,11 @@
 import { shortSha } from '@svc/contract/sha';
+import { describeElement } from '../describe.js';
 import { h, timeAgo } from '../dom.js';
-import type { Comment, Store } from '../store.js';
+import { type Comment, currentPage, type Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { field, formError } from './form.js';
 import { commitLink } from './parts.js';
+import { pageElement } from './pins.js';
 import { verifyControls } from './verify.js';
 
 function pills(c: Comment): Node[] {
@@ -17,9 +19,39 @@ function pills(c: Comment): Node[] {
   return pills;
 }
 
-export function commentCard(store: Store, actions: Actions, c: Comment): HTMLElement {
+/** Archive, reopen and delete, for the team (SPEC §2): delete is its author's or an admin's. */
+function teamActions(store: Store, actions: Actions, c: Comment): Node | null {
+  const role = store.user?.role;
+  if (role !== 'admin' && role !== 'member') return null;
+  if (store.deleting === c.id) {
+    return h(
+      'div',
+      { class: 'actions', role: 'group', 'aria-label': 'Delete this comment?' },
+      h('span', { class: 'muted' }, 'Delete it and its replies for everyone?'),
+      h(
+        'button',
+        { class: 'btn', type: 'button', id: `svc-keep-${c.id}`, onClick: () => actions.setDeleting(null) },
+        'Keep',
+      ),
+      h('button', { class: 'btn danger', type: 'button', onClick: () => actions.remove(c.id) }, 'Delete'),
+    );
+  }
+  const mayDelete = role === 'admin' || c.author.id === store.user?.id;
+  const button = (label: string, id: string, onClick: () => void) =>
+    h('button', { class: 'icon', type: 'button', id: `svc-${id}-${c.id}`, onClick }, label);
+  return h(
+    'div',
+    { class: 'actions team', role: 'group', 'aria-label': 'Triage' },
+    c.status === 'applied' ? button('Reopen', 'reopen', () => actions.triage(c.id, 'reopen')) : null,
+    c.status !== 'archived' ? button('Archive', 'archive', () => actions.triage(c.id, 'archive')) : null,
+    mayDelete ? button('Delete', 'delete', () => actions.setDeleting(c.id)) : null,
+  );
+}
+
+export function commentCard(store: Store, actions: Actions, c: Comment, pin?: number): HTMLElement {
   const open = store.expanded.has(c.id);
   const mine = c.author.id === store.user?.id;
+  const target = c.anchor && c.pageUrl === currentPage() ? pageElement(c.anchor.selector) : null;
   return h(
     'li',
     {
@@ -31,16 +63,20 @@ export function commentCard(store: Store, actions: Actions, c: Comment): HTMLEle
     h(
       'div',
       { class: 'row' },
+      pin ? h('span', { class: 'number', title: `Pin ${pin} on the page` }, String(pin)) : null,
       h('strong', null, c.author.name),
       h('span', { class: 'muted' }, timeAgo(c.createdAt)),
-      h('span', { class: 'row', style: 'margin-left:auto' }, pills(c)),
+      h('span', { class: 'pills' }, pills(c)),
     ),
     h('p', null, c.body),
+    target ? h('div', { class: 'muted' }, `About ${describeElement(target)}`) : null,
     store.allPages ? h('div', { class: 'muted' }, new URL(c.pageUrl).pathname) : null,
     c.status === 'applied' && c.commitSha
-      ? h('div', { class: 'muted' }, 'Fixed in ', commitLink(c.commitSha, c.commitUrl))
+      ? h('div', { class: 'muted' }, 'Fixed in ', commitLink(c.commitSha, c.commitUrl, shortSha(c.commitSha)))
       : null,
+    store.confirmation?.id === c.id ? h('p', { class: 'confirm', role: 'status' }, store.confirmation.text) : null,
     mine && c.status === 'applied' ? verifyControls(store, actions, c) : null,
+    teamActions(store, actions, c),
     h(
       'div',
       { class: 'actions', style: 'justify-content:flex-start' },

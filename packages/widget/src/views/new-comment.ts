@@ -1,3 +1,4 @@
+import { describeElement } from '../describe.js';
 import { h } from '../dom.js';
 import type { Draft } from '../store.js';
 import type { Actions } from './actions.js';
@@ -14,11 +15,7 @@ export function newCommentView(draft: Draft, actions: Actions): Node {
         actions.sendComment(form, body);
       },
     },
-    h(
-      'p',
-      { class: 'muted' },
-      draft !== 'page' ? ['Pinned to ', h('code', null, draft.selector)] : 'About the whole page',
-    ),
+    h('p', { class: 'muted' }, draft !== 'page' ? `About ${describeElement(draft.element)}` : 'About the whole page'),
     h('label', { for: 'svc-new-body' }, 'Your comment'),
     h('textarea', { id: 'svc-new-body', name: 'body', rows: '4', maxlength: '10000', required: true }),
     h(

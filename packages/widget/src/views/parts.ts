@@ -6,8 +6,7 @@ export function closeButton(actions: Actions): HTMLElement {
   return h('button', { class: 'icon', type: 'button', 'aria-label': 'Close', onClick: () => actions.close() }, '✕');
 }
 
-export function commitLink(sha: string, url: string | null): Node {
-  const label = `Commit ${shortSha(sha)}`;
+export function commitLink(sha: string, url: string | null, label = `Commit ${shortSha(sha)}`): Node {
   return url
     ? h(
         'a',

@@ -42,17 +42,13 @@ export function signedInView(store: Store, actions: Actions): Node[] {
       },
       '+ New',
     ),
-    h(
-      'button',
-      {
-        class: 'icon',
-        type: 'button',
-        title: `Signed in as ${store.user?.name}`,
-        onClick: () => actions.signOut(),
-      },
-      'Sign out',
-    ),
     closeButton(actions),
+    h(
+      'div',
+      { class: 'who' },
+      h('span', null, 'Signed in as ', h('strong', null, store.user?.name ?? '')),
+      h('button', { class: 'link', type: 'button', onClick: () => actions.signOut() }, 'Sign out'),
+    ),
   );
   const content =
     store.tab === 'updates'

@@ -70,11 +70,12 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
   app.get(
     '/api/comments',
     {
+      config: { conditional: true },
       schema: {
         tags,
         summary: 'Find comments across your projects: by project, status, author, page, text and time',
         description:
-          'Newest first (sort=oldest for the other way), keyset-paginated. q matches whole words, any case, in the comment or any of its replies, using the database full-text index.',
+          'Newest first (sort=oldest for the other way), keyset-paginated. q matches whole words, any case, in the comment or any of its replies, using the database full-text index. Answers a weak ETag: send it back as If-None-Match to get 304 while nothing changed.',
         querystring: FindCommentsQuery,
         response: { 200: Page(Comment), ...problemResponses(404) },
       },

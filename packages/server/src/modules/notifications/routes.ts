@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Caches } from '../../caches.js';
 import type { FastAnswer, FastAnswerer, FastPath } from '../../http/fast-path.js';
+import { matchesEtag } from '../../http/conditional.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import { apiSecurityHeaders } from '../../http/security-headers.js';
@@ -20,13 +21,6 @@ import { presentNotification } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['notifications'];
-
-/** If-None-Match holds one or more entity tags; weak comparison, as RFC 9110 asks for GET. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header === etag || header === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
 
 interface CountAnswers {
   etag: string;
