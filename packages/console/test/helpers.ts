@@ -62,10 +62,11 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
 
-/** axe-core run inside the page: the serious and critical violations, described. */
-export async function seriousViolations(page: Page): Promise<string[]> {
+/** axe-core run inside the page (or on the elements `within` selects): the serious and critical violations, described. */
+export async function seriousViolations(page: Page, within = 'document'): Promise<string[]> {
   await page.evaluate(axeSource);
-  const results = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
+  const context = within === 'document' ? 'document' : JSON.stringify(within);
+  const results = (await page.evaluate(`axe.run(${context}, { resultTypes: ['violations'] })`)) as {
     violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
   };
   return results.violations

@@ -17,9 +17,10 @@ button{cursor:pointer}
 .panel{position:fixed;right:20px;bottom:84px;width:380px;max-width:calc(100vw - 40px);max-height:min(620px,calc(100vh - 110px));display:flex;flex-direction:column;background:var(--pf-bg);color:var(--pf-text);border:1px solid var(--pf-line);border-radius:12px;box-shadow:0 12px 40px rgba(0,0,0,.2);overflow:hidden}
 .panel[hidden]{display:none}
 header{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:8px;border-bottom:1px solid var(--pf-line)}
-.who{flex-basis:100%;display:flex;gap:8px;align-items:center;font-size:12px;color:var(--pf-muted);padding:0 6px}
-.who strong{color:var(--pf-text);font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:60%}
-.link{border:0;background:none;padding:0;color:var(--pf-accent);text-decoration:underline;font-size:12px}
+.who{flex-basis:100%;min-width:0;display:flex;gap:8px;align-items:center;font-size:12px;color:var(--pf-muted);padding:0 6px}
+.who span{min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.who strong{color:var(--pf-text);font-weight:600}
+.link{border:0;background:none;padding:0;color:var(--pf-accent);text-decoration:underline;font-size:12px;white-space:nowrap}
 [role=tablist]{display:flex;gap:2px;flex:1}
 [role=tab]{border:0;background:none;padding:6px 10px;border-radius:6px;color:var(--pf-muted);font-weight:600}
 [role=tab][aria-selected=true]{background:#eef2ff;color:var(--pf-accent)}
@@ -29,12 +30,13 @@ header{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:8px;border
 .muted{color:var(--pf-muted);font-size:12px}
 .empty{color:var(--pf-muted);text-align:center;padding:24px 8px}
 ul{list-style:none;margin:0;padding:0}
-.item{display:block;width:100%;text-align:left;border:0;border-bottom:1px solid var(--pf-line);background:none;padding:10px 4px}
+.item{border-bottom:1px solid var(--pf-line);padding:6px 4px 8px}
 .item:hover{background:#f9fafb}
+.open{display:block;width:100%;text-align:left;border:0;background:none;padding:4px 0;color:inherit}
 .item.unread{background:#fffbeb}
 .row{display:flex;align-items:center;gap:6px;flex-wrap:wrap}
 .type{font-weight:600}
-.excerpt{margin:2px 0;overflow-wrap:anywhere}
+.excerpt{display:block;margin:2px 0;overflow-wrap:anywhere}
 a{color:var(--pf-accent)}
 .sha{font-family:ui-monospace,monospace;font-size:12px}
 .comment{border:1px solid var(--pf-line);border-radius:8px;padding:10px;margin-bottom:8px}
@@ -46,7 +48,7 @@ a{color:var(--pf-accent)}
 .chip{border:1px solid var(--pf-line);background:none;border-radius:999px;padding:2px 10px;font-size:12px;color:var(--pf-text)}
 .chip[aria-pressed=true]{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
 .confirm{color:var(--pf-ok);font-size:13px;font-weight:600}
-.team{justify-content:flex-start;margin-top:4px}
+.actions.team{justify-content:flex-start;margin-top:4px}
 .pill{display:inline-block;white-space:nowrap;border-radius:999px;padding:1px 8px;font-size:12px;font-weight:600;background:#f3f4f6;color:#374151}
 .pill.completed{background:#dbeafe;color:#1e40af}
 .pill.live{background:#ede9fe;color:var(--pf-live)}
@@ -60,7 +62,7 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .btn{border:1px solid #d1d5db;background:#fff;border-radius:6px;padding:6px 12px;font-weight:600;white-space:nowrap}
 .btn.danger{color:#b91c1c;border-color:#fca5a5}
 .btn.primary{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
-.btn.ok{background:var(--pf-ok);border-color:var(--pf-ok);color:#fff}
+.btn.ok{background:#047857;border-color:#047857;color:#fff}
 .btn:disabled{opacity:.5;cursor:default}
 .error{color:#b91c1c;font-size:13px;margin:6px 0 0}
 .toggle{display:flex;align-items:center;gap:6px;font-size:13px;color:var(--pf-muted);margin-bottom:8px;font-weight:400}

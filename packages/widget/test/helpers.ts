@@ -95,7 +95,16 @@ function fixturePage(apiBase: string, params: URLSearchParams): string {
   button { background: lime; }
   body { margin: 0; padding: 24px; font-size: 20px; }
   .plan { border: 1px solid #ccc; padding: 16px; margin: 12px 0; width: 300px; }
-</style></head>
+</style>${
+    params.has('hostile')
+      ? `<style>
+  /* Rules that reach everything, the host element included. */
+  div { margin: 40px !important; }
+  * { letter-spacing: 4px; text-transform: uppercase; font-style: italic; line-height: 3; }
+  section.plans { transform: translate(15px, 5px); }
+</style>`
+      : ''
+  }</head>
 <body>
 <h1 id="headline">Simple pricing</h1>
 <section class="plans">

@@ -16,37 +16,29 @@ export function updatesView(store: Store, actions: Actions): Node {
   return h(
     'ul',
     { 'aria-label': 'Updates' },
-    store.notifications.map((n) => {
-      const open = () => actions.openComment(n.comment.id, n.comment.pageUrl);
-      return h(
+    store.notifications.map((n) =>
+      h(
         'li',
-        null,
+        { class: `item${n.read ? '' : ' unread'}`, 'data-notification': n.id },
         h(
-          'div',
+          'button',
           {
-            class: `item${n.read ? '' : ' unread'}`,
-            role: 'button',
-            tabindex: '0',
-            'data-notification': n.id,
-            onClick: open,
-            onKeydown: (event: KeyboardEvent) => {
-              if (event.key === 'Enter' || event.key === ' ') {
-                event.preventDefault();
-                open();
-              }
-            },
+            class: 'open',
+            type: 'button',
+            id: `svc-notification-${n.id}`,
+            onClick: () => actions.openComment(n.comment.id, n.comment.pageUrl),
           },
           h(
-            'div',
+            'span',
             { class: 'row' },
             h('span', { class: 'type' }, TYPE_LABELS[n.type] ?? n.type),
             n.actor ? h('span', { class: 'muted' }, `by ${n.actor.name}`) : null,
             h('span', { class: 'muted', style: 'margin-left:auto' }, timeAgo(n.createdAt)),
           ),
-          h('p', { class: 'excerpt' }, n.excerpt),
-          n.type === 'CommentApplied' && n.commitSha ? commitLink(n.commitSha, n.commitUrl ?? null) : null,
+          h('span', { class: 'excerpt' }, n.excerpt),
         ),
-      );
-    }),
+        n.type === 'CommentApplied' && n.commitSha ? commitLink(n.commitSha, n.commitUrl ?? null) : null,
+      ),
+    ),
   );
 }

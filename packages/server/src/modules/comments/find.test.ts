@@ -108,4 +108,30 @@ describe('finding comments across projects', () => {
     assert.equal((await call(t.app, 'GET', '/api/comments?project=nope', { token: admin.token })).status, 404);
     assert.equal((await call(t.app, 'GET', '/api/comments?status=pending', { token: admin.token })).status, 400);
   });
+
+  test('conditional GET: a weak ETag; the same list again with If-None-Match is a 304 without a body, a changed one a 200', async () => {
+    const first = await t.app.inject({
+      method: 'GET',
+      url: '/api/comments',
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const etag = String(first.headers.etag);
+    assert.match(etag, /^W\/"/);
+    assert.equal(first.headers['cache-control'], 'private, no-cache');
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/api/comments',
+      headers: { authorization: `Bearer ${admin.token}`, 'if-none-match': etag },
+    });
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.body, '');
+    await createComment(t.app, member, site.key, 'Something new');
+    const changed = await t.app.inject({
+      method: 'GET',
+      url: '/api/comments',
+      headers: { authorization: `Bearer ${admin.token}`, 'if-none-match': etag },
+    });
+    assert.equal(changed.statusCode, 200);
+    assert.notEqual(changed.headers.etag, etag);
+  });
 });

@@ -11,8 +11,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Caches } from '../../caches.js';
-import type { FastAnswer, FastAnswerer, FastPath } from '../../http/fast-path.js';
 import { matchesEtag } from '../../http/conditional.js';
+import type { FastAnswer, FastAnswerer, FastPath } from '../../http/fast-path.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import { apiSecurityHeaders } from '../../http/security-headers.js';

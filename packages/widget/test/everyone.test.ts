@@ -1,0 +1,253 @@
+// The widget for everyone: keyboard and screen readers, phones, hostile pages, triage by role,
+// freshness while open, and plain words.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { seriousViolations } from '../../console/test/helpers.js';
+import { addClient, call } from '../../server/test/helpers.js';
+import {
+  appliedComment,
+  launchBrowser,
+  newReviewer,
+  type Stack,
+  screenshot,
+  signedInPage,
+  startStack,
+} from './helpers.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the widget for everyone', () => {
+  let browser: Browser;
+  let stack: Stack;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    browser = await launchBrowser();
+    stack = await startStack();
+  });
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await stack?.close();
+  });
+
+  const widget = (page: Page) => page.locator('[data-svc-widget]');
+  const focused = (page: Page, selector: string) =>
+    widget(page).evaluate((host, selector) => Boolean(host.shadowRoot?.activeElement?.matches(selector)), selector);
+
+  async function openAs(
+    member: Parameters<typeof signedInPage>[2],
+    url = stack.pageUrl(),
+    viewport = { width: 1100, height: 760 },
+  ) {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    const page = await signedInPage(context, stack, member);
+    await page.goto(url);
+    await widget(page).locator('.launcher').waitFor();
+    return page;
+  }
+
+  async function comment(
+    author: Parameters<typeof signedInPage>[2],
+    body: string,
+    selector = 'section.plans > div:nth-of-type(2) > button',
+  ) {
+    const answer = await call(stack.api.app, 'POST', `/api/projects/${stack.projectKey}/comments`, {
+      token: author.token,
+      body: { body, pageUrl: `${stack.pageOrigin}/pricing`, anchor: { selector, x: 5, y: 5 } },
+    });
+    return answer.body as { id: string };
+  }
+
+  test('keyboard and screen reader: Tab stays inside the open panel; axe finds nothing serious in any state', async () => {
+    const reviewer = await newReviewer(stack, 'Kim Keyboard');
+    await appliedComment(stack, reviewer, { body: 'Checked by keyboard' });
+    const page = await openAs(reviewer);
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'closed');
+    await widget(page).locator('.launcher').focus();
+    await page.keyboard.press('Enter');
+    await widget(page).locator('[data-notification]').first().waitFor();
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'updates');
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(page, '.panel *'), true, `Tab ${i + 1} stays in the panel`);
+    }
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await focused(page, '.panel *'), true);
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    await widget(page).locator('[data-comment]').first().waitFor();
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'comments');
+    await widget(page).locator('button', { hasText: 'Not fixed' }).first().click();
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'not fixed note');
+    await page.keyboard.press('Escape');
+    assert.equal(await focused(page, '.launcher'), true);
+  });
+
+  for (const [width, height] of [
+    [390, 844],
+    [360, 640],
+    [844, 390],
+    [640, 360],
+  ] as const) {
+    test(`a ${width}x${height} phone: the panel is a full sheet with its close button in reach; the picking banner is one line`, async () => {
+      const reviewer = await newReviewer(stack, 'Pat Phone with a rather long name for a small screen');
+      await appliedComment(stack, reviewer, { body: 'Seen on a phone' });
+      const page = await openAs(reviewer, stack.pageUrl(), { width, height });
+      await widget(page).locator('.launcher').click();
+      const panel = await widget(page).locator('.panel').boundingBox();
+      if (width < 480) assert.deepEqual(panel, { x: 0, y: 0, width, height }, 'a full-height sheet');
+      const close = await widget(page).locator('button[aria-label=Close]').boundingBox();
+      assert.ok(
+        close && close.x >= 0 && close.y >= 0 && close.x + close.width <= width && close.y + close.height <= height,
+      );
+      await widget(page).locator('button[aria-label=Close]').click();
+      assert.equal(await widget(page).locator('.panel').isHidden(), true, 'the close button works');
+      await widget(page).locator('.launcher').click();
+      await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+      await widget(page).locator('[data-comment]').first().waitFor();
+      const overflow = await widget(page).evaluate((host) => {
+        const body = host.shadowRoot?.querySelector('.panel') as HTMLElement;
+        return body.scrollWidth - body.clientWidth;
+      });
+      const widest = await widget(page).evaluate((host) => {
+        const panel = host.shadowRoot?.querySelector('.panel') as HTMLElement;
+        const limit = panel.getBoundingClientRect().right;
+        return [...panel.querySelectorAll('*')]
+          .filter((el) => el.getBoundingClientRect().right > limit + 1)
+          .map((el) => `${el.tagName}.${el.className}`)
+          .slice(0, 5);
+      });
+      assert.ok(overflow <= 0, `nothing wider than the panel (${overflow}): ${widest.join(', ')}`);
+      await screenshot(page, `phone-${width}x${height}-comments`);
+      await widget(page).locator('button', { hasText: 'New' }).click();
+      const hint = await widget(page).locator('.hint').boundingBox();
+      assert.ok(hint && hint.height <= 48, `one compact line (${hint?.height} px)`);
+      const whole = await widget(page).locator('.hint button').boundingBox();
+      assert.ok(whole && whole.height <= 30, '"Whole page" on one line');
+      await screenshot(page, `phone-${width}x${height}-picking`);
+      await page.keyboard.press('Escape');
+    });
+  }
+
+  test('a hostile page: its rules do not reach the widget, and pins and outlines sit on their elements', async () => {
+    const reviewer = await newReviewer(stack, 'Hana Hostile');
+    await comment(reviewer, 'Pinned on a hostile page');
+    const page = await openAs(reviewer, stack.pageUrl({ query: 'hostile=1' }));
+    await widget(page).locator('.pin').first().waitFor();
+    const target = await page.locator('section.plans > div:nth-of-type(2) > button').boundingBox();
+    const pin = await widget(page).locator('.pin').first().boundingBox();
+    assert.ok(target && pin);
+    // The pin's point sits at the element's top-right corner, whatever the page's margins and transforms.
+    assert.ok(
+      Math.abs(pin.x + 6 - (target.x + target.width)) <= 2,
+      `pin x ${pin.x} vs corner ${target.x + target.width}`,
+    );
+    assert.ok(Math.abs(pin.y + 20 - target.y) <= 2, `pin y ${pin.y} vs corner ${target.y}`);
+    await widget(page).locator('.launcher').click();
+    const style = await widget(page)
+      .locator('[role=tab]')
+      .first()
+      .evaluate((el) => {
+        const s = getComputedStyle(el);
+        return [s.letterSpacing, s.textTransform, s.fontStyle];
+      });
+    assert.deepEqual(style, ['normal', 'none', 'normal']);
+    const host = await widget(page).evaluate((el) => getComputedStyle(el).marginTop);
+    assert.equal(host, '0px');
+    await widget(page).locator('button', { hasText: 'New' }).click();
+    await page.locator('#headline').hover();
+    const outline = await widget(page).locator('.outline').boundingBox();
+    const headline = await page.locator('#headline').boundingBox();
+    assert.ok(outline && headline && Math.abs(outline.x - headline.x) <= 1 && Math.abs(outline.y - headline.y) <= 1);
+    await screenshot(page, 'hostile-page-picking');
+    await page.keyboard.press('Escape');
+    await widget(page).locator('[data-comment]').first().waitFor();
+    await screenshot(page, 'hostile-page-panel');
+  });
+
+  test('triage by role: members archive and reopen, delete their own (confirmed), filter by status; admins delete any; clients see none of it', async () => {
+    const member = await newReviewer(stack, 'Tess Triage');
+    const mine = await comment(member, 'Mine to triage');
+    const other = await appliedComment(stack, stack.admin, { body: 'Applied by the admin' });
+    const page = await openAs(member);
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const otherCard = widget(page).locator(`[data-comment="${other.id}"]`);
+    await otherCard.waitFor();
+    assert.equal(await otherCard.locator('button', { hasText: 'Delete' }).count(), 0, 'not their own: no delete');
+    await otherCard.locator('button', { hasText: 'Reopen' }).click();
+    await otherCard.locator('[role=status]', { hasText: 'Reopened.' }).waitFor();
+    await otherCard.locator('button', { hasText: 'Archive' }).click();
+    await otherCard.locator('.pill', { hasText: 'Archived' }).waitFor();
+
+    await widget(page).locator('button.chip', { hasText: 'Open' }).click();
+    await widget(page).locator(`[data-comment="${other.id}"]`).waitFor({ state: 'detached' });
+    assert.equal(await widget(page).locator('button.chip', { hasText: 'Open' }).getAttribute('aria-pressed'), 'true');
+    const mineCard = widget(page).locator(`[data-comment="${mine.id}"]`);
+    await mineCard.locator('button', { hasText: 'Delete' }).click();
+    assert.equal(await focused(page, `#svc-keep-${mine.id}`), true, 'the confirmation takes focus');
+    await mineCard.locator('button.danger', { hasText: 'Delete' }).click();
+    await mineCard.waitFor({ state: 'detached' });
+    assert.equal((await call(stack.api.app, 'GET', `/api/comments/${mine.id}`, { token: member.token })).status, 404);
+
+    const client = await addClient(stack.api.app, stack.admin, undefined, 'Cleo Client');
+    await comment(client, 'A client comment');
+    const clientPage = await openAs(client);
+    await widget(clientPage).locator('.launcher').click();
+    await widget(clientPage).locator('[role=tab]', { hasText: 'Comments' }).click();
+    await widget(clientPage).locator('[data-comment]').first().waitFor();
+    assert.equal(await widget(clientPage).locator('.team').count(), 0, 'clients see no triage');
+  });
+
+  test('freshness: with the panel open, a comment by someone else appears, and a notification raised meanwhile shows in Updates', async () => {
+    const reader = await newReviewer(stack, 'Fresh Fran');
+    const writer = await newReviewer(stack, 'Other Otto');
+    const page = await openAs(reader);
+    const lists = [] as number[];
+    page.on('response', (response) => {
+      if (response.url().includes('/api/comments?')) lists.push(response.status());
+    });
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    await widget(page).locator('.toggle').waitFor();
+    const reply = widget(page).locator('[data-comment]');
+    await sleep(2500);
+    assert.ok(lists.includes(304), `unchanged lists are 304s (${lists.join(' ')})`);
+    const fresh = await comment(writer, 'Appeared while the panel was open');
+    await widget(page).locator(`[data-comment="${fresh.id}"]`).waitFor({ timeout: 5000 });
+    assert.ok((await reply.count()) >= 1);
+
+    const own = await comment(reader, 'Mine, replied to soon');
+    await widget(page).locator('[role=tab]', { hasText: 'Updates' }).click();
+    await widget(page).locator('.empty, [data-notification]').first().waitFor();
+    await call(stack.api.app, 'POST', `/api/comments/${own.id}/replies`, {
+      token: writer.token,
+      body: { body: 'A reply' },
+    });
+    await widget(page).locator('[data-notification]', { hasText: 'A reply' }).waitFor({ timeout: 5000 });
+  });
+
+  test('plain words: the element by its name, "Fixed in <sha>" linked, who is signed in, pins numbered like their cards, a confirmation after Verified', async () => {
+    const reviewer = await newReviewer(stack, 'Wendy Words');
+    await comment(reviewer, 'The button label is unclear');
+    const applied = await appliedComment(stack, reviewer, { body: 'The price is hard to read' });
+    const page = await openAs(reviewer);
+    await widget(page).locator('.launcher').click();
+    assert.match((await widget(page).locator('.who').textContent()) ?? '', /Signed in as Wendy Words/);
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const card = widget(page).locator('[data-comment]', { hasText: 'The button label is unclear' });
+    await card.waitFor();
+    assert.match((await card.textContent()) ?? '', /About the “Choose Team” button/);
+    const number = await card.locator('.number').textContent();
+    const pins = await widget(page).locator('.pin').allTextContents();
+    assert.ok(number && pins.includes(number), 'the card carries its pin number');
+    const appliedCard = widget(page).locator(`[data-comment="${applied.id}"]`);
+    assert.match((await appliedCard.textContent()) ?? '', /Fixed in a1b2c3d/);
+    assert.equal(await appliedCard.locator('a.sha').textContent(), 'a1b2c3d');
+    await appliedCard.locator('button', { hasText: 'Verified' }).click();
+    await appliedCard.locator('[role=status]', { hasText: 'marked as fixed' }).waitFor();
+    await screenshot(page, 'plain-words');
+  });
+});
