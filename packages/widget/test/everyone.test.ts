@@ -83,6 +83,16 @@ describe('the widget for everyone', () => {
     assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'not fixed note');
     await page.keyboard.press('Escape');
     assert.equal(await focused(page, '.launcher'), true);
+
+    await page.keyboard.press('Enter');
+    await widget(page).locator('button', { hasText: 'New' }).click();
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'picking');
+    await widget(page).locator('.hint button').click();
+    await widget(page).locator('#svc-new-body').waitFor();
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'new comment');
+    await widget(page).locator('.who button', { hasText: 'Sign out' }).click();
+    await widget(page).locator('#svc-email').waitFor();
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'sign-in');
   });
 
   for (const [width, height] of [
@@ -191,6 +201,13 @@ describe('the widget for everyone', () => {
     await mineCard.locator('button.danger', { hasText: 'Delete' }).click();
     await mineCard.waitFor({ state: 'detached' });
     assert.equal((await call(stack.api.app, 'GET', `/api/comments/${mine.id}`, { token: member.token })).status, 404);
+
+    // An admin may delete anyone's comment.
+    const theirs = await comment(member, 'Deletable by the admin');
+    const adminPage = await openAs(stack.admin);
+    await widget(adminPage).locator('.launcher').click();
+    await widget(adminPage).locator('[role=tab]', { hasText: 'Comments' }).click();
+    await widget(adminPage).locator(`[data-comment="${theirs.id}"] button`, { hasText: 'Delete' }).waitFor();
 
     const client = await addClient(stack.api.app, stack.admin, undefined, 'Cleo Client');
     await comment(client, 'A client comment');
