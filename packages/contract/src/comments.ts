@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
+import { CaptureContext, CommentContext, Screenshot } from './context.js';
 import { BodyText, Line, Multiline, Nullable, Offset, PageQuery, Timestamp } from './common.js';
 import { VERIFY_NOTE_MAX } from './rules.js';
 
@@ -42,6 +43,8 @@ const commentFields = {
   deployedAt: Nullable(Timestamp),
   deployedBuildSha: Nullable(Type.String()),
   replyCount: Type.Integer(),
+  context: Nullable(CommentContext),
+  screenshot: Nullable(Screenshot),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };
@@ -57,6 +60,7 @@ export const CreateCommentBody = Type.Object(
     body: BodyText(10_000),
     pageUrl: Line({ minLength: 1, maxLength: 2000, description: 'http(s) URL of the page' }),
     anchor: Type.Optional(Nullable(Anchor)),
+    context: Type.Optional(CaptureContext),
   },
   {
     examples: [

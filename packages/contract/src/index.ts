@@ -2,6 +2,7 @@ export * from './accounts.js';
 export * from './builds.js';
 export * from './comments.js';
 export * from './commit-url.js';
+export * from './context.js';
 export * from './common.js';
 export * from './errors.js';
 export * from './notifications.js';

@@ -1,6 +1,6 @@
 import { monotonicFactory } from 'ulid';
 
-export type IdPrefix = 'ws' | 'usr' | 'prj' | 'cmt' | 'rpl' | 'ntf' | 'bld' | 'key' | 'ses' | 'inv' | 'rst';
+export type IdPrefix = 'ws' | 'usr' | 'prj' | 'cmt' | 'rpl' | 'ntf' | 'bld' | 'key' | 'ses' | 'inv' | 'rst' | 'att';
 
 const ulid = monotonicFactory();
 

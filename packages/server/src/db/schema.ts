@@ -80,8 +80,22 @@ export interface CommentTable {
   deployed_at: Timestamp | null;
   deployed_build_sha: string | null;
   reply_count: number;
+  /** JSON: what the widget captured with the comment (CommentContext), or null. */
+  context: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A file attached to a comment (its screenshot), stored in the database. */
+export interface AttachmentTable {
+  id: string;
+  workspace_id: string;
+  comment_id: string;
+  kind: 'screenshot';
+  content_type: string;
+  bytes: Buffer | Uint8Array;
+  size: number;
+  created_at: Timestamp;
 }
 
 export interface ReplyTable {
@@ -161,6 +175,7 @@ export interface Tables {
   build_deployments: BuildDeploymentTable;
   rate_limits: RateLimitTable;
   one_time_links: OneTimeLinkTable;
+  attachments: AttachmentTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

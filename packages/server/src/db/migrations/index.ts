@@ -5,6 +5,7 @@ import * as m0003 from './0003_builds.js';
 import * as m0004 from './0004_sessions.js';
 import * as m0005 from './0005_administration.js';
 import * as m0006 from './0006_comment_search.js';
+import * as m0007 from './0007_comment_context.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004_sessions': m0004,
   '0005_administration': m0005,
   '0006_comment_search': m0006,
+  '0007_comment_context': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import type { Comment, CommentWithReplies, Reply } from '@svc/contract';
+import type { Comment, CommentContext, CommentWithReplies, Reply } from '@svc/contract';
 import type { CommentRow, ReplyRow } from './repo.js';
 
 const EXCERPT_LENGTH = 140;
@@ -36,6 +36,16 @@ export function presentComment(row: CommentRow): Comment {
     deployedAt: row.deployed_at,
     deployedBuildSha: row.deployed_build_sha,
     replyCount: row.reply_count,
+    context: row.context ? (JSON.parse(row.context) as CommentContext) : null,
+    screenshot:
+      row.screenshot_type && row.screenshot_at
+        ? {
+            url: `/api/comments/${row.id}/screenshot`,
+            contentType: row.screenshot_type,
+            bytes: Number(row.screenshot_size),
+            createdAt: row.screenshot_at,
+          }
+        : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

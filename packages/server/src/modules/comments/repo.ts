@@ -1,7 +1,7 @@
 import type { CommentStatusFilter } from '@svc/contract';
 import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/dialect/index.js';
-import type { CommentTable, Db, ReplyTable } from '../../db/schema.js';
+import type { AttachmentTable, CommentTable, Db, ReplyTable } from '../../db/schema.js';
 import type { Scope } from '../auth/actor.js';
 
 /** A comment row with what its presenter needs from the project and the people involved. */
@@ -11,6 +11,9 @@ const selectComments = (db: Db, scope: Scope) => {
     .innerJoin('projects', 'projects.id', 'comments.project_id')
     .innerJoin('users as author', 'author.id', 'comments.author_id')
     .leftJoin('users as applier', 'applier.id', 'comments.applied_by_id')
+    .leftJoin('attachments as shot', (join) =>
+      join.onRef('shot.comment_id', '=', 'comments.id').on('shot.kind', '=', 'screenshot'),
+    )
     .selectAll('comments')
     .select([
       'projects.key as project_key',
@@ -18,6 +21,9 @@ const selectComments = (db: Db, scope: Scope) => {
       'author.name as author_name',
       'author.role as author_role',
       'applier.name as applied_by_name',
+      'shot.content_type as screenshot_type',
+      'shot.size as screenshot_size',
+      'shot.created_at as screenshot_at',
     ])
     .where('comments.workspace_id', '=', scope.workspaceId);
   if (scope.projectId) query = query.where('comments.project_id', '=', scope.projectId);
@@ -164,3 +170,25 @@ export async function stampDeployedComments(
     .execute();
   return rows.map((row) => row.id).sort();
 }
+
+/** Stores the comment's screenshot, replacing the one it had. */
+export async function putScreenshot(db: Db, row: Omit<AttachmentTable, 'kind'>) {
+  await db
+    .deleteFrom('attachments')
+    .where('comment_id', '=', row.comment_id)
+    .where('kind', '=', 'screenshot')
+    .execute();
+  await db
+    .insertInto('attachments')
+    .values({ ...row, kind: 'screenshot' })
+    .execute();
+}
+
+export const findScreenshot = (db: Db, workspaceId: string, commentId: string) =>
+  db
+    .selectFrom('attachments')
+    .select(['content_type', 'bytes', 'size'])
+    .where('workspace_id', '=', workspaceId)
+    .where('comment_id', '=', commentId)
+    .where('kind', '=', 'screenshot')
+    .executeTakeFirst();

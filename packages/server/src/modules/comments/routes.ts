@@ -11,6 +11,7 @@ import {
   ProjectKeyParams,
   Reply,
   ReplyBody,
+  SCREENSHOT_MAX_BYTES,
 } from '@svc/contract';
 import { Type } from 'typebox';
 import { toPage } from '../../http/pagination.js';
@@ -21,12 +22,54 @@ import { presentComment, presentCommentWithReplies, presentReply } from './prese
 import * as service from './service.js';
 
 const tags = ['comments'];
+const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
 export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink; rules: RateRules }> = async (
   app,
   { events, rules },
 ) => {
   const deps = { db: app.database.db, events, rules };
+  // Screenshots arrive as the image itself; the service reads its type from the bytes.
+  app.addContentTypeParser(
+    SCREENSHOT_TYPES,
+    { parseAs: 'buffer', bodyLimit: SCREENSHOT_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.put(
+    '/api/comments/:id/screenshot',
+    {
+      bodyLimit: SCREENSHOT_MAX_BYTES,
+      schema: {
+        tags,
+        summary: "Attach the comment's screenshot (its author); replaces the one it had",
+        description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${SCREENSHOT_MAX_BYTES / 1024} KB (413 above). The type is read from the bytes: anything else is 415.`,
+        params: CommentIdParams,
+        response: { 200: Comment, ...problemResponses(403, 404, 413, 415) },
+      },
+    },
+    async (request) =>
+      presentComment(await service.putScreenshot(app.database.db, request.actor, request.params.id, request.body)),
+  );
+
+  app.get(
+    '/api/comments/:id/screenshot',
+    {
+      schema: {
+        tags,
+        summary: "The comment's screenshot, to whoever may read the comment",
+        params: CommentIdParams,
+        response: { 200: Type.Unknown({ description: 'The image' }), ...problemResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const shot = await service.getScreenshot(app.database.db, request.actor, request.params.id);
+      return reply
+        .header('cache-control', 'private, max-age=3600')
+        .header('content-type', shot.content_type)
+        .send(Buffer.from(shot.bytes));
+    },
+  );
 
   app.post(
     '/api/projects/:key/comments',
@@ -40,7 +83,13 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
       },
     },
     async (request, reply) => {
-      const row = await service.createComment(deps, request.actor, request.params.key, request.body);
+      const row = await service.createComment(
+        deps,
+        request.actor,
+        request.params.key,
+        request.body,
+        request.headers['user-agent'],
+      );
       return reply.code(201).send(presentComment(row));
     },
   );

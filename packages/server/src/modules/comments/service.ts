@@ -1,5 +1,7 @@
 import {
   type ApplyBody,
+  type CaptureContext,
+  type CommentContext,
   type CreateCommentBody,
   deriveCommitUrl,
   type FindCommentsQuery,
@@ -7,10 +9,11 @@ import {
   normalizeSha,
 } from '@svc/contract';
 import type { Kysely } from 'kysely';
+import { UAParser } from 'ua-parser-js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db, Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { invalidField, notFound } from '../../errors.js';
+import { AppError, forbidden, invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
@@ -50,6 +53,7 @@ export async function createComment(
   actor: Actor,
   projectKey: string,
   input: CreateCommentBody,
+  userAgent?: string,
 ) {
   authorize(actor, 'comments.create');
   const project = await getProject(deps.db, actor, projectKey);
@@ -77,10 +81,57 @@ export async function createComment(
     deployed_at: null,
     deployed_build_sha: null,
     reply_count: 0,
+    context: input.context ? JSON.stringify(withSoftware(input.context, userAgent)) : null,
     created_at: now,
     updated_at: now,
   });
   return requireComment(deps.db, actor, id);
+}
+
+/** The captured context with the browser and OS of the request that sent it (parsed here, not shipped to every page). */
+function withSoftware(context: CaptureContext, userAgent: string | undefined): CommentContext {
+  const parsed = new UAParser(userAgent ?? '').getResult();
+  const software = (part: { name?: string; version?: string }) =>
+    part.name ? { name: part.name, version: part.version ?? null } : null;
+  return { ...context, browser: software(parsed.browser), os: software(parsed.os) };
+}
+
+/**
+ * Stores a comment's screenshot (its author only; a new one replaces the old). The type is read
+ * from the bytes, not taken from the request; refused uploads write nothing.
+ */
+export async function putScreenshot(db: Kysely<Tables>, actor: Actor, commentId: string, bytes: unknown) {
+  const comment = await requireComment(db, actor, commentId);
+  if (comment.author_id !== actor.id) throw forbidden('Only the comment’s author can attach its screenshot.');
+  const contentType = Buffer.isBuffer(bytes) ? imageType(bytes) : null;
+  if (!contentType) throw new AppError('unsupported_media_type', 'A screenshot must be a PNG, JPEG or WebP image.');
+  await repo.putScreenshot(db, {
+    id: newId('att'),
+    workspace_id: actor.workspaceId,
+    comment_id: comment.id,
+    content_type: contentType,
+    bytes: bytes as Buffer,
+    size: (bytes as Buffer).length,
+    created_at: nowIso(),
+  });
+  return requireComment(db, actor, commentId);
+}
+
+export async function getScreenshot(db: Kysely<Tables>, actor: Actor, commentId: string) {
+  await requireComment(db, actor, commentId);
+  const shot = await repo.findScreenshot(db, actor.workspaceId, commentId);
+  if (!shot) throw notFound('Screenshot');
+  return shot;
+}
+
+/** The image type the bytes begin with (magic numbers), or null. */
+function imageType(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') {
+    return 'image/webp';
+  }
+  return null;
 }
 
 export async function listComments(db: Kysely<Tables>, actor: Actor, projectKey: string, query: ListCommentsQuery) {

@@ -81,6 +81,7 @@ export async function seedDemoIfEmpty(
         deployed_at: null,
         deployed_build_sha: null,
         reply_count: 0,
+        context: null,
         created_at: now,
         updated_at: now,
       });

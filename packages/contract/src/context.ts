@@ -1,0 +1,61 @@
+// What the widget captures with a new comment, so that whoever fixes it need not ask: the
+// browser's situation and the page's recent errors. Never request or response bodies, never
+// headers, never a query string of a failed request.
+import { type Static, Type } from 'typebox';
+import { Line, Nullable, Timestamp } from './common.js';
+
+/** At most this many recent errors travel with a comment (the newest). */
+export const MAX_PAGE_ERRORS = 20;
+
+const Size = Type.Object({
+  width: Type.Integer({ minimum: 0, maximum: 100_000 }),
+  height: Type.Integer({ minimum: 0, maximum: 100_000 }),
+});
+
+export const PageError = Type.Object({
+  kind: Type.Union([Type.Literal('console'), Type.Literal('error'), Type.Literal('rejection'), Type.Literal('network')], {
+    description: 'console.error, an uncaught error, an unhandled rejection, or a failed request',
+  }),
+  message: Line({ maxLength: 500 }),
+  at: Timestamp,
+  method: Type.Optional(Line({ maxLength: 10 })),
+  url: Type.Optional(Line({ maxLength: 2000, description: 'Network errors: the URL without its query string' })),
+  status: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 999, description: 'Network errors: null when no answer came' }))),
+  durationMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
+});
+export type PageError = Static<typeof PageError>;
+
+/** What the widget sends; the server adds the browser and OS it parses from the request. */
+export const CaptureContext = Type.Object({
+  viewport: Size,
+  screen: Size,
+  devicePixelRatio: Type.Number({ minimum: 0, maximum: 16 }),
+  language: Line({ maxLength: 35 }),
+  timeZone: Line({ maxLength: 64 }),
+  colorScheme: Type.Union([Type.Literal('light'), Type.Literal('dark')]),
+  title: Line({ maxLength: 300 }),
+  url: Line({ maxLength: 2000, description: 'The full address with its query (the page identity is origin + path)' }),
+  buildSha: Nullable(Line({ maxLength: 64, description: "The page's <html data-build-sha>" })),
+  errors: Type.Array(PageError, { maxItems: MAX_PAGE_ERRORS }),
+});
+export type CaptureContext = Static<typeof CaptureContext>;
+
+const Software = Nullable(Type.Object({ name: Type.String(), version: Nullable(Type.String()) }));
+
+export const CommentContext = Type.Object({
+  ...CaptureContext.properties,
+  browser: Software,
+  os: Software,
+});
+export type CommentContext = Static<typeof CommentContext>;
+
+export const Screenshot = Type.Object({
+  url: Type.String({ description: 'GET it with the same credentials as the comment; private' }),
+  contentType: Type.String(),
+  bytes: Type.Integer(),
+  createdAt: Timestamp,
+});
+export type Screenshot = Static<typeof Screenshot>;
+
+/** The largest screenshot the server takes; the widget encodes under 300 KB. */
+export const SCREENSHOT_MAX_BYTES = 512 * 1024;
