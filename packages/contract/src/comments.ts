@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
-import { CaptureContext, CommentContext, Screenshot } from './context.js';
 import { BodyText, Line, Multiline, Nullable, Offset, PageQuery, Timestamp } from './common.js';
+import { CaptureContext, CommentContext, Screenshot } from './context.js';
 import { VERIFY_NOTE_MAX } from './rules.js';
 
 export const CommentStatus = Type.Union([Type.Literal('open'), Type.Literal('applied'), Type.Literal('archived')]);

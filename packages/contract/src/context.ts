@@ -3,9 +3,7 @@
 // headers, never a query string of a failed request.
 import { type Static, Type } from 'typebox';
 import { Line, Nullable, Timestamp } from './common.js';
-
-/** At most this many recent errors travel with a comment (the newest). */
-export const MAX_PAGE_ERRORS = 20;
+import { MAX_PAGE_ERRORS } from './rules.js';
 
 const Size = Type.Object({
   width: Type.Integer({ minimum: 0, maximum: 100_000 }),
@@ -13,14 +11,19 @@ const Size = Type.Object({
 });
 
 export const PageError = Type.Object({
-  kind: Type.Union([Type.Literal('console'), Type.Literal('error'), Type.Literal('rejection'), Type.Literal('network')], {
-    description: 'console.error, an uncaught error, an unhandled rejection, or a failed request',
-  }),
+  kind: Type.Union(
+    [Type.Literal('console'), Type.Literal('error'), Type.Literal('rejection'), Type.Literal('network')],
+    {
+      description: 'console.error, an uncaught error, an unhandled rejection, or a failed request',
+    },
+  ),
   message: Line({ maxLength: 500 }),
   at: Timestamp,
   method: Type.Optional(Line({ maxLength: 10 })),
   url: Type.Optional(Line({ maxLength: 2000, description: 'Network errors: the URL without its query string' })),
-  status: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 999, description: 'Network errors: null when no answer came' }))),
+  status: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 999, description: 'Network errors: null when no answer came' })),
+  ),
   durationMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
 });
 export type PageError = Static<typeof PageError>;
@@ -56,6 +59,3 @@ export const Screenshot = Type.Object({
   createdAt: Timestamp,
 });
 export type Screenshot = Static<typeof Screenshot>;
-
-/** The largest screenshot the server takes; the widget encodes under 300 KB. */
-export const SCREENSHOT_MAX_BYTES = 512 * 1024;

@@ -107,6 +107,7 @@ export interface Endpoints {
   'POST /api/comments/{id}/archive': Route<Of<typeof Comment>>;
   'POST /api/comments/{id}/verify': Route<Of<typeof Comment>, Of<typeof VerifyBody>>;
   'DELETE /api/comments/{id}': Route<null>;
+  'PUT /api/comments/{id}/screenshot': Route<Of<typeof Comment>, Blob>;
   'DELETE /api/me/api-keys/{id}': Route<null>;
   'GET /api/server': Route<Of<typeof ServerInfo>>;
   'GET /api/me/notifications': Route<PageOf<Of<typeof Notification>> & { unreadCount: number }, undefined, PageQuery>;
@@ -205,6 +206,7 @@ const endpointSet = {
   'POST /api/comments/{id}/archive': true,
   'POST /api/comments/{id}/verify': true,
   'DELETE /api/comments/{id}': true,
+  'PUT /api/comments/{id}/screenshot': true,
   'DELETE /api/me/api-keys/{id}': true,
   'GET /api/server': true,
   'GET /api/me/notifications': true,

@@ -43,14 +43,16 @@ export class FetchApiClient implements ApiClient {
   ): Promise<Answer<E>> {
     const { method, path } = endpointRequest(endpoint, call);
     const body = (call as { body?: unknown }).body;
+    // A Blob (an image) goes as it is, with its own type; anything else as JSON.
+    const raw = body instanceof Blob;
     const response = await fetch(this.base + path, {
       method,
       headers: {
         ...headers,
         ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { 'content-type': raw ? body.type : 'application/json' }),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
     const text = response.status === 304 ? '' : await response.text();
     if (response.status === 401 && this.token) this.onUnauthorized();

@@ -5,3 +5,9 @@ export const VERIFY_NOTE_MAX = 500;
 
 /** The pending-deploy list pages up to this many at once: a deploy step reads it whole. */
 export const PENDING_DEPLOY_PAGE_MAX = 1000;
+
+/** At most this many recent page errors travel with a comment (the newest). */
+export const MAX_PAGE_ERRORS = 20;
+
+/** The largest screenshot the server takes; the widget encodes under 300 KB. */
+export const SCREENSHOT_MAX_BYTES = 512 * 1024;

@@ -18,9 +18,17 @@ export function configFrom(
   const projectKey = global.projectKey ?? data.projectKey;
   if (!apiBase || !projectKey) return null;
   const poll = Number(global.notifyPollMs ?? data.notifyPollMs ?? DEFAULT_POLL_MS);
+  /** On unless the embed says false (`captureConsole: false`, `data-capture-console="false"`). */
+  const flag = (name: 'captureConsole' | 'captureNetwork' | 'screenshot') => {
+    const value = global[name] ?? data[name];
+    return value !== false && value !== 'false';
+  };
   return {
     apiBase,
     projectKey: String(projectKey),
     notifyPollMs: Number.isFinite(poll) ? Math.max(MIN_POLL_MS, poll) : DEFAULT_POLL_MS,
+    captureConsole: flag('captureConsole'),
+    captureNetwork: flag('captureNetwork'),
+    screenshot: flag('screenshot'),
   };
 }

@@ -1,3 +1,4 @@
+import { recordPageErrors } from './capture.js';
 import { configFrom } from './config.js';
 import { Widget, type WidgetConfig } from './widget.js';
 
@@ -10,8 +11,13 @@ declare global {
 
 const script = document.currentScript as HTMLScriptElement | null;
 
+const config = configFrom(window.__SVC_CONFIG__ ?? {}, script?.dataset ?? {}, script?.src);
+// Errors are recorded from the moment the script runs, before the page has finished loading.
+if (config && !window.svcWidget) {
+  recordPageErrors({ console: config.captureConsole, network: config.captureNetwork }, config.apiBase);
+}
+
 function boot(): void {
-  const config = configFrom(window.__SVC_CONFIG__ ?? {}, script?.dataset ?? {}, script?.src);
   // Misconfigured or already on the page: stay silent rather than break the host page.
   if (!config || window.svcWidget) return;
   const widget = new Widget(config);

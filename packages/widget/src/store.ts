@@ -6,7 +6,9 @@ import type { Answer } from '@svc/contract/endpoints';
 import type { FetchApiClient } from '@svc/contract/fetch-client';
 import type { PollResult } from '@svc/contract/poller';
 import { widgetApi } from './api.js';
+import { captureContext } from './capture.js';
 import type { Picked } from './picker.js';
+import { takeScreenshot } from './screenshot-loader.js';
 
 /** A comment as the widget holds it: its replies once they have been loaded. */
 export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies'>>;
@@ -41,6 +43,9 @@ export class Store {
   draft: Draft | null = null;
   /** A short confirmation shown on a comment's card after the user acted on it. */
   confirmation: { id: string; text: string } | null = null;
+  /** Comments whose captured details are shown. */
+  readonly details = new Set<string>();
+  private readonly screenshots = new Map<string, Promise<string | null>>();
   private etag: string | null = null;
   /** The ETag of the first page of comments as shown, for the refresh while the panel is open. */
   private listEtag: string | null = null;
@@ -49,6 +54,8 @@ export class Store {
   constructor(
     apiBase: string,
     private readonly projectKey: string,
+    /** Whether “Attach a screenshot” starts checked (the embed's `screenshot` setting). */
+    readonly screenshotByDefault: boolean,
     /** Called when the count changes outside a render (the poll). */
     private readonly onCount: () => void,
   ) {
@@ -230,20 +237,48 @@ export class Store {
     this.highlighted = id;
   }
 
-  async createComment(body: string) {
+  /**
+   * Sends a new comment with the page's context; with `screenshot`, then takes one (the widget
+   * left out, the pinned element outlined) and attaches it. A screenshot that cannot be taken
+   * or stored leaves the comment as sent, and says so.
+   */
+  async createComment(body: string, screenshot: { exclude: Element } | null) {
     const draft = this.draft;
     const anchor = draft && draft !== 'page' ? { selector: draft.selector, x: draft.x, y: draft.y } : null;
     const answer = await this.api.call('POST /api/projects/{key}/comments', {
       params: this.project,
-      body: { body, pageUrl: currentPage(), anchor },
+      body: { body, pageUrl: currentPage(), anchor, context: captureContext() },
     });
     if (answer.ok) {
+      const id = answer.data.id;
+      if (screenshot) {
+        const outline = draft && draft !== 'page' ? draft.element.getBoundingClientRect() : null;
+        const attached = await takeScreenshot(this.api.base, { exclude: screenshot.exclude, outline })
+          .then((image) => this.api.call('PUT /api/comments/{id}/screenshot', { params: { id }, body: image }))
+          .catch(() => null);
+        if (!attached?.ok) this.confirmation = { id, text: 'Sent, but the screenshot could not be attached.' };
+      }
       this.draft = null;
       this.allPages = false;
       await this.loadComments();
-      this.highlighted = answer.data.id;
+      this.highlighted = id;
     }
     return answer;
+  }
+
+  /** The comment's screenshot as an object URL, fetched once with the session's token. */
+  screenshotUrl(id: string): Promise<string | null> {
+    let url = this.screenshots.get(id);
+    if (!url) {
+      url = fetch(`${this.api.base}/api/comments/${encodeURIComponent(id)}/screenshot`, {
+        headers: { authorization: `Bearer ${this.api.token}` },
+      })
+        .then((response) => (response.ok ? response.blob() : null))
+        .then((blob) => (blob ? URL.createObjectURL(blob) : null))
+        .catch(() => null);
+      this.screenshots.set(id, url);
+    }
+    return url;
   }
 
   async reply(id: string, body: string) {

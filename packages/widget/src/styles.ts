@@ -74,6 +74,12 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .hint span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .hint .btn{padding:3px 8px;font-size:12px;color:#111827}
 .short{display:none}
+.shot{display:block;border:1px solid var(--pf-line);border-radius:6px;padding:0;background:none;margin:6px 0;max-width:100%}
+.thumb{display:block;max-width:100%;max-height:140px;border-radius:6px}
+.details{font-size:12px;margin:4px 0;padding:6px 8px;background:#f9fafb;border-radius:6px;overflow-wrap:anywhere}
+.details dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 8px;margin:0 0 6px}
+.details dt{color:var(--pf-muted)}.details dd{margin:0}
+.details li{margin:2px 0}
 @media (max-width:480px){
 .panel{inset:0;width:auto;max-width:none;max-height:none;border-radius:0;border:0}
 .launcher{right:12px;bottom:12px}

@@ -16,6 +16,12 @@ export interface WidgetConfig {
   apiBase: string;
   projectKey: string;
   notifyPollMs: number;
+  /** Record console errors, uncaught errors and rejections for new comments. */
+  captureConsole: boolean;
+  /** Record failed requests (method, address without query, status, duration) for new comments. */
+  captureNetwork: boolean;
+  /** Whether "Attach a screenshot" starts checked on the new-comment form. */
+  screenshot: boolean;
 }
 
 const ICON =
@@ -64,7 +70,7 @@ export class Widget {
   private picking: { cancel: () => void } | null = null;
 
   constructor(config: WidgetConfig) {
-    this.store = new Store(config.apiBase, config.projectKey, () => this.countChanged());
+    this.store = new Store(config.apiBase, config.projectKey, config.screenshot, () => this.countChanged());
     this.store.api.onUnauthorized = () => this.sessionEnded();
     this.poller = new Poller(config.notifyPollMs, async () => {
       const result = await this.store.pollCount();
@@ -338,6 +344,12 @@ export class Widget {
       this.renderPins();
       this.render();
     },
+    toggleDetails: (id) => {
+      const details = this.store.details;
+      if (details.has(id)) details.delete(id);
+      else details.add(id);
+      this.render();
+    },
     toggleReplies: async (id) => {
       const expanded = this.store.expanded;
       if (expanded.has(id)) expanded.delete(id);
@@ -367,8 +379,8 @@ export class Widget {
       if (id) this.focus(`#svc-note-${CSS.escape(id)}`);
       else if (was) this.focus(`#svc-not-fixed-${CSS.escape(was)}`);
     },
-    sendComment: async (form, body) => {
-      const answer = await submit(form, () => this.store.createComment(body));
+    sendComment: async (form, body, attach) => {
+      const answer = await submit(form, () => this.store.createComment(body, attach ? { exclude: this.host } : null));
       if (!answer?.ok) return;
       this.renderPins();
       this.render();

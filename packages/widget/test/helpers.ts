@@ -54,7 +54,7 @@ export async function startStack(): Promise<Stack> {
   const apiBase = (await api.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   const pages = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname === '/favicon.ico') return response.writeHead(404).end();
+    if (url.pathname === '/favicon.ico' || url.pathname === '/missing') return response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     response.end(fixturePage(apiBase, url.searchParams));
   });
@@ -107,11 +107,23 @@ function fixturePage(apiBase: string, params: URLSearchParams): string {
   }</head>
 <body>
 <h1 id="headline">Simple pricing</h1>
+${
+  params.has('broken')
+    ? `<form><label>Password <input id="secret" type="password" value="hunter2hunter2" style="width:220px;height:30px;font-size:24px;color:#000"></label></form>
+<div id="masked" data-svc-mask style="width:220px;height:30px;font-size:24px;color:#000">Card 4242 4242</div>
+<script>
+  setTimeout(() => {
+    console.error('Broken on purpose');
+    fetch('/missing?token=never-sent').catch(() => {});
+  }, 300);
+</script>`
+    : ''
+}
 <section class="plans">
   <div class="plan"><h2>Starter</h2><p class="price">$0</p></div>
   <div class="plan"><h2>Team</h2><p class="price">$49</p><button type="button">Choose Team</button></div>
 </section>
-<script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${params.get('project')}" data-notify-poll-ms="1000" async></script>
+<script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${params.get('project')}" data-notify-poll-ms="1000"${params.has('noconsole') ? ' data-capture-console="false"' : ''}${params.has('noshot') ? ' data-screenshot="false"' : ''} async></script>
 </body></html>`;
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Other processes may add projects too; re-read the origins at least this often. */
 const REFRESH_MS = 30_000;
-const ALLOW_METHODS = 'GET, POST, PATCH, DELETE';
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match';
 const EXPOSE_HEADERS = 'ETag, Retry-After';
 const MAX_AGE = '600';

@@ -15,9 +15,10 @@ export interface Actions {
   setDeleting(id: string | null): void;
   showMore(): void;
   toggleReplies(id: string): void;
+  toggleDetails(id: string): void;
   reply(form: HTMLFormElement, id: string, body: string): void;
   verify(form: HTMLFormElement | null, id: string, body: { ok: boolean; note?: string }): void;
   setRejecting(id: string | null): void;
-  sendComment(form: HTMLFormElement, body: string): void;
+  sendComment(form: HTMLFormElement, body: string, attachScreenshot: boolean): void;
   cancelDraft(): void;
 }

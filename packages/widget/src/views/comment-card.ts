@@ -48,6 +48,72 @@ function teamActions(store: Store, actions: Actions, c: Comment): Node | null {
   );
 }
 
+/** The screenshot as a thumbnail; selecting it opens it full size. */
+function thumbnail(store: Store, c: Comment): Node {
+  const image = h('img', { class: 'thumb', alt: 'Screenshot of the page when this was written' });
+  const open = h('button', { class: 'shot', type: 'button', 'aria-label': 'Open the screenshot full size' }, image);
+  void store.screenshotUrl(c.id).then((url) => {
+    if (!url) return open.remove();
+    image.src = url;
+    open.addEventListener('click', () => window.open(url, '_blank', 'noopener'));
+  });
+  return open;
+}
+
+/** What the widget captured with the comment, behind a Details toggle. */
+function details(store: Store, actions: Actions, c: Comment): Node | null {
+  const context = c.context;
+  if (!context) return null;
+  const shown = store.details.has(c.id);
+  const software = (s: { name: string; version: string | null } | null) =>
+    s ? `${s.name} ${s.version ?? ''}`.trim() : '?';
+  const facts: [string, string][] = [
+    ['Browser', `${software(context.browser)} on ${software(context.os)}`],
+    [
+      'Window',
+      `${context.viewport.width}×${context.viewport.height} at ${context.devicePixelRatio}x (screen ${context.screen.width}×${context.screen.height})`,
+    ],
+    ['Language', `${context.language}, ${context.timeZone}, ${context.colorScheme} theme`],
+    ['Address', context.url],
+  ];
+  if (context.buildSha) facts.push(['Build', shortSha(context.buildSha)]);
+  return h(
+    'div',
+    null,
+    h(
+      'button',
+      {
+        class: 'icon',
+        type: 'button',
+        id: `svc-details-${c.id}`,
+        'aria-expanded': String(shown),
+        onClick: () => actions.toggleDetails(c.id),
+      },
+      shown
+        ? 'Hide details'
+        : `Details${context.errors.length ? ` · ${context.errors.length} error${context.errors.length === 1 ? '' : 's'}` : ''}`,
+    ),
+    shown
+      ? h(
+          'div',
+          { class: 'details' },
+          h(
+            'dl',
+            null,
+            facts.flatMap(([term, value]) => [h('dt', null, term), h('dd', null, value)]),
+          ),
+          context.errors.length
+            ? h(
+                'ul',
+                { 'aria-label': 'Page errors' },
+                context.errors.map((e) => h('li', null, h('strong', null, e.kind), ' ', e.message)),
+              )
+            : h('p', { class: 'muted' }, 'No page errors were recorded.'),
+        )
+      : null,
+  );
+}
+
 export function commentCard(store: Store, actions: Actions, c: Comment, pin?: number): HTMLElement {
   const open = store.expanded.has(c.id);
   const mine = c.author.id === store.user?.id;
@@ -69,6 +135,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
       h('span', { class: 'pills' }, pills(c)),
     ),
     h('p', null, c.body),
+    c.screenshot ? thumbnail(store, c) : null,
     target ? h('div', { class: 'muted' }, `About ${describeElement(target)}`) : null,
     store.allPages ? h('div', { class: 'muted' }, new URL(c.pageUrl).pathname) : null,
     c.status === 'applied' && c.commitSha
@@ -76,6 +143,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
       : null,
     store.confirmation?.id === c.id ? h('p', { class: 'confirm', role: 'status' }, store.confirmation.text) : null,
     mine && c.status === 'applied' ? verifyControls(store, actions, c) : null,
+    details(store, actions, c),
     teamActions(store, actions, c),
     h(
       'div',

@@ -4,7 +4,8 @@ import type { Draft } from '../store.js';
 import type { Actions } from './actions.js';
 import { field, formError } from './form.js';
 
-export function newCommentView(draft: Draft, actions: Actions): Node {
+/** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
+export function newCommentView(draft: Draft, actions: Actions, screenshot: boolean): Node {
   const form = h(
     'form',
     {
@@ -12,12 +13,23 @@ export function newCommentView(draft: Draft, actions: Actions): Node {
         event.preventDefault();
         const body = field(form, 'body');
         if (!body) return formError(form, 'Write your comment first.');
-        actions.sendComment(form, body);
+        actions.sendComment(form, body, (form.elements.namedItem('screenshot') as HTMLInputElement).checked);
       },
     },
     h('p', { class: 'muted' }, draft !== 'page' ? `About ${describeElement(draft.element)}` : 'About the whole page'),
     h('label', { for: 'svc-new-body' }, 'Your comment'),
     h('textarea', { id: 'svc-new-body', name: 'body', rows: '4', maxlength: '10000', required: true }),
+    h(
+      'label',
+      { class: 'toggle' },
+      h('input', { type: 'checkbox', name: 'screenshot', id: 'svc-new-shot', checked: screenshot }),
+      'Attach a screenshot of this page',
+    ),
+    h(
+      'p',
+      { class: 'muted' },
+      'Sent with your comment: the page address, browser, screen size and recent page errors. Password fields are never captured.',
+    ),
     h(
       'div',
       { class: 'actions' },

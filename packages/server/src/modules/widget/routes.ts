@@ -4,30 +4,35 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 
-/** Browsers re-check the script at most this often; the ETag makes the check a 304. */
+/** Browsers re-check the scripts at most this often; the ETag makes the check a 304. */
 const MAX_AGE_SECONDS = 300;
 
-function readWidget(): { body: Buffer; etag: string } | null {
+/** The widget, and the screenshot chunk it loads on demand. */
+const SCRIPTS = ['widget.js', 'widget-screenshot.js'] as const;
+
+function readScript(name: string): { body: Buffer; etag: string } | null {
   try {
-    const body = fs.readFileSync(fileURLToPath(import.meta.resolve('@svc/widget/widget.js')));
+    const body = fs.readFileSync(fileURLToPath(import.meta.resolve(`@svc/widget/${name}`)));
     return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
   } catch {
     return null;
   }
 }
 
-/** GET /widget.js: the built widget, with caching headers, for any page to embed. */
+/** GET /widget.js and /widget-screenshot.js: the built widget, with caching headers, for any page to embed. */
 export const widgetRoutes: FastifyPluginAsync = async (app) => {
-  const widget = readWidget();
-  app.get('/widget.js', { schema: { hide: true } }, async (request, reply) => {
-    if (!widget) {
-      throw new AppError('unavailable', 'The widget is not built on this server: run npm run build.');
-    }
-    reply
-      .header('cache-control', `public, max-age=${MAX_AGE_SECONDS}`)
-      .header('etag', widget.etag)
-      .header('cross-origin-resource-policy', 'cross-origin');
-    if (request.headers['if-none-match'] === widget.etag) return reply.code(304).send();
-    return reply.type('application/javascript; charset=utf-8').send(widget.body);
-  });
+  for (const name of SCRIPTS) {
+    const script = readScript(name);
+    app.get(`/${name}`, { schema: { hide: true } }, async (request, reply) => {
+      if (!script) {
+        throw new AppError('unavailable', 'The widget is not built on this server: run npm run build.');
+      }
+      reply
+        .header('cache-control', `public, max-age=${MAX_AGE_SECONDS}`)
+        .header('etag', script.etag)
+        .header('cross-origin-resource-policy', 'cross-origin');
+      if (request.headers['if-none-match'] === script.etag) return reply.code(304).send();
+      return reply.type('application/javascript; charset=utf-8').send(script.body);
+    });
+  }
 };
