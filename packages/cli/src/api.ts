@@ -74,6 +74,22 @@ export class ApiClient implements ApiClientShape {
     return { ok: true, status: response.status, data, etag: response.headers.get('etag') } as Answer<E>;
   }
 
+  /** The bytes a GET answers (an image); a refusal throws the reason, like every call. */
+  async download(path: string): Promise<{ bytes: Buffer; contentType: string }> {
+    const url = `${this.config.server}${path}`;
+    const response = await fetch(url, {
+      headers: { authorization: `Bearer ${this.apiKey}` },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    }).catch((error: Error) => {
+      throw serverError(`could not reach the server at ${this.config.server} (${error.message}).`);
+    });
+    if (!response.ok) throw serverError(this.describeFailure('GET', path, response.status, await response.text()));
+    return {
+      bytes: Buffer.from(await response.arrayBuffer()),
+      contentType: response.headers.get('content-type') ?? '',
+    };
+  }
+
   /** The answer's body; a refusal or an unreachable server throws the reason (exit code 1). */
   async send<E extends Endpoint>(endpoint: E, call: CallOf<E>): Promise<AnswerOf<E>> {
     const answer = await this.call(endpoint, call);

@@ -22,6 +22,65 @@ describe('svc-cli apply, comments, init, stamp', () => {
     return { own, repo, env };
   }
 
+  test('comments show prints the context and errors; screenshot saves the image by its type', async () => {
+    const { own, repo, env } = await setUp();
+    const created = await server.app.inject({
+      method: 'POST',
+      url: `/api/projects/${own.project.key}/comments`,
+      headers: {
+        authorization: `Bearer ${server.admin.token}`,
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      },
+      payload: {
+        body: 'Totals fail',
+        pageUrl: 'https://app.example.test/cart',
+        context: {
+          viewport: { width: 1280, height: 720 },
+          screen: { width: 1920, height: 1080 },
+          devicePixelRatio: 1,
+          language: 'en',
+          timeZone: 'UTC',
+          colorScheme: 'light',
+          title: 'Cart',
+          url: 'https://app.example.test/cart?x=1',
+          buildSha: null,
+          errors: [
+            {
+              kind: 'network',
+              message: 'GET https://app.example.test/api/totals answered 502',
+              at: new Date().toISOString(),
+            },
+          ],
+        },
+      },
+    });
+    const { id } = created.json();
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await server.app.inject({
+      method: 'PUT',
+      url: `/api/comments/${id}/screenshot`,
+      headers: { authorization: `Bearer ${server.admin.token}`, 'content-type': 'image/png' },
+      payload: png,
+    });
+    const shown = await runCli(['comments', 'show', id], { cwd: repo.dir, env });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /browser +Firefox 133\.0 on Linux/);
+    assert.match(shown.stdout, /! network +GET https:\/\/app\.example\.test\/api\/totals answered 502/);
+    assert.match(shown.stdout, new RegExp(`screenshot: svc-cli screenshot ${id}`));
+    const json = JSON.parse((await runCli(['comments', 'show', id, '--json'], { cwd: repo.dir, env })).stdout);
+    assert.equal(json.context.errors.length, 1);
+
+    const saved = await runCli(['screenshot', id], { cwd: repo.dir, env });
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.deepEqual(fs.readFileSync(path.join(repo.dir, `${id}.png`)), png);
+    const missing = await runCli(['screenshot', 'cmt_01JD0000000000000000000000'], { cwd: repo.dir, env });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /404/);
+  });
+
   test('apply --mark records HEAD, with the link built from a GitHub origin remote', async () => {
     const { own, repo, env } = await setUp();
     repo.git(['remote', 'add', 'origin', 'git@github.com:acme/site.git']);

@@ -480,4 +480,66 @@ describe('the console in Chromium, served by the server at /', () => {
     assert.equal(await page.getByRole('button', { name: /^Remove/ }).count(), 0);
     await look(page, 'console-member-people', errors);
   });
+
+  test("a comment's screenshot, context and page errors are shown on its page", async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const created = await stack.api.app.inject({
+      method: 'POST',
+      url: `/api/projects/${project.key}/comments`,
+      headers: {
+        authorization: `Bearer ${stack.admin.token}`,
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      },
+      payload: {
+        body: 'Totals do not load',
+        pageUrl: 'https://app.acme.test/cart',
+        context: {
+          viewport: { width: 390, height: 844 },
+          screen: { width: 390, height: 844 },
+          devicePixelRatio: 3,
+          language: 'de-DE',
+          timeZone: 'Europe/Berlin',
+          colorScheme: 'light',
+          title: 'Cart',
+          url: 'https://app.acme.test/cart?coupon=x',
+          buildSha: 'abcdef1234',
+          errors: [
+            {
+              kind: 'network',
+              message: 'GET https://app.acme.test/api/totals answered 502',
+              at: new Date().toISOString(),
+              method: 'GET',
+              url: 'https://app.acme.test/api/totals',
+              status: 502,
+              durationMs: 310,
+            },
+          ],
+        },
+      },
+    });
+    const id = created.json().id;
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const uploaded = await stack.api.app.inject({
+      method: 'PUT',
+      url: `/api/comments/${id}/screenshot`,
+      headers: { authorization: `Bearer ${stack.admin.token}`, 'content-type': 'image/png' },
+      payload: png,
+    });
+    assert.equal(uploaded.statusCode, 200, uploaded.body);
+    const { page, errors } = await open(stack.admin, `/comments/${id}`);
+    const image = page.locator('img.screenshot');
+    await image.waitFor();
+    await page.waitForFunction(
+      () => (document.querySelector('img.screenshot') as HTMLImageElement | null)?.naturalWidth === 1,
+    );
+    await page.getByText('answered 502').waitFor();
+    assert.match(
+      (await page.locator('dl.facts').last().textContent()) ?? '',
+      /Firefox 133\.0 on Linux.*390×844 at 3x.*de-DE, Europe\/Berlin/,
+    );
+    await look(page, 'console-comment-context', errors);
+  });
 });

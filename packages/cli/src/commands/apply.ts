@@ -6,7 +6,7 @@ import { usageError } from '../errors.js';
 import { originWebUrl, resolveCommit } from '../git.js';
 import { info, printData, printJson } from '../output.js';
 import { connect } from '../session.js';
-import { describeComment } from './comments.js';
+import { printComment } from './comments.js';
 
 export const usage = `Usage: svc-cli apply <commentId> --mark [--commit <rev>] [--url <commitUrl>] [--json]
        svc-cli apply <commentId> [--json]
@@ -37,9 +37,7 @@ export async function run(args: string[], context: CommandContext): Promise<void
   if (!values.mark) {
     const comment = await api.send('GET /api/comments/{id}', { params: { id } });
     if (values.json) return printJson(comment);
-    printData(describeComment(comment));
-    printData(comment.body);
-    for (const reply of comment.replies) printData(`  > ${reply.author?.name ?? 'svc'}: ${reply.body}`);
+    printComment(comment);
     info(`Record the fix with: svc-cli apply ${comment.id} --mark`);
     return;
   }

@@ -1,4 +1,4 @@
-import type { Comment, CommentStatus } from '@svc/contract';
+import type { Comment, CommentStatus, CommentWithReplies } from '@svc/contract';
 import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -7,9 +7,12 @@ import { printData, printJson } from '../output.js';
 import { connect } from '../session.js';
 
 export const usage = `Usage: svc-cli comments [--status open|applied|archived] [--page <url>] [--json]
+       svc-cli comments show <id> [--json]
 
 Lists the project's comments, newest first: id, state, page and the first line of the body.
-With --json, prints the comments as the API returns them (an array), for scripts and agents.
+\`show\` prints one comment whole: its body, where it was written (browser, window, address,
+build), the page's recent errors, whether it has a screenshot (svc-cli screenshot <id>), and
+its replies. With --json, prints what the API returns, for scripts and agents.
 `;
 
 const STATUSES = ['open', 'applied', 'archived'];
@@ -45,12 +48,40 @@ export function describeComment(comment: CommentView): string {
   return `${comment.id}  ${stateOf(comment).padEnd(18)} ${comment.pageUrl}  ${comment.author.name}: ${summary}`;
 }
 
+/** One comment for a person: body, context, errors, screenshot and replies. */
+export function printComment(comment: CommentWithReplies): void {
+  printData(describeComment(comment));
+  printData(comment.body);
+  const context = comment.context;
+  if (context) {
+    const software = (s: { name: string; version: string | null } | null) =>
+      s ? `${s.name} ${s.version ?? ''}`.trim() : 'unknown';
+    printData(`  browser   ${software(context.browser)} on ${software(context.os)}`);
+    printData(
+      `  window    ${context.viewport.width}x${context.viewport.height} at ${context.devicePixelRatio}x, ${context.language}, ${context.timeZone}, ${context.colorScheme}`,
+    );
+    printData(`  address   ${context.url}`);
+    if (context.buildSha) printData(`  build     ${shortSha(context.buildSha)}`);
+    for (const error of context.errors) printData(`  ! ${error.kind.padEnd(9)} ${error.message}`);
+  }
+  if (comment.anchor) printData(`  element   ${comment.anchor.selector}`);
+  if (comment.screenshot)
+    printData(`  screenshot: svc-cli screenshot ${comment.id} (${Math.round(comment.screenshot.bytes / 1024)} KB)`);
+  for (const reply of comment.replies) printData(`  > ${reply.author?.name ?? 'svc'}: ${reply.body}`);
+}
+
 export async function run(args: string[], context: CommandContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     args,
     { status: { type: 'string' }, page: { type: 'string' } },
     usage,
   );
+  if (positionals[0] === 'show') {
+    const [, id, ...extra] = positionals;
+    if (!id || extra.length > 0) throw usageError(`expected one comment id after show.\n\n${usage}`);
+    const comment = await connect(context).send('GET /api/comments/{id}', { params: { id } });
+    return values.json ? printJson(comment) : printComment(comment);
+  }
   if (positionals.length > 0) throw usageError(`unexpected argument "${positionals[0]}".\n\n${usage}`);
   if (values.status !== undefined && !STATUSES.includes(values.status)) {
     throw usageError(`--status must be one of ${STATUSES.join(', ')}, got "${values.status}".`);

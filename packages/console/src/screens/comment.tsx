@@ -1,8 +1,10 @@
 // One comment: what was said and where, what happened to it, its thread, and the actions the
 // caller may take on it.
+
+import type { AnswerOf } from '@svc/contract/endpoints';
 import { VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { shortSha } from '@svc/contract/sha';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
 import { isAdmin, me } from '../session.js';
@@ -56,6 +58,102 @@ export function describeSelector(selector: string): string {
   const where = [...steps].reverse().find((step) => step.startsWith('#') || step.includes('data-testid'));
   const what = name(last);
   return where ? `${what} in ${name(where)}` : what;
+}
+
+/** The screenshot, fetched with the session's token (it is private), shown from a blob: URL. */
+function ScreenshotImage({ id }: { id: string }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let objectUrl: string | null = null;
+    fetch(`/api/comments/${encodeURIComponent(id)}/screenshot`, { headers: { authorization: `Bearer ${api.token}` } })
+      .then((response) => (response.ok ? response.blob() : Promise.reject(new Error(String(response.status)))))
+      .then((blob) => {
+        objectUrl = URL.createObjectURL(blob);
+        setUrl(objectUrl);
+      })
+      .catch(() => setFailed(true));
+    return () => {
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [id]);
+  if (failed) return <p class="muted">The screenshot could not be loaded.</p>;
+  if (!url) return <p class="muted">Loading the screenshot…</p>;
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer">
+      <img class="screenshot" src={url} alt="The page as its author saw it, the element outlined" />
+    </a>
+  );
+}
+
+type Context = NonNullable<AnswerOf<'GET /api/comments/{id}'>['context']>;
+
+/** The browser and page the comment was written in, and the page's recent errors. */
+function ContextFacts({ context }: { context: Context }) {
+  const software = (s: { name: string; version: string | null } | null) =>
+    s ? `${s.name} ${s.version ?? ''}`.trim() : 'unknown';
+  return (
+    <>
+      <h2>Where it was written</h2>
+      <div class="card">
+        <dl class="facts">
+          <dt>Browser</dt>
+          <dd>
+            {software(context.browser)} on {software(context.os)}
+          </dd>
+          <dt>Window</dt>
+          <dd>
+            {context.viewport.width}×{context.viewport.height} at {context.devicePixelRatio}x (screen{' '}
+            {context.screen.width}×{context.screen.height})
+          </dd>
+          <dt>Language</dt>
+          <dd>
+            {context.language}, {context.timeZone}, {context.colorScheme} theme
+          </dd>
+          <dt>Page title</dt>
+          <dd>{context.title || '—'}</dd>
+          <dt>Address</dt>
+          <dd>{context.url}</dd>
+          <dt>Build</dt>
+          <dd>{context.buildSha ? <code>{shortSha(context.buildSha)}</code> : 'not stamped'}</dd>
+        </dl>
+      </div>
+      <h2>Page errors ({context.errors.length})</h2>
+      {context.errors.length ? (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Kind</th>
+                <th scope="col">What</th>
+                <th scope="col" class="hide-phone">
+                  When
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {context.errors.map((e) => (
+                <tr key={`${e.at}${e.message}`}>
+                  <td>{e.kind}</td>
+                  <td class="wrap">
+                    {e.message}
+                    {e.kind === 'network' && e.durationMs !== undefined ? (
+                      <span class="muted small"> · {e.durationMs} ms</span>
+                    ) : null}
+                  </td>
+                  <td class="hide-phone">
+                    <Time iso={e.at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p class="muted">None recorded.</p>
+      )}
+    </>
+  );
 }
 
 export function CommentDetail({ id }: { id: string }) {
@@ -206,6 +304,14 @@ export function CommentDetail({ id }: { id: string }) {
         </div>
         {dialog ? null : <FormError message={action.error} />}
       </div>
+
+      {comment.screenshot ? (
+        <>
+          <h2>Screenshot</h2>
+          <ScreenshotImage id={comment.id} />
+        </>
+      ) : null}
+      {comment.context ? <ContextFacts context={comment.context} /> : null}
 
       <h2>Replies ({comment.replies.length})</h2>
       {comment.replies.length ? (

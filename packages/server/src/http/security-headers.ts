@@ -37,7 +37,8 @@ const consolePolicy = {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
     styleSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:'],
+    // Screenshots are fetched with the session's token and shown from a blob: URL.
+    imgSrc: ["'self'", 'data:', 'blob:'],
     connectSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'none'"],
