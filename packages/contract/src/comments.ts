@@ -143,3 +143,25 @@ export const VerifyBody = Type.Object(
   { examples: [{ ok: false, note: 'Still wraps at 390 px' }] },
 );
 export type VerifyBody = Static<typeof VerifyBody>;
+
+export const CommentChangesQuery = Type.Object({
+  project: Type.Optional(Line({ maxLength: 40, description: 'A project key; all visible projects when absent' })),
+  cursor: Type.Optional(
+    Line({ minLength: 1, maxLength: 200, description: 'From a previous answer; without it, the answer starts from now' }),
+  ),
+  wait: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 60,
+      default: 0,
+      description: 'Seconds to wait when nothing changed since the cursor: the answer comes as soon as something does',
+    }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+});
+export type CommentChangesQuery = Static<typeof CommentChangesQuery>;
+
+export const CommentChanges = Type.Object({
+  items: Type.Array(Comment, { description: 'Comments created or changed since the cursor, oldest change first' }),
+  cursor: Type.String({ description: 'Pass it back to get what changes next' }),
+});

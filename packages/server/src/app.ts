@@ -21,7 +21,9 @@ import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { buildRoutes } from './modules/builds/routes.js';
+import type { CommentEventSink } from './modules/comments/events.js';
 import { commentRoutes } from './modules/comments/routes.js';
+import { CommentWatch } from './modules/comments/watch.js';
 import { consoleRoutes } from './modules/console/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
@@ -191,8 +193,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   await app.register(apiKeyRoutes, { rules });
   await app.register(projectRoutes);
-  const events = notificationSink(database);
-  await app.register(commentRoutes, { events, rules });
+  const notifications = notificationSink(database);
+  const events: CommentEventSink = {
+    raise: notifications.raise,
+    changed: (trx, workspaceId) => database.changes.publish(trx, { kind: 'comments', key: workspaceId }),
+  };
+  const watch = new CommentWatch(database.changes);
+  // Waiting requests answer at once when the server closes, so that closing does not wait for them.
+  app.addHook('preClose', async () => watch.close());
+  await app.register(commentRoutes, { events, rules, watch });
   await app.register(verificationRoutes, { events });
   await app.register(notificationRoutes, { caches, fastPath });
   await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });

@@ -28,6 +28,9 @@ function withSessionSettings(url: string): string {
   return parsed.toString();
 }
 
+/** The kinds of change the feed carries; a payload of any other kind is ignored. */
+const CHANGE_KINDS: ReadonlySet<string> = new Set<Change['kind']>(['credential', 'unread', 'origins', 'comments']);
+
 export function postgresDatabase(databaseUrl: string): Database {
   const url = withSessionSettings(databaseUrl);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -62,8 +65,7 @@ export function postgresDatabase(databaseUrl: string): Database {
       const payload = message.payload ?? '';
       const split = payload.indexOf(':');
       const kind = payload.slice(0, split);
-      if (kind === 'credential' || kind === 'unread' || kind === 'origins')
-        emit({ kind, key: payload.slice(split + 1) });
+      if (CHANGE_KINDS.has(kind)) emit({ kind: kind as Change['kind'], key: payload.slice(split + 1) });
     });
     try {
       await client.connect();

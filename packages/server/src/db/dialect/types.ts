@@ -3,8 +3,8 @@ import type { Db, Tables } from '../schema.js';
 
 /** A change other processes must hear of to keep their caches exact. */
 export interface Change {
-  kind: 'credential' | 'unread' | 'origins';
-  /** A credential's hash, a user id, or nothing (origins: re-read them all). */
+  kind: 'credential' | 'unread' | 'origins' | 'comments';
+  /** A credential's hash, a user id, a workspace id (comments), or nothing (origins: re-read them all). */
   key: string;
 }
 

@@ -6,6 +6,7 @@ import * as m0004 from './0004_sessions.js';
 import * as m0005 from './0005_administration.js';
 import * as m0006 from './0006_comment_search.js';
 import * as m0007 from './0007_comment_context.js';
+import * as m0008 from './0008_comment_changes.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005_administration': m0005,
   '0006_comment_search': m0006,
   '0007_comment_context': m0007,
+  '0008_comment_changes': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

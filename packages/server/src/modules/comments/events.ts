@@ -41,4 +41,6 @@ export type CommentEvent =
  */
 export interface CommentEventSink {
   raise(trx: Db, event: CommentEvent): Promise<void>;
+  /** A comment of the workspace was created, changed or deleted: whoever waits for changes hears of it once `trx` commits. */
+  changed(trx: Db, workspaceId: string): Promise<void>;
 }

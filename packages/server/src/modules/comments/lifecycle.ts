@@ -53,6 +53,7 @@ export async function apply(trx: Db, deps: LifecycleDeps, actor: Actor, comment:
   if (comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, commit.sha)) {
     if (commit.url !== comment.commit_url) {
       await repo.updateComment(trx, actor.workspaceId, comment.id, { commit_url: commit.url, updated_at: now });
+      await deps.events.changed(trx, actor.workspaceId);
     }
     return;
   }
@@ -78,6 +79,7 @@ export async function apply(trx: Db, deps: LifecycleDeps, actor: Actor, comment:
     commitUrl: commit.url,
     excerpt: excerpt(comment.body),
   });
+  await deps.events.changed(trx, actor.workspaceId);
 }
 
 /** Two applies record the same fix when both name the same commit (or neither names one). */
@@ -113,11 +115,13 @@ export async function verify(
     const now = nowIso();
     await addReply(trx, actor, comment, { author_id: null, kind: 'system', body: VERIFIED_REPLY });
     await repo.updateComment(trx, actor.workspaceId, comment.id, { verified_at: now, updated_at: now });
+    await deps.events.changed(trx, actor.workspaceId);
     return;
   }
   const body = `${REJECTED_REPLY_PREFIX}${rejectionNote(input.note)}`;
   await addReply(trx, actor, comment, { author_id: actor.id, kind: 'user', body });
   await markReopened(trx, deps, actor, comment, body);
+  await deps.events.changed(trx, actor.workspaceId);
 }
 
 /** reopen: an applied comment goes back to open, and whoever applied it hears of it. */
@@ -127,6 +131,7 @@ export async function reopen(trx: Db, deps: LifecycleDeps, actor: Actor, comment
     throw invalidState(`Only an applied comment can be reopened; this one is ${comment.status}.`);
   }
   await markReopened(trx, deps, actor, comment, comment.body);
+  await deps.events.changed(trx, actor.workspaceId);
 }
 
 async function markReopened(trx: Db, deps: LifecycleDeps, actor: Actor, comment: Comment, excerptOf: string) {
@@ -162,10 +167,11 @@ async function addReply(
 }
 
 /** archive, from any state; archiving an archived comment changes nothing. */
-export async function archive(trx: Db, actor: Actor, comment: Comment) {
+export async function archive(trx: Db, deps: LifecycleDeps, actor: Actor, comment: Comment) {
   authorize(actor, 'comments.archive');
   if (comment.status === 'archived') return;
   await repo.updateComment(trx, actor.workspaceId, comment.id, { status: 'archived', updated_at: nowIso() });
+  await deps.events.changed(trx, actor.workspaceId);
 }
 
 /** delete: by its author or an admin; replies and notifications go with it. */
@@ -178,6 +184,7 @@ export async function remove(trx: Db, deps: LifecycleDeps, actor: Actor, comment
     actorId: actor.id,
   });
   await repo.deleteComment(trx, actor.workspaceId, comment.id);
+  await deps.events.changed(trx, actor.workspaceId);
 }
 
 /**
@@ -185,11 +192,13 @@ export async function remove(trx: Db, deps: LifecycleDeps, actor: Actor, comment
  * `reported` goes Live with the build's SHA, once; the ids of those comments. One set-based
  * statement (see `repo.stampDeployedComments`); the caller checks who may report.
  */
-export function deployedByBuild(
+export async function deployedByBuild(
   trx: Db,
   database: Database,
   build: { workspaceId: string; projectId: string; buildSha: string; at: string },
   reported: readonly string[],
 ): Promise<string[]> {
-  return repo.stampDeployedComments(trx, database, build, reported);
+  const deployed = await repo.stampDeployedComments(trx, database, build, reported);
+  if (deployed.length) await database.changes.publish(trx, { kind: 'comments', key: build.workspaceId });
+  return deployed;
 }

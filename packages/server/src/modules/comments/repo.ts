@@ -192,3 +192,33 @@ export const findScreenshot = (db: Db, workspaceId: string, commentId: string) =
     .where('comment_id', '=', commentId)
     .where('kind', '=', 'screenshot')
     .executeTakeFirst();
+
+/** Comments changed after `after` (updated_at, then id), oldest change first. */
+export function changedSince(
+  db: Db,
+  scope: Scope,
+  projectId: string | undefined,
+  after: { updated_at: string; id: string },
+  limit: number,
+) {
+  let query = selectComments(db, scope);
+  // An empty position (the workspace had no comment yet) is before everything.
+  if (after.updated_at) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('comments.updated_at', '>', after.updated_at),
+        eb.and([eb('comments.updated_at', '=', after.updated_at), eb('comments.id', '>', after.id)]),
+      ]),
+    );
+  }
+  if (projectId) query = query.where('comments.project_id', '=', projectId);
+  return query.orderBy('comments.updated_at').orderBy('comments.id').limit(limit).execute();
+}
+
+/** The most recent change in the scope: where a watch that starts now begins. */
+export function latestChange(db: Db, scope: Scope, projectId: string | undefined) {
+  let query = db.selectFrom('comments').select(['updated_at', 'id']).where('workspace_id', '=', scope.workspaceId);
+  if (scope.projectId) query = query.where('project_id', '=', scope.projectId);
+  if (projectId) query = query.where('project_id', '=', projectId);
+  return query.orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}

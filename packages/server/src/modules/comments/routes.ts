@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ApplyBody,
   Comment,
+  CommentChanges,
+  CommentChangesQuery,
   CommentIdParams,
   CommentWithReplies,
   CreateCommentBody,
@@ -20,14 +22,16 @@ import type { RateRules } from '../../limits/rules.js';
 import type { CommentEventSink } from './events.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
+import type { CommentWatch } from './watch.js';
 
 const tags = ['comments'];
 const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
-export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink; rules: RateRules }> = async (
-  app,
-  { events, rules },
-) => {
+export const commentRoutes: FastifyPluginAsyncTypebox<{
+  events: CommentEventSink;
+  rules: RateRules;
+  watch: CommentWatch;
+}> = async (app, { events, rules, watch }) => {
   const deps = { db: app.database.db, events, rules };
   // Screenshots arrive as the image itself; the service reads its type from the bytes.
   app.addContentTypeParser(
@@ -113,6 +117,36 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
         request.query,
       );
       return toPage(rows, limit, presentComment);
+    },
+  );
+
+  app.get(
+    '/api/comments/changes',
+    {
+      schema: {
+        tags,
+        summary: 'Wait for feedback: comments created or changed since a cursor (long poll)',
+        description:
+          'Without a cursor, answers at once with the cursor of now. With one, answers the comments created or changed since (oldest change first) and the next cursor; when there are none, waits up to `wait` seconds (at most 60) and answers as soon as one changes. Deleted comments are not reported.',
+        querystring: CommentChangesQuery,
+        response: { 200: CommentChanges, ...problemResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const { actor, query } = request;
+      let page = await service.changesSince(app.database.db, actor, query);
+      if (page.rows.length === 0 && query.cursor !== undefined && (query.wait ?? 0) > 0) {
+        // Stop waiting when the client goes away (the response closes before it is sent).
+        const gone = new AbortController();
+        const onClose = () => gone.abort();
+        reply.raw.once('close', onClose);
+        await watch.wait(actor.workspaceId, (query.wait ?? 0) * 1000, gone.signal);
+        reply.raw.off('close', onClose);
+        // Answered because the server is closing: the connection must not linger as keep-alive.
+        if (watch.closed) reply.header('connection', 'close');
+        page = await service.changesSince(app.database.db, actor, query);
+      }
+      return { items: page.rows.map(presentComment), cursor: page.cursor };
     },
   );
 
@@ -207,7 +241,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink
         response: { 200: Comment, ...problemResponses(403, 404) },
       },
     },
-    async (request) => presentComment(await service.archiveComment(app.database.db, request.actor, request.params.id)),
+    async (request) => presentComment(await service.archiveComment(deps, request.actor, request.params.id)),
   );
 
   app.delete(

@@ -85,6 +85,7 @@ export async function createComment(
     created_at: now,
     updated_at: now,
   });
+  await deps.events.changed(deps.db, actor.workspaceId);
   return requireComment(deps.db, actor, id);
 }
 
@@ -210,6 +211,7 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
     const replies = await repo.listReplies(trx, actor.workspaceId, comment.id);
     const reply = replies.find((r) => r.id === id);
     if (!reply) throw new Error('reply vanished inside its own transaction');
+    await deps.events.changed(trx, actor.workspaceId);
     return reply;
   });
 }
@@ -242,10 +244,10 @@ export async function reopenComment(deps: CommentDeps, actor: Actor, id: string)
   });
 }
 
-export async function archiveComment(db: Kysely<Tables>, actor: Actor, id: string) {
+export async function archiveComment(deps: CommentDeps, actor: Actor, id: string) {
   authorize(actor, 'comments.archive');
-  return inTransaction(db, async (trx) => {
-    await lifecycle.archive(trx, actor, await requireComment(trx, actor, id));
+  return inTransaction(deps.db, async (trx) => {
+    await lifecycle.archive(trx, deps, actor, await requireComment(trx, actor, id));
     return reload(trx, actor, id);
   });
 }
@@ -254,4 +256,33 @@ export async function deleteComment(deps: CommentDeps, actor: Actor, id: string)
   await inTransaction(deps.db, async (trx) => {
     await lifecycle.remove(trx, deps, actor, await requireComment(trx, actor, id));
   });
+}
+
+/** The comment changes since `cursor` (a position in the order comments changed), oldest first. */
+export async function changesSince(
+  db: Kysely<Tables>,
+  actor: Actor,
+  query: { project?: string; cursor?: string; limit?: number },
+): Promise<{ rows: repo.CommentRow[]; cursor: string }> {
+  const projectId = query.project === undefined ? undefined : (await getProject(db, actor, query.project)).id;
+  const scope = scopeOf(actor);
+  if (query.cursor === undefined) {
+    const latest = await repo.latestChange(db, scope, projectId);
+    return { rows: [], cursor: encodeChangeCursor(latest ?? { updated_at: '', id: '' }) };
+  }
+  const after = decodeChangeCursor(query.cursor);
+  const rows = await repo.changedSince(db, scope, projectId, after, query.limit ?? 50);
+  const last = rows[rows.length - 1];
+  return { rows, cursor: last ? encodeChangeCursor(last) : query.cursor };
+}
+
+const encodeChangeCursor = (at: { updated_at: string; id: string }) =>
+  Buffer.from(`${at.updated_at}|${at.id}`, 'utf8').toString('base64url');
+
+function decodeChangeCursor(cursor: string): { updated_at: string; id: string } {
+  const [updated_at = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (rest.length || (updated_at && Number.isNaN(Date.parse(updated_at)))) {
+    throw invalidField('/cursor', 'is not a cursor this API returned');
+  }
+  return { updated_at, id };
 }

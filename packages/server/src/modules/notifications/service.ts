@@ -54,7 +54,7 @@ function draftFor(event: CommentEvent): Draft | null {
  * Turns comment events into notifications, inside the transaction of the action, and
  * tells every process whose counts changed once it commits.
  */
-export function notificationSink(database: Database): CommentEventSink {
+export function notificationSink(database: Database): Pick<CommentEventSink, 'raise'> {
   const countChanged = (trx: Db, userId: string) => database.changes.publish(trx, { kind: 'unread', key: userId });
   return {
     async raise(trx, event) {
