@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, createComment } from '../../server/test/helpers.js';
-import { type LiveServer, Repo, runCli, startLiveServer, tempDir, withNewProject } from './helpers.js';
+import { cliBin, type LiveServer, Repo, runCli, startLiveServer, tempDir, withNewProject } from './helpers.js';
 
 describe('svc-cli apply, comments, init, stamp', () => {
   let server: LiveServer;
@@ -21,6 +22,48 @@ describe('svc-cli apply, comments, init, stamp', () => {
     const env = { SVC_API_KEY: server.apiKey };
     return { own, repo, env };
   }
+
+  test('comments --watch prints each comment as it is created or changed, one JSON object a line', async () => {
+    const { own, repo, env } = await setUp();
+    const child = spawn(process.execPath, [cliBin, 'comments', '--watch', '--json'], {
+      cwd: repo.dir,
+      env: { PATH: process.env.PATH ?? '', HOME: repo.dir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const until = async (predicate: () => boolean, what: string) => {
+        const deadline = Date.now() + 10_000;
+        while (!predicate()) {
+          if (Date.now() > deadline) throw new Error(`${what} did not happen: ${stdout} ${stderr}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      await until(() => stderr.includes('Watching'), 'the watch start');
+      const { id } = await createComment(server.app, server.admin, own.project.key, 'Seen by the watch');
+      await until(() => stdout.includes(id), 'the new comment');
+      await call(server.app, 'POST', `/api/comments/${id}/apply`, {
+        token: server.admin.token,
+        body: { commitSha: 'abcdef1' },
+      });
+      await until(() => stdout.trim().split('\n').length >= 2, 'the change');
+      const [created, applied] = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      assert.equal(created.id, id);
+      assert.equal(applied.status, 'applied');
+    } finally {
+      child.kill();
+    }
+  });
 
   test('comments show prints the context and errors; screenshot saves the image by its type', async () => {
     const { own, repo, env } = await setUp();

@@ -13,7 +13,7 @@ import {
   type TestApp,
 } from '../../server/test/helpers.js';
 
-const cliBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
+export const cliBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/bin.js');
 
 export interface CliResult {
   code: number | null;

@@ -23,6 +23,8 @@ import type {
   ApplyBody,
   Comment,
   CommentWithReplies,
+  CommentChanges,
+  CommentChangesQuery,
   CreateCommentBody,
   FindCommentsQuery,
   ListCommentsQuery,
@@ -80,6 +82,7 @@ export interface Endpoints {
   'PATCH /api/projects/{key}': Route<Of<typeof Project>, Of<typeof UpdateProjectBody>>;
   'DELETE /api/projects/{key}': Route<null>;
   'GET /api/comments': Route<PageOf<Of<typeof Comment>>, undefined, Of<typeof FindCommentsQuery>>;
+  'GET /api/comments/changes': Route<Of<typeof CommentChanges>, undefined, Of<typeof CommentChangesQuery>>;
   'GET /api/workspace/members': Route<PageOf<Of<typeof Member>>, undefined, PageQuery>;
   'PATCH /api/workspace/members/{id}': Route<{ user: Of<typeof User> }, Of<typeof UpdateMemberBody>>;
   'DELETE /api/workspace/members/{id}': Route<null>;
@@ -179,6 +182,7 @@ const endpointSet = {
   'PATCH /api/projects/{key}': true,
   'DELETE /api/projects/{key}': true,
   'GET /api/comments': true,
+  'GET /api/comments/changes': true,
   'GET /api/workspace/members': true,
   'PATCH /api/workspace/members/{id}': true,
   'DELETE /api/workspace/members/{id}': true,

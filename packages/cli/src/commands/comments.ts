@@ -3,16 +3,19 @@ import { shortSha } from '@svc/contract/sha';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
-import { printData, printJson } from '../output.js';
+import { info, printData, printJson } from '../output.js';
 import { connect } from '../session.js';
 
 export const usage = `Usage: svc-cli comments [--status open|applied|archived] [--page <url>] [--json]
        svc-cli comments show <id> [--json]
+       svc-cli comments --watch [--json]
 
 Lists the project's comments, newest first: id, state, page and the first line of the body.
 \`show\` prints one comment whole: its body, where it was written (browser, window, address,
 build), the page's recent errors, whether it has a screenshot (svc-cli screenshot <id>), and
-its replies. With --json, prints what the API returns, for scripts and agents.
+its replies. --watch prints each comment as it is created or changed, from now on, until
+interrupted (Ctrl+C); with --json, one JSON object a line. With --json, the other forms print
+what the API returns, for scripts and agents.
 `;
 
 const STATUSES = ['open', 'applied', 'archived'];
@@ -73,9 +76,14 @@ export function printComment(comment: CommentWithReplies): void {
 export async function run(args: string[], context: CommandContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     args,
-    { status: { type: 'string' }, page: { type: 'string' } },
+    { status: { type: 'string' }, page: { type: 'string' }, watch: { type: 'boolean' } },
     usage,
   );
+  if (values.watch) {
+    if (positionals.length > 0 || values.status || values.page)
+      throw usageError(`--watch takes no filter.\n\n${usage}`);
+    return watch(connect(context), Boolean(values.json));
+  }
   if (positionals[0] === 'show') {
     const [, id, ...extra] = positionals;
     if (!id || extra.length > 0) throw usageError(`expected one comment id after show.\n\n${usage}`);
@@ -94,4 +102,15 @@ export async function run(args: string[], context: CommandContext): Promise<void
   if (values.json) return printJson(comments);
   if (comments.length === 0) return printData('No comments.');
   for (const comment of comments) printData(describeComment(comment));
+}
+
+/** Prints comments as they change, waiting on the server (a long poll of up to 25 seconds at a time, under the client's 30-second timeout). */
+async function watch(api: ReturnType<typeof connect>, json: boolean): Promise<void> {
+  let { cursor } = await api.send('GET /api/comments/changes', { query: { project: api.project.key } });
+  info('Watching for comments; Ctrl+C stops.');
+  for (;;) {
+    const page = await api.send('GET /api/comments/changes', { query: { project: api.project.key, cursor, wait: 25 } });
+    for (const comment of page.items) printData(json ? JSON.stringify(comment) : describeComment(comment));
+    cursor = page.cursor;
+  }
 }
