@@ -147,7 +147,11 @@ export type VerifyBody = Static<typeof VerifyBody>;
 export const CommentChangesQuery = Type.Object({
   project: Type.Optional(Line({ maxLength: 40, description: 'A project key; all visible projects when absent' })),
   cursor: Type.Optional(
-    Line({ minLength: 1, maxLength: 200, description: 'From a previous answer; without it, the answer starts from now' }),
+    Line({
+      minLength: 1,
+      maxLength: 200,
+      description: 'From a previous answer; without it, the answer starts from now',
+    }),
   ),
   wait: Type.Optional(
     Type.Integer({

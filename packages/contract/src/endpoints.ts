@@ -22,9 +22,9 @@ import type { Build, BuildReportBody, BuildReportResult, PendingDeploy } from '.
 import type {
   ApplyBody,
   Comment,
-  CommentWithReplies,
   CommentChanges,
   CommentChangesQuery,
+  CommentWithReplies,
   CreateCommentBody,
   FindCommentsQuery,
   ListCommentsQuery,

@@ -1,5 +1,6 @@
 import { deriveCommitUrl } from '@svc/contract/commit-url';
 import { shortSha } from '@svc/contract/sha';
+import type { ApiClient } from '../api.js';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
@@ -42,19 +43,27 @@ export async function run(args: string[], context: CommandContext): Promise<void
     return;
   }
 
-  const sha = await resolveCommit(context.cwd, values.commit ?? 'HEAD');
-  let commitUrl = values.url;
+  const { sha, comment } = await applyWithCommit(api, context.cwd, id, values.commit, values.url);
+  if (values.json) return printJson(comment);
+  printData(
+    `Comment ${comment.id} applied with ${shortSha(sha)}${comment.commitUrl ? ` (${comment.commitUrl})` : ''}.`,
+  );
+}
+
+/**
+ * Records `rev` (default HEAD) as the comment's fix. The link is `url`, else the one the server
+ * derives from the project's repoUrl, else one derived from the origin remote.
+ */
+export async function applyWithCommit(api: ApiClient, cwd: string, id: string, rev?: string, url?: string) {
+  const sha = await resolveCommit(cwd, rev ?? 'HEAD');
+  let commitUrl = url;
   if (commitUrl === undefined) {
     const project = await api.send('GET /api/projects/{key}', { params: api.project });
-    if (!deriveCommitUrl(project.repoUrl, sha))
-      commitUrl = deriveCommitUrl(await originWebUrl(context.cwd), sha) ?? undefined;
+    if (!deriveCommitUrl(project.repoUrl, sha)) commitUrl = deriveCommitUrl(await originWebUrl(cwd), sha) ?? undefined;
   }
   const comment = await api.send('POST /api/comments/{id}/apply', {
     params: { id },
     body: { commitSha: sha, ...(commitUrl ? { commitUrl } : {}) },
   });
-  if (values.json) return printJson(comment);
-  printData(
-    `Comment ${comment.id} applied with ${shortSha(sha)}${comment.commitUrl ? ` (${comment.commitUrl})` : ''}.`,
-  );
+  return { sha, comment };
 }
