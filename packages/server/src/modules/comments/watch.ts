@@ -22,9 +22,8 @@ export class CommentWatch {
   wait(workspaceId: string, ms: number, abort: AbortSignal): Promise<void> {
     if (this.closed || abort.aborted) return Promise.resolve();
     return new Promise((resolve) => {
-      let set = this.waiters.get(workspaceId);
-      if (!set) this.waiters.set(workspaceId, (set = new Set()));
-      const waiters = set;
+      const waiters = this.waiters.get(workspaceId) ?? new Set();
+      this.waiters.set(workspaceId, waiters);
       const done = () => {
         clearTimeout(timer);
         abort.removeEventListener('abort', done);
