@@ -231,3 +231,24 @@ export function Time({ iso }: { iso: string | null }) {
     </time>
   );
 }
+
+/**
+ * A table's header row. `[label, 'wide']` columns are left out on phones (their cells carry
+ * `hide-phone` too); `''` is an actions column, named for screen readers only.
+ */
+export function TableHead({ columns }: { columns: (string | [string, 'wide'])[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => {
+          const [label, wide] = typeof column === 'string' ? [column, false] : [column[0], true];
+          return (
+            <th key={label || 'actions'} scope="col" class={wide ? 'hide-phone' : undefined}>
+              {label || <span class="skip">Actions</span>}
+            </th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
+}

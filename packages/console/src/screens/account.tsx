@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { me } from '../session.js';
-import { Field, FormError, Loading, PageTitle, Time, useAction, useLoad } from '../ui.js';
+import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
 export function Account() {
   const user = me.value?.user;
@@ -76,15 +76,7 @@ export function Account() {
       {sessions.data ? (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Browser or client</th>
-                <th scope="col">Last used</th>
-                <th scope="col" class="hide-phone">
-                  Ends
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Browser or client', 'Last used', ['Ends', 'wide']]} />
             <tbody>
               {sessions.data.items.map((s) => (
                 <tr key={s.id}>

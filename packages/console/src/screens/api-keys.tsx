@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { isAdmin } from '../session.js';
-import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, Time, useAction, useLoad } from '../ui.js';
+import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
 export function ApiKeys() {
   const mine = useLoad(() => api.call('GET /api/me/api-keys', {}), []);
@@ -59,21 +59,7 @@ export function ApiKeys() {
       {mine.data?.items.length ? (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Ends with</th>
-                <th scope="col" class="hide-phone">
-                  Created
-                </th>
-                <th scope="col" class="hide-phone">
-                  Last used
-                </th>
-                <th scope="col">
-                  <span class="skip">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Ends with', ['Created', 'wide'], ['Last used', 'wide'], '']} />
             <tbody>
               {mine.data.items.map((k) => (
                 <tr key={k.id}>
@@ -103,18 +89,7 @@ export function ApiKeys() {
           <h2>Every key of the workspace</h2>
           <div class="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col" class="hide-phone">
-                    Last used
-                  </th>
-                  <th scope="col">
-                    <span class="skip">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Name', 'Owner', ['Last used', 'wide'], '']} />
               <tbody>
                 {all.data.items.map((k) => (
                   <tr key={k.id}>

@@ -5,7 +5,7 @@ import { shortSha } from '@svc/contract/sha';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link } from '../router.js';
-import { Loading, PageTitle, Time, useLoad } from '../ui.js';
+import { Loading, PageTitle, TableHead, Time, useLoad } from '../ui.js';
 
 export function ProjectBuilds({ projectKey }: { projectKey: string }) {
   const [cursor, setCursor] = useState<string | undefined>(undefined);
@@ -31,16 +31,7 @@ export function ProjectBuilds({ projectKey }: { projectKey: string }) {
       {items.length ? (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Build</th>
-                <th scope="col">First seen</th>
-                <th scope="col" class="hide-phone">
-                  Reported by
-                </th>
-                <th scope="col">Made Live</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Build', 'First seen', ['Reported by', 'wide'], 'Made Live']} />
             <tbody>
               {items.map((b) => {
                 const link = deriveCommitUrl(project.data?.repoUrl ?? null, b.sha);

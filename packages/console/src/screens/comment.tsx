@@ -8,7 +8,18 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
 import { isAdmin, me } from '../session.js';
-import { Dialog, Field, FormError, Loading, PageTitle, StatusPills, Time, useAction, useLoad } from '../ui.js';
+import {
+  Dialog,
+  Field,
+  FormError,
+  Loading,
+  PageTitle,
+  StatusPills,
+  TableHead,
+  Time,
+  useAction,
+  useLoad,
+} from '../ui.js';
 
 const TAGS: Record<string, string> = {
   a: 'link',
@@ -122,15 +133,7 @@ function ContextFacts({ context }: { context: Context }) {
       {context.errors.length ? (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Kind</th>
-                <th scope="col">What</th>
-                <th scope="col" class="hide-phone">
-                  When
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Kind', 'What', ['When', 'wide']]} />
             <tbody>
               {context.errors.map((e) => (
                 <tr key={`${e.at}${e.message}`}>

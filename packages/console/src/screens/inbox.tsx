@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { setUnread } from '../badge.js';
 import { Link } from '../router.js';
-import { FormError, Loading, PageTitle, Time, useAction, useLoad } from '../ui.js';
+import { FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
 type Notification = AnswerOf<'GET /api/me/notifications'>['items'][number];
 
@@ -57,16 +57,7 @@ export function Inbox() {
         <div class="table-wrap">
           <table>
             <caption class="skip">Notifications, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">What</th>
-                <th scope="col">Comment</th>
-                <th scope="col" class="hide-phone">
-                  By
-                </th>
-                <th scope="col">When</th>
-              </tr>
-            </thead>
+            <TableHead columns={['What', 'Comment', ['By', 'wide'], 'When']} />
             <tbody>
               {items.map((n) => (
                 <tr key={n.id} class={n.read ? '' : 'unread'}>

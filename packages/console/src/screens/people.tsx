@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { isAdmin, me } from '../session.js';
-import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, Time, useAction, useLoad } from '../ui.js';
+import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
 /** A link just made, shown until dismissed. */
 interface ShownLink {
@@ -188,18 +188,7 @@ function Invitations({ onLink }: { onLink: (link: ShownLink) => void }) {
         <div class="table-wrap" style="margin-top:12px">
           <table>
             <caption class="skip">Pending invitations</caption>
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col" class="hide-phone">
-                  Expires
-                </th>
-                <th scope="col">
-                  <span class="skip">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['E-mail', 'Role', ['Expires', 'wide'], '']} />
             <tbody>
               {invites.data.items.map((invite) => (
                 <tr key={invite.id}>
@@ -295,20 +284,7 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
         <div class="table-wrap" style="margin-top:12px">
           <table>
             <caption class="skip">Client accounts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Client</th>
-                <th scope="col" class="hide-phone">
-                  Project
-                </th>
-                <th scope="col" class="hide-phone">
-                  Last seen
-                </th>
-                <th scope="col">
-                  <span class="skip">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Client', ['Project', 'wide'], ['Last seen', 'wide'], '']} />
             <tbody>
               {clients.data.items.map((c) => (
                 <tr key={c.id}>

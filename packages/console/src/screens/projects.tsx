@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link } from '../router.js';
 import { isAdmin } from '../session.js';
-import { Dialog, Field, FormError, Loading, PageTitle, Time, useAction, useLoad } from '../ui.js';
+import { Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
 type Project = AnswerOf<'GET /api/projects'>['items'][number];
 
@@ -157,20 +157,7 @@ export function Projects() {
       {items.length ? (
         <div class="table-wrap">
           <table>
-            <thead>
-              <tr>
-                <th scope="col">Project</th>
-                <th scope="col" class="hide-phone">
-                  App
-                </th>
-                <th scope="col" class="hide-phone">
-                  Created
-                </th>
-                <th scope="col">
-                  <span class="skip">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={['Project', ['App', 'wide'], ['Created', 'wide'], '']} />
             <tbody>
               {items.map((p) => (
                 <tr key={p.key}>

@@ -3,6 +3,7 @@
 // leaves the browser.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { navigate } from '../router.js';
 import { adoptSession, signedOutReason } from '../session.js';
 import { Field, FormError, useAction, useLoad } from '../ui.js';
 
@@ -71,6 +72,26 @@ function useFragmentToken(): string {
   return token;
 }
 
+/** Keeps the session a link gave and opens the inbox. */
+async function startAtInbox(token: string): Promise<void> {
+  await adoptSession(token);
+  navigate('/', true);
+}
+
+/** A password being chosen, with the rule it must meet. */
+function NewPassword(props: { label: string; value: string; onValue: (value: string) => void }) {
+  return (
+    <Field
+      {...props}
+      hint="At least 10 characters, not a commonly used password."
+      type="password"
+      required
+      minLength={10}
+      autocomplete="new-password"
+    />
+  );
+}
+
 export function AcceptInvite() {
   const token = useFragmentToken();
   const [name, setName] = useState('');
@@ -92,24 +113,11 @@ export function AcceptInvite() {
           const answer = await action.run(() =>
             api.call('POST /api/invites/accept', { body: { token, name, password } }),
           );
-          if (answer) {
-            await adoptSession(answer.data.token);
-            history.replaceState(null, '', '/');
-            window.dispatchEvent(new PopStateEvent('popstate'));
-          }
+          if (answer) await startAtInbox(answer.data.token);
         }}
       >
         <Field label="Your name" required maxLength={100} autocomplete="name" value={name} onValue={setName} />
-        <Field
-          label="Password"
-          hint="At least 10 characters, not a commonly used password."
-          type="password"
-          required
-          minLength={10}
-          autocomplete="new-password"
-          value={password}
-          onValue={setPassword}
-        />
+        <NewPassword label="Password" value={password} onValue={setPassword} />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
           Join
@@ -139,23 +147,10 @@ export function CompleteReset() {
           const answer = await action.run(() =>
             api.call('POST /api/password-reset/complete', { body: { token, password } }),
           );
-          if (answer) {
-            await adoptSession(answer.data.token);
-            history.replaceState(null, '', '/');
-            window.dispatchEvent(new PopStateEvent('popstate'));
-          }
+          if (answer) await startAtInbox(answer.data.token);
         }}
       >
-        <Field
-          label="New password"
-          hint="At least 10 characters, not a commonly used password."
-          type="password"
-          required
-          minLength={10}
-          autocomplete="new-password"
-          value={password}
-          onValue={setPassword}
-        />
+        <NewPassword label="New password" value={password} onValue={setPassword} />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
           Set password
