@@ -43,7 +43,7 @@ describe('the console in Chromium, served by the server at /', () => {
     viewport?: { width: number; height: number },
     colorScheme: 'light' | 'dark' = 'light',
   ) {
-    const session = await consoleAs(browser, stack, member, viewport, colorScheme);
+    const session = await consoleAs(browser, member, viewport, colorScheme);
     closers.push(() => session.context.close());
     await session.page.goto(stack.base + path);
     return session;

@@ -31,7 +31,6 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
 /** A page whose console is signed in as `member` (its token put where the console keeps it). */
 export async function consoleAs(
   browser: Browser,
-  stack: ConsoleStack,
   member: Member | null,
   viewport = { width: 1200, height: 800 },
   colorScheme: 'light' | 'dark' = 'light',

@@ -32,7 +32,7 @@ import type {
   ReplyBody,
   VerifyBody,
 } from './comments.js';
-import type { Notification, ReadAllBody, ReadAllResult, UnreadCount } from './notifications.js';
+import type { ListNotificationsQuery, Notification, ReadAllBody, ReadAllResult, UnreadCount } from './notifications.js';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './projects.js';
 import type { ServerInfo } from './server.js';
 import type {
@@ -113,7 +113,11 @@ export interface Endpoints {
   'PUT /api/comments/{id}/screenshot': Route<Of<typeof Comment>, Blob>;
   'DELETE /api/me/api-keys/{id}': Route<null>;
   'GET /api/server': Route<Of<typeof ServerInfo>>;
-  'GET /api/me/notifications': Route<PageOf<Of<typeof Notification>> & { unreadCount: number }, undefined, PageQuery>;
+  'GET /api/me/notifications': Route<
+    PageOf<Of<typeof Notification>> & { unreadCount: number },
+    undefined,
+    Of<typeof ListNotificationsQuery>
+  >;
   'GET /api/me/notifications/unread-count': Route<Of<typeof UnreadCount>>;
   'POST /api/me/notifications/read-all': Route<Of<typeof ReadAllResult>, Of<typeof ReadAllBody>>;
 }

@@ -36,6 +36,18 @@ export class FetchApiClient implements ApiClient {
     }
   }
 
+  /** A private file of the API (a screenshot) as a Blob, with the token; null when refused or unreachable. */
+  async blob(path: string): Promise<Blob | null> {
+    try {
+      const response = await fetch(this.base + path, {
+        headers: this.token ? { authorization: `Bearer ${this.token}` } : {},
+      });
+      return response.ok ? await response.blob() : null;
+    } catch {
+      return null;
+    }
+  }
+
   async call<E extends Endpoint>(
     endpoint: E,
     call: CallOf<E>,

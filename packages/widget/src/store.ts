@@ -270,12 +270,9 @@ export class Store {
   screenshotUrl(id: string): Promise<string | null> {
     let url = this.screenshots.get(id);
     if (!url) {
-      url = fetch(`${this.api.base}/api/comments/${encodeURIComponent(id)}/screenshot`, {
-        headers: { authorization: `Bearer ${this.api.token}` },
-      })
-        .then((response) => (response.ok ? response.blob() : null))
-        .then((blob) => (blob ? URL.createObjectURL(blob) : null))
-        .catch(() => null);
+      url = this.api
+        .blob(`/api/comments/${encodeURIComponent(id)}/screenshot`)
+        .then((blob) => (blob ? URL.createObjectURL(blob) : null));
       this.screenshots.set(id, url);
     }
     return url;

@@ -1,7 +1,7 @@
 // Context with every comment: captured in a real browser on a page with errors and secrets.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { call } from '../../server/test/helpers.js';
 import {
   launchBrowser,
@@ -11,6 +11,7 @@ import {
   screenshot,
   signedInPage,
   startStack,
+  widget,
 } from './helpers.js';
 
 describe('context and a screenshot with a new comment', () => {
@@ -27,13 +28,12 @@ describe('context and a screenshot with a new comment', () => {
     await stack?.close();
   });
 
-  const widget = (page: Page) => page.locator('[data-svc-widget]');
-
   async function commentOn(query: string, body: string) {
     const reviewer = await newReviewer(stack, 'Cora Capture');
     const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
     contexts.push(context);
     const page = await signedInPage(context, stack, reviewer);
+    // Recorded from the first request: the chunk must not load before a screenshot is asked for.
     const chunks = recordRequests(page, 'widget-screenshot.js');
     await page.goto(stack.pageUrl({ query }));
     await widget(page).locator('.launcher').waitFor();

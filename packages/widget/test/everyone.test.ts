@@ -9,10 +9,12 @@ import {
   appliedComment,
   launchBrowser,
   newReviewer,
+  openWidget,
   type Stack,
   screenshot,
-  signedInPage,
+  type signedInPage,
   startStack,
+  widget,
 } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,22 +34,14 @@ describe('the widget for everyone', () => {
     await stack?.close();
   });
 
-  const widget = (page: Page) => page.locator('[data-svc-widget]');
   const focused = (page: Page, selector: string) =>
     widget(page).evaluate((host, selector) => Boolean(host.shadowRoot?.activeElement?.matches(selector)), selector);
 
-  async function openAs(
+  const openAs = (
     member: Parameters<typeof signedInPage>[2],
     url = stack.pageUrl(),
     viewport = { width: 1100, height: 760 },
-  ) {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    const page = await signedInPage(context, stack, member);
-    await page.goto(url);
-    await widget(page).locator('.launcher').waitFor();
-    return page;
-  }
+  ) => openWidget(browser, stack, member, contexts, { url, viewport });
 
   async function comment(
     author: Parameters<typeof signedInPage>[2],

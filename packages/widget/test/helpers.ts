@@ -127,6 +127,28 @@ ${
 </body></html>`;
 }
 
+/** The widget on a page: its host element, through whose open shadow root locators reach in. */
+export const widget = (page: Page) => page.locator('[data-svc-widget]');
+
+/**
+ * A new browser context (kept in `contexts`, for the suite to close) with `member` signed in,
+ * on `url` (the stack's page by default), once the widget's launcher is there.
+ */
+export async function openWidget(
+  browser: Browser,
+  stack: Stack,
+  member: Member,
+  contexts: BrowserContext[],
+  options: { url?: string; viewport?: { width: number; height: number } } = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 760 } });
+  contexts.push(context);
+  const page = await signedInPage(context, stack, member);
+  await page.goto(options.url ?? stack.pageUrl());
+  await widget(page).locator('.launcher').waitFor();
+  return page;
+}
+
 /** A browser page with `member` signed in (its token where the widget keeps it). */
 export async function signedInPage(context: BrowserContext, stack: Stack, member: Member): Promise<Page> {
   await context.addInitScript(

@@ -6,12 +6,14 @@ import {
   appliedComment,
   launchBrowser,
   newReviewer,
+  openWidget,
   recordRequests,
   type Stack,
   screenshot,
   setTabVisibility,
   signedInPage,
   startStack,
+  widget,
 } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,16 +39,8 @@ describe('the widget in Chromium, on another origin than the API', () => {
     return context;
   }
 
-  /** The widget's shadow root content, located through the open shadow root. */
-  const widget = (page: Page) => page.locator('[data-svc-widget]');
-
-  async function openAs(member: Parameters<typeof signedInPage>[2], url = stack.pageUrl()) {
-    const context = await newContext();
-    const page = await signedInPage(context, stack, member);
-    await page.goto(url);
-    await widget(page).locator('.launcher').waitFor();
-    return page;
-  }
+  const openAs = (member: Parameters<typeof signedInPage>[2], url = stack.pageUrl()) =>
+    openWidget(browser, stack, member, contexts, { url });
 
   test('the launcher shows the unread count in an amber badge, 99+ above 99, hidden at 0; page styles do not leak in', async () => {
     const author = await newReviewer(stack);

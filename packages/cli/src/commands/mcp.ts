@@ -136,7 +136,7 @@ function tools(cwd: string): Record<string, Tool> {
       input: Type.Object({ unread: Type.Optional(Type.Boolean()) }),
       run: async (api, args) => {
         const page = await api.send('GET /api/me/notifications', {
-          query: { limit: 20, ...(args.unread ? { unread: true } : {}) } as never,
+          query: { limit: 20, ...(args.unread ? { unread: true } : {}) },
         });
         return {
           unreadCount: page.unreadCount,

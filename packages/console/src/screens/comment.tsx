@@ -77,13 +77,11 @@ function ScreenshotImage({ id }: { id: string }) {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let objectUrl: string | null = null;
-    fetch(`/api/comments/${encodeURIComponent(id)}/screenshot`, { headers: { authorization: `Bearer ${api.token}` } })
-      .then((response) => (response.ok ? response.blob() : Promise.reject(new Error(String(response.status)))))
-      .then((blob) => {
-        objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
-      })
-      .catch(() => setFailed(true));
+    void api.blob(`/api/comments/${encodeURIComponent(id)}/screenshot`).then((blob) => {
+      if (!blob) return setFailed(true);
+      objectUrl = URL.createObjectURL(blob);
+      setUrl(objectUrl);
+    });
     return () => {
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };

@@ -152,19 +152,20 @@ export async function touchApiKey(db: Db, keyId: string, at: string) {
   await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
 }
 
-/** Every credential (session and API key hashes) of a user: to drop them from the caches. */
-export async function credentialHashesOf(db: Db, workspaceId: string, userId: string): Promise<string[]> {
+/** Every credential (session and API key hashes) of the users: to drop them from the caches. */
+export async function credentialHashesOf(db: Db, workspaceId: string, userIds: readonly string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
   const sessions = await db
     .selectFrom('sessions')
     .select('token_hash')
     .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', userId)
+    .where('user_id', 'in', userIds)
     .execute();
   const keys = await db
     .selectFrom('api_keys')
     .select('key_hash')
     .where('workspace_id', '=', workspaceId)
-    .where('user_id', '=', userId)
+    .where('user_id', 'in', userIds)
     .execute();
   return [...sessions.map((row) => row.token_hash), ...keys.map((row) => row.key_hash)];
 }

@@ -13,7 +13,6 @@ import {
   SignupBody,
   SignupResult,
 } from '@svc/contract';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { SessionPolicy } from '../../config.js';
 import { forbidden } from '../../errors.js';
@@ -21,16 +20,10 @@ import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import type { RateRules } from '../../limits/rules.js';
 import { presentSession, presentUser, presentWorkspace } from './presenter.js';
-import type { AuthDeps, Client } from './service.js';
+import type { AuthDeps } from './service.js';
 import * as service from './service.js';
 
 const tags = ['accounts'];
-
-/** Who is signing in: the address the throttles count, the user agent the sessions list shows. */
-export const clientOf = (request: FastifyRequest): Client => ({
-  address: request.ip,
-  userAgent: request.headers['user-agent'],
-});
 
 export const authRoutes: FastifyPluginAsyncTypebox<{
   allowSignup: boolean;
@@ -52,7 +45,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       if (!allowSignup) throw forbidden('Sign-up is turned off on this server; ask an admin to add you.');
-      const { token, user, workspace } = await service.signup(deps, request.body, clientOf(request));
+      const { token, user, workspace } = await service.signup(deps, request.body, service.clientOf(request));
       return reply.code(201).send({ token, user: presentUser(user), workspace: presentWorkspace(workspace) });
     },
   );
@@ -71,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { token, user } = await service.login(deps, request.body, clientOf(request));
+      const { token, user } = await service.login(deps, request.body, service.clientOf(request));
       return { token, user: presentUser(user) };
     },
   );
@@ -88,7 +81,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { token, user } = await service.signInWithAccessToken(deps, request.body.accessToken, clientOf(request));
+      const { token, user } = await service.signInWithAccessToken(
+        deps,
+        request.body.accessToken,
+        service.clientOf(request),
+      );
       return { token, user: presentUser(user) };
     },
   );
@@ -167,6 +164,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: EndedSessions, ...problemResponses(403, 429) },
       },
     },
-    async (request) => ({ ended: await service.changePassword(deps, request.actor, request.body, clientOf(request)) }),
+    async (request) => ({
+      ended: await service.changePassword(deps, request.actor, request.body, service.clientOf(request)),
+    }),
   );
 };

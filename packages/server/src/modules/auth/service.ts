@@ -1,4 +1,5 @@
 import type { ChangePasswordBody, LoginBody, Role, SignupBody } from '@svc/contract';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SessionPolicy } from '../../config.js';
 import type { Database } from '../../db/dialect/index.js';
@@ -30,6 +31,12 @@ export interface Client {
   address: string;
   userAgent: string | undefined;
 }
+
+/** Who is signing in, from the request: the address the throttles count, the user agent the sessions list shows. */
+export const clientOf = (request: FastifyRequest): Client => ({
+  address: request.ip,
+  userAgent: request.headers['user-agent'],
+});
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 

@@ -105,14 +105,16 @@ export async function putScreenshot(db: Kysely<Tables>, actor: Actor, commentId:
   const comment = await requireComment(db, actor, commentId);
   if (comment.author_id !== actor.id) throw forbidden('Only the comment’s author can attach its screenshot.');
   const contentType = Buffer.isBuffer(bytes) ? imageType(bytes) : null;
-  if (!contentType) throw new AppError('unsupported_media_type', 'A screenshot must be a PNG, JPEG or WebP image.');
+  if (!contentType || !Buffer.isBuffer(bytes)) {
+    throw new AppError('unsupported_media_type', 'A screenshot must be a PNG, JPEG or WebP image.');
+  }
   await repo.putScreenshot(db, {
     id: newId('att'),
     workspace_id: actor.workspaceId,
     comment_id: comment.id,
     content_type: contentType,
-    bytes: bytes as Buffer,
-    size: (bytes as Buffer).length,
+    bytes,
+    size: bytes.length,
     created_at: nowIso(),
   });
   return requireComment(db, actor, commentId);

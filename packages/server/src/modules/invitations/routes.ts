@@ -16,8 +16,7 @@ import { Type } from 'typebox';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import { presentUser } from '../auth/presenter.js';
-import { clientOf } from '../auth/routes.js';
-import type { AuthDeps } from '../auth/service.js';
+import { type AuthDeps, clientOf } from '../auth/service.js';
 import { presentInvite } from './presenter.js';
 import * as service from './service.js';
 

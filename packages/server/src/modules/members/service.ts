@@ -50,7 +50,7 @@ export async function changeRole(deps: Deps, actor: Actor, userId: string, role:
     if (role !== 'admin') await keepAnAdmin(trx, actor, user, 'change this role');
     await repo.setRole(trx, actor.workspaceId, user.id, role);
     // Cached callers carry their role: drop them so the next request reads the new one.
-    const credentials = await accounts.credentialHashesOf(trx, actor.workspaceId, user.id);
+    const credentials = await accounts.credentialHashesOf(trx, actor.workspaceId, [user.id]);
     await forgetCredentials(deps, trx, credentials);
     return { ...user, role };
   });

@@ -41,12 +41,10 @@ export async function unreadRecipientsOfProject(db: Db, projectId: string): Prom
   return rows.map((row) => row.recipient_id);
 }
 
-/** Session and API key hashes of the quick-access accounts limited to the project. */
-export async function credentialsLimitedToProject(db: Db, projectId: string): Promise<string[]> {
-  const users = db.selectFrom('users').select('id').where('project_id', '=', projectId);
-  const sessions = await db.selectFrom('sessions').select('token_hash').where('user_id', 'in', users).execute();
-  const keys = await db.selectFrom('api_keys').select('key_hash').where('user_id', 'in', users).execute();
-  return [...sessions.map((row) => row.token_hash), ...keys.map((row) => row.key_hash)];
+/** The quick-access accounts limited to the project (they go with it). */
+export async function accountsLimitedToProject(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('users').select('id').where('project_id', '=', projectId).execute();
+  return rows.map((row) => row.id);
 }
 
 /** Deletes the project; the foreign keys take its comments, replies, notifications, builds and limited accounts. */

@@ -8,6 +8,7 @@ import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
+import { credentialHashesOf } from '../auth/repo.js';
 import * as repo from './repo.js';
 
 interface Deps {
@@ -105,7 +106,11 @@ export async function deleteProject(deps: Deps, actor: Actor, key: string): Prom
   await inTransaction(deps.db, async (trx) => {
     const project = await getProject(trx, actor, key);
     const recipients = await repo.unreadRecipientsOfProject(trx, project.id);
-    const credentials = await repo.credentialsLimitedToProject(trx, project.id);
+    const credentials = await credentialHashesOf(
+      trx,
+      actor.workspaceId,
+      await repo.accountsLimitedToProject(trx, project.id),
+    );
     await repo.deleteProject(trx, project.id);
     for (const userId of recipients) await deps.database.changes.publish(trx, { kind: 'unread', key: userId });
     for (const hash of credentials) await deps.database.changes.publish(trx, { kind: 'credential', key: hash });
