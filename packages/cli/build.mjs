@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { build } from 'esbuild';
 
 const dist = new URL('./dist/', import.meta.url).pathname;
+const { version } = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 fs.rmSync(dist, { recursive: true, force: true });
 await build({
   entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname, new URL('./src/vite.ts', import.meta.url).pathname],
@@ -15,5 +16,6 @@ await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
+  define: { SVC_CLI_VERSION: JSON.stringify(version) },
   logLevel: 'warning',
 });

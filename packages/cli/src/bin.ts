@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import type { Command } from './command.js';
 import { ExitError, exitCodes, usageError } from './errors.js';
+import { CLI_VERSION } from './version.js';
 
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   status: {
@@ -33,15 +33,10 @@ Exit codes: 0 done; 1 the server could not be reached or refused the request;
 2 usage error, or the revision is not a commit of this repository; 3 no API key.
 `;
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v') {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${CLI_VERSION}\n`);
     return;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -9,6 +9,7 @@ export const errorCatalog = {
   unauthenticated: { status: 401, title: 'Authentication required' },
   forbidden: { status: 403, title: 'Not allowed' },
   not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict with an existing resource' },
   invalid_state: { status: 409, title: 'Not allowed in the current state' },
   payload_too_large: { status: 413, title: 'Request body too large' },

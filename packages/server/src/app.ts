@@ -27,6 +27,7 @@ import { CommentWatch } from './modules/comments/watch.js';
 import { consoleRoutes } from './modules/console/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
+import { mcpRoutes } from './modules/mcp/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { notificationSink } from './modules/notifications/service.js';
@@ -205,6 +206,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(verificationRoutes, { events });
   await app.register(notificationRoutes, { caches, fastPath });
   await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });
+  await app.register(mcpRoutes, { publicUrl: config.publicUrl, version: SERVER_VERSION, watch });
   await app.register(widgetRoutes);
   await app.register(consoleRoutes);
   await app.register(demoRoutes);

@@ -10,12 +10,14 @@ declare module 'fastify' {
     routeTable: readonly RegisteredRoute[];
   }
   interface FastifyRequest {
-    /** The authenticated caller; set on every /api route that is not public. */
+    /** The authenticated caller; set on every /api route that is not public, and on /mcp. */
     actor: Actor;
   }
   interface FastifyContextConfig {
     /** Reachable without a token (sign-up and sign-in). */
     public?: boolean;
+    /** Authenticated like the /api routes although outside /api (/mcp). */
+    authenticated?: boolean;
     /** Answered with a weak ETag, and 304 when If-None-Match holds it (see http/conditional.ts). */
     conditional?: boolean;
   }

@@ -47,10 +47,17 @@ describe('fuzz: every route, every role, inputs from its own schema and hostile 
               assert.ok(answer.statusCode < 500, where);
               if (answer.statusCode < 400) return;
               tally.refusals++;
-              assert.match(String(answer.headers['content-type']), /^application\/problem\+json/, where);
-              const problem = answer.json();
-              assert.ok(problem.code in errorCatalog, where);
-              assert.equal(problem.status, answer.statusCode, where);
+              if (route.url === '/mcp' && /^application\/json/.test(String(answer.headers['content-type']))) {
+                // Past authentication, the MCP endpoint refuses in its own protocol: a JSON-RPC error.
+                const { jsonrpc, error } = answer.json();
+                assert.equal(jsonrpc, '2.0', where);
+                assert.ok(Number.isInteger(error.code) && typeof error.message === 'string', where);
+              } else {
+                assert.match(String(answer.headers['content-type']), /^application\/problem\+json/, where);
+                const problem = answer.json();
+                assert.ok(problem.code in errorCatalog, where);
+                assert.equal(problem.status, answer.statusCode, where);
+              }
               const after = await rowCounts(t.app);
               if (JSON.stringify(after) !== JSON.stringify(before)) tally.writesAfterRefusal++;
               assert.deepEqual(after, before, `refused but wrote: ${where}`);

@@ -87,9 +87,10 @@ export function cachedCaller(actors: CoherentCache<Actor>, header: string | unde
 }
 
 /**
- * Every /api route but the public ones (sign-up, sign-in) authenticates in onRequest,
- * before the body is read: an anonymous caller learns nothing about input rules. The
- * hook is attached per route, and a cached session answers without a promise.
+ * Every /api route but the public ones (sign-up, sign-in), and every route marked
+ * `authenticated`, authenticates in onRequest, before the body is read: an anonymous caller
+ * learns nothing about input rules. The hook is attached per route, and a cached session
+ * answers without a promise.
  */
 export function registerAuthentication(
   app: FastifyInstance,
@@ -114,7 +115,8 @@ export function registerAuthentication(
     );
   };
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/') || route.config?.public) return;
+    const guarded = route.url.startsWith('/api/') || route.config?.authenticated;
+    if (!guarded || route.config?.public) return;
     route.onRequest = [hook, ...[route.onRequest ?? []].flat()] as typeof route.onRequest;
   });
 }

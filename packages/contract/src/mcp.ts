@@ -1,0 +1,226 @@
+// The feedback of one project as MCP tools for a coding agent: one table, served by
+// `svc-cli mcp` over stdio and by the server at /mcp over Streamable HTTP. The tools' input
+// schemas are the API's own, and every call goes through the host's API client, so the same
+// roles and tenancy hold as for any other caller.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type TSchema, Type } from 'typebox';
+import { Value } from 'typebox/value';
+import {
+  ApplyBody,
+  type Comment,
+  CommentChangesQuery,
+  type CommentWithReplies,
+  FindCommentsQuery,
+  ReplyBody,
+} from './comments.js';
+import type { AnswerOf, CallOf, Endpoint } from './endpoints.js';
+import { ReadAllBody } from './notifications.js';
+
+/** The longest a wait_for_feedback call holds, in seconds: under the common client time-outs. */
+export const AGENT_WAIT_MAX_S = 25;
+
+/** Where the tools run: an API client for one project, and what it can do with a repository. */
+export interface FeedbackHost {
+  /** The project the tools work on. */
+  project: { key: string };
+  /** The answer's body; a refusal throws an Error whose message says why. */
+  send<E extends Endpoint>(endpoint: E, call: CallOf<E>): Promise<AnswerOf<E>>;
+  /** A screenshot as base64, for image content. */
+  image(path: string): Promise<{ data: string; mimeType: string }>;
+  /**
+   * Present where a git repository is at hand (svc-cli): applies `rev` (default HEAD), with
+   * the commit link derived as `apply --mark` does. Without it, apply_fix needs the commit's SHA.
+   */
+  applyFromRepository?: (id: string, rev?: string, url?: string) => Promise<Comment>;
+}
+
+const Id = Type.Object({ id: Type.String({ description: 'A comment id (cmt_…)' }) });
+
+/** What an agent needs to act on a comment, without flooding its context. */
+function brief(comment: Comment) {
+  return {
+    id: comment.id,
+    status: comment.status === 'applied' && comment.deployedAt ? 'live' : comment.status,
+    verified: comment.verifiedAt !== null,
+    page: comment.pageUrl,
+    element: comment.anchor?.selector ?? null,
+    author: comment.author.name,
+    body: comment.body.length > 300 ? `${comment.body.slice(0, 299)}…` : comment.body,
+    replies: comment.replyCount,
+    commit: comment.commitSha,
+    updatedAt: comment.updatedAt,
+  };
+}
+
+function full(comment: CommentWithReplies) {
+  return {
+    ...brief(comment),
+    body: comment.body,
+    commitUrl: comment.commitUrl,
+    deployedBuild: comment.deployedBuildSha,
+    context: comment.context,
+    screenshot: comment.screenshot ? 'attached below' : null,
+    thread: comment.replies.map((r) => ({ by: r.author?.name ?? 'automatic', at: r.createdAt, text: r.body })),
+  };
+}
+
+type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+
+interface Tool {
+  description: string;
+  input: TSchema;
+  run: (args: Record<string, unknown>) => Promise<Content[]>;
+}
+
+const text = (value: unknown): Content[] => [{ type: 'text', text: JSON.stringify(value) }];
+
+function applyTool(host: FeedbackHost): Tool {
+  const local = host.applyFromRepository;
+  if (local) {
+    return {
+      description:
+        "Record that a commit fixes the comment (its author is asked to verify it). commitSha defaults to this repository's HEAD; the link to the commit is derived from the project's repository URL or the origin remote unless commitUrl is given. Commit and push your fix first.",
+      input: Type.Object({ ...Id.properties, ...ApplyBody.properties }),
+      run: async (args) =>
+        text(
+          brief(
+            await local(String(args.id), args.commitSha as string | undefined, args.commitUrl as string | undefined),
+          ),
+        ),
+    };
+  }
+  return {
+    description:
+      "Record that a commit fixes the comment (its author is asked to verify it). Give the full or abbreviated SHA of the commit you pushed (git rev-parse HEAD); the link to it is derived from the project's repository URL unless commitUrl is given.",
+    input: Type.Object({
+      ...Id.properties,
+      ...ApplyBody.properties,
+      ...Type.Required(Type.Pick(ApplyBody, ['commitSha'])).properties,
+    }),
+    run: async (args) => {
+      const { id, ...body } = args as { id: string; commitSha: string; commitUrl?: string };
+      return text(brief(await host.send('POST /api/comments/{id}/apply', { params: { id }, body })));
+    },
+  };
+}
+
+/** The tools, by name. */
+export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
+  const project = host.project.key;
+  return {
+    list_feedback: {
+      description:
+        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), pageUrl, or q (words that must all appear in the comment or its replies). Returns brief comments; use get_feedback for one in full.",
+      input: Type.Omit(FindCommentsQuery, ['project', 'author', 'updatedSince']),
+      run: async (args) => {
+        const page = await host.send('GET /api/comments', { query: { ...args, project } });
+        return text({ items: page.items.map(brief), nextCursor: page.nextCursor });
+      },
+    },
+    get_feedback: {
+      description:
+        'Everything needed to fix one comment: its text, the page URL, the CSS selector of the element it is pinned to, the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, and the screenshot as an image when there is one.',
+      input: Id,
+      run: async (args) => {
+        const comment = await host.send('GET /api/comments/{id}', { params: { id: String(args.id) } });
+        const content = text(full(comment));
+        if (comment.screenshot) content.push({ type: 'image', ...(await host.image(comment.screenshot.url)) });
+        return content;
+      },
+    },
+    wait_for_feedback: {
+      description: `Wait for new or changed feedback. Call it first without a cursor to get the cursor of now, then with that cursor: it answers as soon as a comment is created or changes (a reply, a verification, a rejection that reopens it), or after \`wait\` seconds (at most ${AGENT_WAIT_MAX_S}) with no items. Always pass back the cursor it returns.`,
+      input: Type.Omit(CommentChangesQuery, ['project', 'limit']),
+      run: async (args) => {
+        const wait = Math.min(Number(args.wait ?? AGENT_WAIT_MAX_S), AGENT_WAIT_MAX_S);
+        const cursor = args.cursor as string | undefined;
+        const page = await host.send('GET /api/comments/changes', {
+          query: { project, cursor, wait: cursor ? wait : 0 },
+        });
+        return text({ items: page.items.map(brief), cursor: page.cursor });
+      },
+    },
+    reply: {
+      description:
+        "Reply to a comment's thread (its author is notified). Use it to ask a question or say what you changed.",
+      input: Type.Object({ ...Id.properties, ...ReplyBody.properties }),
+      run: async (args) =>
+        text(
+          await host.send('POST /api/comments/{id}/replies', {
+            params: { id: String(args.id) },
+            body: { body: String(args.body) },
+          }),
+        ),
+    },
+    apply_fix: applyTool(host),
+    reopen: {
+      description: 'Reopen an applied comment (the fix did not hold); whoever applied it is told.',
+      input: Id,
+      run: async (args) =>
+        text(brief(await host.send('POST /api/comments/{id}/reopen', { params: { id: String(args.id) } }))),
+    },
+    archive: {
+      description: 'Archive a comment that needs no fix (a duplicate, out of scope).',
+      input: Id,
+      run: async (args) =>
+        text(brief(await host.send('POST /api/comments/{id}/archive', { params: { id: String(args.id) } }))),
+    },
+    list_notifications: {
+      description: 'Your notifications, newest first: replies to your comments, fixes applied, comments reopened.',
+      input: Type.Object({ unread: Type.Optional(Type.Boolean()) }),
+      run: async (args) => {
+        const page = await host.send('GET /api/me/notifications', {
+          query: { limit: 20, ...(args.unread ? { unread: true } : {}) },
+        });
+        return text({
+          unreadCount: page.unreadCount,
+          items: page.items.map((n) => ({
+            id: n.id,
+            type: n.type,
+            read: n.read,
+            comment: n.comment.id,
+            excerpt: n.excerpt,
+            at: n.createdAt,
+          })),
+        });
+      },
+    },
+    mark_notifications_read: {
+      description: 'Mark your notifications read, up to and including upTo (a notification id) when given.',
+      input: ReadAllBody,
+      run: async (args) =>
+        text(await host.send('POST /api/me/notifications/read-all', { body: args as { upTo?: string } })),
+    },
+  };
+}
+
+const failure = (message: string) => ({ isError: true, content: [{ type: 'text' as const, text: message }] });
+
+/** An MCP server (not yet connected to a transport) offering the feedback tools of `host`. */
+export function feedbackMcpServer(host: FeedbackHost, name: string, version: string): Server {
+  const tools = feedbackTools(host);
+  const server = new Server({ name, version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: Object.entries(tools).map(([toolName, tool]) => ({
+      name: toolName,
+      description: tool.description,
+      inputSchema: tool.input as { type: 'object' },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = tools[request.params.name];
+    if (!tool) return failure(`No tool named ${request.params.name}.`);
+    const input = request.params.arguments ?? {};
+    if (!Value.Check(tool.input, input)) {
+      const problems = [...Value.Errors(tool.input, input)].map((e) => `${e.instancePath || '/'} ${e.message}`);
+      return failure(`Invalid arguments: ${problems.join('; ')}`);
+    }
+    try {
+      return { content: await tool.run(input) };
+    } catch (error) {
+      return failure(error instanceof Error ? error.message : String(error));
+    }
+  });
+  return server;
+}

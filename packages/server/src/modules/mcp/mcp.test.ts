@@ -1,0 +1,292 @@
+// /mcp driven by the MCP SDK's own client over Streamable HTTP, against the listening server.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  addClient,
+  addMember,
+  call,
+  createComment,
+  createProject,
+  createTestApp,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../../test/helpers.js';
+
+type Text = { type: 'text'; text: string };
+const json = (result: Record<string, unknown>) => JSON.parse(((result.content as Text[])[0] as Text).text);
+const message = (result: Record<string, unknown>) => ((result.content as Text[])[0] as Text).text;
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+async function apiKeyOf(t: TestApp, member: Member): Promise<string> {
+  const created = await call(t.app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'agent' } });
+  return created.body.key;
+}
+
+async function listen(t: TestApp): Promise<string> {
+  return (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+}
+
+/** A raw POST to /mcp: what a client that is not the SDK, or a browser page, would send. */
+function post(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+) {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('MCP over Streamable HTTP: /mcp', () => {
+  let t: TestApp;
+  let admin: Member;
+  let member: Member;
+  let project: { key: string };
+  let apiKey: string;
+  let base: string;
+  const clients: Client[] = [];
+  before(async () => {
+    t = await createTestApp();
+    admin = await signUp(t.app);
+    member = await addMember(t.app, admin);
+    project = await createProject(t.app, admin, { repoUrl: 'https://github.com/acme/site' });
+    apiKey = await apiKeyOf(t, member);
+    base = await listen(t);
+  });
+  after(async () => {
+    for (const client of clients) await client.close();
+    await t.close();
+  });
+
+  async function connect(key = apiKey, projectKey = project.key) {
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp?project=${projectKey}`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    clients.push(client);
+    return client;
+  }
+
+  test('lists the same tools as svc-cli mcp; apply_fix asks for the commit, there being no repository here', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      'apply_fix',
+      'archive',
+      'get_feedback',
+      'list_feedback',
+      'list_notifications',
+      'mark_notifications_read',
+      'reopen',
+      'reply',
+      'wait_for_feedback',
+    ]);
+    const apply = tools.find((tool) => tool.name === 'apply_fix');
+    assert.deepEqual(apply?.inputSchema.required, ['id', 'commitSha']);
+    assert.match(apply?.description ?? '', /git rev-parse HEAD/);
+  });
+
+  test('the loop: wait, list, read with the screenshot, reply, apply, reopen, archive, notifications', async () => {
+    const client = await connect();
+    const start = json(await client.callTool({ name: 'wait_for_feedback', arguments: {} }));
+    const waiting = client.callTool({ name: 'wait_for_feedback', arguments: { cursor: start.cursor, wait: 20 } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    const { id } = await createComment(t.app, admin, project.key, 'The logo is blurry');
+    const woke = json(await waiting);
+    assert.equal(woke.items[0].id, id);
+    assert.ok(Date.now() - started < 5000, 'woken by the comment, not by the time-out');
+
+    const listed = json(await client.callTool({ name: 'list_feedback', arguments: { status: 'open' } }));
+    assert.equal(listed.items[0].id, id);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/comments/${id}/screenshot`,
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/png' },
+      payload: PNG,
+    });
+    const read = await client.callTool({ name: 'get_feedback', arguments: { id } });
+    const [text, image] = read.content as [Text, { type: string; data: string; mimeType: string }];
+    assert.equal(JSON.parse(text.text).body, 'The logo is blurry');
+    assert.equal(image.mimeType, 'image/png');
+    assert.deepEqual(Buffer.from(image.data, 'base64'), PNG);
+
+    await client.callTool({ name: 'reply', arguments: { id, body: 'Looking into it' } });
+    const applied = json(await client.callTool({ name: 'apply_fix', arguments: { id, commitSha: 'ABCDEF1234' } }));
+    assert.equal(applied.commit, 'abcdef1234');
+    const stored = (await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body;
+    assert.equal(stored.commitUrl, 'https://github.com/acme/site/commit/abcdef1234');
+    assert.equal(stored.replies.at(-1).body, 'Looking into it');
+    assert.equal(stored.replies.at(-1).author.name, 'Mo Member');
+    assert.equal(json(await client.callTool({ name: 'reopen', arguments: { id } })).status, 'open');
+    assert.equal(json(await client.callTool({ name: 'archive', arguments: { id } })).status, 'archived');
+
+    // The author's side: the reply, the fix and the reopening reached the admin.
+    const adminKey = await apiKeyOf(t, admin);
+    const adminAgent = await connect(adminKey);
+    const notes = json(await adminAgent.callTool({ name: 'list_notifications', arguments: { unread: true } }));
+    assert.ok(notes.unreadCount >= 2);
+    assert.ok(notes.items.some((n: { comment: string }) => n.comment === id));
+    json(await adminAgent.callTool({ name: 'mark_notifications_read', arguments: {} }));
+    assert.equal(json(await adminAgent.callTool({ name: 'list_notifications', arguments: {} })).unreadCount, 0);
+
+    const since = json(await client.callTool({ name: 'wait_for_feedback', arguments: { cursor: woke.cursor } }));
+    assert.deepEqual(
+      since.items.map((c: { id: string }) => c.id),
+      [id],
+      'its own changes since the last cursor, once',
+    );
+    const quiet = Date.now();
+    const timedOut = json(
+      await client.callTool({ name: 'wait_for_feedback', arguments: { cursor: since.cursor, wait: 1 } }),
+    );
+    assert.ok(Date.now() - quiet >= 900, 'it waited');
+    assert.deepEqual(timedOut.items, []);
+  });
+
+  test('bad input and refused transitions come back as tool errors, and write nothing', async () => {
+    const client = await connect();
+    const { id } = await createComment(t.app, admin, project.key, 'Still open');
+    const noSha = await client.callTool({ name: 'apply_fix', arguments: { id } });
+    assert.equal(noSha.isError, true);
+    assert.match(message(noSha), /Invalid arguments: .*commitSha/);
+    const badSha = await client.callTool({ name: 'apply_fix', arguments: { id, commitSha: 'not-a-sha' } });
+    assert.equal(badSha.isError, true);
+    assert.match(message(badSha), /400 .*commitSha/);
+    const reopenOpen = await client.callTool({ name: 'reopen', arguments: { id } });
+    assert.equal(reopenOpen.isError, true);
+    assert.match(message(reopenOpen), /409 .*Only an applied comment can be reopened/);
+    const unknown = await client.callTool({ name: 'delete_everything', arguments: {} });
+    assert.equal(unknown.isError, true);
+    const stored = (await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body;
+    assert.equal(stored.status, 'open');
+    assert.equal(stored.commitSha, null);
+  });
+
+  test("tenancy: another workspace's key cannot open this project nor read its comments", async () => {
+    const stranger = await signUp(t.app, 'Stranger');
+    const strangerKey = await apiKeyOf(t, stranger);
+    await assert.rejects(connect(strangerKey, project.key), /404|No project/);
+    const own = await createProject(t.app, stranger);
+    const strangerAgent = await connect(strangerKey, own.key);
+    const { id } = await createComment(t.app, admin, project.key, 'Not for strangers');
+    const read = await strangerAgent.callTool({ name: 'get_feedback', arguments: { id } });
+    assert.equal(read.isError, true);
+    assert.match(message(read), /404/);
+    const archive = await strangerAgent.callTool({ name: 'archive', arguments: { id } });
+    assert.equal(archive.isError, true);
+    const listed = json(await strangerAgent.callTool({ name: 'list_feedback', arguments: {} }));
+    assert.deepEqual(listed.items, []);
+    assert.equal((await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body.status, 'open');
+  });
+
+  test('HTTP: an API key is required (no token 401, a session 403, a client has none); project named; POST only', async () => {
+    const path = `/mcp?project=${project.key}`;
+    assert.equal((await post(base, path, {})).status, 401);
+    const session = await post(base, path, { authorization: `Bearer ${member.token}` });
+    assert.equal(session.status, 403);
+    assert.match(((await session.json()) as { detail: string }).detail, /API key/);
+    const client = await addClient(t.app, admin);
+    assert.equal((await post(base, path, { authorization: `Bearer ${client.token}` })).status, 403);
+    const noProject = await post(base, '/mcp', { authorization: `Bearer ${apiKey}` });
+    assert.equal(noProject.status, 400);
+    assert.match(((await noProject.json()) as { detail: string }).detail, /project/);
+    for (const method of ['GET', 'DELETE']) {
+      const refused = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${apiKey}` } });
+      assert.equal(refused.status, 405);
+      assert.equal(refused.headers.get('allow'), 'POST');
+    }
+  });
+
+  test('HTTP: Origin and Host are checked against DNS rebinding; loopback and IP addresses pass', async () => {
+    const path = `/mcp?project=${project.key}`;
+    const auth = { authorization: `Bearer ${apiKey}` };
+    assert.equal((await post(base, path, auth)).status, 200, 'an agent: no Origin, an IP address');
+    assert.equal((await post(base, path, { ...auth, origin: 'http://localhost:6274' })).status, 200, 'a local tool');
+    const foreign = await post(base, path, { ...auth, origin: 'https://evil.example' });
+    assert.equal(foreign.status, 403);
+    assert.match(((await foreign.json()) as { detail: string }).detail, /evil\.example/);
+    const rebound = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: {
+        ...auth,
+        host: 'evil.example:3000',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    assert.equal(rebound.statusCode, 403);
+    assert.match(rebound.json().detail, /SVC_PUBLIC_URL/);
+  });
+});
+
+describe('/mcp behind a public name (SVC_PUBLIC_URL), and closing', () => {
+  let t: TestApp;
+  let apiKey: string;
+  let project: { key: string };
+  before(async () => {
+    t = await createTestApp({ publicUrl: 'https://feedback.example.com' });
+    const admin = await signUp(t.app);
+    project = await createProject(t.app, admin);
+    apiKey = await apiKeyOf(t, admin);
+  });
+  after(() => t.close());
+
+  test('the public name and its pages are accepted; another name is not', async () => {
+    const request = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/mcp?project=${project.key}`,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      });
+    assert.equal((await request({ host: 'feedback.example.com' })).statusCode, 200);
+    assert.equal(
+      (await request({ host: 'feedback.example.com', origin: 'https://feedback.example.com' })).statusCode,
+      200,
+    );
+    assert.equal((await request({ host: 'other.example.com' })).statusCode, 403);
+    assert.equal(
+      (await request({ host: 'feedback.example.com', origin: 'https://other.example.com' })).statusCode,
+      403,
+    );
+  });
+
+  test('closing the server answers a waiting agent at once', async () => {
+    const base = await listen(t);
+    const client = new Client({ name: 'test-agent', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp?project=${project.key}`), {
+        requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+      }),
+    );
+    const { cursor } = json(await client.callTool({ name: 'wait_for_feedback', arguments: {} }));
+    const waiting = client.callTool({ name: 'wait_for_feedback', arguments: { cursor, wait: 25 } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await t.app.close();
+    const answer = json(await waiting);
+    assert.deepEqual(answer.items, []);
+    assert.ok(Date.now() - started < 3000, `answered in ${Date.now() - started} ms`);
+    await client.close();
+  });
+});
