@@ -19,3 +19,18 @@ await build({
   define: { SVC_CLI_VERSION: JSON.stringify(version) },
   logLevel: 'warning',
 });
+// The whole CLI as one file, for the server to hand out at /cli/svc-cli.mjs: what a deploy
+// job or an agent downloads and checks, with nothing to install.
+await build({
+  entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname],
+  outfile: `${dist}svc-cli.mjs`,
+  // Smaller to download, names kept so that a stack trace still reads.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  define: { SVC_CLI_VERSION: JSON.stringify(version) },
+  logLevel: 'warning',
+});

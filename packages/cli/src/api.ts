@@ -9,6 +9,8 @@ import {
 } from '@svc/contract/endpoints';
 import type { ProjectConfig } from './config.js';
 import { serverError } from './errors.js';
+import { warn } from './output.js';
+import { serverVersion, versionMismatch } from './server-version.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -30,6 +32,9 @@ type ItemOf<E extends ListEndpoint> = AnswerOf<E>['items'][number];
  * every status), `send` the CLI's use of it, where every failure becomes exit code 1 with a reason.
  */
 export class ApiClient implements ApiClientShape {
+  /** Asked alongside the first request, warned about once. */
+  private versionChecked: Promise<void> | null = null;
+
   constructor(
     readonly config: ProjectConfig,
     private readonly apiKey: string,
@@ -41,6 +46,16 @@ export class ApiClient implements ApiClientShape {
   }
 
   async call<E extends Endpoint>(endpoint: E, call: CallOf<E>): Promise<Answer<E>> {
+    this.versionChecked ??= serverVersion(this.config.server).then((version) => {
+      const mismatch = versionMismatch(this.config.server, version);
+      if (mismatch) warn(mismatch);
+    });
+    const answer = await this.request(endpoint, call);
+    await this.versionChecked;
+    return answer;
+  }
+
+  private async request<E extends Endpoint>(endpoint: E, call: CallOf<E>): Promise<Answer<E>> {
     const { method, path } = endpointRequest(endpoint, call);
     const body = (call as { body?: unknown }).body;
     const url = `${this.config.server}${path}`;

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import type { Command } from './command.js';
+import { loadProjectConfig } from './config.js';
 import { ExitError, exitCodes, usageError } from './errors.js';
+import { info, warn } from './output.js';
+import { serverVersion, versionMismatch } from './server-version.js';
 import { CLI_VERSION } from './version.js';
 
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -33,10 +36,25 @@ Exit codes: 0 done; 1 the server could not be reached or refused the request;
 2 usage error, or the revision is not a commit of this repository; 3 no API key.
 `;
 
+/** With a configured server, its version beside this one (on stderr), and a warning when they differ. */
+async function compareWithServer(): Promise<void> {
+  let server: string;
+  try {
+    server = loadProjectConfig(process.cwd(), process.env).server;
+  } catch {
+    return; // Not in a configured repository: nothing to compare with.
+  }
+  const version = await serverVersion(server);
+  const mismatch = versionMismatch(server, version);
+  if (mismatch) warn(mismatch);
+  else if (version) info(`server ${server}: ${version}`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v') {
     process.stdout.write(`${CLI_VERSION}\n`);
+    await compareWithServer();
     return;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

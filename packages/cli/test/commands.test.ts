@@ -220,7 +220,10 @@ describe('svc-cli apply, comments, init, stamp', () => {
     });
     const second = await runCli(args, { cwd: repo.dir });
     assert.equal(second.code, 0, second.stderr);
-    assert.equal(fs.readFileSync(path.join(repo.dir, '.gitignore'), 'utf8'), 'node_modules\n.svc/credentials.env\n');
+    assert.equal(
+      fs.readFileSync(path.join(repo.dir, '.gitignore'), 'utf8'),
+      'node_modules\n.svc/credentials.env\n.svc/svc-cli.mjs\n',
+    );
     assert.equal(repo.git(['check-ignore', '.svc/credentials.env']), '.svc/credentials.env');
   });
 

@@ -21,10 +21,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built `svc-cli` binary (`npm run build` first) as its own process. */
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+/** Runs the built `svc-cli` binary (`npm run build` first), or the given script, as its own process. */
+export function runCli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; script?: string },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliBin, ...args], {
+    const child = spawn(process.execPath, [options.script ?? cliBin, ...args], {
       cwd: options.cwd,
       // Only what a CI job would have: no SVC_* from the developer's shell.
       env: { PATH: process.env.PATH ?? '', HOME: options.cwd, ...options.env },

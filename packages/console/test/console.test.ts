@@ -275,6 +275,12 @@ describe('the console in Chromium, served by the server at /', () => {
     const snippets = await page.locator('pre').allTextContents();
     assert.ok(snippets.some((s) => s.includes(`<script src="${stack.base}/widget.js" data-project-key="marketing"`)));
     assert.ok(snippets.some((s) => s.includes(`svc-cli init --server ${stack.base} --project marketing`)));
+    // svc-cli comes from this server, checked: no snippet asks a public registry for it.
+    assert.ok(snippets.every((s) => !s.includes('npx')));
+    assert.ok(snippets.some((s) => s.includes(`${stack.base}/cli/svc-cli.mjs.sha256 | sha256sum -c -`)));
+    const published = (await (await fetch(`${stack.base}/cli/svc-cli.mjs.sha256`)).text()).split(' ')[0] ?? '';
+    assert.match(published, /^[0-9a-f]{64}$/);
+    assert.match((await page.locator('.cli-sha').textContent()) ?? '', new RegExp(published));
     assert.ok(
       snippets.some((s) => s.includes('actions/checkout@v4')) && snippets.some((s) => s.includes('GIT_DEPTH: 0')),
     );

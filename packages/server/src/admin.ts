@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
+import SQLite from 'better-sqlite3';
+import { type DatabaseConfig, loadConfig } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './errors.js';
@@ -19,6 +22,10 @@ Runs against the database the server is configured with (DATABASE_URL or SVC_DAT
       A new generated password for that user (printed once); all their sessions end.
   create-api-key <e-mail> [--name <name>]
       A new API key of that user (printed once).
+  backup <file>
+      A consistent copy of the SQLite database into <file> (which must not exist), taken
+      while the server runs (SQLite's online backup), then checked. On PostgreSQL, use
+      pg_dump (see the README, "Backups and upgrades").
   help
       This text.
 `;
@@ -43,13 +50,14 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  if (!['create-admin', 'reset-password', 'create-api-key'].includes(command)) {
+  if (!['create-admin', 'reset-password', 'create-api-key', 'backup'].includes(command)) {
     throw new UsageError(`Unknown command "${command}".`);
   }
   const loaded = loadConfig(process.env);
   if (!loaded.ok)
     throw new UsageError(`Configuration is not valid:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}`);
   const { config } = loaded;
+  if (command === 'backup') return backup(config.database, target);
   const database = openDatabase(config.database);
   try {
     await database.withStartupLock(async () => migrateToLatest(database.db, await database.currentSchema()));
@@ -89,6 +97,53 @@ async function main(argv: string[]): Promise<void> {
     }
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * SQLite's online backup: pages are copied in steps while other connections go on writing
+ * (a step that sees a write restarts from a consistent state), so the copy is the database
+ * as of one moment, every committed transaction of that moment in it.
+ */
+async function backup(database: DatabaseConfig, given: string | undefined): Promise<void> {
+  if (database.dialect !== 'sqlite') {
+    throw new UsageError(
+      'The database is PostgreSQL: back it up with pg_dump, e.g. pg_dump --format=custom --file=svc.dump "$DATABASE_URL".',
+    );
+  }
+  if (!given) throw new UsageError('backup needs the file to write, e.g. backup ./svc-backup.db');
+  // npm runs the command from the project's folder; a relative name means where it was typed.
+  const target = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
+  if (fs.existsSync(target)) throw new UsageError(`${target} exists already: choose a new file name.`);
+  if (!fs.existsSync(database.file)) throw new Error(`There is no database at ${database.file} (SVC_DATA_DIR).`);
+  const source = new SQLite(database.file, { fileMustExist: true });
+  try {
+    source.pragma('busy_timeout = 5000');
+    let shown = -1;
+    await source.backup(target, {
+      progress: ({ totalPages, remainingPages }) => {
+        const percent = Math.floor(((totalPages - remainingPages) / Math.max(totalPages, 1)) * 100);
+        if (percent >= shown + 10 || remainingPages === 0) {
+          shown = percent;
+          process.stderr.write(`Backing up: ${percent}% of ${totalPages} pages\n`);
+        }
+        return 1000;
+      },
+    });
+  } finally {
+    source.close();
+  }
+  const copy = new SQLite(target, { readonly: true, fileMustExist: true });
+  try {
+    const check = copy.pragma('integrity_check', { simple: true });
+    if (check !== 'ok') throw new Error(`The copy at ${target} failed its integrity check: ${String(check)}`);
+    const comments = copy.prepare('select count(*) as n from comments').get() as { n: number };
+    const bytes = fs.statSync(target).size;
+    process.stdout.write(
+      `Backed up ${database.file} to ${target}: ${(bytes / 1024 / 1024).toFixed(1)} MB, ${comments.n} comments, integrity ok.\n`,
+    );
+  } finally {
+    copy.close();
   }
 }
 

@@ -9,6 +9,7 @@ import { createCaches } from './caches.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { AppError } from './errors.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { AllowedOrigins, registerCors } from './http/cors.js';
 import { FastPath } from './http/fast-path.js';
@@ -21,6 +22,7 @@ import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { buildRoutes } from './modules/builds/routes.js';
+import { cliRoutes, readCliBundle } from './modules/cli/routes.js';
 import type { CommentEventSink } from './modules/comments/events.js';
 import { commentRoutes } from './modules/comments/routes.js';
 import { CommentWatch } from './modules/comments/watch.js';
@@ -36,6 +38,7 @@ import { listAllowedOrigins } from './modules/projects/repo.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { widgetRoutes } from './modules/widget/routes.js';
+import { Readiness } from './readiness.js';
 import type { RegisteredRoute } from './types.js';
 
 export type { Config } from './config.js';
@@ -47,6 +50,9 @@ const HTML_PAGES = ['/demo', '/docs'];
 const SERVER_VERSION = (
   JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** Answered in every phase of the process's life, for supervisors and load balancers. */
+const PROBES = ['/healthz', '/readyz'];
 
 /** Request bodies are small JSON documents; anything larger is refused with 413. */
 export const BODY_LIMIT = 64 * 1024;
@@ -84,9 +90,19 @@ function quietRouteLoggers(): Parameters<FastifyInstance['setChildLoggerFactory'
   };
 }
 
+/** Fastify's trustProxy for the configured proxies: a number of hops counts from the socket inwards. */
+function trustedProxies(trust: number | string[]): string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 export interface AppOptions {
   /** Where log lines go; standard output (written synchronously) when not given. */
   logStream?: { write(line: string): void };
+  /**
+   * Leave the migrations to `app.migrate()`, for a server that listens first: until then
+   * /readyz says why it is not ready and every other route answers 503.
+   */
+  deferMigrations?: boolean;
 }
 
 /**
@@ -106,6 +122,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const app = Fastify({
     serverFactory: fastPath.serverFactory,
     bodyLimit: BODY_LIMIT,
+    // Behind the configured proxies, request.ip (the throttles' client address) and
+    // request.protocol come from X-Forwarded-For and -Proto; otherwise from the socket.
+    ...(config.trustProxy === null ? {} : { trustProxy: trustedProxies(config.trustProxy) }),
     // genReqId reads (and checks) the header itself.
     requestIdHeader: false,
     genReqId: requestIds(),
@@ -137,11 +156,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('preClose', async () => fastPath.close());
   app.addHook('onClose', () => database.close());
 
-  try {
+  const readiness = new Readiness();
+  app.decorate('readiness', readiness);
+  app.decorate('migrate', async () => {
     await database.withStartupLock(async () => migrateToLatest(database.db, await database.currentSchema()));
-  } catch (error) {
-    await database.close();
-    throw error;
+    readiness.phase = 'serving';
+  });
+  if (options.deferMigrations) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (readiness.phase !== 'migrating' || PROBES.includes(request.url)) return;
+      reply.header('retry-after', '5');
+      throw new AppError('unavailable', readiness.notReadyBecause ?? '');
+    });
+  } else {
+    try {
+      await app.migrate();
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
   }
 
   registerValidators(app);
@@ -162,10 +195,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       security: [{ bearer: [] }],
     },
   });
+  const cli = readCliBundle();
   await app.register(opsRoutes, {
     metrics,
     metricsToken: config.metricsToken,
-    server: { version: SERVER_VERSION, demo: config.demo, signup: config.allowSignup },
+    server: {
+      version: SERVER_VERSION,
+      demo: config.demo,
+      signup: config.allowSignup,
+      cli: cli ? { url: '/cli/svc-cli.mjs', sha256: cli.sha256 } : null,
+    },
   });
   registerAuthentication(app, database.db, caches.actors, config.sessions);
 
@@ -208,6 +247,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });
   await app.register(mcpRoutes, { publicUrl: config.publicUrl, version: SERVER_VERSION, watch });
   await app.register(widgetRoutes);
+  await app.register(cliRoutes, { bundle: cli });
   await app.register(consoleRoutes);
   await app.register(demoRoutes);
 

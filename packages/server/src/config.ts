@@ -1,9 +1,16 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 const DAY_S = 24 * 60 * 60;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** proxy-addr's names for address ranges, accepted in SVC_TRUST_PROXY beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 export type DatabaseConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
 
@@ -15,6 +22,13 @@ export interface Config {
   allowSignup: boolean;
   buildRateLimit: number;
   logLevel: LogLevel;
+  /** JSON lines, or human-readable ones; `auto`: readable when standard output is a terminal. */
+  logFormat: LogFormat;
+  /**
+   * Which peers are reverse proxies whose X-Forwarded-For/-Proto to believe: a number of hops,
+   * or addresses and CIDRs; null: none, the peer's own address is the client's.
+   */
+  trustProxy: number | string[] | null;
   /** How long a shutdown may take before the process gives up waiting and exits 1. */
   shutdownTimeoutMs: number;
   sessions: SessionPolicy;
@@ -104,6 +118,34 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     return null;
   };
 
+  const trustProxy = (): number | string[] | null => {
+    const raw = env.SVC_TRUST_PROXY?.trim();
+    if (!raw) return null;
+    if (/^\d+$/.test(raw)) {
+      const hops = Number(raw);
+      if (hops >= 1 && hops <= 10) return hops;
+    } else {
+      const entries = raw.split(',').map((entry) => entry.trim());
+      const valid = (entry: string) => {
+        if (PROXY_RANGE_NAMES.includes(entry)) return true;
+        const [address = '', bits, ...rest] = entry.split('/');
+        const family = isIP(address);
+        if (family === 0 || rest.length > 0) return false;
+        return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+      };
+      if (entries.every(valid)) return entries;
+    }
+    problems.push(
+      `SVC_TRUST_PROXY must be a number of proxy hops (1-10) or a comma-separated list of addresses and CIDRs such as 10.0.0.0/8,127.0.0.1 (got "${raw}")`,
+    );
+    return null;
+  };
+
+  const logFormat = (env.SVC_LOG_FORMAT?.trim() || 'auto') as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat)) {
+    problems.push(`SVC_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got "${env.SVC_LOG_FORMAT}")`);
+  }
+
   const logLevel = (env.SVC_LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.SVC_LOG_LEVEL}")`);
@@ -131,6 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     allowSignup: boolean('SVC_ALLOW_SIGNUP', true),
     buildRateLimit: integer('SVC_BUILD_RATE_LIMIT', 120, 1, 1_000_000),
     logLevel,
+    logFormat,
+    trustProxy: trustProxy(),
     shutdownTimeoutMs: integer('SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     metricsToken: metricsToken(),
     publicUrl: publicUrl(),

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { prettyFactory } from 'pino-pretty';
 import sonicBoom, { type SonicBoom } from 'sonic-boom';
 
 // A CommonJS package: at run time its default export is the class its types name SonicBoom.
@@ -8,13 +9,14 @@ const SonicBoomStream = sonicBoom as unknown as typeof SonicBoom;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 export interface LogDestination {
-  stream: SonicBoom;
+  stream: { write(line: string): void };
   /** Writes out what is buffered; resolves when done or after `timeoutMs`, whichever is first. */
   flush(timeoutMs: number): Promise<void>;
 }
 
 /**
- * Where the server's log lines go: standard output, written asynchronously.
+ * Where the server's log lines go: standard output, written asynchronously; as JSON lines,
+ * or (`pretty`) as one readable line each, for a person at a terminal.
  *
  * pino's default destination writes synchronously and, when a pipe is full because its
  * reader stopped reading, retries forever in a sleeping loop on the main thread: a process
@@ -22,14 +24,18 @@ export interface LogDestination {
  * pipe only delays lines (retried on a timer) and, past a bound, drops them; a closed one
  * drops them at once.
  */
-export function stdoutLogDestination(): LogDestination {
+export function stdoutLogDestination(pretty: boolean): LogDestination {
   const stream = new SonicBoomStream({ fd: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
   stream.on('error', () => {
     // The reader is gone (EPIPE and the like): logging stops, the server does not.
     stream.write = () => true;
   });
+  // Formatted in line as each is written, so that ordering and flushing stay the stream's.
+  const prettify = pretty
+    ? prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' })
+    : null;
   return {
-    stream,
+    stream: prettify ? { write: (line) => stream.write(prettify(line)) } : stream,
     flush: (timeoutMs) =>
       new Promise((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);

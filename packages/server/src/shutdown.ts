@@ -22,6 +22,7 @@ export function exitGracefully(app: FastifyInstance, logs: LogDestination, timeo
   };
 
   const shutDown = async (reason: { signal?: string; err?: Error }) => {
+    app.readiness.phase = 'draining';
     if (reason.err) app.log.error({ err: reason.err }, 'uncaught error: shutting down');
     else app.log.info({ signal: reason.signal }, 'draining in-flight requests, then exiting');
     const httpClosed = app.server.listening

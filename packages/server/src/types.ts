@@ -1,11 +1,16 @@
 import type { FastifySchema, HTTPMethods } from 'fastify';
 import type { Database } from './db/dialect/index.js';
 import type { Actor } from './modules/auth/actor.js';
+import type { Readiness } from './readiness.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The database: `database.db` to query, `database.changes` to hear other processes' writes. */
     database: Database;
+    /** Migrating, serving or draining: what /readyz reports. */
+    readiness: Readiness;
+    /** Brings the schema up to date and starts serving (once; buildApp does it unless told to wait). */
+    migrate: () => Promise<void>;
     /** Every route as registered, with its schema: what the generated test suites walk. */
     routeTable: readonly RegisteredRoute[];
   }

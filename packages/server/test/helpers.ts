@@ -69,6 +69,8 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
     allowSignup: true,
     buildRateLimit: 120,
     logLevel: 'silent',
+    logFormat: 'json',
+    trustProxy: null,
     shutdownTimeoutMs: 10_000,
     metricsToken: null,
     publicUrl: null,

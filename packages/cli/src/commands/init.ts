@@ -11,7 +11,8 @@ import { info, printData, printJson } from '../output.js';
 export const usage = `Usage: svc-cli init --server <url> --project <key> [--json]
 
 Writes .svc/config.json at the root of this git repository (commit it), and adds
-.svc/credentials.env to .gitignore: put SVC_API_KEY=<key> there on your machine, and
+.svc/credentials.env (and .svc/svc-cli.mjs, where the CLI may be downloaded) to .gitignore:
+put SVC_API_KEY=<key> in the first on your machine, and
 set SVC_API_KEY from a secret in CI.
 `;
 
@@ -47,14 +48,21 @@ export async function run(args: string[], context: CommandContext): Promise<void
   const config = { server: server.href.replace(/\/+$/, ''), project: values.project };
   fs.writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
 
+  // The key, and the CLI itself when it was downloaded beside the configuration.
   const ignorePath = path.join(root, '.gitignore');
-  const ignoreLine = `${CONFIG_DIR}/${CREDENTIALS_FILE}`;
   const ignore = fs.existsSync(ignorePath) ? fs.readFileSync(ignorePath, 'utf8') : '';
-  const ignored = ignore.split(/\r?\n/).some((line) => line.trim() === ignoreLine || line.trim() === `/${ignoreLine}`);
-  if (!ignored) fs.writeFileSync(ignorePath, `${ignore}${ignore && !ignore.endsWith('\n') ? '\n' : ''}${ignoreLine}\n`);
+  const present = new Set(ignore.split(/\r?\n/).map((line) => line.trim().replace(/^\//, '')));
+  const missing = [`${CONFIG_DIR}/${CREDENTIALS_FILE}`, `${CONFIG_DIR}/svc-cli.mjs`].filter(
+    (line) => !present.has(line),
+  );
+  if (missing.length > 0) {
+    fs.writeFileSync(ignorePath, `${ignore}${ignore && !ignore.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
+  }
 
-  if (values.json) return printJson({ configPath, config, gitignoreUpdated: !ignored });
+  if (values.json) return printJson({ configPath, config, gitignoreUpdated: missing.length > 0 });
   printData(`Wrote ${path.relative(context.cwd, configPath) || configPath}.`);
-  if (!ignored) printData(`Added ${ignoreLine} to .gitignore.`);
-  info(`Next: put SVC_API_KEY=<your key> in ${ignoreLine} (or set SVC_API_KEY), then run svc-cli comments.`);
+  if (missing.length > 0) printData(`Added ${missing.join(' and ')} to .gitignore.`);
+  info(
+    `Next: put SVC_API_KEY=<your key> in ${CONFIG_DIR}/${CREDENTIALS_FILE} (or set SVC_API_KEY), then run svc-cli comments.`,
+  );
 }

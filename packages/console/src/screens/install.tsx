@@ -4,14 +4,24 @@ import { api } from '../api.js';
 import { Link } from '../router.js';
 import { CopyBox, Loading, PageTitle, useLoad } from '../ui.js';
 
+/** Downloads svc-cli from this server into `dir` and checks it against the server's checksum. */
+const downloadCli = (server: string, dir: string) =>
+  `curl -fsSLo ${dir}svc-cli.mjs ${server}/cli/svc-cli.mjs
+curl -fsSL ${server}/cli/svc-cli.mjs.sha256 | ${dir ? `(cd ${dir} && sha256sum -c -)` : 'sha256sum -c -'}`;
+
 export function installSnippets(server: string, key: string) {
   return {
     script: `<script src="${server}/widget.js" data-project-key="${key}" async></script>`,
-    vite: `// vite.config.js: stamps <html data-build-sha> so the widget reports the deployed build
-import svcBuildSha from 'svc-cli/vite';
-export default { plugins: [svcBuildSha()] };`,
-    init: `npx svc-cli init --server ${server} --project ${key}
-git add .svc/config.json && git commit -m "Feedback comments: project ${key}"
+    vite: `// vite.config.js: stamps <html data-build-sha> with the commit, so the widget reports the deployed build
+import { execSync } from 'node:child_process';
+const sha = process.env.GITHUB_SHA || execSync('git rev-parse HEAD').toString().trim();
+export default {
+  plugins: [{ name: 'build-sha', transformIndexHtml: (html) => html.replace('<html', \`<html data-build-sha="\${sha}"\`) }],
+};`,
+    init: `mkdir -p .svc
+${downloadCli(server, '.svc/')}
+node .svc/svc-cli.mjs init --server ${server} --project ${key}
+git add .svc/config.json .gitignore && git commit -m "Feedback comments: project ${key}"
 # on your machine, in .svc/credentials.env (git-ignored): SVC_API_KEY=<an API key>`,
     github: `deploy:
   runs-on: ubuntu-latest
@@ -22,9 +32,12 @@ git add .svc/config.json && git commit -m "Feedback comments: project ${key}"
     - uses: actions/setup-node@v4
       with:
         node-version: 20
-    - run: npm ci && npm run build && npx svc-cli stamp dist/index.html
+    - name: svc-cli from the feedback server, checked
+      run: |
+        ${downloadCli(server, '').replaceAll('\n', '\n        ')}
+    - run: npm ci && npm run build && node svc-cli.mjs stamp dist/index.html
     - run: ./deploy.sh            # your deploy
-    - run: npx svc-cli status --deployed
+    - run: node svc-cli.mjs status --deployed
       env:
         SVC_API_KEY: \${{ secrets.SVC_API_KEY }}`,
     gitlab: `deploy:
@@ -32,16 +45,18 @@ git add .svc/config.json && git commit -m "Feedback comments: project ${key}"
   variables:
     GIT_DEPTH: 0                  # full history
   script:
-    - npm ci && npm run build && npx svc-cli stamp dist/index.html
+    - ${downloadCli(server, '').replace('\n', '\n    - ')}
+    - npm ci && npm run build && node svc-cli.mjs stamp dist/index.html
     - ./deploy.sh                 # your deploy
-    - npx svc-cli status --deployed    # SVC_API_KEY from a masked CI/CD variable`,
+    - node svc-cli.mjs status --deployed    # SVC_API_KEY from a masked CI/CD variable`,
   };
 }
 
 export function Install({ projectKey }: { projectKey: string }) {
   const project = useLoad(() => api.call('GET /api/projects/{key}', { params: { key: projectKey } }), [projectKey]);
-  const server = window.location.origin;
-  const snippets = installSnippets(server, projectKey);
+  const server = useLoad(() => api.call('GET /api/server', {}), []);
+  const snippets = installSnippets(window.location.origin, projectKey);
+  const cli = server.data?.cli;
   if (!project.data) {
     return (
       <>
@@ -73,7 +88,18 @@ export function Install({ projectKey }: { projectKey: string }) {
       <p>With Vite, this plugin stamps each build's commit on the page, so the widget reports which build is live:</p>
       <CopyBox label="Vite plugin" text={snippets.vite} multiline />
       <h2>2. The repository</h2>
+      <p>
+        <code>svc-cli</code> is one file this server hands out, the same version as the server: download it, check it,
+        and write the project's configuration.
+      </p>
       <CopyBox label="svc-cli init" text={snippets.init} multiline />
+      {cli ? (
+        <p class="small muted cli-sha">
+          SHA-256 of <a href={cli.url}>svc-cli.mjs</a> {server.data?.version}: <code>{cli.sha256}</code>. To pin this
+          exact file, check against it instead of the server's checksum:{' '}
+          <code>echo "{cli.sha256} svc-cli.mjs" | sha256sum -c -</code>
+        </p>
+      ) : null}
       <h2>3. Deploys</h2>
       <p>
         After each deploy, <code>svc-cli status --deployed</code> marks the fixes the deployed build contains as Live.

@@ -58,22 +58,30 @@ const ops: FastifyPluginAsyncTypebox<{
     async () => server,
   );
 
+  // Probes and scrapes come every few seconds: logged only when something goes wrong.
+  const logLevel = 'warn';
   app.get(
     '/healthz',
-    { schema: { tags, summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    {
+      logLevel,
+      schema: { tags, summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    },
     async () => ({ status: 'ok' as const }),
   );
 
   app.get(
     '/readyz',
     {
+      logLevel,
       schema: {
         tags,
-        summary: 'The database answers',
+        summary: 'The server takes requests: migrated, not shutting down, and the database answers',
         response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: Problem },
       },
     },
     async (request, reply) => {
+      const notReady = app.readiness.notReadyBecause;
+      if (notReady) return sendProblem(reply, 'unavailable', notReady);
       try {
         await app.database.ping();
         return { status: 'ready' as const };
@@ -84,14 +92,18 @@ const ops: FastifyPluginAsyncTypebox<{
     },
   );
 
-  app.get('/metrics', { schema: { tags, summary: 'Prometheus metrics', hide: true } }, async (request, reply) => {
-    if (!mayScrape(request.headers.authorization)) {
-      reply.header('www-authenticate', 'Bearer');
-      return sendProblem(reply, 'unauthenticated', 'Send the SVC_METRICS_TOKEN as "Authorization: Bearer <token>".');
-    }
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    { logLevel, schema: { tags, summary: 'Prometheus metrics', hide: true } },
+    async (request, reply) => {
+      if (!mayScrape(request.headers.authorization)) {
+        reply.header('www-authenticate', 'Bearer');
+        return sendProblem(reply, 'unauthenticated', 'Send the SVC_METRICS_TOKEN as "Authorization: Bearer <token>".');
+      }
+      reply.type(registry.contentType);
+      return registry.metrics();
+    },
+  );
 };
 
 export const opsRoutes = fp(ops, { name: 'ops' });
