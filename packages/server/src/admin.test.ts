@@ -1,11 +1,20 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { call, createTestDatabase, testConfig } from '../test/helpers.js';
+import SQLite from 'better-sqlite3';
+import {
+  call,
+  createComment,
+  createProject,
+  createTestDatabase,
+  dialect,
+  signUp,
+  testConfig,
+} from '../test/helpers.js';
 import { buildApp } from './app.js';
 import type { DatabaseConfig } from './config.js';
 
@@ -94,5 +103,81 @@ describe('the admin command on a closed server', () => {
     assert.match(usage.stderr, /Unknown command "frobnicate"/);
     assert.equal(admin('create-admin', '--email', 'x@example.com').code, 2);
     assert.match(admin('help').stdout, /create-admin --email/);
+  });
+});
+
+describe('admin backup', () => {
+  test('while writes go on, the copy opens, passes its integrity check and holds every acknowledged row', {
+    skip: dialect !== 'sqlite',
+    timeout: 120_000,
+  }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-backup-'));
+    const database: DatabaseConfig = { dialect: 'sqlite', file: path.join(dir, 'svc.db') };
+    const app = await buildApp(
+      testConfig(database, { limits: { commentsPerMinute: 1_000_000, repliesPerMinute: 1_000_000 } }),
+    );
+    try {
+      const owner = await signUp(app);
+      const project = await createProject(app, owner);
+      const acknowledged: string[] = [];
+      for (let i = 0; i < 200; i++) acknowledged.push((await createComment(app, owner, project.key, `before ${i}`)).id);
+
+      // Writes keep coming while the backup runs in its own process (asynchronously spawned,
+      // so this process, the writer, keeps going).
+      let writing = true;
+      const writer = (async () => {
+        let i = 0;
+        while (writing) await createComment(app, owner, project.key, `during ${i++}`);
+        return i;
+      })();
+      const target = path.join(dir, 'copy.db');
+      const run = spawn(process.execPath, [adminEntry, 'backup', target], {
+        env: { PATH: process.env.PATH ?? '', SVC_DATA_DIR: dir },
+      });
+      let stdout = '';
+      let stderr = '';
+      run.stdout.on('data', (chunk) => {
+        stdout += chunk;
+      });
+      run.stderr.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const code = await new Promise<number | null>((resolve) => run.once('close', resolve));
+      writing = false;
+      const during = await writer;
+      assert.equal(code, 0, stderr);
+      assert.match(stdout, /Backed up .* integrity ok/);
+      assert.match(stderr, /Backing up .*svc\.db to /);
+      assert.ok(during > 0, 'writes ran meanwhile');
+
+      const copy = new SQLite(target, { readonly: true, fileMustExist: true });
+      try {
+        assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
+        const ids = new Set(copy.prepare('select id from comments').pluck().all() as string[]);
+        for (const id of acknowledged) assert.ok(ids.has(id), `${id} is in the copy`);
+      } finally {
+        copy.close();
+      }
+
+      const again = spawnSync(process.execPath, [adminEntry, 'backup', target], {
+        env: { PATH: process.env.PATH ?? '', SVC_DATA_DIR: dir },
+        encoding: 'utf8',
+      });
+      assert.equal(again.status, 2, 'an existing file is never overwritten');
+      assert.match(again.stderr, /exists already/);
+    } finally {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('on PostgreSQL it points to pg_dump', { skip: dialect !== 'postgres' }, async () => {
+    const run = spawnSync(process.execPath, [adminEntry, 'backup', '/tmp/never-written.db'], {
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /pg_dump/);
+    assert.equal(fs.existsSync('/tmp/never-written.db'), false);
   });
 });

@@ -119,15 +119,21 @@ async function backup(database: DatabaseConfig, given: string | undefined): Prom
   const source = new SQLite(database.file, { fileMustExist: true });
   try {
     source.pragma('busy_timeout = 5000');
+    process.stderr.write(`Backing up ${database.file} to ${target}…\n`);
     let shown = -1;
+    let lastRemaining = Number.POSITIVE_INFINITY;
     await source.backup(target, {
       progress: ({ totalPages, remainingPages }) => {
         const percent = Math.floor(((totalPages - remainingPages) / Math.max(totalPages, 1)) * 100);
-        if (percent >= shown + 10 || remainingPages === 0) {
+        if (percent >= shown + 10) {
           shown = percent;
           process.stderr.write(`Backing up: ${percent}% of ${totalPages} pages\n`);
         }
-        return 1000;
+        // A write between steps restarts the copy; then the rest goes in one step, which a
+        // write cannot interrupt, so that a busy server cannot keep the backup from ending.
+        const restarted = remainingPages > lastRemaining;
+        lastRemaining = remainingPages;
+        return restarted ? remainingPages : 1000;
       },
     });
   } finally {

@@ -26,29 +26,39 @@ export interface LogDestination {
  */
 export function stdoutLogDestination(pretty: boolean): LogDestination {
   const stream = new SonicBoomStream({ fd: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
+  // SonicBoom's own flush does nothing unless it buffers to a minimum length, so what is still
+  // being written is tracked here: 'drain' comes when the last write has landed.
+  let pending = false;
+  let readerGone = false;
+  stream.on('drain', () => {
+    pending = false;
+  });
   stream.on('error', () => {
     // The reader is gone (EPIPE and the like): logging stops, the server does not.
-    stream.write = () => true;
+    readerGone = true;
+    pending = false;
   });
   // Formatted in line as each is written, so that ordering and flushing stay the stream's.
   const prettify = pretty
     ? prettyFactory({ colorize: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' })
     : null;
   return {
-    stream: prettify ? { write: (line) => stream.write(prettify(line)) } : stream,
+    stream: {
+      write: (line) => {
+        if (readerGone) return;
+        pending = true;
+        stream.write(prettify ? prettify(line) : line);
+      },
+    },
     flush: (timeoutMs) =>
       new Promise((resolve) => {
+        if (!pending) return resolve();
         const timer = setTimeout(resolve, timeoutMs);
         timer.unref();
-        try {
-          stream.flush(() => {
-            clearTimeout(timer);
-            resolve();
-          });
-        } catch {
+        stream.once('drain', () => {
           clearTimeout(timer);
           resolve();
-        }
+        });
       }),
   };
 }

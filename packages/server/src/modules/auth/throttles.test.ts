@@ -244,3 +244,57 @@ describe('the sliding window', () => {
     }
   });
 });
+
+describe('behind a reverse proxy (SVC_TRUST_PROXY)', () => {
+  const failures = (t: TestApp, peer: string, forwardedFor?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress: peer,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+      // A new e-mail each time: only the per-address throttle counts.
+      payload: { email: `nobody-${Math.random().toString(36).slice(2)}@example.test`, password: 'wrong password' },
+    });
+
+  test('from a trusted proxy, the forwarded address is throttled, not the proxy', async () => {
+    const t = await createTestApp({ trustProxy: ['10.0.0.0/8'], limits: { signInFailuresPerAddress: 3 } });
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await failures(t, '10.0.0.2', '203.0.113.7')).statusCode, 401);
+      assert.equal((await failures(t, '10.0.0.2', '203.0.113.7')).statusCode, 429, 'that client is throttled');
+      assert.equal(
+        (await failures(t, '10.0.0.2', '203.0.113.8')).statusCode,
+        401,
+        'another client behind the proxy is not',
+      );
+      // A client cannot pick its address by prepending to the header: the proxy's hop is the one believed.
+      assert.equal((await failures(t, '10.0.0.2', '198.51.100.1, 203.0.113.7')).statusCode, 429);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('by hops: the address one hop in is the client', async () => {
+    const t = await createTestApp({ trustProxy: 1, limits: { signInFailuresPerAddress: 2 } });
+    try {
+      for (let i = 0; i < 2; i++) assert.equal((await failures(t, '192.0.2.1', '203.0.113.9')).statusCode, 401);
+      assert.equal((await failures(t, '192.0.2.1', '203.0.113.9')).statusCode, 429);
+      assert.equal((await failures(t, '192.0.2.1', '203.0.113.10')).statusCode, 401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('without it, X-Forwarded-For is ignored: the peer is the client', async () => {
+    const t = await createTestApp({ limits: { signInFailuresPerAddress: 3 } });
+    try {
+      for (let i = 0; i < 3; i++) assert.equal((await failures(t, '10.0.0.2', `203.0.113.${i}`)).statusCode, 401);
+      assert.equal(
+        (await failures(t, '10.0.0.2', '203.0.113.99')).statusCode,
+        429,
+        'a new forwarded address changes nothing',
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});
