@@ -274,7 +274,9 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByRole('heading', { name: 'Install Marketing site' }).waitFor();
     const snippets = await page.locator('pre').allTextContents();
     assert.ok(snippets.some((s) => s.includes(`<script src="${stack.base}/widget.js" data-project-key="marketing"`)));
-    assert.ok(snippets.some((s) => s.includes(`node .svc/svc-cli.mjs init --server ${stack.base} --project marketing`)));
+    assert.ok(
+      snippets.some((s) => s.includes(`node .svc/svc-cli.mjs init --server ${stack.base} --project marketing`)),
+    );
     // svc-cli comes from this server, checked: no snippet asks a public registry for it.
     assert.ok(snippets.every((s) => !s.includes('npx')));
     assert.ok(snippets.some((s) => s.includes(`${stack.base}/cli/svc-cli.mjs.sha256 | sha256sum -c -`)));
