@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
+import { readBuiltFile } from '../../http/built-file.js';
 
 /** What the server hands out of the CLI: its bytes and their SHA-256, read once at start. */
 export interface CliBundle {
@@ -12,12 +10,8 @@ export interface CliBundle {
 
 /** The single-file CLI built beside this server (the same version), or null when it is not built. */
 export function readCliBundle(): CliBundle | null {
-  try {
-    const body = fs.readFileSync(fileURLToPath(import.meta.resolve('svc-cli/svc-cli.mjs')));
-    return { body, sha256: createHash('sha256').update(body).digest('hex') };
-  } catch {
-    return null;
-  }
+  const file = readBuiltFile('svc-cli/svc-cli.mjs');
+  return file && { body: file.body, sha256: file.sha256.toString('hex') };
 }
 
 const notBuilt = () => new AppError('unavailable', 'The CLI is not built on this server: run npm run build.');

@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
+import { readBuiltFile } from '../../http/built-file.js';
 
 /** Browsers re-check the scripts at most this often; the ETag makes the check a 304. */
 const MAX_AGE_SECONDS = 300;
@@ -11,12 +9,8 @@ const MAX_AGE_SECONDS = 300;
 const SCRIPTS = ['widget.js', 'widget-screenshot.js'] as const;
 
 function readScript(name: string): { body: Buffer; etag: string } | null {
-  try {
-    const body = fs.readFileSync(fileURLToPath(import.meta.resolve(`@svc/widget/${name}`)));
-    return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-  } catch {
-    return null;
-  }
+  const file = readBuiltFile(`@svc/widget/${name}`);
+  return file && { body: file.body, etag: `"${file.sha256.toString('base64url').slice(0, 27)}"` };
 }
 
 /** GET /widget.js and /widget-screenshot.js: the built widget, with caching headers, for any page to embed. */
