@@ -135,4 +135,16 @@ describe('the badge poller (fake timers)', () => {
     assert.equal(polls, 2);
     p.destroy();
   });
+
+  test('destroyed, it stays stopped: a start() that arrives later (a sign-in finishing) polls nothing', async () => {
+    const p = poller(1_000);
+    p.destroy();
+    p.start();
+    p.now();
+    setVisibility('visible');
+    await settle();
+    mock.timers.tick(10_000);
+    await settle();
+    assert.equal(polls, 0);
+  });
 });

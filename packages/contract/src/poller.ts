@@ -21,6 +21,7 @@ export class Poller {
   private inFlight = false;
   private failures = 0;
   private running = false;
+  private destroyed = false;
 
   constructor(
     private readonly intervalMs: number,
@@ -30,6 +31,8 @@ export class Poller {
   }
 
   start(): void {
+    // A sign-in that completes after its widget was destroyed must not bring polling back.
+    if (this.destroyed) return;
     this.running = true;
     this.failures = 0;
     void this.run();
@@ -41,6 +44,7 @@ export class Poller {
   }
 
   destroy(): void {
+    this.destroyed = true;
     this.stop();
     page().removeEventListener('visibilitychange', this.onVisibility);
   }
