@@ -1,20 +1,29 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
-import { BodyText, Line, Multiline, Nullable, Offset, PageQuery, Timestamp } from './common.js';
+import { Anchor } from './anchor.js';
+import { BodyText, Line, Multiline, Nullable, PageQuery, Timestamp } from './common.js';
 import { CaptureContext, CommentContext, Screenshot } from './context.js';
-import { VERIFY_NOTE_MAX } from './rules.js';
+import { CHANGES_WAIT_MAX_S, COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from './rules.js';
 
 export const CommentStatus = Type.Union([Type.Literal('open'), Type.Literal('applied'), Type.Literal('archived')]);
 export type CommentStatus = Static<typeof CommentStatus>;
 
-export const Anchor = Type.Object({
-  selector: Line({ minLength: 1, maxLength: 1000, description: 'CSS selector of the pinned element' }),
-  x: Offset('Click offset within the element, in CSS pixels (at most ±1,000,000)'),
-  y: Offset(),
-});
-export type Anchor = Static<typeof Anchor>;
-
 const Person = Type.Object({ id: Type.String(), name: Type.String() });
+
+export const CommentAbilities = Type.Object(
+  {
+    apply: Type.Boolean(),
+    verify: Type.Boolean(),
+    reopen: Type.Boolean(),
+    archive: Type.Boolean(),
+    delete: Type.Boolean(),
+    reply: Type.Boolean(),
+    repin: Type.Boolean({ description: 'Move its pin to another element' }),
+    attachScreenshot: Type.Boolean(),
+  },
+  { description: 'What the caller may do with this comment now: clients show these actions and no others' },
+);
+export type CommentAbilities = Static<typeof CommentAbilities>;
 const Author = Type.Object({ id: Type.String(), name: Type.String(), role: Role });
 
 export const Reply = Type.Object({
@@ -43,8 +52,15 @@ const commentFields = {
   deployedAt: Nullable(Timestamp),
   deployedBuildSha: Nullable(Type.String()),
   replyCount: Type.Integer(),
+  repinned: Nullable(
+    Type.Object(
+      { at: Timestamp, by: Person },
+      { description: 'The last time someone moved its pin to another element, and who' },
+    ),
+  ),
   context: Nullable(CommentContext),
   screenshot: Nullable(Screenshot),
+  can: CommentAbilities,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };
@@ -57,7 +73,7 @@ export type CommentWithReplies = Static<typeof CommentWithReplies>;
 
 export const CreateCommentBody = Type.Object(
   {
-    body: BodyText(10_000),
+    body: BodyText(COMMENT_BODY_MAX),
     pageUrl: Line({ minLength: 1, maxLength: 2000, description: 'http(s) URL of the page' }),
     anchor: Type.Optional(Nullable(Anchor)),
     context: Type.Optional(CaptureContext),
@@ -117,7 +133,20 @@ export const FindCommentsQuery = Type.Object({
 });
 export type FindCommentsQuery = Static<typeof FindCommentsQuery>;
 
-export const ReplyBody = Type.Object({ body: BodyText(10_000) }, { examples: [{ body: 'Still wraps on Safari' }] });
+export const RepinBody = Type.Object(
+  { anchor: Anchor },
+  {
+    description:
+      'The element the comment is about from now on. Its status, replies and notifications stay as they are; nobody is notified.',
+    examples: [{ anchor: { selector: '#plan-team > button', x: 12, y: 8, tag: 'button', name: 'Choose Team' } }],
+  },
+);
+export type RepinBody = Static<typeof RepinBody>;
+
+export const ReplyBody = Type.Object(
+  { body: BodyText(COMMENT_BODY_MAX) },
+  { examples: [{ body: 'Still wraps on Safari' }] },
+);
 
 export const ApplyBody = Type.Object(
   {
@@ -135,8 +164,15 @@ export const VerifyBody = Type.Object(
     ok: Type.Boolean({ description: 'true: the fix works; false: it does not, and the comment reopens' }),
     note: Type.Optional(
       Multiline({
-        maxLength: 10_000,
+        maxLength: COMMENT_BODY_MAX,
         description: `Required when ok is false: 1-${VERIFY_NOTE_MAX} characters once trimmed. Ignored when ok is true.`,
+      }),
+    ),
+    commitSha: Type.Optional(
+      Line({
+        maxLength: 64,
+        description:
+          'The commit the verdict is about, as the client showed it: 409 when the comment has been applied with another commit since',
       }),
     ),
   },
@@ -156,7 +192,7 @@ export const CommentChangesQuery = Type.Object({
   wait: Type.Optional(
     Type.Integer({
       minimum: 0,
-      maximum: 60,
+      maximum: CHANGES_WAIT_MAX_S,
       default: 0,
       description: 'Seconds to wait when nothing changed since the cursor: the answer comes as soon as something does',
     }),

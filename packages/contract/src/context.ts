@@ -40,6 +40,9 @@ export const CaptureContext = Type.Object({
   url: Line({ maxLength: 2000, description: 'The full address with its query (the page identity is origin + path)' }),
   buildSha: Nullable(Line({ maxLength: 64, description: "The page's <html data-build-sha>" })),
   errors: Type.Array(PageError, { maxItems: MAX_PAGE_ERRORS }),
+  screenshotFollows: Type.Optional(
+    Type.Boolean({ description: 'The widget is taking a screenshot and sends it right after the comment' }),
+  ),
 });
 export type CaptureContext = Static<typeof CaptureContext>;
 

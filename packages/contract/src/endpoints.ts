@@ -4,6 +4,7 @@
 // client breaks its build. Type-only imports: nothing of this reaches a bundle but `endpointPath`.
 import type { Static, TSchema } from 'typebox';
 import type {
+  AddMemberBody,
   ApiKey,
   ApiKeyCreated,
   ChangePasswordBody,
@@ -16,6 +17,8 @@ import type {
   QuickAccessSignInBody,
   Session,
   SessionResult,
+  SignupBody,
+  SignupResult,
   User,
 } from './accounts.js';
 import type { Build, BuildReportBody, BuildReportResult, PendingDeploy } from './builds.js';
@@ -28,13 +31,22 @@ import type {
   CreateCommentBody,
   FindCommentsQuery,
   ListCommentsQuery,
+  RepinBody,
   Reply,
   ReplyBody,
   VerifyBody,
 } from './comments.js';
 import type { ListNotificationsQuery, Notification, ReadAllBody, ReadAllResult, UnreadCount } from './notifications.js';
-import type { CreateProjectBody, Project, UpdateProjectBody } from './projects.js';
+import type {
+  CreateProjectBody,
+  OriginCheck,
+  OriginCheckQuery,
+  Project,
+  RefusedOrigin,
+  UpdateProjectBody,
+} from './projects.js';
 import type { ServerInfo } from './server.js';
+import type { ProblemDocument } from './vocabulary.js';
 import type {
   AcceptInviteBody,
   AccessLink,
@@ -67,12 +79,14 @@ interface Route<Answer, Body = undefined, Query = undefined> {
 }
 
 export interface Endpoints {
+  'POST /api/signup': Route<Of<typeof SignupResult>, Of<typeof SignupBody>>;
   'POST /api/auth/login': Route<Of<typeof SessionResult>, Of<typeof LoginBody>>;
   'POST /api/auth/quick-access': Route<Of<typeof SessionResult>, Of<typeof QuickAccessSignInBody>>;
   'POST /api/auth/logout': Route<undefined>;
   'GET /api/me': Route<Of<typeof Me>>;
   'GET /api/me/sessions': Route<{ items: Of<typeof Session>[] }>;
   'POST /api/me/sessions/end-others': Route<Of<typeof EndedSessions>>;
+  'DELETE /api/me/sessions/{id}': Route<null>;
   'POST /api/me/password': Route<Of<typeof EndedSessions>, Of<typeof ChangePasswordBody>>;
   'GET /api/me/api-keys': Route<{ items: Of<typeof ApiKey>[] }>;
   'POST /api/me/api-keys': Route<Of<typeof ApiKeyCreated>, Of<typeof CreateApiKeyBody>>;
@@ -81,9 +95,12 @@ export interface Endpoints {
   'GET /api/projects/{key}': Route<Of<typeof Project>>;
   'PATCH /api/projects/{key}': Route<Of<typeof Project>, Of<typeof UpdateProjectBody>>;
   'DELETE /api/projects/{key}': Route<null>;
+  'GET /api/projects/{key}/refused-origins': Route<{ items: Of<typeof RefusedOrigin>[] }>;
+  'GET /api/widget/origin-check': Route<Of<typeof OriginCheck>, undefined, Of<typeof OriginCheckQuery>>;
   'GET /api/comments': Route<PageOf<Of<typeof Comment>>, undefined, Of<typeof FindCommentsQuery>>;
   'GET /api/comments/changes': Route<Of<typeof CommentChanges>, undefined, Of<typeof CommentChangesQuery>>;
   'GET /api/workspace/members': Route<PageOf<Of<typeof Member>>, undefined, PageQuery>;
+  'POST /api/workspace/members': Route<{ user: Of<typeof User> }, Of<typeof AddMemberBody>>;
   'PATCH /api/workspace/members/{id}': Route<{ user: Of<typeof User> }, Of<typeof UpdateMemberBody>>;
   'DELETE /api/workspace/members/{id}': Route<null>;
   'POST /api/workspace/members/{id}/password-reset': Route<Of<typeof PasswordResetCreated>>;
@@ -111,6 +128,8 @@ export interface Endpoints {
   'POST /api/comments/{id}/verify': Route<Of<typeof Comment>, Of<typeof VerifyBody>>;
   'DELETE /api/comments/{id}': Route<null>;
   'PUT /api/comments/{id}/screenshot': Route<Of<typeof Comment>, Blob>;
+  'GET /api/comments/{id}/screenshot': Route<Blob>;
+  'PUT /api/comments/{id}/anchor': Route<Of<typeof Comment>, Of<typeof RepinBody>>;
   'DELETE /api/me/api-keys/{id}': Route<null>;
   'GET /api/server': Route<Of<typeof ServerInfo>>;
   'GET /api/me/notifications': Route<
@@ -119,6 +138,8 @@ export interface Endpoints {
     Of<typeof ListNotificationsQuery>
   >;
   'GET /api/me/notifications/unread-count': Route<Of<typeof UnreadCount>>;
+  'GET /api/me/notifications/{id}': Route<Of<typeof Notification>>;
+  'POST /api/me/notifications/{id}/read': Route<Of<typeof Notification>>;
   'POST /api/me/notifications/read-all': Route<Of<typeof ReadAllResult>, Of<typeof ReadAllBody>>;
 }
 
@@ -137,14 +158,19 @@ export type CallOf<E extends Endpoint> = (keyof ParamsOf<E> extends never
   (Endpoints[E]['query'] extends undefined ? { query?: never } : { query?: Endpoints[E]['query'] }) &
   (Endpoints[E]['body'] extends undefined ? { body?: never } : { body: Endpoints[E]['body'] });
 
-/** The answer of a call: the typed body on success, the problem document (or nothing) otherwise. */
+/**
+ * The answer of a call: the typed body on success, the problem document (or nothing)
+ * otherwise; `pollIntervalMs`, the wait before the next poll the server asks for
+ * (`X-Poll-Interval`, on the polled unread count).
+ */
 export type Answer<E extends Endpoint> =
-  | { ok: true; status: number; data: AnswerOf<E>; etag: string | null }
+  | { ok: true; status: number; data: AnswerOf<E>; etag: string | null; pollIntervalMs?: number | null }
   | {
       ok: false;
       status: number;
-      data: { title?: string; detail?: string; code?: string } | undefined;
+      data: ProblemDocument | undefined;
       etag: string | null;
+      pollIntervalMs?: number | null;
     };
 
 /** The client shape every consumer implements over its own transport (fetch with its own errors). */
@@ -171,12 +197,14 @@ export function endpointRequest(
 /** Every endpoint of the map (the compiler checks the list is complete), for the server's test
  * that each one is a route it serves. */
 const endpointSet = {
+  'POST /api/signup': true,
   'POST /api/auth/login': true,
   'POST /api/auth/quick-access': true,
   'POST /api/auth/logout': true,
   'GET /api/me': true,
   'GET /api/me/sessions': true,
   'POST /api/me/sessions/end-others': true,
+  'DELETE /api/me/sessions/{id}': true,
   'POST /api/me/password': true,
   'GET /api/me/api-keys': true,
   'POST /api/me/api-keys': true,
@@ -185,9 +213,12 @@ const endpointSet = {
   'GET /api/projects/{key}': true,
   'PATCH /api/projects/{key}': true,
   'DELETE /api/projects/{key}': true,
+  'GET /api/projects/{key}/refused-origins': true,
+  'GET /api/widget/origin-check': true,
   'GET /api/comments': true,
   'GET /api/comments/changes': true,
   'GET /api/workspace/members': true,
+  'POST /api/workspace/members': true,
   'PATCH /api/workspace/members/{id}': true,
   'DELETE /api/workspace/members/{id}': true,
   'POST /api/workspace/members/{id}/password-reset': true,
@@ -215,10 +246,14 @@ const endpointSet = {
   'POST /api/comments/{id}/verify': true,
   'DELETE /api/comments/{id}': true,
   'PUT /api/comments/{id}/screenshot': true,
+  'GET /api/comments/{id}/screenshot': true,
+  'PUT /api/comments/{id}/anchor': true,
   'DELETE /api/me/api-keys/{id}': true,
   'GET /api/server': true,
   'GET /api/me/notifications': true,
   'GET /api/me/notifications/unread-count': true,
+  'GET /api/me/notifications/{id}': true,
+  'POST /api/me/notifications/{id}/read': true,
   'POST /api/me/notifications/read-all': true,
 } satisfies Record<Endpoint, true>;
 export const ENDPOINTS = /* @__PURE__ */ Object.keys(endpointSet) as Endpoint[];

@@ -15,6 +15,7 @@ export const errorCatalog = {
   payload_too_large: { status: 413, title: 'Request body too large' },
   uri_too_long: { status: 414, title: 'Request path too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'Service unavailable' },

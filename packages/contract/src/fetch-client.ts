@@ -9,6 +9,12 @@ export interface TokenStorage {
   removeItem(key: string): void;
 }
 
+/** `X-Poll-Interval` (seconds) in milliseconds; null when absent or not a positive number. */
+function pollInterval(header: string | null): number | null {
+  const seconds = Number(header);
+  return header && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : null;
+}
+
 export class FetchApiClient implements ApiClient {
   token: string | null = null;
   /** Called when the server refuses the token the call carried. */
@@ -73,6 +79,7 @@ export class FetchApiClient implements ApiClient {
       status: response.status,
       data: text ? JSON.parse(text) : undefined,
       etag: response.headers.get('etag'),
+      pollIntervalMs: pollInterval(response.headers.get('x-poll-interval')),
     } as Answer<E>;
   }
 }

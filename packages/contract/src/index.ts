@@ -1,4 +1,5 @@
 export * from './accounts.js';
+export * from './anchor.js';
 export * from './builds.js';
 export * from './comments.js';
 export * from './commit-url.js';
@@ -6,6 +7,7 @@ export * from './common.js';
 export * from './context.js';
 export * from './errors.js';
 export * from './notifications.js';
+export * from './page.js';
 export * from './project-key.js';
 export * from './projects.js';
 export * from './rules.js';

@@ -6,6 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import type { Anchor } from './anchor.js';
 import {
   ApplyBody,
   type Comment,
@@ -14,8 +15,10 @@ import {
   FindCommentsQuery,
   ReplyBody,
 } from './comments.js';
+import { elementInWords } from './element-words.js';
 import type { AnswerOf, CallOf, Endpoint } from './endpoints.js';
 import { ReadAllBody } from './notifications.js';
+import { displayState } from './vocabulary.js';
 
 /** The longest a wait_for_feedback call holds, in seconds: under the common client time-outs. */
 export const AGENT_WAIT_MAX_S = 25;
@@ -41,10 +44,11 @@ const Id = Type.Object({ id: Type.String({ description: 'A comment id (cmt_…)'
 function brief(comment: Comment) {
   return {
     id: comment.id,
-    status: comment.status === 'applied' && comment.deployedAt ? 'live' : comment.status,
+    // In the API's words (its status filters): a completed comment is "applied".
+    status: displayState(comment) === 'completed' ? 'applied' : displayState(comment),
     verified: comment.verifiedAt !== null,
     page: comment.pageUrl,
-    element: comment.anchor?.selector ?? null,
+    element: comment.anchor ? elementInWords(comment.anchor) : null,
     author: comment.author.name,
     body: comment.body.length > 300 ? `${comment.body.slice(0, 299)}…` : comment.body,
     replies: comment.replyCount,
@@ -53,14 +57,28 @@ function brief(comment: Comment) {
   };
 }
 
+/**
+ * What is known of the pinned element, to find it in the source: its selector, tag, text and
+ * name, stable attributes and classes, the text around it, and whether its pin was moved.
+ */
+function pinnedElement(anchor: Anchor) {
+  const { x, y, position, twins, textCount, ...known } = anchor;
+  return known;
+}
+
 function full(comment: CommentWithReplies) {
   return {
     ...brief(comment),
     body: comment.body,
     commitUrl: comment.commitUrl,
     deployedBuild: comment.deployedBuildSha,
+    pinned: comment.anchor ? pinnedElement(comment.anchor) : null,
     context: comment.context,
-    screenshot: comment.screenshot ? 'attached below' : null,
+    screenshot: comment.screenshot
+      ? 'attached below'
+      : comment.context?.screenshotFollows
+        ? 'pending: the reviewer’s widget is sending it; wait_for_feedback wakes when it arrives'
+        : null,
     thread: comment.replies.map((r) => ({ by: r.author?.name ?? 'automatic', at: r.createdAt, text: r.body })),
   };
 }
@@ -120,7 +138,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
     },
     get_feedback: {
       description:
-        'Everything needed to fix one comment: its text, the page URL, the CSS selector of the element it is pinned to, the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, and the screenshot as an image when there is one.',
+        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these), the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, and the screenshot as an image when there is one.',
       input: Id,
       run: async (args) => {
         const comment = await host.send('GET /api/comments/{id}', { params: { id: String(args.id) } });
@@ -131,9 +149,20 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
     },
     wait_for_feedback: {
       description: `Wait for new or changed feedback. Call it first without a cursor to get the cursor of now, then with that cursor: it answers as soon as a comment is created or changes (a reply, a verification, a rejection that reopens it), or after \`wait\` seconds (at most ${AGENT_WAIT_MAX_S}) with no items. Always pass back the cursor it returns.`,
-      input: Type.Omit(CommentChangesQuery, ['project', 'limit']),
+      // The API's query, with the longest wait an agent may ask written once: its schema says it.
+      input: Type.Object({
+        cursor: CommentChangesQuery.properties.cursor,
+        wait: Type.Optional(
+          Type.Integer({
+            minimum: 0,
+            maximum: AGENT_WAIT_MAX_S,
+            default: AGENT_WAIT_MAX_S,
+            description: `Seconds to wait when nothing changed since the cursor (at most ${AGENT_WAIT_MAX_S})`,
+          }),
+        ),
+      }),
       run: async (args) => {
-        const wait = Math.min(Number(args.wait ?? AGENT_WAIT_MAX_S), AGENT_WAIT_MAX_S);
+        const wait = Number(args.wait ?? AGENT_WAIT_MAX_S);
         const cursor = args.cursor as string | undefined;
         const page = await host.send('GET /api/comments/changes', {
           query: { project, cursor, wait: cursor ? wait : 0 },

@@ -23,11 +23,16 @@ describe('the badge poller (fake timers)', () => {
   let answer: () => Promise<PollResult>;
   beforeEach(() => {
     mock.timers.enable({ apis: ['setTimeout'] });
+    // No jitter unless a test asks for it: the waits are then exactly the interval.
+    mock.method(Math, 'random', () => 0.5);
     page.visibilityState = 'visible';
     polls = 0;
     answer = async () => ({ outcome: 'ok' });
   });
-  afterEach(() => mock.timers.reset());
+  afterEach(() => {
+    mock.timers.reset();
+    mock.restoreAll();
+  });
 
   const poller = (intervalMs = 1_000) =>
     new Poller(intervalMs, () => {
@@ -111,13 +116,48 @@ describe('the badge poller (fake timers)', () => {
     await settle();
     assert.equal(polls, before + 1, 'capped at five minutes');
     answer = async () => ({ outcome: 'ok' });
+    random.mock.mockImplementation(() => 0.5);
     mock.timers.tick(5 * 60_000);
     await settle();
     const recovered = polls;
     mock.timers.tick(1_000);
     await settle();
     assert.equal(polls, recovered + 1, 'back to the interval');
-    random.mock.restore();
+    p.destroy();
+  });
+
+  test('the server sets the pace: a longer wait it asks for is followed, a shorter one never goes below our own', async () => {
+    let asked: number | null = 5_000;
+    answer = async () => ({ outcome: 'ok', intervalMs: asked });
+    const p = poller(1_000);
+    p.start();
+    await settle();
+    mock.timers.tick(4_999);
+    await settle();
+    assert.equal(polls, 1, 'the server asked for 5 s: not after our 1 s');
+    mock.timers.tick(1);
+    await settle();
+    assert.equal(polls, 2);
+    asked = 200;
+    mock.timers.tick(5_000);
+    await settle();
+    assert.equal(polls, 3);
+    mock.timers.tick(999);
+    await settle();
+    assert.equal(polls, 3, 'the server lowered its pace to 200 ms: our own 1 s is the floor');
+    mock.timers.tick(1);
+    await settle();
+    assert.equal(polls, 4);
+    p.destroy();
+  });
+
+  test('each wait varies by a tenth at random, so widgets started together drift apart', () => {
+    const p = poller(10_000);
+    const waits = [0, 0.25, 1].map((r) => {
+      (Math.random as unknown as ReturnType<typeof mock.fn>).mock.mockImplementation(() => r);
+      return p.nextDelayMs();
+    });
+    assert.deepEqual(waits, [9_000, 9_500, 11_000]);
     p.destroy();
   });
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Line, Nullable, Text, Timestamp } from './common.js';
+import { PAGE_PARAM_PATTERN, PAGE_PARAMS_MAX } from './page.js';
 import { PROJECT_KEY_PATTERN } from './project-key.js';
 
 export const Project = Type.Object({
@@ -11,6 +12,10 @@ export const Project = Type.Object({
     Type.String({ description: 'The app\'s base URL: access links and "open on page" links start with it' }),
   ),
   allowedOrigins: Type.Array(Type.String()),
+  pageParams: Type.Array(Type.String(), {
+    description:
+      'Query parameters that make another page of the app (e.g. tab): comments of ?tab=a and ?tab=b are apart',
+  }),
   createdAt: Timestamp,
 });
 export type Project = Static<typeof Project>;
@@ -26,6 +31,12 @@ const AllowedOrigins = Type.Array(Line({ maxLength: 300 }), {
   description: 'Origins the widget may call the API from (CORS), e.g. https://app.example.com',
 });
 
+const PageParams = Type.Array(Type.String({ pattern: PAGE_PARAM_PATTERN }), {
+  maxItems: PAGE_PARAMS_MAX,
+  description:
+    'Names of the query parameters that identify a page of the app (e.g. ["tab"]); other parameters are ignored when telling pages apart',
+});
+
 export const CreateProjectBody = Type.Object(
   {
     key: Type.String({ pattern: PROJECT_KEY_PATTERN, description: '2-40 of a-z, 0-9 and -' }),
@@ -33,6 +44,7 @@ export const CreateProjectBody = Type.Object(
     repoUrl: Type.Optional(RepoUrl),
     appUrl: Type.Optional(AppUrl),
     allowedOrigins: Type.Optional(AllowedOrigins),
+    pageParams: Type.Optional(PageParams),
   },
   {
     examples: [
@@ -55,6 +67,7 @@ export const UpdateProjectBody = Type.Object(
     repoUrl: Type.Optional(Nullable(RepoUrl)),
     appUrl: Type.Optional(Nullable(AppUrl)),
     allowedOrigins: Type.Optional(AllowedOrigins),
+    pageParams: Type.Optional(PageParams),
   },
   {
     minProperties: 1,
@@ -63,3 +76,20 @@ export const UpdateProjectBody = Type.Object(
   },
 );
 export type UpdateProjectBody = Static<typeof UpdateProjectBody>;
+
+/** An origin a project's widget ran on but may not call the API from: what to allow, perhaps. */
+export const RefusedOrigin = Type.Object({
+  origin: Type.String({ description: 'as the browser sent it, e.g. https://staging.example.com' }),
+  firstSeenAt: Timestamp,
+  lastSeenAt: Timestamp,
+  attempts: Type.Integer({ description: 'how many times the widget was refused there' }),
+});
+export type RefusedOrigin = Static<typeof RefusedOrigin>;
+
+export const OriginCheckQuery = Type.Object({ project: Line({ minLength: 1, maxLength: 40 }) });
+
+/** Whether the page asking (its `Origin` header) may use the project's widget. */
+export const OriginCheck = Type.Object({
+  origin: Nullable(Type.String({ description: "the page's origin as its browser sent it" })),
+  allowed: Type.Boolean(),
+});

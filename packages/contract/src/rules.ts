@@ -11,3 +11,15 @@ export const MAX_PAGE_ERRORS = 20;
 
 /** The largest screenshot the server takes; the widget encodes under 300 KB. */
 export const SCREENSHOT_MAX_BYTES = 512 * 1024;
+
+/** The longest a request for changes may wait for one (`GET /api/comments/changes?wait=`), in seconds. */
+export const CHANGES_WAIT_MAX_S = 60;
+
+/** The longest comment, reply or note text the API takes. */
+export const COMMENT_BODY_MAX = 10_000;
+
+/** The automated reply a confirmed fix adds to its comment. */
+export const VERIFIED_REPLY = 'Verified ✓';
+
+/** A rejection's reply: this, then the author's note. */
+export const REJECTED_REPLY_PREFIX = 'Not fixed: ';

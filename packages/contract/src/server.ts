@@ -4,7 +4,10 @@ import { type Static, Type } from 'typebox';
 export const ServerInfo = Type.Object({
   version: Type.String({ description: "The server's version" }),
   demo: Type.Boolean({ description: 'true on a server that seeds the demo workspace (SVC_DEMO)' }),
-  signup: Type.Boolean({ description: 'true when POST /api/signup is open (SVC_ALLOW_SIGNUP)' }),
+  signup: Type.Boolean({
+    description:
+      'true when POST /api/signup makes a workspace now (SVC_ALLOW_SIGNUP; by default only until the first one exists)',
+  }),
   cli: Type.Union(
     [
       Type.Object({
