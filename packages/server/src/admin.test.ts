@@ -47,7 +47,7 @@ describe('the admin command on a closed server', () => {
     return { code: run.status, stdout: run.stdout, stderr: run.stderr };
   };
   const withApp = async (fn: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>) => {
-    const app = await buildApp(testConfig(database, { allowSignup: false }));
+    const app = await buildApp(testConfig(database, { signup: 'closed' }));
     try {
       await fn(app);
     } finally {

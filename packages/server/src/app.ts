@@ -6,6 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { createCaches } from './caches.js';
+import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -13,19 +14,22 @@ import { AppError } from './errors.js';
 import { registerConditionalGet } from './http/conditional.js';
 import { AllowedOrigins, registerCors } from './http/cors.js';
 import { FastPath } from './http/fast-path.js';
-import { registerProblemHandlers, sendFrameworkError } from './http/problem.js';
+import { PollPace } from './http/poll-pace.js';
+import { clientErrorResponse, registerProblemHandlers, sendFrameworkError } from './http/problem.js';
 import { RouteMetrics } from './http/route-metrics.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
-import { registerValidators } from './http/validation.js';
+import { registerJsonParser, registerValidators } from './http/validation.js';
 import { rateRules } from './limits/rules.js';
+import { requestForLog } from './logging.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { signupOpen } from './modules/auth/service.js';
 import { buildRoutes } from './modules/builds/routes.js';
 import { cliRoutes, readCliBundle } from './modules/cli/routes.js';
 import type { CommentEventSink } from './modules/comments/events.js';
 import { commentRoutes } from './modules/comments/routes.js';
-import { CommentWatch } from './modules/comments/watch.js';
+import { CommentWatch, commentChangeKey } from './modules/comments/watch.js';
 import { consoleRoutes } from './modules/console/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
@@ -95,6 +99,9 @@ function trustedProxies(trust: number | string[]): string[] | ((address: string,
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
+const HEADERS_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 90_000;
+
 export interface AppOptions {
   /** Where log lines go; standard output (written synchronously) when not given. */
   logStream?: { write(line: string): void };
@@ -103,6 +110,8 @@ export interface AppOptions {
    * /readyz says why it is not ready and every other route answers 503.
    */
   deferMigrations?: boolean;
+  /** What time it is for sessions' timeouts; the system's unless a test moves its own. */
+  clock?: Clock;
 }
 
 /**
@@ -131,11 +140,24 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A path Fastify cannot decode (bad percent-encoding, an over-long id) is answered
     // like every other error.
     frameworkErrors: (error, _request, reply) => sendFrameworkError(reply, error),
-    // Fastify's request serializer logs method, URL and addresses, never headers or bodies,
-    // and no URL of this API carries a secret.
-    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // What Node cannot read as HTTP at all is answered as problem details too.
+    clientErrorHandler: (error, socket) => {
+      if (socket.writable) socket.end(clientErrorResponse(error));
+      else socket.destroy(error);
+    },
+    // Requests are logged with their method, URL and addresses, never headers or bodies; a
+    // secret someone put in a URL's query (an old access link to a page we serve) is masked.
+    logger: {
+      level: config.logLevel,
+      serializers: { req: requestForLog },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Slow clients hold no socket for ever: the headers within 15 s, the whole request (a long
+  // poll waits up to 60 s) within 90 s.
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  app.server.requestTimeout = REQUEST_TIMEOUT_MS;
   app.setChildLoggerFactory(quietRouteLoggers());
   const routeTable: RegisteredRoute[] = [];
   app.decorate('routeTable', routeTable);
@@ -178,6 +200,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
 
   registerValidators(app);
+  registerJsonParser(app);
   registerProblemHandlers(app);
   registerSecurityHeaders(app, HTML_PAGES);
   registerConditionalGet(app);
@@ -202,11 +225,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     server: {
       version: SERVER_VERSION,
       demo: config.demo,
-      signup: config.allowSignup,
       cli: cli ? { url: '/cli/svc-cli.mjs', sha256: cli.sha256 } : null,
     },
+    signupOpen: () => signupOpen(database.db, config.signup),
   });
-  registerAuthentication(app, database.db, caches.actors, config.sessions);
+  const clock = options.clock ?? systemClock;
+  registerAuthentication(app, database.db, caches.actors, config.sessions, clock);
 
   await app.register(swaggerUi, {
     routePrefix: '/docs',
@@ -225,26 +249,28 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerCors(app, origins);
 
   const rules = rateRules(config.limits);
-  await app.register(authRoutes, { allowSignup: config.allowSignup, sessions: config.sessions, rules });
+  await app.register(authRoutes, { signup: config.signup, sessions: config.sessions, rules });
   await app.register(memberRoutes);
   await app.register(invitationRoutes, {
     deps: { sessions: config.sessions, rules, links: config.links },
     publicUrl: config.publicUrl,
   });
   await app.register(apiKeyRoutes, { rules });
-  await app.register(projectRoutes);
+  await app.register(projectRoutes, { rules, clock });
   const notifications = notificationSink(database);
   const events: CommentEventSink = {
     raise: notifications.raise,
-    changed: (trx, workspaceId) => database.changes.publish(trx, { kind: 'comments', key: workspaceId }),
+    changed: (trx, where) => database.changes.publish(trx, { kind: 'comments', key: commentChangeKey(where) }),
   };
   const watch = new CommentWatch(database.changes);
   // Waiting requests answer at once when the server closes, so that closing does not wait for them.
   app.addHook('preClose', async () => watch.close());
   await app.register(commentRoutes, { events, rules, watch });
   await app.register(verificationRoutes, { events });
-  await app.register(notificationRoutes, { caches, fastPath });
-  await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit });
+  const pace = new PollPace(config.pollFloorSeconds, config.pollAdaptive);
+  app.addHook('onClose', () => pace.close());
+  await app.register(notificationRoutes, { caches, fastPath, clock, pace });
+  await app.register(buildRoutes, { reportsPerMinute: config.buildRateLimit, events });
   await app.register(mcpRoutes, { publicUrl: config.publicUrl, version: SERVER_VERSION, watch });
   await app.register(widgetRoutes);
   await app.register(cliRoutes, { bundle: cli });

@@ -14,13 +14,23 @@ const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 export type DatabaseConfig = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
 
+export type SignupPolicy = 'first' | 'open' | 'closed';
+
 export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
   demo: boolean;
-  allowSignup: boolean;
+  /**
+   * Who may create a workspace with `POST /api/signup`: `first`, only while the server has
+   * none (whoever installs it makes theirs, then it closes); `open`, anyone; `closed`, nobody.
+   */
+  signup: SignupPolicy;
   buildRateLimit: number;
+  /** The least wait between two polls of the unread count the server asks for (`X-Poll-Interval`), in seconds. */
+  pollFloorSeconds: number;
+  /** Whether that wait rises while the server is busy (see http/poll-pace.ts). */
+  pollAdaptive: boolean;
   logLevel: LogLevel;
   /** JSON lines, or human-readable ones; `auto`: readable when standard output is a terminal. */
   logFormat: LogFormat;
@@ -91,6 +101,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     if (['false', '0', 'no', 'off'].includes(raw)) return false;
     problems.push(`${name} must be true or false (got "${env[name]}")`);
     return fallback;
+  };
+
+  const signup = (): SignupPolicy => {
+    const raw = env.SVC_ALLOW_SIGNUP?.trim().toLowerCase();
+    if (raw === undefined || raw === '' || raw === 'first') return 'first';
+    if (['true', '1', 'yes', 'on'].includes(raw)) return 'open';
+    if (['false', '0', 'no', 'off'].includes(raw)) return 'closed';
+    problems.push(`SVC_ALLOW_SIGNUP must be first, true or false (got "${env.SVC_ALLOW_SIGNUP}")`);
+    return 'first';
   };
 
   const metricsToken = (): string | null => {
@@ -170,8 +189,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     host: env.HOST?.trim() || '127.0.0.1',
     database,
     demo: boolean('SVC_DEMO', true),
-    allowSignup: boolean('SVC_ALLOW_SIGNUP', true),
+    signup: signup(),
     buildRateLimit: integer('SVC_BUILD_RATE_LIMIT', 120, 1, 1_000_000),
+    pollFloorSeconds: integer('SVC_POLL_FLOOR_SECONDS', 1, 1, 3600),
+    pollAdaptive: boolean('SVC_POLL_ADAPTIVE', true),
     logLevel,
     logFormat,
     trustProxy: trustProxy(),

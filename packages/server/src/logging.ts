@@ -70,3 +70,47 @@ export function stdoutLogDestination(pretty: boolean): LogDestination {
 export function writeStderrWithoutBlocking(text: string, done?: () => void): void {
   fs.write(2, text, () => done?.());
 }
+
+/** Query parameters whose value is a secret: an access link's token, and the names people give secrets. */
+const SECRET_PARAMETERS = /^(svc_access|access_?token|token|api_?key|key|password|secret|code)$/i;
+
+/** A URL as it may be logged: the values of secret-bearing query parameters masked. */
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = decodeURIComponentSafe(eq < 0 ? pair : pair.slice(0, eq));
+      return eq >= 0 && SECRET_PARAMETERS.test(name) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, at)}?${query}`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** What a request log line says of the request: never headers or bodies; the URL with its secrets masked. */
+export function requestForLog(request: {
+  method: string;
+  url: string;
+  hostname?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.hostname,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}

@@ -34,8 +34,9 @@ describe('configuration', () => {
     assert.equal(loaded.config.host, '127.0.0.1');
     assert.deepEqual(loaded.config.database, { dialect: 'sqlite', file: path.resolve('data', 'svc.db') });
     assert.equal(loaded.config.demo, true);
-    assert.equal(loaded.config.allowSignup, true);
+    assert.equal(loaded.config.signup, 'first');
     assert.equal(loaded.config.buildRateLimit, 120);
+    assert.equal(loaded.config.pollFloorSeconds, 1);
     assert.equal(loaded.config.logLevel, 'info');
   });
 

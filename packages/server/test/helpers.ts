@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
+import { type AppOptions, buildApp } from '../src/app.js';
+import type { Clock } from '../src/clock.js';
 import type { Config, DatabaseConfig } from '../src/config.js';
 import { STARTUP_LOCK_KEY } from '../src/db/dialect/postgres.js';
 
@@ -66,8 +67,10 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
     host: '127.0.0.1',
     database,
     demo: false,
-    allowSignup: true,
+    signup: 'open',
     buildRateLimit: 120,
+    pollFloorSeconds: 1,
+    pollAdaptive: true,
     logLevel: 'silent',
     logFormat: 'json',
     trustProxy: null,
@@ -81,14 +84,25 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
   };
 }
 
+/** A clock a test moves forward instead of sleeping: the system's time plus what was advanced. */
+export function manualClock(): Clock & { advance(ms: number): void } {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+}
+
 export interface TestApp {
   app: FastifyInstance;
   close: () => Promise<void>;
 }
 
-export async function createTestApp(overrides: ConfigOverrides = {}): Promise<TestApp> {
+export async function createTestApp(overrides: ConfigOverrides = {}, options: AppOptions = {}): Promise<TestApp> {
   const { database, drop } = await createTestDatabase();
-  const app = await buildApp(testConfig(database, overrides));
+  const app = await buildApp(testConfig(database, overrides), options);
   return {
     app,
     close: async () => {
@@ -221,7 +235,7 @@ export async function createComment(
 /** Counts rows of a table, to prove that a refused request wrote nothing. */
 export async function countRows(
   app: FastifyInstance,
-  table: 'comments' | 'replies' | 'users' | 'projects' | 'api_keys' | 'sessions' | 'workspaces',
+  table: 'comments' | 'replies' | 'users' | 'projects' | 'api_keys' | 'sessions' | 'workspaces' | 'refused_origins',
 ) {
   const row = await app.database.db
     .selectFrom(table)

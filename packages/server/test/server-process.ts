@@ -82,7 +82,7 @@ export async function callServer(
   method: string,
   path: string,
   options: { token?: string; body?: unknown } = {},
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: any; headers: Record<string, string> }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: {
@@ -92,5 +92,9 @@ export async function callServer(
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
+  return {
+    status: response.status,
+    body: text ? JSON.parse(text) : null,
+    headers: Object.fromEntries(response.headers),
+  };
 }

@@ -58,6 +58,8 @@ export interface ProjectTable {
   app_url: string | null;
   /** JSON array of origins. */
   allowed_origins: string;
+  /** JSON array of the query parameters that identify a page. */
+  page_params: string;
   created_at: Timestamp;
 }
 
@@ -71,6 +73,10 @@ export interface CommentTable {
   anchor_selector: string | null;
   anchor_x: number | null;
   anchor_y: number | null;
+  /** JSON: the anchor's description of the element (everything but selector, x and y), or null. */
+  anchor_detail: string | null;
+  repinned_at: Timestamp | null;
+  repinned_by_id: string | null;
   status: 'open' | 'applied' | 'archived';
   commit_sha: string | null;
   commit_url: string | null;
@@ -155,6 +161,16 @@ export interface OneTimeLinkTable {
   expires_at: Timestamp;
 }
 
+/** An origin a project's widget was refused on (see `checkWidgetOrigin`). */
+export interface RefusedOriginTable {
+  project_id: string;
+  workspace_id: string;
+  origin: string;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  attempts: number;
+}
+
 export interface RateLimitTable {
   key: string;
   window_start: number;
@@ -176,6 +192,7 @@ export interface Tables {
   rate_limits: RateLimitTable;
   one_time_links: OneTimeLinkTable;
   attachments: AttachmentTable;
+  refused_origins: RefusedOriginTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 const REFRESH_MS = 30_000;
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const ALLOW_HEADERS = 'Authorization, Content-Type, If-None-Match';
-const EXPOSE_HEADERS = 'ETag, Retry-After';
+const EXPOSE_HEADERS = 'ETag, Retry-After, X-Poll-Interval';
 const MAX_AGE = '600';
 
 /** The headers that let `origin` read an answer. */

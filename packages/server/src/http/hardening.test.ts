@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import {
   addClient,
@@ -128,6 +129,77 @@ describe('bad input never breaks a project', () => {
     assert.equal(await countRows(t.app, 'api_keys'), before);
   });
 
+  test('bytes that are not UTF-8 and lone surrogates are refused naming the field; a __proto__ key is said to be one; nothing written', async () => {
+    const before = await countRows(t.app, 'comments');
+    const post = (payload: Buffer | string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/projects/${project.key}/comments`,
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        payload,
+      });
+    const latin1 = await post(
+      Buffer.concat([Buffer.from('{"pageUrl":"https://a.test/","body":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    );
+    assert.equal(latin1.statusCode, 400);
+    assert.deepEqual(latin1.json().errors, [{ path: '/body', message: 'is not valid UTF-8' }]);
+    const lone = await post('{"pageUrl":"https://a.test/","body":"ok","anchor":{"selector":"a\\ud800b","x":0,"y":0}}');
+    assert.equal(lone.statusCode, 400);
+    assert.equal(lone.json().errors[0].path, '/anchor/selector');
+    assert.match(lone.json().errors[0].message, /lone surrogate/);
+    const paired = await post('{"pageUrl":"https://a.test/","body":"a pin \\ud83d\\udccc is fine"}');
+    assert.equal(paired.statusCode, 201, 'a surrogate pair is one character');
+    assert.equal(paired.json().body, 'a pin 📌 is fine');
+    const proto = await post('{"pageUrl":"https://a.test/","body":"x","__proto__":{"admin":true}}');
+    assert.equal(proto.statusCode, 400);
+    assert.match(proto.json().detail, /__proto__/);
+    assert.equal(await countRows(t.app, 'comments'), before + 1);
+  });
+
+  test("every answer is problem+json: a body over its route's limit names that limit; a lying Content-Length; headers too large (431)", async () => {
+    const shot = await t.app.inject({
+      method: 'PUT',
+      url: '/api/comments/cmt_x/screenshot',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/png' },
+      payload: Buffer.alloc(600 * 1024),
+    });
+    assert.equal(shot.statusCode, 413);
+    assert.match(shot.json().detail, /limit of 512 KiB/);
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/me/api-keys',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(70 * 1024) }),
+    });
+    assert.equal(json.statusCode, 413);
+    assert.match(json.json().detail, /limit of 64 KiB/);
+
+    // Over a real socket: what Node itself cannot read.
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(base);
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk;
+        });
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const huge = await raw(`GET /api/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.match(huge, /^HTTP\/1\.1 431/);
+    assert.match(huge, /content-type: application\/problem\+json/i);
+    assert.equal(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4)).code, 'headers_too_large');
+    const longUrl = await raw(`GET /api/comments?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.match(longUrl, /^HTTP\/1\.1 431/);
+    const lying = await raw(
+      `POST /api/me/api-keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${admin.token}\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{"name":"much longer than five bytes"}`,
+    );
+    assert.match(lying, /^HTTP\/1\.1 4\d\d/);
+    assert.match(lying, /application\/problem\+json/i);
+  });
+
   test('/docs with a query string still renders: the parameters are dropped', async () => {
     const answer = await t.app.inject({ method: 'GET', url: '/docs?anything=1' });
     assert.equal(answer.statusCode, 302);
@@ -154,6 +226,8 @@ describe('headers', () => {
       assert.match(csp, /frame-ancestors 'none'/, url);
       if (url === '/demo' || url === '/docs') assert.match(csp, /script-src 'self'/, url);
       else assert.match(csp, /^default-src 'none'/, url);
+      // The widget's screenshot thumbnail is a blob: image.
+      if (url === '/demo') assert.match(csp, /img-src 'self' data: blob:/, url);
     }
   });
 

@@ -71,6 +71,35 @@ export function sendFrameworkError(reply: FastifyReply, error: FastifyError): Fa
   return sendProblem(reply, code, detail);
 }
 
+/** Why a body could not be read, in words: the limit that refused it, what is wrong with it. */
+function unreadableBody(error: FastifyError, request: FastifyRequest): string {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = request.routeOptions.bodyLimit ?? 0;
+    return `The request body is larger than this route's limit of ${Math.round(limit / 1024)} KiB.`;
+  }
+  if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return 'The request body is not as long as its Content-Length header says.';
+  }
+  return error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+    ? 'The request body is not valid JSON.'
+    : error.message;
+}
+
+/**
+ * A request Node could not read as HTTP (headers over its limit, a URL too long, a malformed
+ * request line), answered as problem details too, then the connection closed.
+ */
+export function clientErrorResponse(error: Error & { code?: string }): string {
+  const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'validation_failed';
+  const { status, title } = errorCatalog[code];
+  const detail =
+    code === 'headers_too_large'
+      ? 'The request line and headers are larger than this server reads (16 KiB): a URL or a header is too long.'
+      : 'The request could not be read as HTTP.';
+  const body = JSON.stringify({ type: problemType(code), title, status, detail, code });
+  return `HTTP/1.1 ${status} ${title}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 /** The one error handler: every failure leaves as RFC 9457 problem details. */
 export function registerProblemHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -85,14 +114,8 @@ export function registerProblemHandlers(app: FastifyInstance): void {
       return sendProblem(reply, 'validation_failed', detail, errors);
     }
     const mapped = error.code ? fastifyCodes[error.code] : undefined;
-    if (mapped) {
-      const detail =
-        mapped === 'payload_too_large'
-          ? 'The request body is larger than the 64 KiB limit.'
-          : error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-            ? 'The request body is not valid JSON.'
-            : error.message;
-      return sendProblem(reply, mapped, detail);
+    if (mapped || error instanceof SyntaxError) {
+      return sendProblem(reply, mapped ?? 'validation_failed', unreadableBody(error, request));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       const code = codeForStatus(error.statusCode);
@@ -107,9 +130,15 @@ export function registerProblemHandlers(app: FastifyInstance): void {
   );
 }
 
+/** A problem answer as a route declares it: served, and documented, as application/problem+json. */
+const problemContent = {
+  description: 'A problem document (RFC 9457) with a stable `code`',
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: Problem } },
+};
+
 /** Response schemas for the error statuses a route can answer with, for OpenAPI and serialization. */
-export function problemResponses(...statuses: number[]): Record<number, typeof Problem> {
-  const responses: Record<number, typeof Problem> = {};
-  for (const status of [400, 401, ...statuses]) responses[status] = Problem;
+export function problemResponses(...statuses: number[]): Record<number, typeof problemContent> {
+  const responses: Record<number, typeof problemContent> = {};
+  for (const status of [400, 401, ...statuses]) responses[status] = problemContent;
   return responses;
 }

@@ -18,7 +18,8 @@ const pagePolicy = {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:'],
+    // The widget shows the screenshot it is about to send from a blob: URL.
+    imgSrc: ["'self'", 'data:', 'blob:'],
     connectSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],

@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
 import { AppError, invalidField } from '../errors.js';
 
 /**
@@ -31,6 +32,70 @@ export function registerValidators(app: FastifyInstance): void {
       if (request.body === undefined) request.body = {};
     };
     route.preValidation = [defaultBody, ...[route.preValidation ?? []].flat()];
+  });
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The JSON pointer of the first string in `value` that `bad` finds fault with, or null. */
+function findString(value: unknown, bad: (text: string) => boolean, path = ''): string | null {
+  if (typeof value === 'string') return bad(value) ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = findString(item, bad, `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+const unreadableJson = (detail: string) => new AppError('validation_failed', detail);
+
+/**
+ * JSON bodies must be valid Unicode: bytes that are not UTF-8, and lone surrogates written as
+ * escapes (`"\ud800"`), are refused naming the field, rather than stored as U+FFFD or sent to
+ * a database that cannot hold them. Keys `__proto__` and `constructor.prototype` are refused
+ * as Fastify's own parser does, but saying so.
+ */
+export function registerJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    let text: string;
+    try {
+      text = strictUtf8.decode(bytes);
+    } catch {
+      // Read as best it can be, to say which field holds the bytes.
+      let where = '';
+      try {
+        where = findString(JSON.parse(bytes.toString('utf8')), (t) => t.includes('\ufffd')) ?? '';
+      } catch {
+        // Not JSON either: the body as a whole.
+      }
+      done(
+        where ? invalidField(where, 'is not valid UTF-8') : unreadableJson('The request body is not valid UTF-8.'),
+        undefined,
+      );
+      return;
+    }
+    if (text.trim() === '') return done(unreadableJson('The request body is empty, but says it is JSON.'), undefined);
+    let parsed: unknown;
+    try {
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    } catch (error) {
+      const forbidden = /prototype|constructor/i.test((error as Error).message);
+      return done(
+        unreadableJson(
+          forbidden
+            ? 'The request body has a "__proto__" or "constructor.prototype" key, which this API refuses.'
+            : 'The request body is not valid JSON.',
+        ),
+        undefined,
+      );
+    }
+    const lone = findString(parsed, (t) => LONE_SURROGATE.test(t));
+    if (lone !== null) return done(invalidField(lone, 'holds a lone surrogate: it is not valid Unicode'), undefined);
+    done(null, parsed);
   });
 }
 

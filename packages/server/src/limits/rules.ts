@@ -11,6 +11,8 @@ export function rateRules(limits: Limits) {
     signInFailuresPerAccount: rule('signin-account', limits.signInFailuresPerAccount, 10 * MINUTE_MS),
     accessLinkFailuresPerAddress: rule('access-link-address', limits.accessLinkFailuresPerAddress, 10 * MINUTE_MS),
     signUpsPerAddress: rule('signup-address', limits.signUpsPerAddress, 60 * MINUTE_MS),
+    // Fixed: a widget asks once per failed call, on a page no project allows.
+    originChecksPerAddress: rule('origin-check-address', 60, 10 * MINUTE_MS),
     comments: rule('comments', limits.commentsPerMinute, MINUTE_MS),
     replies: rule('replies', limits.repliesPerMinute, MINUTE_MS),
     apiKeys: rule('api-keys', limits.apiKeysPerHour, 60 * MINUTE_MS),

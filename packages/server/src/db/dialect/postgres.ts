@@ -111,6 +111,9 @@ export function postgresDatabase(databaseUrl: string): Database {
     },
     // `= any(array(…))`: the matching ids are looked up first, then fetched by primary key. As
     // a plain `in (…)`, a rare word's estimate can lead the planner to walk every comment by id.
+    lockComment: async (trx, workspaceId, id) => {
+      await sql`select id from comments where workspace_id = ${workspaceId} and id = ${id} for update`.execute(trx);
+    },
     commentHasWord: (word) =>
       sql<boolean>`comments.id = any(array(select id from comments where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})
         union select comment_id from replies where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})))`,

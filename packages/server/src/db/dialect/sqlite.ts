@@ -39,6 +39,7 @@ export function sqliteDatabase(file: string): Database {
       },
       heard: () => true,
     },
+    lockComment: async () => {},
     commentHasWord: (word) => {
       // Quoted: FTS5 reads it as a plain term, never as query syntax.
       const match = `"${word.replaceAll('"', '""')}"`;

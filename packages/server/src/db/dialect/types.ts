@@ -4,7 +4,7 @@ import type { Db, Tables } from '../schema.js';
 /** A change other processes must hear of to keep their caches exact. */
 export interface Change {
   kind: 'credential' | 'unread' | 'origins' | 'comments';
-  /** A credential's hash, a user id, a workspace id (comments), or nothing (origins: re-read them all). */
+  /** A credential's hash, a user id, a workspace and project (comments: `ws_…/prj_…`), or nothing (origins: re-read them all). */
   key: string;
 }
 
@@ -44,6 +44,12 @@ export interface Database {
    * whole word, any case), looked up in the full-text index.
    */
   commentHasWord(word: string): RawBuilder<boolean>;
+  /**
+   * Locks a comment's row until `trx` ends, so that concurrent changes of one comment run one
+   * after the other. PostgreSQL: `select … for update`. SQLite needs nothing: its one
+   * connection runs one transaction at a time.
+   */
+  lockComment(trx: Db, workspaceId: string, id: string): Promise<void>;
   /** A derived table `(lo, hi, sha)` of SHA ranges, bound as parameters (not one per row). */
   rangesTable(ranges: readonly ShaRange[]): RawBuilder<ShaRange>;
   ping(): Promise<void>;

@@ -7,6 +7,8 @@ import * as m0005 from './0005_administration.js';
 import * as m0006 from './0006_comment_search.js';
 import * as m0007 from './0007_comment_context.js';
 import * as m0008 from './0008_comment_changes.js';
+import * as m0009 from './0009_anchors.js';
+import * as m0010 from './0010_refused_origins.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '0006_comment_search': m0006,
   '0007_comment_context': m0007,
   '0008_comment_changes': m0008,
+  '0009_anchors': m0009,
+  '0010_refused_origins': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

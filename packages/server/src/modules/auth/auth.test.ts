@@ -60,7 +60,7 @@ describe('accounts and authentication', () => {
   });
 
   test('signup can be turned off by configuration', async () => {
-    const closed = await createTestApp({ allowSignup: false });
+    const closed = await createTestApp({ signup: 'closed' });
     try {
       const answer = await call(closed.app, 'POST', '/api/signup', {
         body: { workspaceName: 'W', name: 'A', email: 'x@example.test', password: 'long enough' },
@@ -69,6 +69,22 @@ describe('accounts and authentication', () => {
       assert.equal(await countRows(closed.app, 'users'), 0);
     } finally {
       await closed.close();
+    }
+  });
+
+  test('by default sign-up makes the first workspace, then closes; /api/server says which', async () => {
+    const fresh = await createTestApp({ signup: 'first' });
+    try {
+      const body = (email: string) => ({ workspaceName: 'W', name: 'A', email, password: 'long enough passphrase' });
+      assert.equal((await call(fresh.app, 'GET', '/api/server')).body.signup, true);
+      assert.equal((await call(fresh.app, 'POST', '/api/signup', { body: body('first@example.test') })).status, 201);
+      assert.equal((await call(fresh.app, 'GET', '/api/server')).body.signup, false);
+      const second = await call(fresh.app, 'POST', '/api/signup', { body: body('second@example.test') });
+      assert.equal(second.status, 403);
+      assert.match(second.body.detail, /invite you/);
+      assert.equal(await countRows(fresh.app, 'workspaces'), 1);
+    } finally {
+      await fresh.close();
     }
   });
 

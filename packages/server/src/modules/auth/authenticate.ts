@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CoherentCache } from '../../cache/coherent-cache.js';
+import type { Clock } from '../../clock.js';
 import type { SessionPolicy } from '../../config.js';
 import type { Db } from '../../db/schema.js';
 import { unauthenticated } from '../../errors.js';
@@ -46,13 +47,14 @@ export async function authenticate(
   actors: CoherentCache<Actor>,
   header: string | undefined,
   sessions: SessionPolicy,
+  clock: Clock,
 ): Promise<Actor> {
   const token = bearerToken(header);
   if (!token) throw unauthenticated();
   const hash = hashToken(token);
   const load = () => findActor(db, tokenKind(token), hash, sessions);
   let actor = actors.get(hash) ?? (await actors.load(hash, load));
-  const now = Date.now();
+  const now = clock.now();
   if (actor && expired(actor, now)) {
     actors.delete(hash);
     actor = await load();
@@ -78,11 +80,15 @@ async function recordUse(db: Db, actor: Actor, now: number): Promise<void> {
  * The caller of `header` when it is cached, has not expired and nothing needs recording:
  * no I/O, no promise. Undefined means "ask `authenticate`", not "refused".
  */
-export function cachedCaller(actors: CoherentCache<Actor>, header: string | undefined): Actor | undefined {
+export function cachedCaller(
+  actors: CoherentCache<Actor>,
+  header: string | undefined,
+  clock: Clock,
+): Actor | undefined {
   const token = bearerToken(header);
   const cached = token ? actors.get(hashToken(token)) : undefined;
   if (cached === undefined) return undefined;
-  const now = Date.now();
+  const now = clock.now();
   return useDue(cached, now) || now >= cached.credential.expiresAt ? undefined : cached;
 }
 
@@ -97,16 +103,17 @@ export function registerAuthentication(
   db: Db,
   actors: CoherentCache<Actor>,
   sessions: SessionPolicy,
+  clock: Clock,
 ): void {
   const hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const header = request.headers.authorization;
-    const cached = cachedCaller(actors, header);
+    const cached = cachedCaller(actors, header, clock);
     if (cached) {
       request.actor = cached;
       done();
       return;
     }
-    authenticate(db, actors, header, sessions).then(
+    authenticate(db, actors, header, sessions, clock).then(
       (actor) => {
         request.actor = actor;
         done();

@@ -45,6 +45,11 @@ export async function emailTaken(db: Db, email: string): Promise<boolean> {
 export const findWorkspace = (db: Db, workspaceId: string) =>
   db.selectFrom('workspaces').selectAll().where('id', '=', workspaceId).executeTakeFirstOrThrow();
 
+/** Whether the server holds any workspace (the demo's included). */
+export async function anyWorkspace(db: Db): Promise<boolean> {
+  return (await db.selectFrom('workspaces').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function insertWorkspace(db: Db, row: { id: string; name: string; created_at: string }) {
   await db.insertInto('workspaces').values(row).execute();
 }

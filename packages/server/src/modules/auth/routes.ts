@@ -14,8 +14,7 @@ import {
   SignupResult,
 } from '@svc/contract';
 import { Type } from 'typebox';
-import type { SessionPolicy } from '../../config.js';
-import { forbidden } from '../../errors.js';
+import type { SessionPolicy, SignupPolicy } from '../../config.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import type { RateRules } from '../../limits/rules.js';
@@ -26,10 +25,10 @@ import * as service from './service.js';
 const tags = ['accounts'];
 
 export const authRoutes: FastifyPluginAsyncTypebox<{
-  allowSignup: boolean;
+  signup: SignupPolicy;
   sessions: SessionPolicy;
   rules: RateRules;
-}> = async (app, { allowSignup, sessions, rules }) => {
+}> = async (app, { signup, sessions, rules }) => {
   const deps: AuthDeps = { db: app.database.db, database: app.database, sessions, rules };
 
   app.post(
@@ -44,8 +43,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      if (!allowSignup) throw forbidden('Sign-up is turned off on this server; ask an admin to add you.');
-      const { token, user, workspace } = await service.signup(deps, request.body, service.clientOf(request));
+      const { token, user, workspace } = await service.signup(deps, signup, request.body, service.clientOf(request));
       return reply.code(201).send({ token, user: presentUser(user), workspace: presentWorkspace(workspace) });
     },
   );

@@ -1,11 +1,11 @@
 import type { ChangePasswordBody, LoginBody, Role, SignupBody } from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { SessionPolicy } from '../../config.js';
+import type { SessionPolicy, SignupPolicy } from '../../config.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db, Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
+import { AppError, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
@@ -143,7 +143,16 @@ export async function withUniqueEmail<T>(
   }
 }
 
-export async function signup(deps: Deps, input: SignupBody, client: Client) {
+/** Whether `POST /api/signup` makes a workspace now: under `first`, only on a server without one. */
+export async function signupOpen(db: Db, policy: SignupPolicy): Promise<boolean> {
+  if (policy !== 'first') return policy === 'open';
+  return !(await repo.anyWorkspace(db));
+}
+
+export async function signup(deps: Deps, policy: SignupPolicy, input: SignupBody, client: Client) {
+  if (!(await signupOpen(deps.db, policy))) {
+    throw forbidden('Sign-up is closed on this server: ask an admin of your workspace to invite you.');
+  }
   requireUncommonPassword(input.password, '/password');
   await consumeRateLimit(deps.db, deps.rules.signUpsPerAddress, client.address);
   return createWorkspace(deps, input, (trx, user) => startSession(trx, user, client));

@@ -12,17 +12,18 @@ import {
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import { MINUTE_MS } from '../../limits/rate-limit.js';
+import type { CommentEventSink } from '../comments/events.js';
 import { presentBuild, presentPendingDeploy } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['builds'];
 
-export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number }> = async (
+export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number; events: CommentEventSink }> = async (
   app,
-  { reportsPerMinute },
+  { reportsPerMinute, events },
 ) => {
   const reportLimit = { name: 'build-report', limit: reportsPerMinute, windowMs: MINUTE_MS };
-  const deps = { db: app.database.db, database: app.database, reportLimit };
+  const deps = { db: app.database.db, database: app.database, events, reportLimit };
 
   app.post(
     '/api/projects/:key/builds',

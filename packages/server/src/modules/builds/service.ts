@@ -9,6 +9,7 @@ import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit, type RateRule } from '../../limits/rate-limit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
+import type { CommentEventSink } from '../comments/events.js';
 import { deployedByBuild } from '../comments/lifecycle.js';
 import { getProject } from '../projects/service.js';
 import * as repo from './repo.js';
@@ -16,6 +17,7 @@ import * as repo from './repo.js';
 export interface BuildDeps {
   db: Kysely<Tables>;
   database: Database;
+  events: CommentEventSink;
   /** Build reports per user. */
   reportLimit: RateRule;
 }
@@ -52,7 +54,7 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
     if (!firstSeen) return { sha, firstSeen, deployedCommentIds: [] as string[] };
     const deployedCommentIds = await deployedByBuild(
       trx,
-      deps.database,
+      deps,
       { workspaceId: actor.workspaceId, projectId: project.id, buildSha: sha, at },
       [...new Set([sha, ...contained])],
     );

@@ -13,7 +13,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { excerpt } from './presenter.js';
+import { excerpt } from './excerpt.js';
 
 describe('comments', () => {
   let t: TestApp;

@@ -41,6 +41,6 @@ export type CommentEvent =
  */
 export interface CommentEventSink {
   raise(trx: Db, event: CommentEvent): Promise<void>;
-  /** A comment of the workspace was created, changed or deleted: whoever waits for changes hears of it once `trx` commits. */
-  changed(trx: Db, workspaceId: string): Promise<void>;
+  /** A comment of the project was created, changed or deleted: whoever waits for its changes hears of it once `trx` commits. */
+  changed(trx: Db, where: { workspaceId: string; projectId: string }): Promise<void>;
 }

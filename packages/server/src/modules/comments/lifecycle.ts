@@ -1,40 +1,47 @@
-import { sameCommit, VERIFY_NOTE_MAX } from '@svc/contract';
+import {
+  type CommentAbilities,
+  type CommentStatus,
+  REJECTED_REPLY_PREFIX,
+  sameCommit,
+  VERIFIED_REPLY,
+  VERIFY_NOTE_MAX,
+} from '@svc/contract';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
-import { invalidField, invalidState } from '../../errors.js';
+import { invalidField, invalidState, notFound } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
-import type { Actor } from '../auth/actor.js';
-import { authorize, authorizeAuthorOrAdmin } from '../auth/policy.js';
+import { type Actor, scopeOf } from '../auth/actor.js';
+import { type Action, authorize, authorizeAuthorOrAdmin, can } from '../auth/policy.js';
 import type { CommentEventSink } from './events.js';
-import { excerpt } from './presenter.js';
+import { excerpt } from './excerpt.js';
 import * as repo from './repo.js';
 
-/**
- * The comment's lifecycle, written once. Every change of a comment's state is one of these
- * transitions; the comments, verification and builds features call them, and none writes the
- * state columns itself (SPEC §4, with the decisions the README records).
- *
- * | From                        | Trigger            | Who may          | Guard                    | To       | Also                                                                                     |
- * |-----------------------------|--------------------|------------------|--------------------------|----------|------------------------------------------------------------------------------------------|
- * | —                           | create             | anyone           | project visible          | open     |                                                                                          |
- * | open, applied               | apply (new commit) | admin, member    | not archived             | applied  | commit and link stored; verifiedAt, deployedAt, deployed build cleared; CommentApplied → author |
- * | applied                     | apply (same commit)| admin, member    | same commit as stored    | applied  | a new link replaces the old; nothing else changes, nobody is notified                    |
- * | applied                     | verify ok          | author, admin    | applied                  | applied  | verifiedAt once; system reply "Verified ✓"; no notification                              |
- * | applied                     | verify not ok      | author, admin    | applied; note 1-500      | open     | verifiedAt cleared; reply "Not fixed: <note>" by the caller; CommentReopened → applier   |
- * | applied                     | reopen             | admin, member    | applied                  | open     | verifiedAt cleared; CommentReopened → applier                                            |
- * | applied, commit, not Live   | build report       | admin, member    | build contains the commit| applied  | deployedAt and the build's SHA, written once (Live)                                      |
- * | any                         | archive            | admin, member    | —                        | archived | idempotent                                                                               |
- * | any                         | delete             | author, admin    | —                        | (gone)   | replies and every notification of it go (CommentDeleted)                                 |
- */
-
-export interface LifecycleDeps {
-  events: CommentEventSink;
-}
+// The comment's lifecycle, written once, as the table below: from, trigger, who may, guard,
+// next state, and what else happens. Every change of a comment's state goes through `fire`,
+// which locks the comment's row, authorizes once, checks the row's state and guard, runs its
+// effect and announces the change once; the comments, verification and builds features call
+// it, and none writes the state columns itself. The README's lifecycle table is this one
+// (a test holds them together), and who may take each action now is presented with every
+// comment (`can`), so that clients show what the server allows.
 
 type Comment = repo.CommentRow;
 
-export const VERIFIED_REPLY = 'Verified ✓';
-export const REJECTED_REPLY_PREFIX = 'Not fixed: ';
+export interface LifecycleDeps {
+  database: Database;
+  events: CommentEventSink;
+}
+
+/** What a transition needs: the transaction, its deps, who acts, the comment as locked, and the input. */
+interface Step<Input> {
+  trx: Db;
+  deps: LifecycleDeps;
+  actor: Actor;
+  comment: Comment;
+  input: Input;
+}
+
+/** Who may fire a trigger: a role rule of the policy, or the comment's author and the workspace's admins. */
+type Who = { role: Action } | 'author or admin' | 'anyone';
 
 /** A commit as an apply records it: a normalised SHA (or none) and its link (or none). */
 export interface AppliedCommit {
@@ -42,49 +49,288 @@ export interface AppliedCommit {
   url: string | null;
 }
 
-/**
- * apply. Applying the commit a comment already records (the same SHA, or one a prefix of the
- * other) is not a new fix: a different link replaces the old one, and nothing else happens.
- */
-export async function apply(trx: Db, deps: LifecycleDeps, actor: Actor, comment: Comment, commit: AppliedCommit) {
-  authorize(actor, 'comments.apply');
-  if (comment.status === 'archived') throw invalidState('An archived comment cannot be applied.');
-  const now = nowIso();
-  if (comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, commit.sha)) {
-    if (commit.url !== comment.commit_url) {
-      await repo.updateComment(trx, actor.workspaceId, comment.id, { commit_url: commit.url, updated_at: now });
-      await deps.events.changed(trx, actor.workspaceId);
-    }
-    return;
-  }
-  // A new fix: it must be deployed and verified again.
-  await repo.updateComment(trx, actor.workspaceId, comment.id, {
-    status: 'applied',
-    commit_sha: commit.sha,
-    commit_url: commit.url,
-    applied_by_id: actor.id,
-    applied_at: now,
-    verified_at: null,
-    deployed_at: null,
-    deployed_build_sha: null,
-    updated_at: now,
-  });
-  await deps.events.raise(trx, {
-    type: 'CommentApplied',
-    workspaceId: actor.workspaceId,
-    commentId: comment.id,
-    actorId: actor.id,
-    authorId: comment.author_id,
-    commitSha: commit.sha,
-    commitUrl: commit.url,
-    excerpt: excerpt(comment.body),
-  });
-  await deps.events.changed(trx, actor.workspaceId);
+export interface VerifyInput {
+  ok: boolean;
+  note?: string;
+  /** The commit the verdict is about, as the client showed it: refused when the comment was applied again since. */
+  commitSha?: string;
+}
+
+interface Inputs {
+  apply: AppliedCommit;
+  verify: VerifyInput;
+  reopen: undefined;
+  archive: undefined;
+  delete: undefined;
+}
+
+export type Trigger = keyof Inputs;
+
+interface Transition<T extends Trigger> {
+  trigger: T;
+  /** The trigger as the table names it, with the case of it this row is ("apply (new commit)", "verify ok"). */
+  label: string;
+  from: readonly CommentStatus[];
+  who: Who;
+  /** The guard as the table says it; `check` enforces what the state alone does not. */
+  guard: string;
+  to: CommentStatus | 'gone';
+  also: string;
+  /** Whether this row is the one for the comment and the input (among its trigger's rows). */
+  covers(comment: Comment, input: Inputs[T]): boolean;
+  check?(step: Step<Inputs[T]>): void;
+  /** Its writes; false when nothing changed (then nobody hears of it). */
+  effect(step: Step<Inputs[T]>): Promise<boolean>;
 }
 
 /** Two applies record the same fix when both name the same commit (or neither names one). */
 function sameAppliedCommit(stored: string | null, given: string | null): boolean {
   return stored === null || given === null ? stored === given : sameCommit(stored, given);
+}
+
+/** The transitions, in the order the README's table lists them. */
+export const TRANSITIONS: readonly Transition<Trigger>[] = [
+  {
+    trigger: 'apply',
+    label: 'apply (new commit)',
+    from: ['open', 'applied'],
+    who: { role: 'comments.apply' },
+    guard: 'not archived',
+    to: 'applied',
+    also: 'commit and link stored; verifiedAt, deployedAt, deployed build cleared; `CommentApplied` → author',
+    covers: (comment, input) =>
+      !(comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, (input as AppliedCommit).sha)),
+    effect: async ({ trx, deps, actor, comment, input }: Step<AppliedCommit>) => {
+      const now = nowIso();
+      // A new fix: it must be deployed and verified again.
+      await repo.updateComment(trx, actor.workspaceId, comment.id, {
+        status: 'applied',
+        commit_sha: input.sha,
+        commit_url: input.url,
+        applied_by_id: actor.id,
+        applied_at: now,
+        verified_at: null,
+        deployed_at: null,
+        deployed_build_sha: null,
+        updated_at: now,
+      });
+      await deps.events.raise(trx, {
+        type: 'CommentApplied',
+        workspaceId: actor.workspaceId,
+        commentId: comment.id,
+        actorId: actor.id,
+        authorId: comment.author_id,
+        commitSha: input.sha,
+        commitUrl: input.url,
+        excerpt: excerpt(comment.body),
+      });
+      return true;
+    },
+  } as Transition<'apply'>,
+  {
+    trigger: 'apply',
+    label: 'apply (same commit)',
+    from: ['applied'],
+    who: { role: 'comments.apply' },
+    guard: 'same commit as stored (full or abbreviated)',
+    to: 'applied',
+    also: 'a new link replaces the old; nothing else changes, nobody is notified',
+    covers: (comment, input) =>
+      comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, (input as AppliedCommit).sha),
+    effect: async ({ trx, actor, comment, input }: Step<AppliedCommit>) => {
+      if (input.url === comment.commit_url) return false;
+      await repo.updateComment(trx, actor.workspaceId, comment.id, { commit_url: input.url, updated_at: nowIso() });
+      return true;
+    },
+  } as Transition<'apply'>,
+  {
+    trigger: 'verify',
+    label: 'verify ok',
+    from: ['applied'],
+    who: 'author or admin',
+    guard: 'applied; its commit, when the verdict names one',
+    to: 'applied',
+    also: 'verifiedAt once; system reply `Verified ✓`; no notification',
+    covers: (_comment, input) => (input as VerifyInput).ok,
+    check: checkVerdictCommit,
+    effect: async ({ trx, actor, comment }: Step<VerifyInput>) => {
+      // Verifying twice changes nothing and adds no second reply.
+      if (comment.verified_at) return false;
+      const now = nowIso();
+      await addReply(trx, actor, comment, { author_id: null, kind: 'system', body: VERIFIED_REPLY });
+      await repo.updateComment(trx, actor.workspaceId, comment.id, { verified_at: now, updated_at: now });
+      return true;
+    },
+  } as Transition<'verify'>,
+  {
+    trigger: 'verify',
+    label: 'verify not ok',
+    from: ['applied'],
+    who: 'author or admin',
+    guard: `applied; note 1-${VERIFY_NOTE_MAX}; its commit, when the verdict names one`,
+    to: 'open',
+    also: 'verifiedAt cleared; reply `Not fixed: <note>` by the caller; `CommentReopened` → applier',
+    covers: (_comment, input) => !(input as VerifyInput).ok,
+    check: (step: Step<VerifyInput>) => {
+      rejectionNote(step.input.note);
+      checkVerdictCommit(step);
+    },
+    effect: async ({ trx, deps, actor, comment, input }: Step<VerifyInput>) => {
+      const body = `${REJECTED_REPLY_PREFIX}${rejectionNote(input.note)}`;
+      await addReply(trx, actor, comment, { author_id: actor.id, kind: 'user', body });
+      await markReopened(trx, deps, actor, comment, body);
+      return true;
+    },
+  } as Transition<'verify'>,
+  {
+    trigger: 'reopen',
+    label: 'reopen',
+    from: ['applied'],
+    who: { role: 'comments.reopen' },
+    guard: 'applied',
+    to: 'open',
+    also: 'verifiedAt cleared; `CommentReopened` → applier',
+    covers: () => true,
+    effect: async ({ trx, deps, actor, comment }: Step<undefined>) => {
+      await markReopened(trx, deps, actor, comment, comment.body);
+      return true;
+    },
+  } as Transition<'reopen'>,
+  {
+    trigger: 'archive',
+    label: 'archive',
+    from: ['open', 'applied', 'archived'],
+    who: { role: 'comments.archive' },
+    guard: '—',
+    to: 'archived',
+    also: 'idempotent',
+    covers: () => true,
+    effect: async ({ trx, actor, comment }: Step<undefined>) => {
+      if (comment.status === 'archived') return false;
+      await repo.updateComment(trx, actor.workspaceId, comment.id, { status: 'archived', updated_at: nowIso() });
+      return true;
+    },
+  } as Transition<'archive'>,
+  {
+    trigger: 'delete',
+    label: 'delete',
+    from: ['open', 'applied', 'archived'],
+    who: 'author or admin',
+    guard: '—',
+    to: 'gone',
+    also: 'replies and every notification of it go',
+    covers: () => true,
+    effect: async ({ trx, deps, actor, comment }: Step<undefined>) => {
+      await deps.events.raise(trx, {
+        type: 'CommentDeleted',
+        workspaceId: actor.workspaceId,
+        commentId: comment.id,
+        actorId: actor.id,
+      });
+      await repo.deleteComment(trx, actor.workspaceId, comment.id);
+      return true;
+    },
+  } as Transition<'delete'>,
+];
+
+/**
+ * The rows that are not fired on one comment: creating one, and a build report, which stamps
+ * every comment its build contains in one statement (`deployedByBuild`). They stand in the
+ * table all the same.
+ */
+export const OTHER_TRANSITIONS = [
+  { from: '—', trigger: 'create', who: 'anyone', guard: 'project visible', to: 'open', also: '' },
+  {
+    from: 'applied, commit, not Live',
+    trigger: 'build report',
+    who: 'admin, member',
+    guard: 'the build contains the commit',
+    to: 'applied (Live)',
+    also: "deployedAt and the build's SHA, written once",
+  },
+] as const;
+
+/** What the state forbids, in words, per trigger. */
+const REFUSALS: Record<Trigger, (status: CommentStatus) => string> = {
+  apply: () => 'An archived comment cannot be applied.',
+  verify: (status) => `Only an applied comment can be verified; this one is ${status}.`,
+  reopen: (status) => `Only an applied comment can be reopened; this one is ${status}.`,
+  archive: (status) => `This comment cannot be archived; it is ${status}.`,
+  delete: (status) => `This comment cannot be deleted; it is ${status}.`,
+};
+
+const WHAT: Record<Trigger, string> = {
+  apply: 'apply it',
+  verify: 'verify its fix',
+  reopen: 'reopen it',
+  archive: 'archive it',
+  delete: 'delete it',
+};
+
+function mayFire(actor: Actor, who: Who, comment: Comment): boolean {
+  if (who === 'anyone') return true;
+  if (who === 'author or admin') return actor.id === comment.author_id || actor.role === 'admin';
+  return can(actor, who.role);
+}
+
+function authorizeFire(actor: Actor, trigger: Trigger, who: Who, comment: Comment): void {
+  if (who === 'anyone') return;
+  if (who === 'author or admin') authorizeAuthorOrAdmin(actor, comment.author_id, WHAT[trigger]);
+  else authorize(actor, who.role);
+}
+
+/**
+ * Fires `trigger` on the comment `id`: locks its row (concurrent transitions of one comment
+ * run one after the other, each seeing what the one before wrote), reads it in the caller's
+ * scope (404 first: nothing is said of a comment the caller cannot see), authorizes, finds the
+ * row of the table, checks its state and guard, runs its effect, and announces the change.
+ * Returns the comment as it is now, or null when it is gone.
+ */
+export async function fire<T extends Trigger>(
+  trx: Db,
+  deps: LifecycleDeps,
+  actor: Actor,
+  trigger: T,
+  id: string,
+  input: Inputs[T],
+): Promise<Comment | null> {
+  await deps.database.lockComment(trx, actor.workspaceId, id);
+  const comment = await repo.findComment(trx, scopeOf(actor), id);
+  if (!comment) throw notFound('Comment');
+  const rows = TRANSITIONS.filter((row) => row.trigger === trigger) as unknown as Transition<T>[];
+  const first = rows[0];
+  if (!first) throw new Error(`no transition for ${trigger}`);
+  authorizeFire(actor, trigger, first.who, comment);
+  const row = rows.find((candidate) => candidate.covers(comment, input)) ?? first;
+  if (!row.from.includes(comment.status)) throw invalidState(REFUSALS[trigger](comment.status));
+  const step = { trx, deps, actor, comment, input };
+  row.check?.(step);
+  if (await row.effect(step)) {
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+  }
+  return row.to === 'gone' ? null : ((await repo.findComment(trx, scopeOf(actor), id)) ?? null);
+}
+
+/**
+ * What `actor` may do with the comment now, as the table and the policy say: the actions a
+ * client shows. An action that would change nothing (archiving an archived comment) is not
+ * offered. Replying and moving the pin are no transitions, and stand beside them.
+ */
+export function abilitiesOf(actor: Actor, comment: Comment): CommentAbilities {
+  const offered = (trigger: Trigger) =>
+    TRANSITIONS.some(
+      (row) => row.trigger === trigger && row.from.includes(comment.status) && mayFire(actor, row.who, comment),
+    );
+  return {
+    apply: offered('apply'),
+    verify: offered('verify'),
+    reopen: offered('reopen'),
+    archive: offered('archive') && comment.status !== 'archived',
+    delete: offered('delete'),
+    reply: can(actor, 'comments.reply'),
+    repin: actor.role !== 'client' || actor.id === comment.author_id,
+    attachScreenshot: actor.id === comment.author_id,
+  };
 }
 
 function rejectionNote(note: string | undefined): string {
@@ -94,44 +340,11 @@ function rejectionNote(note: string | undefined): string {
   return text;
 }
 
-/**
- * verify: the author (or an admin) confirms the fix, or rejects it with a note, which
- * reopens the comment. Checked in this order: who may, the state, then the note.
- */
-export async function verify(
-  trx: Db,
-  deps: LifecycleDeps,
-  actor: Actor,
-  comment: Comment,
-  input: { ok: boolean; note?: string },
-) {
-  authorizeAuthorOrAdmin(actor, comment.author_id, 'verify its fix');
-  if (comment.status !== 'applied') {
-    throw invalidState(`Only an applied comment can be verified; this one is ${comment.status}.`);
+/** A verdict about a commit the comment no longer records is about a fix that has been replaced. */
+function checkVerdictCommit({ comment, input }: Step<VerifyInput>): void {
+  if (input.commitSha !== undefined && !sameAppliedCommit(comment.commit_sha, input.commitSha)) {
+    throw invalidState('This comment was applied again with another commit since: verify the new fix.');
   }
-  if (input.ok) {
-    // Verifying twice changes nothing and adds no second reply.
-    if (comment.verified_at) return;
-    const now = nowIso();
-    await addReply(trx, actor, comment, { author_id: null, kind: 'system', body: VERIFIED_REPLY });
-    await repo.updateComment(trx, actor.workspaceId, comment.id, { verified_at: now, updated_at: now });
-    await deps.events.changed(trx, actor.workspaceId);
-    return;
-  }
-  const body = `${REJECTED_REPLY_PREFIX}${rejectionNote(input.note)}`;
-  await addReply(trx, actor, comment, { author_id: actor.id, kind: 'user', body });
-  await markReopened(trx, deps, actor, comment, body);
-  await deps.events.changed(trx, actor.workspaceId);
-}
-
-/** reopen: an applied comment goes back to open, and whoever applied it hears of it. */
-export async function reopen(trx: Db, deps: LifecycleDeps, actor: Actor, comment: Comment) {
-  authorize(actor, 'comments.reopen');
-  if (comment.status !== 'applied') {
-    throw invalidState(`Only an applied comment can be reopened; this one is ${comment.status}.`);
-  }
-  await markReopened(trx, deps, actor, comment, comment.body);
-  await deps.events.changed(trx, actor.workspaceId);
 }
 
 async function markReopened(trx: Db, deps: LifecycleDeps, actor: Actor, comment: Comment, excerptOf: string) {
@@ -166,39 +379,37 @@ async function addReply(
   });
 }
 
-/** archive, from any state; archiving an archived comment changes nothing. */
-export async function archive(trx: Db, deps: LifecycleDeps, actor: Actor, comment: Comment) {
-  authorize(actor, 'comments.archive');
-  if (comment.status === 'archived') return;
-  await repo.updateComment(trx, actor.workspaceId, comment.id, { status: 'archived', updated_at: nowIso() });
-  await deps.events.changed(trx, actor.workspaceId);
-}
-
-/** delete: by its author or an admin; replies and notifications go with it. */
-export async function remove(trx: Db, deps: LifecycleDeps, actor: Actor, comment: Comment) {
-  authorizeAuthorOrAdmin(actor, comment.author_id, 'delete it');
-  await deps.events.raise(trx, {
-    type: 'CommentDeleted',
-    workspaceId: actor.workspaceId,
-    commentId: comment.id,
-    actorId: actor.id,
-  });
-  await repo.deleteComment(trx, actor.workspaceId, comment.id);
-  await deps.events.changed(trx, actor.workspaceId);
-}
-
 /**
  * A build report: every applied, not yet Live comment of the project whose commit is one of
  * `reported` goes Live with the build's SHA, once; the ids of those comments. One set-based
- * statement (see `repo.stampDeployedComments`); the caller checks who may report.
+ * statement (see `repo.stampDeployedComments`), whose `WHERE` is the row's guard: a comment
+ * applied again meanwhile no longer matches. The caller checks who may report.
  */
 export async function deployedByBuild(
   trx: Db,
-  database: Database,
+  deps: LifecycleDeps,
   build: { workspaceId: string; projectId: string; buildSha: string; at: string },
   reported: readonly string[],
 ): Promise<string[]> {
-  const deployed = await repo.stampDeployedComments(trx, database, build, reported);
-  if (deployed.length) await database.changes.publish(trx, { kind: 'comments', key: build.workspaceId });
+  const deployed = await repo.stampDeployedComments(trx, deps.database, build, reported);
+  if (deployed.length) await deps.events.changed(trx, build);
   return deployed;
+}
+
+/** The lifecycle as the README's table writes it: one line per row, in order. */
+export function lifecycleTable(): string[] {
+  const role = (who: Who) =>
+    who === 'anyone' ? 'anyone' : who === 'author or admin' ? 'author, admin' : 'admin, member';
+  const fromOf = (row: Transition<Trigger>) => (row.from.length === 3 ? 'any' : row.from.join(', '));
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const [create, build] = OTHER_TRANSITIONS;
+  const rows = TRANSITIONS.map((row) =>
+    line([fromOf(row), row.label, role(row.who), row.guard, row.to === 'gone' ? '(gone)' : row.to, row.also]),
+  );
+  return [
+    line([create.from, create.trigger, create.who, create.guard, create.to, create.also]),
+    ...rows.slice(0, 5),
+    line([build.from, build.trigger, build.who, build.guard, build.to, build.also]),
+    ...rows.slice(5),
+  ];
 }

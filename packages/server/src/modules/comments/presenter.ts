@@ -1,13 +1,7 @@
-import type { Comment, CommentContext, CommentWithReplies, Reply } from '@svc/contract';
+import type { Anchor, Comment, CommentContext, CommentWithReplies, Reply } from '@svc/contract';
+import type { Actor } from '../auth/actor.js';
+import { abilitiesOf } from './lifecycle.js';
 import type { CommentRow, ReplyRow } from './repo.js';
-
-const EXCERPT_LENGTH = 140;
-
-/** The start of a text for a notification, on one line, at most 140 characters. */
-export function excerpt(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= EXCERPT_LENGTH ? line : `${line.slice(0, EXCERPT_LENGTH - 1)}…`;
-}
 
 /**
  * An offset as stored, or 0 when it is not a finite number: such a value could not be
@@ -16,16 +10,33 @@ export function excerpt(text: string): string {
  */
 const finiteOr0 = (value: number | null) => (value !== null && Number.isFinite(value) ? value : 0);
 
-export function presentComment(row: CommentRow): Comment {
+/** The anchor as stored: its selector and offset, and the element's description when it has one. */
+function presentAnchor(row: CommentRow): Anchor | null {
+  if (row.anchor_selector === null) return null;
+  const detail = row.anchor_detail ? (JSON.parse(row.anchor_detail) as Omit<Anchor, 'selector' | 'x' | 'y'>) : {};
+  return { selector: row.anchor_selector, x: finiteOr0(row.anchor_x), y: finiteOr0(row.anchor_y), ...detail };
+}
+
+/** The anchor's columns: its selector and offset, and the rest of it (the description) as JSON. */
+export function anchorColumns(anchor: Anchor | null | undefined) {
+  if (!anchor) return { anchor_selector: null, anchor_x: null, anchor_y: null, anchor_detail: null };
+  const { selector, x, y, ...detail } = anchor;
+  return {
+    anchor_selector: selector,
+    anchor_x: x,
+    anchor_y: y,
+    anchor_detail: Object.keys(detail).length ? JSON.stringify(detail) : null,
+  };
+}
+
+/** The comment as `actor` sees it: with what they may do with it now. */
+export function presentComment(row: CommentRow, actor: Actor): Comment {
   return {
     id: row.id,
     projectKey: row.project_key,
     body: row.body,
     pageUrl: row.page_url,
-    anchor:
-      row.anchor_selector === null
-        ? null
-        : { selector: row.anchor_selector, x: finiteOr0(row.anchor_x), y: finiteOr0(row.anchor_y) },
+    anchor: presentAnchor(row),
     status: row.status,
     author: { id: row.author_id, name: row.author_name, role: row.author_role },
     commitSha: row.commit_sha,
@@ -36,6 +47,10 @@ export function presentComment(row: CommentRow): Comment {
     deployedAt: row.deployed_at,
     deployedBuildSha: row.deployed_build_sha,
     replyCount: row.reply_count,
+    repinned:
+      row.repinned_at && row.repinned_by_id
+        ? { at: row.repinned_at, by: { id: row.repinned_by_id, name: row.repinned_by_name ?? 'Former member' } }
+        : null,
     context: row.context ? (JSON.parse(row.context) as CommentContext) : null,
     screenshot:
       row.screenshot_type && row.screenshot_at
@@ -46,6 +61,7 @@ export function presentComment(row: CommentRow): Comment {
             createdAt: row.screenshot_at,
           }
         : null,
+    can: abilitiesOf(actor, row),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -63,7 +79,7 @@ export const presentReply = (row: ReplyRow): Reply => ({
   createdAt: row.created_at,
 });
 
-export const presentCommentWithReplies = (row: CommentRow, replies: ReplyRow[]): CommentWithReplies => ({
-  ...presentComment(row),
+export const presentCommentWithReplies = (row: CommentRow, replies: ReplyRow[], actor: Actor): CommentWithReplies => ({
+  ...presentComment(row, actor),
   replies: replies.map(presentReply),
 });

@@ -11,6 +11,7 @@ const selectComments = (db: Db, scope: Scope) => {
     .innerJoin('projects', 'projects.id', 'comments.project_id')
     .innerJoin('users as author', 'author.id', 'comments.author_id')
     .leftJoin('users as applier', 'applier.id', 'comments.applied_by_id')
+    .leftJoin('users as repinner', 'repinner.id', 'comments.repinned_by_id')
     .leftJoin('attachments as shot', (join) =>
       join.onRef('shot.comment_id', '=', 'comments.id').on('shot.kind', '=', 'screenshot'),
     )
@@ -21,6 +22,7 @@ const selectComments = (db: Db, scope: Scope) => {
       'author.name as author_name',
       'author.role as author_role',
       'applier.name as applied_by_name',
+      'repinner.name as repinned_by_name',
       'shot.content_type as screenshot_type',
       'shot.size as screenshot_size',
       'shot.created_at as screenshot_at',
@@ -39,7 +41,8 @@ export interface CommentFilter {
   projectId?: string;
   status?: CommentStatusFilter;
   authorId?: string;
-  pageUrl?: string;
+  /** The page URLs that mean one page (see `samePageUrls`). */
+  pageUrls?: string[];
   updatedSince?: string;
   /** For each word searched, the condition that the comment holds it (the dialect's full-text lookup). */
   matching?: RawBuilder<boolean>[];
@@ -66,7 +69,7 @@ export function listComments(db: Db, scope: Scope, filter: CommentFilter) {
       query = query.where('comments.status', '=', filter.status);
   }
   if (filter.authorId) query = query.where('comments.author_id', '=', filter.authorId);
-  if (filter.pageUrl) query = query.where('comments.page_url', '=', filter.pageUrl);
+  if (filter.pageUrls?.length) query = query.where('comments.page_url', 'in', filter.pageUrls);
   if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
   for (const hasWord of filter.matching ?? []) query = query.where(hasWord);
   if (filter.after) query = query.where('comments.id', filter.oldestFirst ? '>' : '<', filter.after);
@@ -91,6 +94,12 @@ export type CommentChanges = Partial<
     | 'verified_at'
     | 'deployed_at'
     | 'deployed_build_sha'
+    | 'anchor_selector'
+    | 'anchor_x'
+    | 'anchor_y'
+    | 'anchor_detail'
+    | 'repinned_at'
+    | 'repinned_by_id'
     | 'updated_at'
   >
 >;
@@ -165,6 +174,12 @@ export async function stampDeployedComments(
         .where(
           sql<boolean>`(substr(c.commit_sha, 1, length(r.sha)) = r.sha or substr(r.sha, 1, length(c.commit_sha)) = c.commit_sha)`,
         ),
+    )
+    // The commit again, on the row being stamped: a comment applied with another commit while
+    // this statement waited for its row is checked as it is now (PostgreSQL re-reads the row,
+    // not the list of ids found before), so it does not go Live with a build that lacks it.
+    .where(
+      sql<boolean>`exists (select 1 from ${database.rangesTable(ranges)} as r2 where substr(comments.commit_sha, 1, length(r2.sha)) = r2.sha or substr(r2.sha, 1, length(comments.commit_sha)) = comments.commit_sha)`,
     )
     .returning('id')
     .execute();

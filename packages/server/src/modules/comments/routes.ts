@@ -11,6 +11,7 @@ import {
   ListCommentsQuery,
   Page,
   ProjectKeyParams,
+  RepinBody,
   Reply,
   ReplyBody,
   SCREENSHOT_MAX_BYTES,
@@ -32,7 +33,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
   rules: RateRules;
   watch: CommentWatch;
 }> = async (app, { events, rules, watch }) => {
-  const deps = { db: app.database.db, events, rules };
+  const deps = { db: app.database.db, database: app.database, events, rules };
   // Screenshots arrive as the image itself; the service reads its type from the bytes.
   app.addContentTypeParser(
     SCREENSHOT_TYPES,
@@ -53,7 +54,24 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      presentComment(await service.putScreenshot(app.database.db, request.actor, request.params.id, request.body)),
+      presentComment(await service.putScreenshot(deps, request.actor, request.params.id, request.body), request.actor),
+  );
+
+  app.put(
+    '/api/comments/:id/anchor',
+    {
+      schema: {
+        tags,
+        summary: "Move the comment's pin to another element (re-pin)",
+        description:
+          'For its author, a member or an admin (a quick-access account: its own comments only). The anchor is replaced; the status, replies and notifications stay as they are, and nobody is notified. The comment then says who moved it and when (`repinned`).',
+        params: CommentIdParams,
+        body: RepinBody,
+        response: { 200: Comment, ...problemResponses(403, 404) },
+      },
+    },
+    async (request) =>
+      presentComment(await service.repin(deps, request.actor, request.params.id, request.body), request.actor),
   );
 
   app.get(
@@ -94,7 +112,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
         request.body,
         request.headers['user-agent'],
       );
-      return reply.code(201).send(presentComment(row));
+      return reply.code(201).send(presentComment(row, request.actor));
     },
   );
 
@@ -116,7 +134,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
         request.params.key,
         request.query,
       );
-      return toPage(rows, limit, presentComment);
+      return toPage(rows, limit, (row) => presentComment(row, request.actor));
     },
   );
 
@@ -127,9 +145,9 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
         tags,
         summary: 'Wait for feedback: comments created or changed since a cursor (long poll)',
         description:
-          'Without a cursor, answers at once with the cursor of now. With one, answers the comments created or changed since (oldest change first) and the next cursor; when there are none, waits up to `wait` seconds (at most 60) and answers as soon as one changes. Deleted comments are not reported.',
+          'Without a cursor, answers at once with the cursor of now. With one, answers the comments created or changed since (oldest change first) and the next cursor; when there are none, waits up to `wait` seconds (at most 60) and answers as soon as one of the project (of any project, without `project`) changes. Deleted comments are not reported. One user may hold 10 waits at once, one session or API key 5: past that, 429.',
         querystring: CommentChangesQuery,
-        response: { 200: CommentChanges, ...problemResponses(404) },
+        response: { 200: CommentChanges, ...problemResponses(404, 429) },
       },
     },
     async (request, reply) => {
@@ -140,13 +158,19 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
         const gone = new AbortController();
         const onClose = () => gone.abort();
         reply.raw.once('close', onClose);
-        await watch.wait(actor.workspaceId, (query.wait ?? 0) * 1000, gone.signal);
+        const projectId = query.project === undefined ? null : page.projectId;
+        await watch.wait(
+          { workspaceId: actor.workspaceId, projectId },
+          { userId: actor.id, credentialId: actor.credential.id },
+          (query.wait ?? 0) * 1000,
+          gone.signal,
+        );
         reply.raw.off('close', onClose);
         // Answered because the server is closing: the connection must not linger as keep-alive.
         if (watch.closed) reply.header('connection', 'close');
         page = await service.changesSince(app.database.db, actor, query);
       }
-      return { items: page.rows.map(presentComment), cursor: page.cursor };
+      return { items: page.rows.map((row) => presentComment(row, actor)), cursor: page.cursor };
     },
   );
 
@@ -165,7 +189,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { rows, limit } = await service.findComments(app.database, request.actor, request.query);
-      return toPage(rows, limit, presentComment);
+      return toPage(rows, limit, (row) => presentComment(row, request.actor));
     },
   );
 
@@ -181,7 +205,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { comment, replies } = await service.getComment(app.database.db, request.actor, request.params.id);
-      return presentCommentWithReplies(comment, replies);
+      return presentCommentWithReplies(comment, replies, request.actor);
     },
   );
 
@@ -215,7 +239,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Comment, ...problemResponses(403, 404, 409) },
       },
     },
-    async (request) => presentComment(await service.applyComment(deps, request.actor, request.params.id, request.body)),
+    async (request) =>
+      presentComment(await service.applyComment(deps, request.actor, request.params.id, request.body), request.actor),
   );
 
   app.post(
@@ -228,7 +253,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Comment, ...problemResponses(403, 404, 409) },
       },
     },
-    async (request) => presentComment(await service.reopenComment(deps, request.actor, request.params.id)),
+    async (request) =>
+      presentComment(await service.reopenComment(deps, request.actor, request.params.id), request.actor),
   );
 
   app.post(
@@ -241,7 +267,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Comment, ...problemResponses(403, 404) },
       },
     },
-    async (request) => presentComment(await service.archiveComment(deps, request.actor, request.params.id)),
+    async (request) =>
+      presentComment(await service.archiveComment(deps, request.actor, request.params.id), request.actor),
   );
 
   app.delete(

@@ -7,6 +7,9 @@ import {
   type FindCommentsQuery,
   type ListCommentsQuery,
   normalizeSha,
+  pageOf,
+  type RepinBody,
+  samePageUrls,
 } from '@svc/contract';
 import type { Kysely } from 'kysely';
 import { UAParser } from 'ua-parser-js';
@@ -21,15 +24,17 @@ import { consumeRateLimit } from '../../limits/rate-limit.js';
 import type { RateRules } from '../../limits/rules.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
-import { getProject, parseHttpUrl } from '../projects/service.js';
+import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
 import type { CommentEventSink } from './events.js';
+import { excerpt } from './excerpt.js';
 import * as lifecycle from './lifecycle.js';
-import { excerpt } from './presenter.js';
+import { anchorColumns } from './presenter.js';
 import * as repo from './repo.js';
 
-/** What changing a comment needs: the database and where its events go. */
+/** What changing a comment needs: the database (its handle and its dialect) and where its events go. */
 export interface CommentDeps {
   db: Kysely<Tables>;
+  database: Database;
   events: CommentEventSink;
 }
 
@@ -58,7 +63,8 @@ export async function createComment(
   authorize(actor, 'comments.create');
   const project = await getProject(deps.db, actor, projectKey);
   const body = requireText(input.body, '/body');
-  if (!parseHttpUrl(input.pageUrl)) throw invalidField('/pageUrl', 'must be an http(s) URL');
+  const page = pageOf(input.pageUrl, pageParamsOfProject(project));
+  if (!page) throw invalidField('/pageUrl', 'must be an http(s) URL');
   await consumeRateLimit(deps.db, deps.rules.comments, actor.id);
   const now = nowIso();
   const id = newId('cmt');
@@ -68,10 +74,10 @@ export async function createComment(
     project_id: project.id,
     author_id: actor.id,
     body,
-    page_url: input.pageUrl,
-    anchor_selector: input.anchor?.selector ?? null,
-    anchor_x: input.anchor?.x ?? null,
-    anchor_y: input.anchor?.y ?? null,
+    page_url: page,
+    ...anchorColumns(input.anchor),
+    repinned_at: null,
+    repinned_by_id: null,
     status: 'open',
     commit_sha: null,
     commit_url: null,
@@ -85,7 +91,7 @@ export async function createComment(
     created_at: now,
     updated_at: now,
   });
-  await deps.events.changed(deps.db, actor.workspaceId);
+  await deps.events.changed(deps.db, { workspaceId: actor.workspaceId, projectId: project.id });
   return requireComment(deps.db, actor, id);
 }
 
@@ -101,23 +107,29 @@ function withSoftware(context: CaptureContext, userAgent: string | undefined): C
  * Stores a comment's screenshot (its author only; a new one replaces the old). The type is read
  * from the bytes, not taken from the request; refused uploads write nothing.
  */
-export async function putScreenshot(db: Kysely<Tables>, actor: Actor, commentId: string, bytes: unknown) {
-  const comment = await requireComment(db, actor, commentId);
+export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: string, bytes: unknown) {
+  const comment = await requireComment(deps.db, actor, commentId);
   if (comment.author_id !== actor.id) throw forbidden('Only the comment’s author can attach its screenshot.');
   const contentType = Buffer.isBuffer(bytes) ? imageType(bytes) : null;
   if (!contentType || !Buffer.isBuffer(bytes)) {
     throw new AppError('unsupported_media_type', 'A screenshot must be a PNG, JPEG or WebP image.');
   }
-  await repo.putScreenshot(db, {
-    id: newId('att'),
-    workspace_id: actor.workspaceId,
-    comment_id: comment.id,
-    content_type: contentType,
-    bytes,
-    size: bytes.length,
-    created_at: nowIso(),
+  return inTransaction(deps.db, async (trx) => {
+    const now = nowIso();
+    await repo.putScreenshot(trx, {
+      id: newId('att'),
+      workspace_id: actor.workspaceId,
+      comment_id: comment.id,
+      content_type: contentType,
+      bytes,
+      size: bytes.length,
+      created_at: now,
+    });
+    // A change of the comment: an agent waiting on it (woken by its creation a moment before) hears of its screenshot.
+    await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+    return requireComment(trx, actor, commentId);
   });
-  return requireComment(db, actor, commentId);
 }
 
 export async function getScreenshot(db: Kysely<Tables>, actor: Actor, commentId: string) {
@@ -143,11 +155,41 @@ export async function listComments(db: Kysely<Tables>, actor: Actor, projectKey:
   const rows = await repo.listComments(db, scopeOf(actor), {
     projectId: project.id,
     status: query.status,
-    pageUrl: query.pageUrl,
+    pageUrls: pageUrlsOf(query.pageUrl, pageParamsOfProject(project)),
     after,
     limit: fetch,
   });
   return { rows, limit };
+}
+
+/** The stored page URLs a `pageUrl` filter means: its page, with and without a trailing slash (see `pageOf`). */
+function pageUrlsOf(pageUrl: string | undefined, pageParams: readonly string[]): string[] | undefined {
+  if (pageUrl === undefined) return undefined;
+  const page = pageOf(pageUrl, pageParams);
+  return page ? samePageUrls(page) : [pageUrl];
+}
+
+/**
+ * Moves the comment's pin to another element (its author, a member or an admin): the anchor
+ * is replaced; status, replies and notifications stay as they are, and nobody is notified.
+ * Those watching comments hear of the change.
+ */
+export async function repin(deps: CommentDeps, actor: Actor, commentId: string, input: RepinBody) {
+  return inTransaction(deps.db, async (trx) => {
+    const comment = await requireComment(trx, actor, commentId);
+    if (actor.role === 'client' && comment.author_id !== actor.id) {
+      throw forbidden('A quick-access account can move the pins of its own comments only.');
+    }
+    const now = nowIso();
+    await repo.updateComment(trx, actor.workspaceId, comment.id, {
+      ...anchorColumns(input.anchor),
+      repinned_at: now,
+      repinned_by_id: actor.id,
+      updated_at: now,
+    });
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+    return reload(trx, actor, comment.id);
+  });
 }
 
 /** The words of a search text: letters and digits, as the full-text indexes split them. */
@@ -163,13 +205,13 @@ export function searchWords(text: string): string[] {
  */
 export async function findComments(database: Database, actor: Actor, query: FindCommentsQuery) {
   const { db } = database;
-  const projectId = query.project === undefined ? undefined : (await getProject(db, actor, query.project)).id;
+  const project = query.project === undefined ? undefined : await getProject(db, actor, query.project);
   const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listComments(db, scopeOf(actor), {
-    projectId,
+    projectId: project?.id,
     status: query.status,
     authorId: query.author,
-    pageUrl: query.pageUrl,
+    pageUrls: pageUrlsOf(query.pageUrl, project ? pageParamsOfProject(project) : []),
     updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince).toISOString(),
     matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentHasWord),
     oldestFirst: query.sort === 'oldest',
@@ -213,13 +255,12 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
     const replies = await repo.listReplies(trx, actor.workspaceId, comment.id);
     const reply = replies.find((r) => r.id === id);
     if (!reply) throw new Error('reply vanished inside its own transaction');
-    await deps.events.changed(trx, actor.workspaceId);
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
     return reply;
   });
 }
 
 export async function applyComment(deps: CommentDeps, actor: Actor, id: string, input: ApplyBody) {
-  authorize(actor, 'comments.apply');
   let commitSha: string | null = null;
   if (input.commitSha !== undefined) {
     commitSha = normalizeSha(input.commitSha);
@@ -231,33 +272,35 @@ export async function applyComment(deps: CommentDeps, actor: Actor, id: string, 
     if (!givenUrl) throw invalidField('/commitUrl', 'must be an http(s) URL');
   }
   return inTransaction(deps.db, async (trx) => {
+    // The link derived from the project's repository: read before the lock, as it does not change with the comment.
     const comment = await requireComment(trx, actor, id);
     const url = givenUrl ?? (commitSha ? deriveCommitUrl(comment.repo_url, commitSha) : null);
-    await lifecycle.apply(trx, deps, actor, comment, { sha: commitSha, url });
-    return reload(trx, actor, id);
+    return changed(await lifecycle.fire(trx, deps, actor, 'apply', id, { sha: commitSha, url }));
   });
 }
 
 export async function reopenComment(deps: CommentDeps, actor: Actor, id: string) {
-  authorize(actor, 'comments.reopen');
-  return inTransaction(deps.db, async (trx) => {
-    await lifecycle.reopen(trx, deps, actor, await requireComment(trx, actor, id));
-    return reload(trx, actor, id);
-  });
+  return inTransaction(deps.db, async (trx) =>
+    changed(await lifecycle.fire(trx, deps, actor, 'reopen', id, undefined)),
+  );
 }
 
 export async function archiveComment(deps: CommentDeps, actor: Actor, id: string) {
-  authorize(actor, 'comments.archive');
-  return inTransaction(deps.db, async (trx) => {
-    await lifecycle.archive(trx, deps, actor, await requireComment(trx, actor, id));
-    return reload(trx, actor, id);
-  });
+  return inTransaction(deps.db, async (trx) =>
+    changed(await lifecycle.fire(trx, deps, actor, 'archive', id, undefined)),
+  );
 }
 
 export async function deleteComment(deps: CommentDeps, actor: Actor, id: string): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
-    await lifecycle.remove(trx, deps, actor, await requireComment(trx, actor, id));
+    await lifecycle.fire(trx, deps, actor, 'delete', id, undefined);
   });
+}
+
+/** The comment after a transition that keeps it. */
+function changed(comment: repo.CommentRow | null): repo.CommentRow {
+  if (!comment) throw new Error('the comment went in a transition that keeps it');
+  return comment;
 }
 
 /** The comment changes since `cursor` (a position in the order comments changed), oldest first. */
@@ -265,17 +308,17 @@ export async function changesSince(
   db: Kysely<Tables>,
   actor: Actor,
   query: { project?: string; cursor?: string; limit?: number },
-): Promise<{ rows: repo.CommentRow[]; cursor: string }> {
+): Promise<{ rows: repo.CommentRow[]; cursor: string; projectId: string | null }> {
   const projectId = query.project === undefined ? undefined : (await getProject(db, actor, query.project)).id;
   const scope = scopeOf(actor);
   if (query.cursor === undefined) {
     const latest = await repo.latestChange(db, scope, projectId);
-    return { rows: [], cursor: encodeChangeCursor(latest ?? { updated_at: '', id: '' }) };
+    return { rows: [], cursor: encodeChangeCursor(latest ?? { updated_at: '', id: '' }), projectId: projectId ?? null };
   }
   const after = decodeChangeCursor(query.cursor);
   const rows = await repo.changedSince(db, scope, projectId, after, query.limit ?? 50);
   const last = rows[rows.length - 1];
-  return { rows, cursor: last ? encodeChangeCursor(last) : query.cursor };
+  return { rows, cursor: last ? encodeChangeCursor(last) : query.cursor, projectId: projectId ?? null };
 }
 
 const encodeChangeCursor = (at: { updated_at: string; id: string }) =>

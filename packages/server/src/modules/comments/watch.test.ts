@@ -87,6 +87,60 @@ describe('waiting for feedback: GET /api/comments/changes', () => {
     assert.equal((await changes(`?project=${project.key}`, limited.token)).status, 404);
   });
 
+  test("a wait on one project is not woken by another project's changes; a screenshot wakes it (an agent sees it attached)", async () => {
+    const other = await createProject(t.app, admin);
+    const { cursor } = (await changes(`?project=${project.key}`)).body;
+    const created = await createComment(t.app, admin, project.key, 'Screenshot follows');
+    const seen = await changes(`?project=${project.key}&cursor=${cursor}`);
+    assert.equal(seen.body.items[0].screenshot, null, 'created first, its screenshot not yet sent');
+    const waiting = changes(`?project=${project.key}&cursor=${seen.body.cursor}&wait=2`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await createComment(t.app, admin, other.key, 'Another project');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/comments/${created.id}/screenshot`,
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/png' },
+      payload: png,
+    });
+    assert.equal(put.statusCode, 200);
+    const answer = await waiting;
+    assert.ok(Date.now() - started < 1500, 'woken by the screenshot, not by the other project, nor the time-out');
+    assert.deepEqual(
+      answer.body.items.map((c: { id: string; screenshot: unknown }) => [c.id, c.screenshot !== null]),
+      [[created.id, true]],
+    );
+  });
+
+  test('one user holds at most 10 waits at once, one session 5: past that, 429 with Retry-After', async () => {
+    const { cursor } = (await changes('')).body;
+    const key = (await call(t.app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'w' } })).body.key;
+    const bySession = Array.from({ length: 5 }, () => changes(`?cursor=${cursor}&wait=3`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sixth = await changes(`?cursor=${cursor}&wait=3`);
+    assert.equal(sixth.status, 429);
+    assert.equal(sixth.body.code, 'rate_limited');
+    assert.equal(sixth.headers['retry-after'], '5');
+    const byKey = Array.from({ length: 5 }, () => changes(`?cursor=${cursor}&wait=3`, key));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const eleventh = await changes(`?cursor=${cursor}&wait=3`, key);
+    assert.equal(eleventh.status, 429);
+    assert.match(eleventh.body.detail, /10 waits at once per user/);
+    assert.equal((await changes(`?cursor=${cursor}&wait=1`, admin.token)).status, 200, 'another user is not held back');
+    for (const answer of await Promise.all([...bySession, ...byKey])) assert.equal(answer.status, 200);
+    assert.equal((await changes(`?cursor=${cursor}&wait=1`)).status, 200, 'answered waits are counted no more');
+  });
+
+  test('slow clients hold no socket: headers within 15 s, a request within 90 s', () => {
+    assert.equal(t.app.server.headersTimeout, 15_000);
+    assert.equal(t.app.server.requestTimeout, 90_000);
+  });
+
   test('closing the server answers waiters at once', async () => {
     const own = await createTestApp();
     const boss = await signUp(own.app);

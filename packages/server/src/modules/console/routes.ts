@@ -12,6 +12,7 @@ import { consoleSecurityHeaders } from '../../http/security-headers.js';
 export const CONSOLE_PAGES = [
   '/',
   '/sign-in',
+  '/sign-up',
   '/invite',
   '/reset',
   '/comments',

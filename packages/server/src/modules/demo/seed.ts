@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Anchor } from '@svc/contract';
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
@@ -6,6 +7,7 @@ import { insertApiKey } from '../api-keys/repo.js';
 import { hashPassword } from '../auth/passwords.js';
 import { createUser, insertWorkspace } from '../auth/repo.js';
 import { issueToken } from '../auth/tokens.js';
+import { anchorColumns } from '../comments/presenter.js';
 import { insertComment } from '../comments/repo.js';
 import { insertProject } from '../projects/repo.js';
 
@@ -55,13 +57,31 @@ export async function seedDemoIfEmpty(
       repo_url: null,
       app_url: demoPageUrl,
       allowed_origins: JSON.stringify(origins),
+      page_params: '[]',
       created_at: now,
     });
     // Something to triage in the console and to see pinned on the demo page.
     for (const [body, anchor] of [
-      ['The Team price wraps onto two lines on a phone.', { selector: '#plan-team > p', x: 24, y: 12 }],
+      [
+        'The Team price wraps onto two lines on a phone.',
+        {
+          selector: '#plan-team > p',
+          x: 24,
+          y: 12,
+          tag: 'p',
+          role: 'paragraph',
+          text: { exact: '$49 /month' },
+          classes: ['price'],
+          context: {
+            parent: 'Team $49 /month Unlimited dashboards 1-year history Alerts by e-mail Choose Team',
+            previous: 'Team',
+            next: 'Unlimited dashboards 1-year history Alerts by e-mail',
+          },
+          textCount: 1,
+        },
+      ],
       ['Could the page say whether prices include VAT?', null],
-    ] as const) {
+    ] as [string, Anchor | null][]) {
       await insertComment(trx, {
         id: newId('cmt'),
         workspace_id: workspaceId,
@@ -69,9 +89,9 @@ export async function seedDemoIfEmpty(
         author_id: admin.id,
         body,
         page_url: demoPageUrl,
-        anchor_selector: anchor?.selector ?? null,
-        anchor_x: anchor?.x ?? null,
-        anchor_y: anchor?.y ?? null,
+        ...anchorColumns(anchor),
+        repinned_at: null,
+        repinned_by_id: null,
         status: 'open',
         commit_sha: null,
         commit_url: null,

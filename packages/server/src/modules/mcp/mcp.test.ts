@@ -95,7 +95,39 @@ describe('MCP over Streamable HTTP: /mcp', () => {
     ]);
     const apply = tools.find((tool) => tool.name === 'apply_fix');
     assert.deepEqual(apply?.inputSchema.required, ['id', 'commitSha']);
+    // One number for the longest wait: the schema and the description say the same.
+    const wait = tools.find((tool) => tool.name === 'wait_for_feedback');
+    assert.ok(wait);
+    const waitSchema = (wait.inputSchema.properties as Record<string, { maximum?: number }>).wait;
+    assert.equal(waitSchema?.maximum, 25);
+    assert.match(wait.description ?? '', /at most 25\)/);
     assert.match(apply?.description ?? '', /git rev-parse HEAD/);
+  });
+
+  test('a screenshot the widget is still sending is said to be pending, not absent', async () => {
+    const client = await connect();
+    const pending = await call(t.app, 'POST', `/api/projects/${project.key}/comments`, {
+      token: admin.token,
+      body: {
+        body: 'Sent with a screenshot',
+        pageUrl: 'https://app.example.test/',
+        context: {
+          viewport: { width: 1, height: 1 },
+          screen: { width: 1, height: 1 },
+          devicePixelRatio: 1,
+          language: 'en',
+          timeZone: 'UTC',
+          colorScheme: 'light',
+          title: 't',
+          url: 'https://app.example.test/',
+          buildSha: null,
+          errors: [],
+          screenshotFollows: true,
+        },
+      },
+    });
+    const early = json(await client.callTool({ name: 'get_feedback', arguments: { id: pending.body.id } }));
+    assert.match(early.screenshot, /^pending/);
   });
 
   test('the loop: wait, list, read with the screenshot, reply, apply, reopen, archive, notifications', async () => {
@@ -117,9 +149,31 @@ describe('MCP over Streamable HTTP: /mcp', () => {
       headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/png' },
       payload: PNG,
     });
+    // The element as the widget describes it: in words, and what an agent can search the source for.
+    await call(t.app, 'PUT', `/api/comments/${id}/anchor`, {
+      token: admin.token,
+      body: {
+        anchor: {
+          selector: 'header > img',
+          x: 4,
+          y: 4,
+          tag: 'img',
+          role: 'img',
+          name: 'Acme logo',
+          attributes: { alt: 'Acme logo', src: '/img/logo.png', testId: 'brand' },
+          classes: ['logo'],
+          position: { left: 10, top: 10, width: 80, height: 20, viewportWidth: 1280, viewportHeight: 800 },
+        },
+      },
+    });
     const read = await client.callTool({ name: 'get_feedback', arguments: { id } });
     const [text, image] = read.content as [Text, { type: string; data: string; mimeType: string }];
-    assert.equal(JSON.parse(text.text).body, 'The logo is blurry');
+    const feedback = JSON.parse(text.text);
+    assert.equal(feedback.body, 'The logo is blurry');
+    assert.equal(feedback.element, 'the “Acme logo” image');
+    assert.equal(feedback.pinned.attributes.testId, 'brand');
+    assert.equal(feedback.pinned.selector, 'header > img');
+    assert.equal(feedback.pinned.position, undefined, 'where it was on one screen tells an agent nothing');
     assert.equal(image.mimeType, 'image/png');
     assert.deepEqual(Buffer.from(image.data, 'base64'), PNG);
 

@@ -78,16 +78,20 @@ export async function listClients(db: Db, actor: Actor, query: Page) {
 
 async function requireClient(db: Db, actor: Actor, userId: string) {
   const user = await accounts.findUserById(db, actor.workspaceId, userId);
-  if (!user || user.role !== 'client') throw notFound('Quick-access account');
+  if (user?.role !== 'client') throw notFound('Quick-access account');
   return user;
 }
 
-/** `?svc_access=<token>` on the app URL the account's project (or the workspace) has, if any. */
+/**
+ * `#svc_access=<token>` on the app URL the account's project (or the workspace) has, if any:
+ * after the `#`, which browsers never send, so the token reaches no server's log (the app's
+ * or ours) and no Referer.
+ */
 async function accessUrl(db: Db, workspaceId: string, projectId: string | null, token: string) {
   const appUrl = await repo.appUrlFor(db, workspaceId, projectId);
   if (!appUrl) return null;
   const url = new URL(appUrl);
-  url.searchParams.set('svc_access', token);
+  url.hash = `svc_access=${token}`;
   return url.href;
 }
 

@@ -282,6 +282,7 @@ describe('notification endpoints', () => {
     const etag = first.headers.etag as string;
     assert.match(etag, /^"[^"]+"$/, 'strong, not W/');
     assert.equal(first.headers['cache-control'], 'private, no-cache');
+    assert.equal(first.headers['x-poll-interval'], '1', 'the pace the server asks for: its floor while calm');
 
     const same = await t.app.inject({
       method: 'GET',
@@ -291,6 +292,7 @@ describe('notification endpoints', () => {
     assert.equal(same.statusCode, 304);
     assert.equal(same.body, '');
     assert.equal(same.headers.etag, etag);
+    assert.equal(same.headers['x-poll-interval'], '1');
 
     await raise(1);
     const changed = await t.app.inject({
@@ -502,6 +504,12 @@ describe('unread-count answered from memory, before routing', () => {
       withOrigin.headers.some(
         ([name, value]) => name === 'access-control-allow-origin' && value === 'https://widget-host.test',
       ),
+    );
+    assert.ok(
+      withOrigin.headers.some(
+        ([name, value]) => name === 'access-control-expose-headers' && /X-Poll-Interval/.test(value),
+      ),
+      'a widget on another origin may read the pace',
     );
     assert.equal((await overHttp({ ...bearer(author.token), 'if-none-match': '"1"' })).status, 304);
   });

@@ -11,9 +11,11 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Caches } from '../../caches.js';
+import type { Clock } from '../../clock.js';
 import { matchesEtag } from '../../http/conditional.js';
 import type { FastAnswer, FastAnswerer, FastPath } from '../../http/fast-path.js';
 import { toPage } from '../../http/pagination.js';
+import type { PollPace } from '../../http/poll-pace.js';
 import { problemResponses } from '../../http/problem.js';
 import { apiSecurityHeaders } from '../../http/security-headers.js';
 import { cachedCaller } from '../auth/authenticate.js';
@@ -33,8 +35,9 @@ interface CountAnswers {
  * objects are written out whole: built with a spread (`{ ...common, more }`), V8 kept every
  * answer alive past the next minor GC, which cost a third of the throughput.
  */
-function countAnswers(count: number): CountAnswers {
+function countAnswers(count: number, pollSeconds: number): CountAnswers {
   const etag = `"${count}"`;
+  const pollInterval = String(pollSeconds);
   const cacheControl = 'private, no-cache';
   const body = JSON.stringify({ count });
   return {
@@ -45,6 +48,7 @@ function countAnswers(count: number): CountAnswers {
         {
           'cache-control': cacheControl,
           etag,
+          'x-poll-interval': pollInterval,
           vary: 'Origin',
           'content-type': 'application/json; charset=utf-8',
           'content-length': String(body.length),
@@ -55,27 +59,35 @@ function countAnswers(count: number): CountAnswers {
     },
     notModified: {
       status: 304,
-      headers: Object.assign({ 'cache-control': cacheControl, etag, vary: 'Origin' }, apiSecurityHeaders),
+      headers: Object.assign(
+        { 'cache-control': cacheControl, etag, 'x-poll-interval': pollInterval, vary: 'Origin' },
+        apiSecurityHeaders,
+      ),
     },
   };
 }
 
-/** Counts up to this have their answers built once and shared: a badge rarely shows more. */
+/** Counts up to this have their answers built once per pace and shared: a badge rarely shows more. */
 const SHARED_COUNT_ANSWERS = 1000;
-const sharedAnswers: CountAnswers[] = [];
+const sharedAnswers = new Map<number, CountAnswers[]>();
 
-function answersFor(count: number): CountAnswers {
-  if (count > SHARED_COUNT_ANSWERS) return countAnswers(count);
-  let answers = sharedAnswers[count];
+function answersFor(count: number, pollSeconds: number): CountAnswers {
+  if (count > SHARED_COUNT_ANSWERS) return countAnswers(count, pollSeconds);
+  let byCount = sharedAnswers.get(pollSeconds);
+  if (byCount === undefined) {
+    byCount = [];
+    sharedAnswers.set(pollSeconds, byCount);
+  }
+  let answers = byCount[count];
   if (answers === undefined) {
-    answers = countAnswers(count);
-    sharedAnswers[count] = answers;
+    answers = countAnswers(count, pollSeconds);
+    byCount[count] = answers;
   }
   return answers;
 }
 
-function answerCount(request: FastifyRequest, reply: FastifyReply, count: number): void {
-  const answers = answersFor(count);
+function answerCount(request: FastifyRequest, reply: FastifyReply, count: number, pace: PollPace): void {
+  const answers = answersFor(count, pace.seconds);
   // Both answers carry the validators; a 304 carries no body at all, not even `null`.
   reply.headers(answers.notModified.headers);
   if (matchesEtag(request.headers['if-none-match'], answers.etag)) reply.code(304).send();
@@ -83,26 +95,28 @@ function answerCount(request: FastifyRequest, reply: FastifyReply, count: number
 }
 
 /** The same answers as the route, when the caller and their count are both in memory. */
-function unreadCountFromMemory(caches: Caches): FastAnswerer {
+function unreadCountFromMemory(caches: Caches, clock: Clock, pace: PollPace): FastAnswerer {
   return (request) => {
-    const actor = cachedCaller(caches.actors, request.headers.authorization);
+    const actor = cachedCaller(caches.actors, request.headers.authorization, clock);
     const count = actor ? caches.unreadCounts.get(actor.id) : undefined;
     if (count === undefined) return undefined;
-    const answers = answersFor(count);
+    const answers = answersFor(count, pace.seconds);
     return matchesEtag(request.headers['if-none-match'], answers.etag) ? answers.notModified : answers.ok;
   };
 }
 
 const UNREAD_COUNT_URL = '/api/me/notifications/unread-count';
 
-export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches; fastPath: FastPath }> = async (
-  app,
-  { caches, fastPath },
-) => {
+export const notificationRoutes: FastifyPluginAsyncTypebox<{
+  caches: Caches;
+  fastPath: FastPath;
+  clock: Clock;
+  pace: PollPace;
+}> = async (app, { caches, fastPath, clock, pace }) => {
   const deps = { db: app.database.db, database: app.database, caches };
 
   // Polled by every open widget: answered before routing when it can be (see FastPath).
-  fastPath.add(UNREAD_COUNT_URL, unreadCountFromMemory(caches));
+  fastPath.add(UNREAD_COUNT_URL, unreadCountFromMemory(caches, clock, pace));
   app.get(
     UNREAD_COUNT_URL,
     {
@@ -111,7 +125,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches; fas
       schema: {
         tags,
         summary: 'Your unread count, for the badge; poll with If-None-Match',
-        description: 'Answers a strong ETag and Cache-Control: private, no-cache; a matching If-None-Match gets 304.',
+        description:
+          'Answers a strong ETag and Cache-Control: private, no-cache; a matching If-None-Match gets 304. X-Poll-Interval: the seconds to wait before the next poll (raised while the server is busy).',
         response: {
           200: UnreadCount,
           304: Type.Null({ description: 'Unchanged since the ETag sent' }),
@@ -122,8 +137,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ caches: Caches; fas
     (request, reply) => {
       // A cached count answers synchronously: no promise on the hot path.
       const count = service.unreadCount(deps, request.actor);
-      if (typeof count === 'number') return answerCount(request, reply as FastifyReply, count);
-      return count.then((n) => answerCount(request, reply as FastifyReply, n));
+      if (typeof count === 'number') return answerCount(request, reply as FastifyReply, count, pace);
+      return count.then((n) => answerCount(request, reply as FastifyReply, n, pace));
     },
   );
 

@@ -14,8 +14,10 @@ const tags = ['operations'];
 const ops: FastifyPluginAsyncTypebox<{
   metrics: RouteMetrics;
   metricsToken: string | null;
-  server: ServerInfo;
-}> = async (app, { metrics, metricsToken, server }) => {
+  server: Omit<ServerInfo, 'signup'>;
+  /** Whether sign-up is open now: under the default policy it closes once a workspace exists. */
+  signupOpen: () => Promise<boolean>;
+}> = async (app, { metrics, metricsToken, server, signupOpen }) => {
   const expected = metricsToken === null ? null : Buffer.from(`Bearer ${metricsToken}`);
   const mayScrape = (authorization: string | undefined) => {
     if (expected === null) return true;
@@ -55,7 +57,7 @@ const ops: FastifyPluginAsyncTypebox<{
         response: { 200: ServerInfo, ...problemResponses() },
       },
     },
-    async () => server,
+    async () => ({ ...server, signup: await signupOpen() }),
   );
 
   // Probes and scrapes come every few seconds: logged only when something goes wrong.

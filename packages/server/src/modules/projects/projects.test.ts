@@ -245,4 +245,61 @@ describe('projects', () => {
       201,
     );
   });
+
+  describe('a widget on an origin the project does not allow', () => {
+    const check = (key: string, origin?: string) =>
+      call(t.app, 'GET', `/api/widget/origin-check?project=${key}`, { headers: origin ? { origin } : {} });
+    const refused = async (key: string, token = admin.token) =>
+      call(t.app, 'GET', `/api/projects/${key}/refused-origins`, { token });
+
+    test('is told so, readable from any origin; the admins are offered the origin until they allow it', async () => {
+      const project = await createProject(t.app, admin, { allowedOrigins: ['https://app.acme.test'] });
+      const ok = await check(project.key, 'https://app.acme.test');
+      assert.deepEqual(ok.body, { origin: 'https://app.acme.test', allowed: true });
+      const no = await check(project.key, 'https://staging.acme.test');
+      assert.equal(no.status, 200);
+      assert.equal(no.headers['access-control-allow-origin'], '*');
+      assert.deepEqual(no.body, { origin: 'https://staging.acme.test', allowed: false });
+      await check(project.key, 'https://staging.acme.test');
+
+      const listed = await refused(project.key);
+      assert.equal(listed.status, 200);
+      assert.equal(listed.body.items.length, 1);
+      assert.equal(listed.body.items[0].origin, 'https://staging.acme.test');
+      assert.equal(listed.body.items[0].attempts, 2);
+      const member = await addMember(t.app, admin, 'member');
+      assert.equal((await refused(project.key, member.token)).status, 403);
+
+      await call(t.app, 'PATCH', `/api/projects/${project.key}`, {
+        token: admin.token,
+        body: { allowedOrigins: ['https://app.acme.test', 'https://staging.acme.test'] },
+      });
+      assert.deepEqual((await refused(project.key)).body.items, [], 'allowed now: no longer offered');
+    });
+
+    test('nothing is noted without an origin, for a malformed one, or for a key two workspaces share', async () => {
+      const project = await createProject(t.app, admin);
+      assert.deepEqual((await check(project.key)).body, { origin: null, allowed: false });
+      assert.equal((await check(project.key, 'null')).body.allowed, false);
+      assert.equal((await check(project.key, 'https://x.test/path')).body.allowed, false);
+      assert.deepEqual((await refused(project.key)).body.items, []);
+
+      const other = await signUp(t.app, 'Olga Other');
+      await call(t.app, 'POST', '/api/projects', { token: other.token, body: { key: project.key, name: 'Theirs' } });
+      await check(project.key, 'https://secret-staging.other.test');
+      assert.deepEqual((await refused(project.key)).body.items, [], "another workspace's page is not shown here");
+      assert.deepEqual((await refused(project.key, other.token)).body.items, []);
+    });
+
+    test('the list keeps the latest 20 origins of a project', async () => {
+      const project = await createProject(t.app, admin);
+      for (let i = 0; i < 25; i++) await check(project.key, `https://host-${i}.test`);
+      assert.equal((await refused(project.key)).body.items.length, 20);
+      assert.equal(
+        await countRows(t.app, 'refused_origins'),
+        20 + 1,
+        'and no more are stored (one is of the first test)',
+      );
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import type { Db, ProjectTable } from '../../db/schema.js';
+import { nowIso } from '../../ids.js';
 import type { Scope } from '../auth/actor.js';
 
 /** Projects visible in a scope: a project-limited client sees only its own. */
@@ -50,4 +51,56 @@ export async function accountsLimitedToProject(db: Db, projectId: string): Promi
 /** Deletes the project; the foreign keys take its comments, replies, notifications, builds and limited accounts. */
 export async function deleteProject(db: Db, projectId: string) {
   await db.deleteFrom('projects').where('id', '=', projectId).execute();
+}
+
+/**
+ * The projects of every workspace that have this key. The one lookup outside a workspace: the
+ * widget's origin check names a project by the key in its embed code, before anyone signs in.
+ */
+export async function projectsWithKey(db: Db, key: string) {
+  return db.selectFrom('projects').select(['id', 'workspace_id', 'allowed_origins']).where('key', '=', key).execute();
+}
+
+/** Most refused origins kept per project: the latest, so the list can be neither flooded nor grown. */
+const REFUSED_ORIGINS_KEPT = 20;
+
+/** Notes that the project's widget was refused on `origin`, keeping the latest few per project. */
+export async function recordRefusedOrigin(db: Db, project: { id: string; workspace_id: string }, origin: string) {
+  const at = nowIso();
+  await db
+    .insertInto('refused_origins')
+    .values({
+      project_id: project.id,
+      workspace_id: project.workspace_id,
+      origin,
+      first_seen_at: at,
+      last_seen_at: at,
+      attempts: 1,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['project_id', 'origin']).doUpdateSet((eb) => ({
+        last_seen_at: at,
+        attempts: eb('refused_origins.attempts', '+', 1),
+      })),
+    )
+    .execute();
+  const kept = db
+    .selectFrom('refused_origins')
+    .select('origin')
+    .where('project_id', '=', project.id)
+    .orderBy('last_seen_at', 'desc')
+    .limit(REFUSED_ORIGINS_KEPT);
+  await db.deleteFrom('refused_origins').where('project_id', '=', project.id).where('origin', 'not in', kept).execute();
+}
+
+/** The origins the project's widget was refused on since `since`, latest first. */
+export function listRefusedOrigins(db: Db, workspaceId: string, projectId: string, since: string) {
+  return db
+    .selectFrom('refused_origins')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('project_id', '=', projectId)
+    .where('last_seen_at', '>=', since)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
 }

@@ -1,15 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CreateProjectBody, Project, ProjectKeyParams, UpdateProjectBody } from '@svc/contract';
+import {
+  CreateProjectBody,
+  OriginCheck,
+  OriginCheckQuery,
+  Project,
+  ProjectKeyParams,
+  RefusedOrigin,
+  UpdateProjectBody,
+} from '@svc/contract';
 import { Type } from 'typebox';
+import type { Clock } from '../../clock.js';
 import { problemResponses } from '../../http/problem.js';
+import { consumeRateLimit } from '../../limits/rate-limit.js';
+import type { RateRules } from '../../limits/rules.js';
 import { scopeOf } from '../auth/actor.js';
+import { clientOf } from '../auth/service.js';
 import { presentProject } from './presenter.js';
 import { listProjects } from './repo.js';
 import * as service from './service.js';
 
 const tags = ['projects'];
 
-export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock: Clock }> = async (
+  app,
+  { rules, clock },
+) => {
   const deps = { db: app.database.db, database: app.database };
 
   app.post(
@@ -80,6 +95,50 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       await service.deleteProject(deps, request.actor, request.params.key);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/projects/:key/refused-origins',
+    {
+      schema: {
+        tags,
+        summary: "Origins the project's widget was refused on in the last 30 days, still not allowed (admin)",
+        params: ProjectKeyParams,
+        response: { 200: Type.Object({ items: Type.Array(RefusedOrigin) }), ...problemResponses(403, 404) },
+      },
+    },
+    async (request) => ({
+      items: (await service.refusedOrigins(app.database.db, request.actor, request.params.key, clock.now())).map(
+        (row) => ({
+          origin: row.origin,
+          firstSeenAt: row.first_seen_at,
+          lastSeenAt: row.last_seen_at,
+          attempts: row.attempts,
+        }),
+      ),
+    }),
+  );
+
+  // Any page may ask, signed in or not: a widget on an origin no project allows cannot call
+  // anything else, and says which origin to add only with this answer.
+  app.get(
+    '/api/widget/origin-check',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: 'Whether the calling page (its Origin header) may use the widget of a project',
+        description:
+          "Readable from any origin. A refusal is noted for the project's admins (GET /api/projects/{key}/refused-origins) when only one project on the server has the key. Limited per client address.",
+        querystring: OriginCheckQuery,
+        response: { 200: OriginCheck, ...problemResponses(429) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      await consumeRateLimit(app.database.db, rules.originChecksPerAddress, clientOf(request).address);
+      return service.checkWidgetOrigin(app.database.db, request.query.project, request.headers.origin);
     },
   );
 };

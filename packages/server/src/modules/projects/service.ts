@@ -46,6 +46,13 @@ function normaliseUrl(text: string | null, path: string): string | null {
 const normaliseOrigins = (origins: readonly string[]) =>
   JSON.stringify([...new Set(origins.map((o, i) => normaliseOrigin(o, `/allowedOrigins/${i}`)))]);
 
+/** The query parameters that identify a page, once each, in name order. */
+const pageParamsOf = (names: readonly string[]) => JSON.stringify([...new Set(names)].sort());
+
+/** The project's query parameters that identify a page (see `pageOf`). */
+export const pageParamsOfProject = (project: Pick<ProjectTable, 'page_params'>) =>
+  JSON.parse(project.page_params) as string[];
+
 /** Tells every server process (this one at once, others at commit) that the CORS origins changed. */
 const originsChanged = (deps: Deps, trx: Db) => deps.database.changes.publish(trx, { kind: 'origins', key: '' });
 
@@ -59,6 +66,7 @@ export async function createProject(deps: Deps, actor: Actor, input: CreateProje
     repo_url: normaliseUrl(input.repoUrl ?? null, '/repoUrl'),
     app_url: normaliseUrl(input.appUrl ?? null, '/appUrl'),
     allowed_origins: normaliseOrigins(input.allowedOrigins ?? []),
+    page_params: pageParamsOf(input.pageParams ?? []),
     created_at: nowIso(),
   };
   try {
@@ -88,6 +96,7 @@ export async function updateProject(deps: Deps, actor: Actor, key: string, input
   if (input.repoUrl !== undefined) changes.repo_url = normaliseUrl(input.repoUrl, '/repoUrl');
   if (input.appUrl !== undefined) changes.app_url = normaliseUrl(input.appUrl, '/appUrl');
   if (input.allowedOrigins !== undefined) changes.allowed_origins = normaliseOrigins(input.allowedOrigins);
+  if (input.pageParams !== undefined) changes.page_params = pageParamsOf(input.pageParams);
   return inTransaction(deps.db, async (trx) => {
     const project = await getProject(trx, actor, key);
     await repo.updateProject(trx, project.id, changes);
@@ -122,4 +131,33 @@ export async function getProject(db: Db, actor: Actor, key: string) {
   const project = await repo.findProjectByKey(db, scopeOf(actor), key);
   if (!project) throw notFound(`Project "${key}"`);
   return project;
+}
+
+/** Refused origins are offered for this long after the last refusal. */
+const REFUSED_ORIGINS_SHOWN_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Whether a page on `origin` may use the widget of the project with this key (in some
+ * workspace). A refusal is recorded for the console to offer, but only when one project on the
+ * server has the key: with several, the page could be any workspace's, and recording it in all
+ * would show one workspace's addresses to another.
+ */
+export async function checkWidgetOrigin(db: Db, key: string, origin: string | undefined) {
+  const normalised = origin ? parseHttpUrl(origin)?.origin : undefined;
+  if (!normalised || normalised !== origin) return { origin: origin ?? null, allowed: false };
+  const projects = await repo.projectsWithKey(db, key);
+  const allowed = projects.some((p) => (JSON.parse(p.allowed_origins) as string[]).includes(normalised));
+  const [only] = projects;
+  if (!allowed && only && projects.length === 1) await repo.recordRefusedOrigin(db, only, normalised);
+  return { origin: normalised, allowed };
+}
+
+/** The origins the project's widget was refused on lately and that it still does not allow (admin). */
+export async function refusedOrigins(db: Db, actor: Actor, key: string, now: number) {
+  authorize(actor, 'projects.manage');
+  const project = await getProject(db, actor, key);
+  const allowed = new Set(JSON.parse(project.allowed_origins) as string[]);
+  const since = new Date(now - REFUSED_ORIGINS_SHOWN_MS).toISOString();
+  const rows = await repo.listRefusedOrigins(db, actor.workspaceId, project.id, since);
+  return rows.filter((row) => !allowed.has(row.origin));
 }

@@ -6,7 +6,7 @@ import { presentComment } from '../comments/presenter.js';
 import { verifyComment } from './service.js';
 
 export const verificationRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink }> = async (app, { events }) => {
-  const deps = { db: app.database.db, events };
+  const deps = { db: app.database.db, database: app.database, events };
   app.post(
     '/api/comments/:id/verify',
     {
@@ -20,6 +20,7 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<{ events: CommentEven
         response: { 200: Comment, ...problemResponses(403, 404, 409) },
       },
     },
-    async (request) => presentComment(await verifyComment(deps, request.actor, request.params.id, request.body)),
+    async (request) =>
+      presentComment(await verifyComment(deps, request.actor, request.params.id, request.body), request.actor),
   );
 };

@@ -5,15 +5,15 @@ import { readBuiltFile } from '../../http/built-file.js';
 /** Browsers re-check the scripts at most this often; the ETag makes the check a 304. */
 const MAX_AGE_SECONDS = 300;
 
-/** The widget, and the screenshot chunk it loads on demand. */
-const SCRIPTS = ['widget.js', 'widget-screenshot.js'] as const;
+/** The widget, and the chunks it loads on demand (anchoring, screenshot). */
+const SCRIPTS = ['widget.js', 'widget-panel.js', 'widget-anchoring.js', 'widget-screenshot.js'] as const;
 
 function readScript(name: string): { body: Buffer; etag: string } | null {
   const file = readBuiltFile(`@svc/widget/${name}`);
   return file && { body: file.body, etag: `"${file.sha256.toString('base64url').slice(0, 27)}"` };
 }
 
-/** GET /widget.js and /widget-screenshot.js: the built widget, with caching headers, for any page to embed. */
+/** GET /widget.js and its chunks: the built widget, with caching headers, for any page to embed. */
 export const widgetRoutes: FastifyPluginAsync = async (app) => {
   for (const name of SCRIPTS) {
     const script = readScript(name);

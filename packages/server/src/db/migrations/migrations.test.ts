@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { type Kysely, Migrator } from 'kysely';
+import { createTestDatabase, dialect, testConfig } from '../../../test/helpers.js';
+import { buildApp } from '../../app.js';
+import type { DatabaseConfig } from '../../config.js';
+import type { Actor } from '../../modules/auth/actor.js';
+import { presentComment } from '../../modules/comments/presenter.js';
+import { findComment } from '../../modules/comments/repo.js';
+import { presentProject } from '../../modules/projects/presenter.js';
+import { openDatabase } from '../dialect/index.js';
+import { migrationProvider } from './index.js';
+
+/** A database of its own that outlives one connection (SQLite in a file, not in memory). */
+async function persistentDatabase(): Promise<{ database: DatabaseConfig; drop: () => Promise<void> }> {
+  if (dialect === 'postgres') return createTestDatabase();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-migrate-'));
+  return {
+    database: { dialect: 'sqlite', file: path.join(dir, 'svc.db') },
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The database as the release before left it: migrated up to `last`, and filled through plain SQL of that schema. */
+async function databaseAt(config: DatabaseConfig, last: string, fill: (db: Kysely<any>) => Promise<void>) {
+  const database = openDatabase(config);
+  try {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: migrationProvider,
+      ...(dialect === 'postgres' ? { migrationTableSchema: await database.currentSchema() } : {}),
+    });
+    const { error } = await migrator.migrateTo(last);
+    if (error) throw error;
+    await fill(database.db as Kysely<any>);
+  } finally {
+    await database.close();
+  }
+}
+
+describe('upgrades lose nothing', () => {
+  const drops: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const drop of drops) await drop();
+  });
+
+  test('0009 (anchors): comments and projects of 0008 read as before, with no description, no move and no page parameters', async () => {
+    const { database, drop } = await persistentDatabase();
+    drops.push(drop);
+    const now = new Date().toISOString();
+    await databaseAt(database, '0008_comment_changes', async (db) => {
+      await db.insertInto('workspaces').values({ id: 'ws_1', name: 'Acme', created_at: now }).execute();
+      await db
+        .insertInto('users')
+        .values({ id: 'usr_1', workspace_id: 'ws_1', email: 'a@a.test', name: 'Ada', role: 'admin', created_at: now })
+        .execute();
+      await db
+        .insertInto('projects')
+        .values({
+          id: 'prj_1',
+          workspace_id: 'ws_1',
+          key: 'site',
+          name: 'Site',
+          repo_url: null,
+          app_url: null,
+          allowed_origins: '["https://a.test"]',
+          created_at: now,
+        })
+        .execute();
+      for (const [id, selector] of [
+        ['cmt_1', '#plans > div:nth-of-type(2) > p'],
+        ['cmt_2', null],
+      ] as const) {
+        await db
+          .insertInto('comments')
+          .values({
+            id,
+            workspace_id: 'ws_1',
+            project_id: 'prj_1',
+            author_id: 'usr_1',
+            body: 'The price wraps',
+            page_url: 'https://a.test/pricing/',
+            anchor_selector: selector,
+            anchor_x: selector ? 12.5 : null,
+            anchor_y: selector ? 4 : null,
+            status: 'open',
+            reply_count: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+    });
+
+    const app = await buildApp(testConfig(database));
+    try {
+      const scope = { workspaceId: 'ws_1', projectId: null };
+      const ada: Actor = {
+        id: 'usr_1',
+        workspaceId: 'ws_1',
+        name: 'Ada',
+        role: 'admin',
+        projectId: null,
+        credential: { kind: 'session', id: 'ses_1', hash: '', lastUsedAt: 0, expiresAt: Infinity, idleMs: Infinity },
+      };
+      const pinned = presentComment((await findComment(app.database.db, scope, 'cmt_1')) as never, ada);
+      assert.deepEqual(pinned.anchor, { selector: '#plans > div:nth-of-type(2) > p', x: 12.5, y: 4 });
+      assert.equal(pinned.repinned, null);
+      assert.equal(pinned.pageUrl, 'https://a.test/pricing/', 'stored page URLs are not rewritten');
+      const unpinned = presentComment((await findComment(app.database.db, scope, 'cmt_2')) as never, ada);
+      assert.equal(unpinned.anchor, null);
+      const project = await app.database.db
+        .selectFrom('projects')
+        .selectAll()
+        .where('id', '=', 'prj_1')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(presentProject(project).pageParams, []);
+      assert.deepEqual(presentProject(project).allowedOrigins, ['https://a.test']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('0010 (refused origins): a project of 0009 keeps its origins, notes refusals, and deletes with them', async () => {
+    const { database, drop } = await persistentDatabase();
+    drops.push(drop);
+    const now = new Date().toISOString();
+    await databaseAt(database, '0009_anchors', async (db) => {
+      await db.insertInto('workspaces').values({ id: 'ws_1', name: 'Acme', created_at: now }).execute();
+      await db
+        .insertInto('projects')
+        .values({
+          id: 'prj_1',
+          workspace_id: 'ws_1',
+          key: 'site',
+          name: 'Site',
+          repo_url: null,
+          app_url: null,
+          allowed_origins: '["https://a.test"]',
+          page_params: '["tab"]',
+          created_at: now,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const check = (origin: string) =>
+        app.inject({ method: 'GET', url: '/api/widget/origin-check?project=site', headers: { origin } });
+      assert.equal((await check('https://a.test')).json().allowed, true);
+      assert.equal((await check('https://b.test')).json().allowed, false);
+      const noted = await app.database.db.selectFrom('refused_origins').selectAll().execute();
+      assert.deepEqual(
+        noted.map((row) => [row.project_id, row.origin, row.attempts]),
+        [['prj_1', 'https://b.test', 1]],
+      );
+      await app.database.db.deleteFrom('projects').where('id', '=', 'prj_1').execute();
+      assert.equal((await app.database.db.selectFrom('refused_origins').selectAll().execute()).length, 0);
+    } finally {
+      await app.close();
+    }
+  });
+});

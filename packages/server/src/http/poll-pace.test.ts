@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { setTimeout as wait } from 'node:timers/promises';
+import { PACE_STEPS_S, PollPace } from './poll-pace.js';
+
+/** Holds the event loop `ms` at a time, `times` times, letting it turn in between: a saturated process. */
+async function busy(ms: number, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const end = performance.now() + ms;
+    while (performance.now() < end) {
+      // the event loop is held
+    }
+  }
+}
+
+describe('the pace of polling (X-Poll-Interval)', () => {
+  test('the floor while calm; a step up for each busy sample, and back down step by step once calm', async () => {
+    const pace = new PollPace(2);
+    // Read afresh each time: an assertion on it would otherwise narrow its type for good.
+    const now = (): number => pace.seconds;
+    try {
+      await wait(50);
+      pace.sample();
+      assert.equal(pace.seconds, 2, 'calm: the floor');
+      // Busy: each busy sample one step up (on a loaded machine a sample may also read calm:
+      // the paces seen until the second step, each change one step up).
+      const rising = [now()];
+      for (let i = 0; i < 20 && now() !== PACE_STEPS_S[2]; i++) {
+        await busy(100, 8);
+        pace.sample();
+        if (now() !== rising[rising.length - 1]) rising.push(now());
+      }
+      assert.deepEqual(rising, [2, PACE_STEPS_S[1], PACE_STEPS_S[2]]);
+      // Calm again: the event loop answers its timer on time (on a loaded machine, maybe
+      // not every sample: the paces seen until the floor, each change one step down).
+      const seen = [now()];
+      for (let i = 0; i < 50 && now() !== 2; i++) {
+        await wait(100);
+        pace.sample();
+        if (now() !== seen[seen.length - 1]) seen.push(now());
+      }
+      assert.deepEqual(seen, [PACE_STEPS_S[2], PACE_STEPS_S[1], 2]);
+    } finally {
+      pace.close();
+    }
+  });
+
+  test('never below the floor, never past the last step', async () => {
+    const pace = new PollPace(600);
+    try {
+      assert.equal(pace.seconds, 600);
+      for (let i = 0; i < PACE_STEPS_S.length + 2; i++) {
+        await busy(100, 6);
+        pace.sample();
+      }
+      assert.equal(pace.seconds, 600, 'the last step (300 s) is under this floor');
+    } finally {
+      pace.close();
+    }
+  });
+});
