@@ -1,19 +1,63 @@
+import type { Shortcut } from './anchoring/index.js';
+
+/** Whether a key press is the shortcut. `code` for letters and digits: Alt changes what `key` says on some layouts. */
+export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut): boolean {
+  const pressed = /^(Key|Digit)/.test(event.code) ? event.code.slice(-1).toLowerCase() : event.key.toLowerCase();
+  return (
+    pressed === shortcut.key &&
+    event.altKey === shortcut.alt &&
+    event.shiftKey === shortcut.shift &&
+    event.ctrlKey === shortcut.ctrl &&
+    event.metaKey === shortcut.meta
+  );
+}
+
 import type { WidgetConfig } from './widget.js';
 
 const DEFAULT_POLL_MS = 60_000;
 /** The badge is never polled more often than this, whatever the embed asks. */
 export const MIN_POLL_MS = 1_000;
 
+/** Picking without a click starts with this, unless the embed names another or "none". */
+export const DEFAULT_PICK_SHORTCUT = 'alt+shift+c';
+
+/** A shortcut as the embed writes it ("alt+shift+c", "ctrl+alt+p"), or null for "none" or nonsense. */
+export function shortcutFrom(text: string): Shortcut | null {
+  const parts = text
+    .toLowerCase()
+    .split('+')
+    .map((part) => part.trim());
+  const key = parts.pop() ?? '';
+  const modifiers = new Set(parts);
+  if (key.length !== 1 || modifiers.size === 0 || [...modifiers].some((m) => !/^(alt|shift|ctrl|meta)$/.test(m))) {
+    return null;
+  }
+  return {
+    key,
+    alt: modifiers.has('alt'),
+    shift: modifiers.has('shift'),
+    ctrl: modifiers.has('ctrl'),
+    meta: modifiers.has('meta'),
+  };
+}
+
 /**
  * The embed's configuration: `window.__SVC_CONFIG__` first, then the script tag's `data-`
  * attributes; the API defaults to the script's origin. Null when it names no project.
  */
-export function configFrom(
-  global: Partial<WidgetConfig>,
-  data: Record<string, string | undefined>,
-  scriptSrc: string | undefined,
-): WidgetConfig | null {
-  const scriptOrigin = scriptSrc ? new URL(scriptSrc).origin : '';
+/** What an embed may set in `window.__SVC_CONFIG__` (the shortcut as text). */
+export type EmbedOptions = Partial<Omit<WidgetConfig, 'pickShortcut'>> & { pickShortcut?: string };
+
+/** Where the embed's script tag says what it is: its data attributes, address and nonce. */
+export interface EmbedScript {
+  dataset: Record<string, string | undefined>;
+  src?: string;
+  nonce?: string;
+}
+
+export function configFrom(global: EmbedOptions, script: EmbedScript | null): WidgetConfig | null {
+  const data = script?.dataset ?? {};
+  const scriptOrigin = script?.src ? new URL(script.src).origin : '';
   const apiBase = String(global.apiBase ?? data.apiBase ?? scriptOrigin).replace(/\/+$/, '');
   const projectKey = global.projectKey ?? data.projectKey;
   if (!apiBase || !projectKey) return null;
@@ -30,5 +74,7 @@ export function configFrom(
     captureConsole: flag('captureConsole'),
     captureNetwork: flag('captureNetwork'),
     screenshot: flag('screenshot'),
+    pickShortcut: shortcutFrom(String(global.pickShortcut ?? data.pickShortcut ?? DEFAULT_PICK_SHORTCUT)),
+    nonce: String(global.nonce ?? script?.nonce ?? ''),
   };
 }

@@ -3,7 +3,11 @@ import { relativeTimeText } from '@svc/contract/time';
 type Child = Node | string | number | null | undefined | false;
 type Props = Record<string, unknown>;
 
-/** Creates an element: `on*` props become listeners, `class` the class name, the rest attributes. */
+/**
+ * Creates an element: `on*` props become listeners, `class` the class name, `style` an object
+ * of properties set through the CSSOM (a page whose policy refuses style attributes still
+ * allows those), the rest attributes.
+ */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props?: Props | null,
@@ -14,6 +18,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith('on')) el.addEventListener(key.slice(2).toLowerCase(), value as EventListener);
     else if (key === 'class') el.className = String(value);
+    else if (key === 'style') setStyles(el, value as Record<string, string>);
     else if (key === 'value') (el as unknown as HTMLInputElement).value = String(value);
     else el.setAttribute(key, value === true ? '' : String(value));
   }
@@ -24,11 +29,32 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/** Sets CSS properties through the CSSOM, which no `style-src` policy governs. */
+export function setStyles(el: HTMLElement, properties: Record<string, string>): void {
+  for (const [name, value] of Object.entries(properties)) el.style.setProperty(name, value);
+}
+
 /**
- * Replaces what `container` shows with `nodes`, keeping what a person would lose: the focused
- * element (found again by its id), what was typed in every field with an id, the caret of a
- * textarea and the scroll position of `.body`. Views give an id to whatever can hold focus
- * while a change redraws it.
+ * The widget's CSS on its shadow root: a constructed style sheet, which a page's `style-src`
+ * does not govern; where the browser has none, a `<style>` carrying the page's nonce.
+ */
+export function adoptStyles(root: ShadowRoot, css: string, nonce: string): void {
+  if ('adoptedStyleSheets' in root && 'replaceSync' in CSSStyleSheet.prototype) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    root.adoptedStyleSheets = [sheet];
+  } else {
+    root.prepend(h('style', { nonce: nonce || null }, css));
+  }
+}
+
+/**
+ * Replaces what `container` shows with `nodes`, keeping what a person would lose. A part drawn
+ * the same as before stays as it is, so a click pressed before a redraw that changes nothing
+ * there and released after it still lands (a replaced button never gets its click). Of what is
+ * replaced, the focused element (found again by its id), what was typed in every field with an
+ * id, the caret of a textarea and the scroll position of `.body` survive. Views give an id to
+ * whatever can hold focus while a change redraws it.
  */
 export function redraw(container: HTMLElement, nodes: Node[]): void {
   const active = (container.getRootNode() as Document | ShadowRoot).activeElement;
@@ -38,8 +64,16 @@ export function redraw(container: HTMLElement, nodes: Node[]): void {
   for (const field of container.querySelectorAll<HTMLInputElement>('textarea[id], input[id]:not([type=checkbox])')) {
     if (field.value) typed.push([field.id, field.value]);
   }
-  const scrollTop = container.querySelector('.body')?.scrollTop ?? 0;
-  container.replaceChildren(...nodes);
+  // Read only when shown: reading a scroll position lays out the whole page, a large one's
+  // at a cost (the panel is drawn hidden while the page loads).
+  const scrollTop = container.hidden ? 0 : (container.querySelector('.body')?.scrollTop ?? 0);
+  const current = Array.from(container.childNodes);
+  if (current.length === nodes.length && nodes.every((node, i) => node.isEqualNode(current[i] ?? null))) return;
+  // Handlers may hold the elements of their own part (a form, its counter): a part is kept or
+  // replaced whole, never merged with a new one.
+  container.replaceChildren(
+    ...nodes.map((node, i) => (node.isEqualNode(current[i] ?? null) ? current[i] : node) as Node),
+  );
   const byId = (id: string) => container.querySelector<HTMLInputElement>(`#${CSS.escape(id)}`);
   for (const [id, value] of typed) {
     const field = byId(id);
@@ -50,7 +84,7 @@ export function redraw(container: HTMLElement, nodes: Node[]): void {
     }
   }
   const body = container.querySelector('.body');
-  if (body) body.scrollTop = scrollTop;
+  if (body && scrollTop) body.scrollTop = scrollTop;
   const again = focusId ? byId(focusId) : null;
   again?.focus({ preventScroll: true });
   if (caret && again instanceof HTMLTextAreaElement) again.setSelectionRange(caret[0] ?? null, caret[1] ?? null);

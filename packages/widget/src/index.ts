@@ -1,17 +1,17 @@
 import { recordPageErrors } from './capture.js';
-import { configFrom } from './config.js';
-import { Widget, type WidgetConfig } from './widget.js';
+import { configFrom, type EmbedOptions } from './config.js';
+import { Widget } from './widget.js';
 
 declare global {
   interface Window {
-    __SVC_CONFIG__?: Partial<WidgetConfig>;
+    __SVC_CONFIG__?: EmbedOptions;
     svcWidget?: { open: () => void; destroy: () => void };
   }
 }
 
 const script = document.currentScript as HTMLScriptElement | null;
 
-const config = configFrom(window.__SVC_CONFIG__ ?? {}, script?.dataset ?? {}, script?.src);
+const config = configFrom(window.__SVC_CONFIG__ ?? {}, script);
 // Errors are recorded from the moment the script runs, before the page has finished loading.
 if (config && !window.svcWidget) {
   recordPageErrors({ console: config.captureConsole, network: config.captureNetwork }, config.apiBase);

@@ -1,25 +1,31 @@
 // The widget's state and everything that changes it through the API: the session, the unread
 // count, notifications and comments. No DOM here; the views read the state, the orchestrator
 // re-renders after each change.
-import type { Comment as ApiComment, CommentWithReplies, Notification, User } from '@svc/contract';
+import type { Anchor, Comment as ApiComment, CommentWithReplies, Notification, User } from '@svc/contract';
 import type { Answer } from '@svc/contract/endpoints';
 import type { FetchApiClient } from '@svc/contract/fetch-client';
+import { pageOf } from '@svc/contract/page';
 import type { PollResult } from '@svc/contract/poller';
+import type { StatusFilterValue } from '@svc/contract/vocabulary';
+import type { Placement } from './anchoring/index.js';
 import { widgetApi } from './api.js';
 import { captureContext } from './capture.js';
-import type { Picked } from './picker.js';
-import { takeScreenshot } from './screenshot-loader.js';
+import { ScreenshotTooSlow } from './chunks.js';
 
 /** A comment as the widget holds it: its replies once they have been loaded. */
 export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies'>>;
 export type Tab = 'updates' | 'comments';
 /** The status filter of the comments list; '' is all of them. */
-export type StatusFilter = '' | 'open' | 'applied' | 'live' | 'verified';
-/** What a comment being written is about: a picked element, or the whole page. */
-export type Draft = Picked | 'page';
+export type StatusFilter = StatusFilterValue;
+/** What a comment being written is about: a picked element (with its anchor), or the whole page; and the page it is on. */
+export interface Draft {
+  element: Element | null;
+  anchor: Anchor | null;
+  page: string;
+}
 
-/** The page this comment thread belongs to: origin and path (query and fragment are incidental). */
-export const currentPage = () => location.origin + location.pathname;
+/** Takes the page's screenshot, outlining `element` when there is one. */
+export type Shoot = (element: Element | null) => Promise<Blob>;
 
 export class Store {
   readonly api: FetchApiClient;
@@ -41,10 +47,18 @@ export class Store {
   /** The comment whose deletion waits for a confirmation. */
   deleting: string | null = null;
   draft: Draft | null = null;
-  /** A short confirmation shown on a comment's card after the user acted on it. */
-  confirmation: { id: string; text: string } | null = null;
+  /** A short confirmation shown on a comment's card after the user acted on it; `retry` offers to take its screenshot again. */
+  confirmation: { id: string; text: string; retry?: boolean } | null = null;
   /** Comments whose captured details are shown. */
   readonly details = new Set<string>();
+  /** The query parameters that make another page of this project (its `pageParams`). */
+  pageParams: string[] = [];
+  /** Where each pin of this page is (null: its element is not found on this page), as the anchoring reports it. */
+  placements = new Map<string, Placement | null>();
+  /** The comment whose pin is being moved. */
+  repinning: string | null = null;
+  /** A comment's element in words, once the anchoring is loaded (it brings the words). */
+  words: ((comment: Pick<ApiComment, 'id' | 'anchor'>) => string) | null = null;
   private readonly screenshots = new Map<string, Promise<string | null>>();
   private etag: string | null = null;
   /** The ETag of the first page of comments as shown, for the refresh while the panel is open. */
@@ -52,7 +66,7 @@ export class Store {
   private beaconSent = false;
 
   constructor(
-    apiBase: string,
+    private readonly apiBase: string,
     private readonly projectKey: string,
     /** Whether “Attach a screenshot” starts checked (the embed's `screenshot` setting). */
     readonly screenshotByDefault: boolean,
@@ -66,6 +80,28 @@ export class Store {
     return { key: this.projectKey };
   }
 
+  /** The page the widget is on, as comments store it (see `pageOf`). */
+  page(): string {
+    return pageOf(location.href, this.pageParams) ?? location.origin + location.pathname;
+  }
+
+  /**
+   * Why the server could not be reached, when it is because this page's origin is not allowed
+   * (the browser hides that from a refused request): the origin, and where an admin allows it.
+   * Null when the server cannot be reached at all, or says the origin is allowed.
+   */
+  async refusedOrigin(): Promise<{ origin: string; allowUrl: string } | null> {
+    const url = `${this.apiBase}/api/widget/origin-check?project=${encodeURIComponent(this.projectKey)}`;
+    const answer = await fetch(url).then(
+      (response) => (response.ok ? (response.json() as Promise<{ origin: string | null; allowed: boolean }>) : null),
+      () => null,
+    );
+    if (!answer || answer.allowed) return null;
+    const origin = answer.origin ?? location.origin;
+    const allowUrl = `${this.apiBase}/projects?edit=${encodeURIComponent(this.projectKey)}&origin=${encodeURIComponent(origin)}`;
+    return { origin, allowUrl };
+  }
+
   // --- session ---------------------------------------------------------------------------
 
   /** Signs in with the token of a client's link (`?svc_access=`), if the page was opened from one; false when refused. */
@@ -76,7 +112,10 @@ export class Store {
       this.api.setToken(answer.data.token);
       return true;
     }
-    this.notice = 'This access link is no longer valid. Ask for a new one, or sign in.';
+    const refused = answer ? null : await this.refusedOrigin();
+    this.notice = refused
+      ? `This page's address (${refused.origin}) may not use this feedback project yet: ask whoever sent the link to add it to the project's allowed origins.`
+      : 'This access link is no longer valid. Ask for a new one, or sign in.';
     return false;
   }
 
@@ -103,6 +142,8 @@ export class Store {
     this.user = user;
     this.notice = '';
     this.sendBeacon();
+    const project = await this.api.call('GET /api/projects/{key}', { params: this.project }).catch(() => null);
+    if (project?.ok) this.pageParams = project.data.pageParams;
     await this.loadComments();
   }
 
@@ -140,13 +181,19 @@ export class Store {
       {},
       this.etag ? { 'if-none-match': this.etag } : {},
     );
-    if (answer.status === 304) return { outcome: 'ok' };
+    const shared = { count: this.count, etag: this.etag };
+    if (answer.status === 304) return { outcome: 'ok', intervalMs: answer.pollIntervalMs, shared };
     if (answer.ok) {
-      this.etag = answer.etag;
-      this.setCount(answer.data.count);
-      return { outcome: 'ok' };
+      this.sharedCount({ count: answer.data.count, etag: answer.etag });
+      return { outcome: 'ok', intervalMs: answer.pollIntervalMs, shared: { count: this.count, etag: this.etag } };
     }
     return { outcome: answer.status === 401 ? 'unauthorized' : 'error' };
+  }
+
+  /** A count polled here or by another tab of this browser (see `PollSharing`). */
+  sharedCount(polled: { count: number; etag: string | null }): void {
+    this.etag = polled.etag;
+    if (polled.count !== this.count) this.setCount(polled.count);
   }
 
   private setCount(count: number): void {
@@ -193,15 +240,21 @@ export class Store {
     return true;
   }
 
-  private listComments(cursor: string | null, etag: string | null) {
-    return this.api
+  /**
+   * One read of the list as the page and filters are now; null when it failed, or when the page
+   * or a filter changed while it was on its way (an answer for the previous route, arriving
+   * after the current one's, would otherwise replace it).
+   */
+  private async listComments(cursor: string | null, etag: string | null) {
+    const asked = this.listQuery();
+    const answer = await this.api
       .call(
         'GET /api/comments',
         {
           query: {
             project: this.projectKey,
             limit: 50,
-            pageUrl: this.allPages ? undefined : currentPage(),
+            pageUrl: this.allPages ? undefined : this.page(),
             status: this.status || undefined,
             cursor: cursor ?? undefined,
           },
@@ -209,6 +262,11 @@ export class Store {
         etag ? { 'if-none-match': etag } : {},
       )
       .catch(() => null);
+    return this.listQuery() === asked ? answer : null;
+  }
+
+  private listQuery(): string {
+    return JSON.stringify([this.allPages || this.page(), this.status]);
   }
 
   comment(id: string): Comment | undefined {
@@ -230,7 +288,7 @@ export class Store {
   /** The comments tab, showing `id` (from its page, or all pages) with its replies open. */
   async showComment(id: string, pageUrl: string): Promise<void> {
     this.tab = 'comments';
-    this.allPages = pageUrl !== currentPage();
+    this.allPages = pageUrl !== this.page();
     await this.loadComments();
     await this.loadThread(id);
     this.expanded.add(id);
@@ -238,32 +296,58 @@ export class Store {
   }
 
   /**
-   * Sends a new comment with the page's context; with `screenshot`, then takes one (the widget
-   * left out, the pinned element outlined) and attaches it. A screenshot that cannot be taken
+   * Sends a new comment with the page's context; with `shoot`, then takes its screenshot (given
+   * the pinned element's box, to outline) and attaches it. A screenshot that cannot be taken
    * or stored leaves the comment as sent, and says so.
    */
-  async createComment(body: string, screenshot: { exclude: Element } | null) {
+  async createComment(body: string, shoot: Shoot | null) {
     const draft = this.draft;
-    const anchor = draft && draft !== 'page' ? { selector: draft.selector, x: draft.x, y: draft.y } : null;
     const answer = await this.api.call('POST /api/projects/{key}/comments', {
       params: this.project,
-      body: { body, pageUrl: currentPage(), anchor, context: captureContext() },
+      body: {
+        body,
+        pageUrl: draft?.page ?? this.page(),
+        anchor: draft?.anchor ?? null,
+        context: { ...captureContext(), ...(shoot ? { screenshotFollows: true } : {}) },
+      },
     });
     if (answer.ok) {
       const id = answer.data.id;
-      if (screenshot) {
-        const outline = draft && draft !== 'page' ? draft.element.getBoundingClientRect() : null;
-        const attached = await takeScreenshot(this.api.base, { exclude: screenshot.exclude, outline })
-          .then((image) => this.api.call('PUT /api/comments/{id}/screenshot', { params: { id }, body: image }))
-          .catch(() => null);
-        if (!attached?.ok) this.confirmation = { id, text: 'Sent, but the screenshot could not be attached.' };
-      }
+      if (shoot) await this.attachScreenshot(id, () => shoot(draft?.element?.isConnected ? draft.element : null));
       this.draft = null;
       this.allPages = false;
       await this.loadComments();
       this.highlighted = id;
     }
     return answer;
+  }
+
+  /**
+   * Takes a screenshot and attaches it to comment `id`. When it cannot (too slow on this page,
+   * refused, not stored), the card says so and offers to try again; true once it is attached.
+   */
+  async attachScreenshot(id: string, take: () => Promise<Blob>): Promise<boolean> {
+    const failed = (text: string) => {
+      this.confirmation = { id, text, retry: true };
+      return false;
+    };
+    let image: Blob;
+    try {
+      image = await take();
+    } catch (error) {
+      return failed(
+        error instanceof ScreenshotTooSlow
+          ? 'Sent without a screenshot: this page took too long to capture.'
+          : 'Sent, but the screenshot could not be taken.',
+      );
+    }
+    const stored = await this.api
+      .call('PUT /api/comments/{id}/screenshot', { params: { id }, body: image })
+      .catch(() => null);
+    if (!stored?.ok) return failed('Sent, but the screenshot could not be stored.');
+    if (this.confirmation?.id === id) this.confirmation = null;
+    this.screenshots.delete(id);
+    return true;
   }
 
   /** The comment's screenshot as an object URL, fetched once with the session's token. */
@@ -284,14 +368,17 @@ export class Store {
     return answer;
   }
 
-  async verify(id: string, body: { ok: boolean; note?: string }): Promise<Answer<'POST /api/comments/{id}/verify'>> {
+  async verify(id: string, verdict: { ok: boolean; note?: string }): Promise<Answer<'POST /api/comments/{id}/verify'>> {
+    // The verdict names the commit it is about: one applied meanwhile is not verified by it.
+    const commitSha = this.comment(id)?.commitSha;
+    const body = commitSha ? { ...verdict, commitSha } : verdict;
     const answer = await this.api.call('POST /api/comments/{id}/verify', { params: { id }, body });
     if (answer.ok) {
       this.rejecting = null;
       this.replace(answer.data);
       this.confirmation = {
         id,
-        text: body.ok ? 'Thank you: marked as fixed.' : 'Reopened with your note: whoever fixed it has been told.',
+        text: verdict.ok ? 'Thank you: marked as fixed.' : 'Reopened with your note: whoever fixed it has been told.',
       };
       if (this.expanded.has(id)) await this.loadThread(id);
     }
@@ -311,6 +398,16 @@ export class Store {
     return answer;
   }
 
+  /** Moves the comment's pin to the element just picked. */
+  async repin(id: string, anchor: Anchor) {
+    const answer = await this.api.call('PUT /api/comments/{id}/anchor', { params: { id }, body: { anchor } });
+    if (answer.ok) {
+      this.replace(answer.data);
+      this.confirmation = { id, text: 'Pin moved.' };
+    }
+    return answer;
+  }
+
   async remove(id: string) {
     const answer = await this.api.call('DELETE /api/comments/{id}', { params: { id } });
     this.deleting = null;
@@ -321,12 +418,23 @@ export class Store {
     return answer;
   }
 
-  /** The number of each pinned comment of this page, shared by its pin and its card. */
+  /** The comments of this page pinned to an element (archived ones aside): their anchors, for the pins. */
+  anchorsOfPage(): Map<string, Anchor> {
+    const page = this.page();
+    const anchors = new Map<string, Anchor>();
+    for (const c of this.comments)
+      if (c.anchor && c.status !== 'archived' && c.pageUrl === page) anchors.set(c.id, c.anchor);
+    return anchors;
+  }
+
+  /** The number of each pinned comment of this page, shared by its pin and its card: by age, so a pin keeps its number. */
   pinNumbers(): Map<string, number> {
+    const anchors = this.anchorsOfPage();
     const numbers = new Map<string, number>();
-    for (const c of this.comments) {
-      if (c.status === 'open' && c.anchor && c.pageUrl === currentPage()) numbers.set(c.id, numbers.size + 1);
-    }
+    const oldestFirst = this.comments
+      .filter((c) => anchors.has(c.id))
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+    for (const c of oldestFirst) numbers.set(c.id, numbers.size + 1);
     return numbers;
   }
 }

@@ -49,6 +49,10 @@ a{color:var(--pf-accent)}
 .chip[aria-pressed=true]{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
 .confirm{color:var(--pf-ok);font-size:13px;font-weight:600}
 .actions.team{justify-content:flex-start;margin-top:4px}
+.actions.start{justify-content:flex-start}
+.end{margin-left:auto}
+.pre{white-space:pre-wrap}
+.title{flex:1;padding:6px}
 .pill{display:inline-block;white-space:nowrap;border-radius:999px;padding:1px 8px;font-size:12px;font-weight:600;background:#f3f4f6;color:#374151}
 .pill.completed{background:#dbeafe;color:#1e40af}
 .pill.live{background:#ede9fe;color:var(--pf-live)}
@@ -68,11 +72,19 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .toggle{display:flex;align-items:center;gap:6px;font-size:13px;color:var(--pf-muted);margin-bottom:8px;font-weight:400}
 .toggle input{width:auto}
 .pin{position:absolute;width:26px;height:26px;margin:-20px 0 0 -6px;border-radius:50% 50% 50% 0;background:var(--pf-accent);color:#fff;border:2px solid #fff;font:700 11px/22px var(--pf-font);text-align:center;box-shadow:0 2px 6px rgba(0,0,0,.3);padding:0}
+.pin.applied{background:var(--pf-ok)}
+.pin.doubtful{background:#fff;color:var(--pf-accent);border:2px dashed var(--pf-accent);width:32px}
+.pin[hidden]{display:none}
+.moved{color:#92400e;font-weight:600}
+.missing strong,strong.missing{color:#b91c1c;font-weight:600}
+section.missing{margin-top:12px;padding-top:8px;border-top:1px solid var(--pf-line)}
+section.missing h3{font-size:14px;margin:0 0 4px}
 .outline{position:absolute;display:none;pointer-events:none;border:2px solid var(--pf-accent);background:rgba(79,70,229,.08);border-radius:3px}
 .flash{position:absolute;pointer-events:none;border:3px solid var(--pf-notify);border-radius:4px}
-.hint{position:fixed;left:50%;top:16px;transform:translateX(-50%);max-width:calc(100vw - 16px);background:#111827;color:#fff;border-radius:8px;padding:8px 12px;font-size:13px;display:flex;gap:10px;align-items:center;box-shadow:0 4px 14px rgba(0,0,0,.3)}
+.hint{position:fixed;left:50%;top:16px;transform:translateX(-50%);max-width:calc(100vw - 16px);background:#111827;color:#fff;border-radius:8px;padding:8px 12px;font-size:13px;display:flex;gap:10px;align-items:center;box-shadow:0 4px 14px rgba(0,0,0,.3);pointer-events:none}
+.hint.below{top:auto;bottom:16px}
 .hint span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.hint .btn{padding:3px 8px;font-size:12px;color:#111827}
+.hint .btn{padding:3px 8px;font-size:12px;color:#111827;pointer-events:auto}
 .short{display:none}
 .shot{display:block;border:1px solid var(--pf-line);border-radius:6px;padding:0;background:none;margin:6px 0;max-width:100%}
 .thumb{display:block;max-width:100%;max-height:140px;border-radius:6px}
@@ -83,6 +95,7 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 @media (max-width:480px){
 .panel{inset:0;width:auto;max-width:none;max-height:none;border-radius:0;border:0}
 .launcher{right:12px;bottom:12px}
+.launcher[aria-expanded=true]{display:none}
 .long{display:none}.short{display:inline}
 .hint{top:8px;padding:6px 10px}
 }

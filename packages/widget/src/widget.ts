@@ -2,15 +2,18 @@
 // DOM and focus; the state lives in the store and each view is a function of it.
 
 import { Poller } from '@svc/contract/poller';
-import { h, redraw } from './dom.js';
-import { type Picked, pickElement } from './picker.js';
-import { currentPage, Store, type Tab } from './store.js';
+import type { Picked, PinTracker, Placement, Shortcut } from './anchoring/index.js';
+import { type Chunks, loadChunk, takeScreenshot } from './chunks.js';
+import { matchesShortcut } from './config.js';
+import { adoptStyles, h, redraw } from './dom.js';
+import { overlaps } from './geometry.js';
+import { watchNavigation } from './navigation.js';
+import { Store, type Tab } from './store.js';
 import { styles } from './styles.js';
 import type { Actions } from './views/actions.js';
-import { submit } from './views/form.js';
+import { formStatus, submit } from './views/form.js';
 import { flashView, pinsView } from './views/pins.js';
 import { signInView } from './views/sign-in.js';
-import { signedInView } from './views/signed-in.js';
 
 export interface WidgetConfig {
   apiBase: string;
@@ -22,10 +25,44 @@ export interface WidgetConfig {
   captureNetwork: boolean;
   /** Whether "Attach a screenshot" starts checked on the new-comment form. */
   screenshot: boolean;
+  /** Starts picking without moving focus out of the page (and picks, pressed again); null: none. */
+  pickShortcut: Shortcut | null;
+  /** The page's CSP nonce (the widget script's own by default), for the scripts it loads and, in old browsers, its style. */
+  nonce: string;
 }
 
-const ICON =
-  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z"/></svg>';
+/** The launcher's speech bubble, built node by node: a page that enforces Trusted Types refuses markup strings. */
+function icon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  const path = document.createElementNS(ns, 'path');
+  const attributes: [string, string][] = [
+    ['viewBox', '0 0 24 24'],
+    ['fill', 'none'],
+    ['stroke', 'currentColor'],
+    ['stroke-width', '2'],
+    ['aria-hidden', 'true'],
+  ];
+  for (const [name, value] of attributes) svg.setAttribute(name, value);
+  path.setAttribute('d', 'M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z');
+  svg.append(path);
+  return svg;
+}
+
+/**
+ * The access link's token: after the `#` (`#svc_access=…`, which no server ever receives), or
+ * in the query as links made before were; removed from the address bar once read, the rest of
+ * the address kept.
+ */
+export function takeAccessToken(): string | null {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const token = hash.get('svc_access');
+  if (token === null) return takeParam('svc_access');
+  hash.delete('svc_access');
+  const rest = hash.toString();
+  history.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
+  return token;
+}
 
 /** A parameter of the page's address, removed from the address bar once read. */
 export function takeParam(name: string): string | null {
@@ -68,26 +105,52 @@ export class Widget {
   private readonly poller: Poller;
   private readonly cleanups: (() => void)[] = [];
   private picking: { cancel: () => void } | null = null;
+  private tracker: PinTracker | null = null;
+  /** The page whose comments are shown, to tell when an in-app navigation changed it. */
+  private shownPage = '';
+  /** What the panel last showed of the pins (found, doubtful, missing), to redraw it only when that changes. */
+  private pinStates = '';
+  /**
+   * While a pointer is pressed on the widget, redraws wait for its release (a button replaced
+   * between press and release would never get its click), for a second at most: a release the
+   * page never hears (over an iframe) must not leave the panel stale.
+   */
+  private pressedAt = 0;
+  private redrawAfterPress = false;
 
-  constructor(config: WidgetConfig) {
+  /** The signed-in panel's views, once their chunk is loaded. */
+  private views: Chunks['__svcPanel'] | null = null;
+  private viewsFailed = false;
+
+  /** Asked when a request fails without an answer: is this page's origin not allowed? */
+  private readonly unreachable = () => this.store.refusedOrigin();
+
+  /** Read when the widget starts, before a hash router can rewrite the address. */
+  private readonly accessToken = takeAccessToken();
+
+  constructor(private readonly config: WidgetConfig) {
     this.store = new Store(config.apiBase, config.projectKey, config.screenshot, () => this.countChanged());
     this.store.api.onUnauthorized = () => this.sessionEnded();
-    this.poller = new Poller(config.notifyPollMs, async () => {
-      const result = await this.store.pollCount();
-      // While the panel is open, what it shows is re-read at the same cadence (304s when unchanged).
-      if (result.outcome === 'ok' && !this.panel.hidden && this.store.tab === 'comments' && !this.store.draft) {
-        if (await this.store.refresh()) {
-          this.renderPins();
-          this.render();
-        }
-      }
-      return result;
-    });
-    const style = h('style');
-    style.textContent = styles;
-    this.launcher.innerHTML = ICON;
-    this.launcher.append(this.badge);
-    this.root.append(style, this.pins, this.outline, this.panel, this.launcher);
+    // One tab of the browser polls for all of them (same server, same person); each re-reads
+    // its open panel at the cadence of the polls, its own or another tab's.
+    this.poller = new Poller(
+      config.notifyPollMs,
+      async () => {
+        const result = await this.store.pollCount();
+        if (result.outcome === 'ok') await this.refreshOpenList();
+        return result;
+      },
+      {
+        key: () => `${config.apiBase}|${this.store.user?.id ?? ''}`,
+        receive: (shared) => {
+          this.store.sharedCount(shared as { count: number; etag: string | null });
+          void this.refreshOpenList();
+        },
+      },
+    );
+    this.launcher.append(icon(), this.badge);
+    this.root.append(this.pins, this.outline, this.panel, this.launcher);
+    adoptStyles(this.root, styles, config.nonce);
     // Esc from anywhere in the widget closes the panel; picking handles its own Esc. Tab
     // stays inside the open panel, as in any dialog.
     this.root.addEventListener('keydown', (event) => {
@@ -99,28 +162,130 @@ export class Widget {
         this.keepFocusInside(event as KeyboardEvent);
       }
     });
-    const relayout = () => this.renderPins();
-    window.addEventListener('resize', relayout);
-    this.cleanups.push(() => window.removeEventListener('resize', relayout));
+    this.root.addEventListener('pointerdown', () => {
+      this.pressedAt = performance.now();
+    });
+    const released = () => {
+      this.pressedAt = 0;
+      // After the click this release makes, which may redraw by itself.
+      if (this.redrawAfterPress) setTimeout(() => this.redrawHeldBack());
+    };
+    for (const type of ['pointerup', 'pointercancel']) {
+      addEventListener(type, released, true);
+      this.cleanups.push(() => removeEventListener(type, released, true));
+    }
+    this.cleanups.push(watchNavigation(() => void this.pageChanged()));
+    const shortcut = config.pickShortcut;
+    if (shortcut) {
+      // In the capture phase, before the page's own shortcuts; picking handles it once started.
+      const onKey = (event: KeyboardEvent) => {
+        if (this.picking || !this.store.user || !matchesShortcut(event, shortcut)) return;
+        event.preventDefault();
+        event.stopPropagation();
+        void this.startPicking({ keepFocus: true });
+      };
+      addEventListener('keydown', onKey, true);
+      this.cleanups.push(() => removeEventListener('keydown', onKey, true));
+    }
     this.updateBadge();
   }
 
   async mount(): Promise<void> {
     document.body.append(this.host);
-    if (!(await this.store.exchangeAccessLink(takeParam('svc_access')))) this.showPanel();
+    this.stayOnPage();
+    if (!(await this.store.exchangeAccessLink(this.accessToken))) this.showPanel();
     const user = await this.store.resume();
     if (user) await this.signedIn(user);
     this.render();
     // "Open on page" from the console: ?svc_comment=<id> opens the panel on that comment.
     const shown = takeParam('svc_comment');
-    if (shown && this.store.user) this.actions.openComment(shown, currentPage());
+    if (shown && this.store.user) this.actions.openComment(shown, this.store.page());
+  }
+
+  /**
+   * Puts the widget back when the app replaces the body or what is in it (some do on sign-in):
+   * watched on the root and the body's own children only, so the app's work inside its
+   * containers costs nothing here.
+   */
+  private stayOnPage(): void {
+    const observer = new MutationObserver(() => {
+      if (!this.host.isConnected && document.body) document.body.append(this.host);
+      observer.disconnect();
+      observer.observe(document.documentElement, { childList: true });
+      if (document.body) observer.observe(document.body, { childList: true });
+    });
+    observer.observe(document.documentElement, { childList: true });
+    observer.observe(document.body, { childList: true });
+    this.cleanups.push(() => observer.disconnect());
   }
 
   destroy(): void {
     this.poller.destroy();
     this.picking?.cancel();
+    this.tracker?.destroy();
     for (const cleanup of this.cleanups) cleanup();
     this.host.remove();
+  }
+
+  /** After an in-app navigation: the new page's comments and pins, the panel left as it is. */
+  private async pageChanged(): Promise<void> {
+    const page = this.store.page();
+    if (!this.store.user || page === this.shownPage) return;
+    this.shownPage = page;
+    this.store.placements = new Map();
+    this.renderPins();
+    await this.store.loadComments();
+    this.syncPins();
+    if (!this.panel.hidden) this.render();
+  }
+
+  /**
+   * Hands this page's anchors to the pin tracker, loading the anchoring the first time a page
+   * has any; pins and the "not found" list follow what it reports.
+   */
+  private syncPins(): void {
+    this.shownPage = this.store.page();
+    const anchors = this.store.user ? this.store.anchorsOfPage() : new Map();
+    if (!anchors.size && !this.tracker && !this.store.comments.some((c) => c.anchor)) return;
+    void this.anchoring()
+      .then((anchoring) => {
+        this.tracker ??= new anchoring.PinTracker(this.host, (placements) => this.placed(placements));
+        this.tracker.set(anchors);
+      })
+      .catch(() => {});
+  }
+
+  /** While the panel shows the comments, what it shows is re-read (a 304 when unchanged). */
+  private async refreshOpenList(): Promise<void> {
+    if (!this.panel.hidden && this.store.tab === 'comments' && !this.store.draft) {
+      if (await this.store.refresh()) this.refreshed();
+    }
+  }
+
+  /** A screenshot of the page as it is, the widget left out and `element` outlined. */
+  private screenshot(element: Element | null): Promise<Blob> {
+    return takeScreenshot(this.config, { exclude: this.host, outline: element?.getBoundingClientRect() ?? null });
+  }
+
+  /** The anchoring chunk; the first time, its words for elements go to the cards. */
+  private async anchoring() {
+    const anchoring = await loadChunk(this.config, '__svcAnchoring');
+    if (!this.store.words) {
+      this.store.words = (c) =>
+        c.anchor ? anchoring.inWords(c.anchor, this.tracker?.element(c.id) ?? null) : 'the whole page';
+      if (!this.panel.hidden) this.render();
+    }
+    return anchoring;
+  }
+
+  private placed(placements: Map<string, Placement | null>): void {
+    this.store.placements = placements;
+    this.renderPins();
+    const states = [...placements].map(([id, p]) => `${id}:${p ? p.confidence : 'missing'}`).join();
+    if (states !== this.pinStates) {
+      this.pinStates = states;
+      if (!this.panel.hidden && this.store.tab === 'comments') this.render();
+    }
   }
 
   open(tab?: Tab): void {
@@ -128,6 +293,15 @@ export class Widget {
     this.showPanel();
     this.render();
     this.focus('[aria-selected=true], input, textarea');
+    // Signed in before the panel's views arrived: they show, and take focus, once loaded.
+    if (this.store.user && !this.views) {
+      void this.panelViews().then(() => {
+        // Shown meanwhile (the sign-in finished first): drawn again, it would lose what has focus.
+        if (this.panel.hidden || this.panel.querySelector('[role=tablist]')) return;
+        this.render();
+        this.focus('[aria-selected=true], input, textarea, .empty button');
+      });
+    }
     if (this.store.user && this.store.tab === 'updates') void this.store.loadUpdates(() => this.render());
   }
 
@@ -155,9 +329,12 @@ export class Widget {
   }
 
   private async signedIn(user: Parameters<Store['signedIn']>[0]): Promise<void> {
+    // The panel's views load meanwhile: polling and pins do not wait for them.
+    const views = this.panelViews();
     await this.store.signedIn(user);
     this.poller.start();
-    this.renderPins();
+    this.syncPins();
+    await views;
   }
 
   /** The server refused the token: back to the sign-in, saying why. */
@@ -172,7 +349,7 @@ export class Widget {
     this.store.forget(notice);
     this.poller.stop();
     this.updateBadge();
-    this.renderPins();
+    this.syncPins();
   }
 
   /** Tab from the last element goes to the first, Shift+Tab from the first to the last. */
@@ -218,46 +395,140 @@ export class Widget {
 
   /** Redraws the panel from the state; focus, typed text and scroll position survive (see `redraw`). */
   private render(): void {
-    redraw(this.panel, this.store.user ? signedInView(this.store, this.actions) : signInView(this.store, this.actions));
-  }
-
-  private renderPins(): void {
-    this.pins.replaceChildren(
-      ...pinsView(this.store, this.host, (id, pageUrl) => this.actions.openComment(id, pageUrl)),
+    if (this.holdRedraw()) return;
+    const views = this.views;
+    redraw(
+      this.panel,
+      !this.store.user
+        ? signInView(this.store, this.actions)
+        : views
+          ? views.signedInView(this.store, this.actions)
+          : this.viewsFailed
+            ? [
+                h(
+                  'p',
+                  { class: 'empty', role: 'alert' },
+                  'The feedback panel could not be loaded. ',
+                  h('button', { class: 'link', type: 'button', onClick: () => this.open() }, 'Try again'),
+                ),
+              ]
+            : [h('p', { class: 'empty', role: 'status' }, 'Loading…')],
     );
   }
 
-  private flash(selector: string): void {
-    const mark = flashView(selector, this.host);
-    if (!mark) return;
+  /** Whether a redraw waits for a pointer pressed on the widget (see `pressedAt`); noted if so. */
+  private holdRedraw(): boolean {
+    if (!this.pressedAt || performance.now() - this.pressedAt > 1000) return false;
+    if (!this.redrawAfterPress) setTimeout(() => this.redrawHeldBack(), 1000);
+    this.redrawAfterPress = true;
+    return true;
+  }
+
+  private redrawHeldBack(): void {
+    if (!this.redrawAfterPress) return;
+    this.redrawAfterPress = false;
+    this.renderPins();
+    this.render();
+  }
+
+  /** The signed-in panel's views; loaded once, and again after a failed load. */
+  private async panelViews(): Promise<void> {
+    this.viewsFailed = false;
+    this.views ??= await loadChunk(this.config, '__svcPanel').catch(() => null);
+    this.viewsFailed = !this.views;
+  }
+
+  private renderPins(): void {
+    if (this.holdRedraw()) return;
+    this.pins.replaceChildren(...pinsView(this.store, (id, pageUrl) => this.actions.openComment(id, pageUrl)));
+  }
+
+  /** The list changed (a comment added, removed, re-read): pins follow, and the panel shows it. */
+  private refreshed(): void {
+    this.syncPins();
+    this.renderPins();
+    this.render();
+  }
+
+  private flash(id: string): void {
+    const target = this.tracker?.element(id);
+    if (!target) return;
+    const mark = flashView(target, this.host);
     this.root.append(mark);
     setTimeout(() => mark.remove(), 2500);
   }
 
   // --- picking an element for a new comment -----------------------------------------------
 
-  private startPicking(): void {
+  /**
+   * Lets the reviewer pick an element: for a new comment, or to move a comment's pin
+   * (`store.repinning`). From the shortcut, focus stays in the page, so a menu or an inline
+   * editor that closes when focus leaves can be pinned.
+   */
+  private async startPicking(options: { keepFocus?: boolean } = {}): Promise<void> {
     this.hidePanel();
+    const key = this.config.pickShortcut;
+    const how = key
+      ? ` or press ${[key.ctrl && 'Ctrl', key.alt && 'Alt', key.shift && 'Shift', key.meta && 'Meta', key.key.toUpperCase()].filter(Boolean).join('+')} over it`
+      : '';
     const hint = h(
       'div',
       { class: 'hint', role: 'status' },
       h(
         'span',
         { class: 'long' },
-        'Click the element your comment is about (or Tab to it and press Enter). Esc cancels.',
+        `Click the element your comment is about${how} (or Tab to it and press Enter). Esc cancels.`,
       ),
       h('span', { class: 'short' }, 'Tap what your comment is about'),
-      h('button', { class: 'btn', type: 'button', onClick: () => this.finishPicking('page') }, 'Whole page'),
+      this.store.repinning
+        ? null
+        : h('button', { class: 'btn', type: 'button', onClick: () => this.finishPicking('page') }, 'Whole page'),
     );
     this.root.append(hint);
     // Pins would sit on top of the very elements being picked.
     this.pins.hidden = true;
-    const picking = pickElement(this.host, this.outline);
+    const anchoring = await this.anchoring().catch(() => null);
+    if (!anchoring) {
+      hint.remove();
+      this.finishPicking(null);
+      return;
+    }
+    const origin = () => this.host.getBoundingClientRect();
+    const picking = anchoring.pickElement({
+      host: this.host,
+      shortcut: key,
+      show: (box) => {
+        const o = origin();
+        if (!box) this.outline.style.display = 'none';
+        else {
+          Object.assign(this.outline.style, {
+            display: 'block',
+            left: `${box.left - o.left}px`,
+            top: `${box.top - o.top}px`,
+            width: `${box.width}px`,
+            height: `${box.height}px`,
+          });
+          // The hint lets the pointer through (but for its button) and steps to the other edge
+          // when it covers what is pointed at: a link in a sticky header can be picked. Only for
+          // an element it can hide: a page's body or main reach both edges, and would send it
+          // back and forth.
+          if (box.height < innerHeight / 3 && overlaps(box, hint.getBoundingClientRect())) {
+            hint.classList.toggle('below', box.top + box.height / 2 < innerHeight / 2);
+          }
+        }
+      },
+    });
     this.picking = picking;
+    if (!options.keepFocus) this.focusHint(hint);
     void picking.done.then((picked) => {
       hint.remove();
       if (this.picking === picking) this.finishPicking(picked);
     });
+  }
+
+  /** Keyboard users start from the hint (its Whole page button), not from the page's top. */
+  private focusHint(hint: HTMLElement): void {
+    hint.querySelector('button')?.focus({ preventScroll: true });
   }
 
   private finishPicking(picked: Picked | 'page' | null): void {
@@ -265,7 +536,21 @@ export class Widget {
     this.picking = null;
     picking?.cancel();
     this.pins.hidden = false;
-    this.store.draft = picked;
+    const repinning = this.store.repinning;
+    if (repinning) {
+      this.store.repinning = null;
+      if (picked && picked !== 'page') {
+        void this.store.repin(repinning, picked.anchor).then(() => {
+          this.refreshed();
+          this.actions.openComment(repinning, this.store.page());
+        });
+      } else this.actions.openComment(repinning, this.store.page());
+      return;
+    }
+    if (picked) {
+      const page = this.store.page();
+      this.store.draft = picked === 'page' ? { element: null, anchor: null, page } : { ...picked, page };
+    }
     this.open('comments');
     // Cancelled: back where the user was, on the button that started it.
     if (!picked) this.focus('[data-new]');
@@ -275,7 +560,11 @@ export class Widget {
 
   private readonly actions: Actions = {
     close: () => this.close(),
-    startPicking: () => this.startPicking(),
+    startPicking: () => void this.startPicking(),
+    repin: (id) => {
+      this.store.repinning = id;
+      void this.startPicking();
+    },
     switchTab: (tab) => {
       const store = this.store;
       store.tab = tab;
@@ -285,11 +574,11 @@ export class Widget {
       else void store.loadComments().then(() => this.render());
     },
     signIn: async (form, email, password) => {
-      const answer = await submit(form, () => this.store.signIn(email, password));
+      const answer = await submit(form, () => this.store.signIn(email, password), this.unreachable);
       if (!answer?.ok) return;
+      await this.panelViews();
       this.poller.start();
-      this.renderPins();
-      this.render();
+      this.refreshed();
       this.focus('[aria-selected=true]');
     },
     signOut: async () => {
@@ -300,24 +589,20 @@ export class Widget {
     },
     openComment: async (id, pageUrl) => {
       await this.store.showComment(id, pageUrl);
-      this.renderPins();
       this.showPanel();
-      this.render();
+      this.refreshed();
       const card = this.focus(`[data-comment="${CSS.escape(id)}"]`);
       card?.scrollIntoView({ block: 'nearest' });
-      const comment = this.store.comment(id);
-      if (comment?.anchor && comment.pageUrl === currentPage()) this.flash(comment.anchor.selector);
+      if (pageUrl === this.store.page()) this.flash(id);
     },
     setStatus: async (status) => {
       this.store.status = status;
       await this.store.loadComments();
-      this.renderPins();
-      this.render();
+      this.refreshed();
     },
     triage: async (id, action) => {
       const answer = await this.store.triage(id, action).catch(() => null);
-      this.renderPins();
-      this.render();
+      this.refreshed();
       if (answer?.ok) this.focus(`[data-comment="${CSS.escape(id)}"]`);
     },
     setDeleting: (id) => {
@@ -329,20 +614,17 @@ export class Widget {
     },
     remove: async (id) => {
       await this.store.remove(id).catch(() => null);
-      this.renderPins();
-      this.render();
+      this.refreshed();
       this.focus('[aria-selected=true]');
     },
     setAllPages: async (all) => {
       this.store.allPages = all;
       await this.store.loadComments();
-      this.renderPins();
-      this.render();
+      this.refreshed();
     },
     showMore: async () => {
       await this.store.loadComments(true);
-      this.renderPins();
-      this.render();
+      this.refreshed();
     },
     toggleDetails: (id) => {
       const details = this.store.details;
@@ -360,16 +642,15 @@ export class Widget {
       this.render();
     },
     reply: async (form, id, body) => {
-      const answer = await submit(form, () => this.store.reply(id, body));
+      const answer = await submit(form, () => this.store.reply(id, body), this.unreachable);
       if (!answer?.ok) return;
       this.render();
       this.focus(`#svc-reply-${CSS.escape(id)}`);
     },
     verify: async (form, id, body) => {
-      const answer = await submit(form, () => this.store.verify(id, body));
+      const answer = await submit(form, () => this.store.verify(id, body), this.unreachable);
       if (!answer?.ok) return;
-      this.renderPins();
-      this.render();
+      this.refreshed();
       this.focus(`[data-comment="${CSS.escape(id)}"]`);
     },
     setRejecting: (id) => {
@@ -380,11 +661,23 @@ export class Widget {
       else if (was) this.focus(`#svc-not-fixed-${CSS.escape(was)}`);
     },
     sendComment: async (form, body, attach) => {
-      const answer = await submit(form, () => this.store.createComment(body, attach ? { exclude: this.host } : null));
+      const shoot = (element: Element | null) => {
+        formStatus(form, 'Sent. Taking the screenshot…');
+        return this.screenshot(element);
+      };
+      const answer = await submit(form, () => this.store.createComment(body, attach ? shoot : null), this.unreachable);
       if (!answer?.ok) return;
-      this.renderPins();
-      this.render();
+      this.refreshed();
       this.focus(`[data-comment="${CSS.escape(answer.data.id)}"]`);
+    },
+    retryScreenshot: async (id) => {
+      this.store.confirmation = { id, text: 'Taking the screenshot…' };
+      this.render();
+      const attached = await this.store.attachScreenshot(id, () => this.screenshot(this.tracker?.element(id) ?? null));
+      if (attached) this.store.confirmation = { id, text: 'Screenshot attached.' };
+      await this.store.loadComments();
+      this.refreshed();
+      this.focus(attached ? `[data-comment="${CSS.escape(id)}"]` : `#svc-shoot-${CSS.escape(id)}`);
     },
     cancelDraft: () => {
       this.store.draft = null;

@@ -97,14 +97,29 @@ describe('context and a screenshot with a new comment', () => {
         return min;
       };
       const at = (x, y) => [...context.getImageData(x, y, 1, 1).data].slice(0, 3);
+      const all = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      let opaque = 255;
+      for (let i = 3; i < all.length; i += 4) opaque = Math.min(opaque, all[i]);
       return {
         width: bitmap.width,
+        opaque,
+        corner: at(bitmap.width - 2, bitmap.height - 2),
         secret: darkest(regions.secret),
         masked: darkest(regions.masked),
         outline: at(regions.headline.left - 3, regions.headline.top + regions.headline.height / 2),
       };
-    })(${args})`)) as { width: number; secret: number; masked: number; outline: number[] };
+    })(${args})`)) as {
+      width: number;
+      opaque: number;
+      corner: number[];
+      secret: number;
+      masked: number;
+      outline: number[];
+    };
     assert.equal(pixels.width, 1100);
+    // The page has no background of its own: flattened on white, readable on a dark console.
+    assert.equal(pixels.opaque, 255, 'no transparent pixel');
+    assert.deepEqual(pixels.corner, [255, 255, 255]);
     assert.ok(pixels.secret > 150, `no password dots in the image (darkest ${pixels.secret})`);
     assert.ok(pixels.masked > 150, `the masked block is blank (darkest ${pixels.masked})`);
     const [r, g, b] = pixels.outline as [number, number, number];

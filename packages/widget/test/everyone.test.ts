@@ -83,6 +83,8 @@ describe('the widget for everyone', () => {
     assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'picking');
     await widget(page).locator('.hint button').click();
     await widget(page).locator('#svc-new-body').waitFor();
+    // Clicked with the mouse, the hint's own button is not taken for an element of the page.
+    assert.equal(await widget(page).locator('form p.muted').first().textContent(), 'About the whole page');
     assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'new comment');
     await widget(page).locator('.who button', { hasText: 'Sign out' }).click();
     await widget(page).locator('#svc-email').waitFor();
@@ -101,7 +103,11 @@ describe('the widget for everyone', () => {
       const page = await openAs(reviewer, stack.pageUrl(), { width, height });
       await widget(page).locator('.launcher').click();
       const panel = await widget(page).locator('.panel').boundingBox();
-      if (width < 480) assert.deepEqual(panel, { x: 0, y: 0, width, height }, 'a full-height sheet');
+      if (width < 480) {
+        assert.deepEqual(panel, { x: 0, y: 0, width, height }, 'a full-height sheet');
+        // The sheet has its own close button: the launcher would only cover its bottom.
+        assert.equal(await widget(page).locator('.launcher').isVisible(), false, 'no launcher over the sheet');
+      }
       const close = await widget(page).locator('button[aria-label=Close]').boundingBox();
       assert.ok(
         close && close.x >= 0 && close.y >= 0 && close.x + close.width <= width && close.y + close.height <= height,
@@ -137,11 +143,11 @@ describe('the widget for everyone', () => {
 
   test('a hostile page: its rules do not reach the widget, and pins and outlines sit on their elements', async () => {
     const reviewer = await newReviewer(stack, 'Hana Hostile');
-    await comment(reviewer, 'Pinned on a hostile page');
+    const pinned = await comment(reviewer, 'Pinned on a hostile page');
     const page = await openAs(reviewer, stack.pageUrl({ query: 'hostile=1' }));
-    await widget(page).locator('.pin').first().waitFor();
+    await widget(page).locator(`[data-pin="${pinned.id}"]`).waitFor();
     const target = await page.locator('section.plans > div:nth-of-type(2) > button').boundingBox();
-    const pin = await widget(page).locator('.pin').first().boundingBox();
+    const pin = await widget(page).locator(`[data-pin="${pinned.id}"]`).boundingBox();
     assert.ok(target && pin);
     // The pin's point sits at the element's top-right corner, whatever the page's margins and transforms.
     assert.ok(

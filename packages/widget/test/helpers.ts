@@ -50,7 +50,11 @@ export interface Stack {
 
 export async function startStack(): Promise<Stack> {
   // The tests write a hundred replies at once to raise a badge past 99: no per-user write limit.
-  const api = await createTestApp({ limits: { repliesPerMinute: 100_000, commentsPerMinute: 100_000 } });
+  // The cadences are what these tests look at: the server does not slow the widgets down when the machine is busy.
+  const api = await createTestApp({
+    limits: { repliesPerMinute: 100_000, commentsPerMinute: 100_000 },
+    pollAdaptive: false,
+  });
   const apiBase = (await api.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   const pages = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -112,10 +116,13 @@ ${
     ? `<form><label>Password <input id="secret" type="password" value="hunter2hunter2" style="width:220px;height:30px;font-size:24px;color:#000"></label></form>
 <div id="masked" data-svc-mask style="width:220px;height:30px;font-size:24px;color:#000">Card 4242 4242</div>
 <script>
-  setTimeout(() => {
+  // Once the widget is there (its script is async: on a busy machine it may come late).
+  const breakThings = () => {
+    if (!window.svcWidget) return setTimeout(breakThings, 100);
     console.error('Broken on purpose');
     fetch('/missing?token=never-sent').catch(() => {});
-  }, 300);
+  };
+  setTimeout(breakThings, 300);
 </script>`
     : ''
 }

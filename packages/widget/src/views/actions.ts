@@ -5,6 +5,8 @@ export interface Actions {
   close(): void;
   switchTab(tab: Tab): void;
   startPicking(): void;
+  /** Move the comment's pin: pick its element again. */
+  repin(id: string): void;
   signIn(form: HTMLFormElement, email: string, password: string): void;
   signOut(): void;
   openComment(id: string, pageUrl: string): void;
@@ -20,5 +22,7 @@ export interface Actions {
   verify(form: HTMLFormElement | null, id: string, body: { ok: boolean; note?: string }): void;
   setRejecting(id: string | null): void;
   sendComment(form: HTMLFormElement, body: string, attachScreenshot: boolean): void;
+  /** Take the comment's screenshot again, after it could not be attached. */
+  retryScreenshot(id: string): void;
   cancelDraft(): void;
 }

@@ -1,28 +1,24 @@
+import { COMMENT_BODY_MAX } from '@svc/contract/rules';
 import { shortSha } from '@svc/contract/sha';
-import { describeElement } from '../describe.js';
+import { statePills } from '@svc/contract/vocabulary';
 import { h, timeAgo } from '../dom.js';
-import { type Comment, currentPage, type Store } from '../store.js';
+import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { field, formError } from './form.js';
 import { commitLink } from './parts.js';
-import { pageElement } from './pins.js';
 import { verifyControls } from './verify.js';
 
 function pills(c: Comment): Node[] {
-  const pills: Node[] = [];
-  if (c.status === 'open') pills.push(h('span', { class: 'pill' }, 'Open'));
-  else if (c.status === 'archived') pills.push(h('span', { class: 'pill' }, 'Archived'));
-  else if (c.deployedAt && c.deployedBuildSha)
-    pills.push(h('span', { class: 'pill live' }, `Live · ${shortSha(c.deployedBuildSha)}`));
-  else pills.push(h('span', { class: 'pill completed' }, 'Completed'));
-  if (c.verifiedAt) pills.push(h('span', { class: 'pill verified' }, 'Verified'));
-  return pills;
+  return statePills(c).map((pill) => h('span', { class: `pill ${pill.kind}` }, pill.label));
 }
 
-/** Archive, reopen and delete, for the team (SPEC §2): delete is its author's or an admin's. */
-function teamActions(store: Store, actions: Actions, c: Comment): Node | null {
-  const role = store.user?.role;
-  if (role !== 'admin' && role !== 'member') return null;
+/**
+ * Reopen, archive, delete and move pin, as the server says this user may now (`can`). Reopen
+ * is not offered beside "Not fixed", which reopens with a note: one action, one button.
+ */
+function triageActions(store: Store, actions: Actions, c: Comment): Node | null {
+  const can = c.can;
+  const here = c.pageUrl === store.page();
   if (store.deleting === c.id) {
     return h(
       'div',
@@ -36,17 +32,40 @@ function teamActions(store: Store, actions: Actions, c: Comment): Node | null {
       h('button', { class: 'btn danger', type: 'button', onClick: () => actions.remove(c.id) }, 'Delete'),
     );
   }
-  const mayDelete = role === 'admin' || c.author.id === store.user?.id;
   const button = (label: string, id: string, onClick: () => void) =>
     h('button', { class: 'icon', type: 'button', id: `svc-${id}-${c.id}`, onClick }, label);
+  const buttons = [
+    can.reopen && !can.verify ? button('Reopen', 'reopen', () => actions.triage(c.id, 'reopen')) : null,
+    can.archive ? button('Archive', 'archive', () => actions.triage(c.id, 'archive')) : null,
+    can.delete ? button('Delete', 'delete', () => actions.setDeleting(c.id)) : null,
+    can.repin && here ? button(c.anchor ? 'Move pin' : 'Pin to an element', 'repin', () => actions.repin(c.id)) : null,
+  ].filter((node) => node !== null);
+  if (!buttons.length) return null;
+  // The team's triage, or a reviewer's own pin: labelled for what it holds.
+  const team = can.archive || can.reopen;
   return h(
     'div',
-    { class: 'actions team', role: 'group', 'aria-label': 'Triage' },
-    c.status === 'applied' ? button('Reopen', 'reopen', () => actions.triage(c.id, 'reopen')) : null,
-    c.status !== 'archived' ? button('Archive', 'archive', () => actions.triage(c.id, 'archive')) : null,
-    mayDelete ? button('Delete', 'delete', () => actions.setDeleting(c.id)) : null,
+    { class: team ? 'actions team' : 'actions', role: 'group', 'aria-label': team ? 'Triage' : 'Pin' },
+    buttons,
   );
 }
+
+/** Where the pin is on this page: found (nothing to say), perhaps on a changed element, or not found. */
+function whereabouts(store: Store, id: string): Node | null {
+  const placed = store.placements.get(id);
+  if (placed === undefined || placed?.confidence === 'sure') return null;
+  return h(
+    'strong',
+    { class: placed ? 'moved' : 'missing' },
+    placed ? ' · moved? The element may have changed' : ' · not found on this page',
+  );
+}
+
+/** Its path, and the route of a single-page app ("/todos#/active"). */
+const pageOfUrl = (url: string) => {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search + parsed.hash;
+};
 
 /** The screenshot as a thumbnail; selecting it opens it full size. */
 function thumbnail(store: Store, c: Comment): Node {
@@ -116,12 +135,13 @@ function details(store: Store, actions: Actions, c: Comment): Node | null {
 
 export function commentCard(store: Store, actions: Actions, c: Comment, pin?: number): HTMLElement {
   const open = store.expanded.has(c.id);
-  const mine = c.author.id === store.user?.id;
-  const target = c.anchor && c.pageUrl === currentPage() ? pageElement(c.anchor.selector) : null;
+  const here = c.pageUrl === store.page();
   return h(
     'li',
     {
       class: `comment${store.highlighted === c.id ? ' highlight' : ''}`,
+      // An id, so that a redraw (the pins found, the words loaded) keeps focus on it.
+      id: `svc-comment-${c.id}`,
       'data-comment': c.id,
       tabindex: '-1',
       'aria-label': `Comment by ${c.author.name}`,
@@ -129,25 +149,51 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
     h(
       'div',
       { class: 'row' },
-      pin ? h('span', { class: 'number', title: `Pin ${pin} on the page` }, String(pin)) : null,
+      pin && store.placements.get(c.id) !== null
+        ? h('span', { class: 'number', title: `Pin ${pin} on the page` }, String(pin))
+        : null,
       h('strong', null, c.author.name),
       h('span', { class: 'muted' }, timeAgo(c.createdAt)),
       h('span', { class: 'pills' }, pills(c)),
     ),
     h('p', null, c.body),
     c.screenshot ? thumbnail(store, c) : null,
-    target ? h('div', { class: 'muted' }, `About ${describeElement(target)}`) : null,
-    store.allPages ? h('div', { class: 'muted' }, new URL(c.pageUrl).pathname) : null,
+    c.anchor && store.words
+      ? h('div', { class: 'muted' }, `About ${store.words(c)}`, here ? whereabouts(store, c.id) : null)
+      : null,
+    c.repinned ? h('div', { class: 'muted' }, `Pin moved by ${c.repinned.by.name} `, timeAgo(c.repinned.at)) : null,
+    store.allPages ? h('div', { class: 'muted' }, pageOfUrl(c.pageUrl)) : null,
     c.status === 'applied' && c.commitSha
       ? h('div', { class: 'muted' }, 'Fixed in ', commitLink(c.commitSha, c.commitUrl, shortSha(c.commitSha)))
       : null,
-    store.confirmation?.id === c.id ? h('p', { class: 'confirm', role: 'status' }, store.confirmation.text) : null,
-    mine && c.status === 'applied' ? verifyControls(store, actions, c) : null,
+    store.confirmation?.id === c.id
+      ? h(
+          'p',
+          { class: 'confirm', role: 'status' },
+          store.confirmation.text,
+          store.confirmation.retry
+            ? [
+                ' ',
+                h(
+                  'button',
+                  {
+                    class: 'link',
+                    type: 'button',
+                    id: `svc-shoot-${c.id}`,
+                    onClick: () => actions.retryScreenshot(c.id),
+                  },
+                  'Try the screenshot again',
+                ),
+              ]
+            : null,
+        )
+      : null,
+    c.can.verify ? verifyControls(store, actions, c) : null,
     details(store, actions, c),
-    teamActions(store, actions, c),
+    triageActions(store, actions, c),
     h(
       'div',
-      { class: 'actions', style: 'justify-content:flex-start' },
+      { class: 'actions start' },
       h(
         'button',
         {
@@ -176,7 +222,7 @@ function thread(actions: Actions, c: Comment): Node {
       },
     },
     h('label', { for: `svc-reply-${c.id}` }, 'Reply'),
-    h('textarea', { id: `svc-reply-${c.id}`, name: 'body', rows: '2', maxlength: '10000' }),
+    h('textarea', { id: `svc-reply-${c.id}`, name: 'body', rows: '2', maxlength: COMMENT_BODY_MAX }),
     h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Send reply')),
   );
   return h(
@@ -195,7 +241,7 @@ function thread(actions: Actions, c: Comment): Node {
             h('strong', null, r.author?.name ?? 'Update'),
             h('span', { class: 'muted' }, timeAgo(r.createdAt)),
           ),
-          h('div', { style: 'white-space:pre-wrap' }, r.body),
+          h('div', { class: 'pre' }, r.body),
         ),
       ),
     ),

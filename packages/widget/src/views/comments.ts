@@ -1,21 +1,14 @@
+import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { h } from '../dom.js';
-import type { StatusFilter, Store } from '../store.js';
+import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { commentCard } from './comment-card.js';
-
-const FILTERS: [StatusFilter, string][] = [
-  ['', 'All'],
-  ['open', 'Open'],
-  ['applied', 'Completed'],
-  ['live', 'Live'],
-  ['verified', 'Verified'],
-];
 
 export function commentsView(store: Store, actions: Actions): Node[] {
   const filter = h(
     'div',
     { class: 'filters', role: 'group', 'aria-label': 'Show' },
-    FILTERS.map(([value, label]) =>
+    STATUS_FILTERS.map(([value, label]) =>
       h(
         'button',
         {
@@ -41,12 +34,12 @@ export function commentsView(store: Store, actions: Actions): Node[] {
     'All pages',
   );
   const numbers = store.pinNumbers();
-  const list = store.comments.length
-    ? h(
-        'ul',
-        { 'aria-label': 'Comments' },
-        store.comments.map((c) => commentCard(store, actions, c, numbers.get(c.id))),
-      )
+  const card = (c: Comment) => commentCard(store, actions, c, numbers.get(c.id));
+  // This page's comments whose element is not found: apart, so that nobody takes them for pinned.
+  const missing = store.comments.filter((c) => numbers.has(c.id) && store.placements.get(c.id) === null);
+  const listed = store.comments.filter((c) => !missing.includes(c));
+  const list = listed.length
+    ? h('ul', { 'aria-label': 'Comments' }, listed.map(card))
     : h(
         'p',
         { class: 'empty' },
@@ -54,10 +47,25 @@ export function commentsView(store: Store, actions: Actions): Node[] {
           ? 'No comments with this status.'
           : store.allPages
             ? 'No comments yet.'
-            : 'No comments on this page yet.',
+            : missing.length
+              ? 'No other comments on this page.'
+              : 'No comments on this page yet.',
       );
+  const apart = missing.length
+    ? h(
+        'section',
+        { class: 'missing', 'aria-labelledby': 'svc-missing-title' },
+        h('h3', { id: 'svc-missing-title' }, `Not found on this page (${missing.length})`),
+        h(
+          'p',
+          { class: 'muted' },
+          'The element these comments are about is not on this version of the page: it may have been removed or changed. Their screenshots show where they were.',
+        ),
+        h('ul', { 'aria-label': 'Not found on this page' }, missing.map(card)),
+      )
+    : null;
   const more = store.nextCursor
     ? h('button', { class: 'btn', type: 'button', id: 'svc-more', onClick: () => actions.showMore() }, 'Show more')
     : null;
-  return more ? [toggle, filter, list, more] : [toggle, filter, list];
+  return [toggle, filter, list, apart, more].filter((node): node is HTMLElement => node !== null);
 }

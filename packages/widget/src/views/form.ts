@@ -1,4 +1,5 @@
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
+import { problemSentence } from '@svc/contract/vocabulary';
 import { h } from '../dom.js';
 
 /** The value of a form's field, trimmed. */
@@ -6,10 +7,19 @@ export function field(form: HTMLFormElement, name: string): string {
   return (form.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement).value.trim();
 }
 
-export function formError(form: HTMLFormElement, message: string): void {
+export function formError(form: HTMLFormElement, ...message: (string | Node)[]): void {
   form.querySelector('.error')?.remove();
-  form.append(h('p', { class: 'error', role: 'alert' }, message));
+  form.append(h('p', { class: 'error', role: 'alert' }, ...message));
 }
+
+/** Says what a form's request is doing now (read out by screen readers). */
+export function formStatus(form: HTMLFormElement, message: string): void {
+  form.querySelector('.status')?.remove();
+  form.append(h('p', { class: 'status muted', role: 'status' }, message));
+}
+
+/** What a request that did not reach the server is told: this page not allowed, or no connection. */
+export type Unreachable = () => Promise<{ origin: string; allowUrl: string } | null>;
 
 /**
  * Runs a form's request with its buttons disabled; shows the server's reason when it fails.
@@ -18,6 +28,7 @@ export function formError(form: HTMLFormElement, message: string): void {
 export async function submit<E extends Endpoint>(
   form: HTMLFormElement | null,
   request: () => Promise<Answer<E>>,
+  unreachable?: Unreachable,
 ): Promise<Answer<E> | null> {
   const buttons = form ? [...form.querySelectorAll('button')] : [];
   for (const button of buttons) button.disabled = true;
@@ -25,12 +36,23 @@ export async function submit<E extends Endpoint>(
     const answer = await request();
     if (answer.ok) form?.reset();
     else if (form) {
-      const problem = answer.data;
-      formError(form, problem?.detail ?? problem?.title ?? 'That did not work. Please try again.');
+      formError(form, problemSentence(answer.data, answer.status));
     }
     return answer;
   } catch {
-    if (form) formError(form, 'Could not reach the feedback server. Check your connection and try again.');
+    const refused = await unreachable?.();
+    if (form && refused) {
+      formError(
+        form,
+        `This page's address (${refused.origin}) may not use this feedback project. An admin adds it to the project's allowed origins: `,
+        h(
+          'a',
+          { href: refused.allowUrl, target: '_blank', rel: 'noopener noreferrer' },
+          'open the project in the console',
+        ),
+        '.',
+      );
+    } else if (form) formError(form, 'Could not reach the feedback server. Check your connection and try again.');
     return null;
   } finally {
     for (const button of buttons) if (button.isConnected) button.disabled = false;

@@ -1,11 +1,17 @@
-import { describeElement } from '../describe.js';
+import type { Comment } from '@svc/contract';
+import { COMMENT_BODY_MAX } from '@svc/contract/rules';
 import { h } from '../dom.js';
 import type { Draft } from '../store.js';
 import type { Actions } from './actions.js';
 import { field, formError } from './form.js';
 
 /** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
-export function newCommentView(draft: Draft, actions: Actions, screenshot: boolean): Node {
+export function newCommentView(
+  draft: Draft,
+  actions: Actions,
+  screenshot: boolean,
+  words: ((comment: Pick<Comment, 'id' | 'anchor'>) => string) | null,
+): Node {
   const form = h(
     'form',
     {
@@ -16,9 +22,15 @@ export function newCommentView(draft: Draft, actions: Actions, screenshot: boole
         actions.sendComment(form, body, (form.elements.namedItem('screenshot') as HTMLInputElement).checked);
       },
     },
-    h('p', { class: 'muted' }, draft !== 'page' ? `About ${describeElement(draft.element)}` : 'About the whole page'),
+    h(
+      'p',
+      { class: 'muted' },
+      draft.anchor
+        ? `About ${words ? words({ id: '', anchor: draft.anchor }) : 'the element you picked'}`
+        : 'About the whole page',
+    ),
     h('label', { for: 'svc-new-body' }, 'Your comment'),
-    h('textarea', { id: 'svc-new-body', name: 'body', rows: '4', maxlength: '10000', required: true }),
+    h('textarea', { id: 'svc-new-body', name: 'body', rows: '4', maxlength: COMMENT_BODY_MAX, required: true }),
     h(
       'label',
       { class: 'toggle' },

@@ -27,7 +27,7 @@ export function signInView(store: Store, actions: Actions): Node[] {
     h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Sign in')),
   );
   return [
-    h('header', null, h('strong', { style: 'flex:1;padding:6px' }, 'Sign in to comment'), closeButton(actions)),
+    h('header', null, h('strong', { class: 'title' }, 'Sign in to comment'), closeButton(actions)),
     h('div', { class: 'body' }, form),
   ];
 }

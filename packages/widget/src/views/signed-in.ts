@@ -54,7 +54,7 @@ export function signedInView(store: Store, actions: Actions): Node[] {
     store.tab === 'updates'
       ? updatesView(store, actions)
       : store.draft
-        ? newCommentView(store.draft, actions, store.screenshotByDefault)
+        ? newCommentView(store.draft, actions, store.screenshotByDefault, store.words)
         : commentsView(store, actions);
   return [
     header,

@@ -33,7 +33,7 @@ export function updatesView(store: Store, actions: Actions): Node {
             { class: 'row' },
             h('span', { class: 'type' }, TYPE_LABELS[n.type] ?? n.type),
             n.actor ? h('span', { class: 'muted' }, `by ${n.actor.name}`) : null,
-            h('span', { class: 'muted', style: 'margin-left:auto' }, timeAgo(n.createdAt)),
+            h('span', { class: 'muted end' }, timeAgo(n.createdAt)),
           ),
           h('span', { class: 'excerpt' }, n.excerpt),
         ),

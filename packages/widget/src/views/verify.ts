@@ -9,7 +9,7 @@ export function verifyControls(store: Store, actions: Actions, c: Comment): Node
   if (store.rejecting !== c.id) {
     return h(
       'div',
-      { class: 'actions', style: 'justify-content:flex-start', role: 'group', 'aria-label': 'Is it fixed?' },
+      { class: 'actions start', role: 'group', 'aria-label': 'Is it fixed?' },
       c.verifiedAt
         ? null
         : h(

@@ -1,0 +1,120 @@
+// The anchor of a picked element: a description rich enough to find it again after the page
+// changed, bounded in size (see the contract's `Anchor`).
+import type { Anchor, AnchorFrame } from '@svc/contract';
+import {
+  CONTEXT_MAX,
+  type Features,
+  featuresOf,
+  parentText,
+  QUOTE_CONTEXT_MAX,
+  siblingText,
+  stableAttributes,
+  stableClasses,
+  type TextReader,
+  textAround,
+  textOf,
+} from './features.js';
+import { lookOf, Resolver } from './resolve.js';
+import { isDocument, isShadowRoot, otherSelectors, pathSelector, type Root } from './selectors.js';
+
+/** The shadow roots and same-origin iframes between the top document and `el`, outermost first. */
+function framesOf(el: Element): AnchorFrame[] {
+  const frames: AnchorFrame[] = [];
+  let node: Element = el;
+  for (;;) {
+    const root = node.getRootNode();
+    if (isShadowRoot(root)) {
+      frames.unshift({ kind: 'shadow', selector: pathSelector(root.host) });
+      node = root.host;
+      continue;
+    }
+    const frame = (root as Document).defaultView?.frameElement;
+    if (!frame) break;
+    frames.unshift({ kind: 'frame', selector: pathSelector(frame) });
+    node = frame;
+  }
+  return frames;
+}
+
+/** The text around the element: its parent's and its nearest siblings' (only the parts it has). */
+export function contextOf(el: Element, own: string, read?: TextReader): NonNullable<Anchor['context']> {
+  const context: NonNullable<Anchor['context']> = {};
+  const parent = parentText(el, own, read).slice(0, CONTEXT_MAX);
+  const previous = siblingText(el, 'previous', read);
+  const next = siblingText(el, 'next', read);
+  if (parent) context.parent = parent;
+  if (previous) context.previous = previous;
+  if (next) context.next = next;
+  return context;
+}
+
+/**
+ * How many other elements look the same (tag, text, classes, attributes but the id) with the
+ * same text around them (their parent's): only their places tell them apart.
+ */
+function twinsOf(el: Element, features: Features, root: Root, parent: string): number {
+  const look = lookOf(features.tag, features.text, features.classes, features.attributes);
+  let twins = 0;
+  for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
+    if (other === el || twins >= 1000 || textOf(other) !== features.text) continue;
+    if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
+    if ((contextOf(other, features.text).parent ?? '') === parent) twins += 1;
+  }
+  return twins;
+}
+
+/** How many elements of the page show `text` (the innermost with all of it). */
+function showing(root: Root, text: string): number {
+  const index = new Resolver(isDocument(root) ? root : root.ownerDocument);
+  return Math.min(1000, index.showing(root, text));
+}
+
+const some = <T extends object>(value: T) => (Object.keys(value).length ? value : undefined);
+const nonEmpty = (text: string) => text || undefined;
+
+/** Builds the anchor of `el`; `offset` is where in it the reviewer clicked. */
+export function describeElement(el: Element, offset: { x: number; y: number } = { x: 0, y: 0 }): Anchor {
+  const root = el.getRootNode() as Root;
+  const features: Features = featuresOf(el);
+  const selector = pathSelector(el, root);
+  const view = el.ownerDocument.defaultView ?? window;
+  const box = el.getBoundingClientRect();
+  const frames = framesOf(el);
+  const context = contextOf(el, features.text);
+  const anchor: Anchor = {
+    selector,
+    x: Math.round(offset.x),
+    y: Math.round(offset.y),
+    tag: features.tag,
+    role: nonEmpty(features.role),
+    name: nonEmpty(features.name),
+    text: features.text
+      ? {
+          exact: features.text,
+          prefix: nonEmpty(textAround(el, 'before', QUOTE_CONTEXT_MAX)),
+          suffix: nonEmpty(textAround(el, 'after', QUOTE_CONTEXT_MAX)),
+        }
+      : undefined,
+    attributes: some(features.attributes),
+    classes: features.classes.length ? features.classes : undefined,
+    label: nonEmpty(features.label),
+    context: some(context),
+    twins: twinsOf(el, features, root, context.parent ?? '') || undefined,
+    textCount: features.text ? showing(root, features.text) : undefined,
+    selectors: otherSelectors(el, features, root, selector),
+    position: {
+      left: Math.round(box.left + view.scrollX),
+      top: Math.round(box.top + view.scrollY),
+      width: Math.round(box.width),
+      height: Math.round(box.height),
+      viewportWidth: view.innerWidth,
+      viewportHeight: view.innerHeight,
+    },
+    frames: frames.length ? frames : undefined,
+  };
+  if (!anchor.selectors?.length) delete anchor.selectors;
+  // Absent parts are left out rather than sent as undefined.
+  for (const key of Object.keys(anchor) as (keyof Anchor)[]) if (anchor[key] === undefined) delete anchor[key];
+  if (anchor.text) for (const key of ['prefix', 'suffix'] as const) if (!anchor.text[key]) delete anchor.text[key];
+  return anchor;
+}

@@ -1,0 +1,274 @@
+// What can be read off an element to recognise it again: its text, accessible name, role,
+// stable attributes and classes, label, and the text around it. The same readings describe
+// the pinned element and every candidate when it is looked for, so they compare like for like.
+import type { AnchorAttributes } from '@svc/contract';
+
+export const TEXT_MAX = 200;
+export const CONTEXT_MAX = 120;
+export const QUOTE_CONTEXT_MAX = 64;
+
+const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+
+/** White space collapsed and trimmed. */
+export const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * The element's text, white space collapsed, at most `max` characters: it reads only as many
+ * text nodes as it needs, so a container's text costs no more than a button's.
+ */
+export function textOf(el: Node, max = TEXT_MAX): string {
+  // Most elements hold one text node: no walk needed.
+  const only = el.firstChild;
+  if (only && only === el.lastChild && only.nodeType === 3) return normalize(only.nodeValue ?? '').slice(0, max);
+  const walker = (el.ownerDocument ?? (el as Document)).createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let text = '';
+  let parent: Element | null = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement && SKIPPED.has(node.parentElement.tagName)) continue;
+    // Texts of different elements are different words ("General" and "Advanced" in two links).
+    if (parent && node.parentElement !== parent) text += ' ';
+    parent = node.parentElement;
+    text += (node.nodeValue ?? '').replace(/\s+/g, ' ');
+    if (text.length > max + 40) break;
+  }
+  return normalize(text).slice(0, max);
+}
+
+/** Ids and classes that a build or a framework makes up (`:r3:`, `ember412`, `css-1x2y3z`, `Button_root__3xYz1`). */
+export function looksGenerated(value: string): boolean {
+  if (/[:«»]|\d{3,}|^[\da-f]{8,}$|^[\da-f]{8}-/i.test(value)) return true;
+  if (/^(css|sc|jsx|svelte|emotion|styled|jss|tw)-|__[\w-]{5,}$/i.test(value)) return true;
+  // A part of letters and digits mixed, as hashes are: "3xYz1", "a1b2c".
+  return value.split(/[-_]/).some((part) => part.length >= 5 && /\d/.test(part) && /[a-z]/i.test(part));
+}
+
+const INPUT_ROLES: Record<string, string> = {
+  search: 'searchbox',
+  checkbox: 'checkbox',
+  radio: 'radio',
+  button: 'button',
+  submit: 'button',
+  reset: 'button',
+  image: 'button',
+  range: 'slider',
+  number: 'spinbutton',
+};
+
+const TAG_ROLES: Record<string, string> = {
+  button: 'button',
+  img: 'img',
+  textarea: 'textbox',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  h4: 'heading',
+  h5: 'heading',
+  h6: 'heading',
+  li: 'listitem',
+  ul: 'list',
+  ol: 'list',
+  nav: 'navigation',
+  table: 'table',
+  tr: 'row',
+  td: 'cell',
+  th: 'columnheader',
+  form: 'form',
+  main: 'main',
+  aside: 'complementary',
+  dialog: 'dialog',
+  p: 'paragraph',
+  article: 'article',
+  option: 'option',
+  progress: 'progressbar',
+  figure: 'figure',
+};
+
+/** Its ARIA role: the `role` attribute's first word, else the one its tag implies. */
+export function roleOf(el: Element): string {
+  const explicit = el.getAttribute('role')?.trim().split(/\s+/)[0];
+  if (explicit) return explicit;
+  const tag = el.localName;
+  if (tag === 'a' || tag === 'area') return el.hasAttribute('href') ? 'link' : '';
+  if (tag === 'input') return INPUT_ROLES[(el as HTMLInputElement).type] ?? 'textbox';
+  if (tag === 'select') return (el as HTMLSelectElement).multiple ? 'listbox' : 'combobox';
+  if (tag === 'header' || tag === 'footer') {
+    return el.closest('main, article, aside, nav, section') ? '' : tag === 'header' ? 'banner' : 'contentinfo';
+  }
+  if (tag === 'section') return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? 'region' : '';
+  return TAG_ROLES[tag] ?? '';
+}
+
+/** Roles whose accessible name is their text. */
+const NAMED_BY_CONTENT = new Set([
+  'button',
+  'link',
+  'heading',
+  'cell',
+  'columnheader',
+  'rowheader',
+  'tab',
+  'menuitem',
+  'option',
+  'checkbox',
+  'radio',
+  'switch',
+  'treeitem',
+]);
+
+const attr = (el: Element, name: string) => el.getAttribute(name)?.trim() || '';
+
+/** The text of the `<label>` of a form field. */
+export function labelOf(el: Element): string {
+  const labels = (el as HTMLInputElement).labels;
+  return labels?.[0] ? textOf(labels[0]) : '';
+}
+
+/** Its accessible name, as far as it can be told cheaply: aria-labelledby, aria-label, alt, its label, its text when its role is named by content, title. */
+export function nameOf(el: Element, role: string): string {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const labelledBy = attr(el, 'aria-labelledby');
+  if (labelledBy) {
+    const named = normalize(
+      labelledBy
+        .split(/\s+/)
+        .map((id) => (root.getElementById?.(id) ? textOf(root.getElementById(id) as Element) : ''))
+        .join(' '),
+    );
+    if (named) return named.slice(0, TEXT_MAX);
+  }
+  const label = attr(el, 'aria-label') || attr(el, 'alt');
+  if (label) return normalize(label).slice(0, TEXT_MAX);
+  const tag = el.localName;
+  if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+    const type = (el as HTMLInputElement).type;
+    if (tag === 'input' && (type === 'submit' || type === 'button' || type === 'reset')) {
+      return normalize((el as HTMLInputElement).value).slice(0, TEXT_MAX);
+    }
+    return labelOf(el) || normalize(attr(el, 'placeholder') || attr(el, 'title')).slice(0, TEXT_MAX);
+  }
+  if (NAMED_BY_CONTENT.has(role)) {
+    const text = textOf(el);
+    if (text) return text;
+  }
+  return normalize(attr(el, 'title')).slice(0, TEXT_MAX);
+}
+
+const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa'];
+
+/** Attributes that name what an element is rather than its state; an id only when it does not look generated. */
+export function stableAttributes(el: Element): AnchorAttributes {
+  const found: AnchorAttributes = {};
+  const keep = (key: keyof AnchorAttributes, value: string) => {
+    if (value) found[key] = value.slice(0, 300);
+  };
+  if (el.id && !looksGenerated(el.id)) keep('id', el.id);
+  for (const name of TEST_ID_ATTRIBUTES) {
+    const value = attr(el, name);
+    if (value) {
+      keep('testId', value);
+      break;
+    }
+  }
+  keep('name', attr(el, 'name'));
+  if (el.localName === 'input' || el.localName === 'button') keep('type', attr(el, 'type'));
+  keep('href', attr(el, 'href'));
+  keep('src', attr(el, 'src'));
+  keep('alt', attr(el, 'alt'));
+  keep('ariaLabel', attr(el, 'aria-label'));
+  keep('placeholder', attr(el, 'placeholder'));
+  keep('title', attr(el, 'title'));
+  return found;
+}
+
+/**
+ * A class as it stays from build to build: CSS modules' `title__x8k2q` and `_title_1x2y3_12`
+ * keep their local name; a class that is all hash (`css-1x2y3z`, `sc-bdVaJa`) is left out.
+ */
+export function stableClass(name: string): string | null {
+  const local = /^(.+?)__[\w-]{5,}$/.exec(name)?.[1] ?? /^_(.+)_[a-z\d]{5}_\d+$/i.exec(name)?.[1] ?? name;
+  return looksGenerated(local) ? null : local;
+}
+
+/** Its classes as they stay from build to build (see `stableClass`). */
+export function stableClasses(el: Element): string[] {
+  const classes: string[] = [];
+  for (const name of el.classList) {
+    const stable = stableClass(name);
+    if (stable && !classes.includes(stable)) classes.push(stable);
+    if (classes.length === 12) break;
+  }
+  return classes;
+}
+
+/** What is read off every candidate: cheap, and bounded whatever the element's size. */
+export interface Features {
+  tag: string;
+  role: string;
+  name: string;
+  text: string;
+  attributes: AnchorAttributes;
+  classes: string[];
+  label: string;
+}
+
+/** Reads an element's text; an index passes one that remembers. */
+export type TextReader = (el: Element) => string;
+const readText: TextReader = (el) => textOf(el);
+
+export function featuresOf(el: Element, text: TextReader = readText): Features {
+  const role = roleOf(el);
+  const field = el.localName === 'input' || el.localName === 'select' || el.localName === 'textarea';
+  return {
+    tag: el.localName,
+    role,
+    name: nameOf(el, role),
+    text: text(el),
+    attributes: stableAttributes(el),
+    classes: stableClasses(el),
+    label: field ? labelOf(el) : '',
+  };
+}
+
+/** The text of the closest ancestor (up to four levels) that says more than the element itself. */
+export function parentText(el: Element, own: string, read: TextReader = readText): string {
+  let node = el.parentElement;
+  for (let level = 0; node && level < 4; level += 1, node = node.parentElement) {
+    const text = read(node).slice(0, CONTEXT_MAX);
+    if (text && text !== own.slice(0, CONTEXT_MAX)) return text;
+  }
+  return '';
+}
+
+/** The text of the nearest sibling with any, before or after the element (up to three siblings away). */
+export function siblingText(el: Element, direction: 'previous' | 'next', read: TextReader = readText): string {
+  let node = direction === 'previous' ? el.previousElementSibling : el.nextElementSibling;
+  for (let step = 0; node && step < 3; step += 1) {
+    const text = read(node).slice(0, CONTEXT_MAX);
+    if (text) return text;
+    node = direction === 'previous' ? node.previousElementSibling : node.nextElementSibling;
+  }
+  return '';
+}
+
+/** The page's text just before or just after the element, outside it (a quote's prefix or suffix). */
+export function textAround(el: Element, direction: 'before' | 'after', max = QUOTE_CONTEXT_MAX): string {
+  const root = el.ownerDocument.body ?? el.ownerDocument.documentElement;
+  if (!root.contains(el)) return '';
+  const walker = el.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  let start: Node = el;
+  if (direction === 'after') while (start.lastChild) start = start.lastChild;
+  walker.currentNode = start;
+  const parts: string[] = [];
+  let length = 0;
+  while (length < max) {
+    const node = direction === 'before' ? walker.previousNode() : walker.nextNode();
+    if (!node) break;
+    if (node.parentElement && SKIPPED.has(node.parentElement.tagName)) continue;
+    const text = (node.nodeValue ?? '').replace(/\s+/g, ' ');
+    if (direction === 'before') parts.unshift(text);
+    else parts.push(text);
+    length += text.trim().length;
+  }
+  const text = normalize(parts.join(''));
+  return direction === 'before' ? text.slice(-max) : text.slice(0, max);
+}

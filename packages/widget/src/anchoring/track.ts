@@ -1,0 +1,249 @@
+// Keeps the pins of a page on their elements while the page lives: content that arrives late
+// gets its pin when its element appears, a re-render that replaces the element is followed, a
+// pin hides while its element is hidden or scrolled out of its container, and every pin moves
+// with layout changes, scrolling and resizing. The page is watched through one
+// MutationObserver whose records are not read, only counted as "something changed": the work
+// is done once per animation frame at most, and looking for elements that are missing is
+// spaced out further, backing off when it is slow, so that a page that changes all the time
+// pays nearly nothing for the widget.
+import type { Anchor } from '@svc/contract';
+import { overlaps } from '../geometry.js';
+import { textOf } from './features.js';
+import { boxInTop } from './pick.js';
+import { type Confidence, Resolver } from './resolve.js';
+import { first } from './selectors.js';
+
+/** Where a pin goes, relative to the widget's host, and whether it shows. */
+export interface Placement {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  confidence: Confidence;
+  /** False while its element is hidden, or scrolled out of the container that holds it. */
+  visible: boolean;
+}
+
+interface Found {
+  element: Element;
+  confidence: Confidence;
+  /** What the element said when found: a framework that reuses it for other content changes this. */
+  signature: string;
+  /** Its ancestors that clip what overflows them (scrolling containers). */
+  clippers: Element[];
+}
+
+/** Looking again for missing elements that may be back waits at least this long, and up to the longer when it is slow. */
+const RETRY_MS = 500;
+const RETRY_MAX_MS = 8000;
+/** A pass of looking taking longer than this is slow. */
+const SLOW_MS = 16;
+
+const signatureOf = (el: Element) => `${el.localName}|${el.className}|${textOf(el, 60)}`;
+
+function clippersOf(el: Element): Element[] {
+  const clippers: Element[] = [];
+  for (let node = el.parentElement; node && node !== node.ownerDocument.body; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    if (style.overflowX !== 'visible' || style.overflowY !== 'visible') clippers.push(node);
+  }
+  return clippers;
+}
+
+/** What an app's own frame leaves: looking goes on in the next frame past this many milliseconds. */
+const FRAME_BUDGET_MS = 8;
+
+/**
+ * Whether a missing element may have come back, cheaply: one of its selectors finds something,
+ * or the page's text holds its longest word. Only then is it looked for in full.
+ */
+function mayBeBack(anchor: Anchor, pageText: () => string): boolean {
+  if (anchor.frames?.length) return true;
+  if ([anchor.selector, ...(anchor.selectors ?? [])].some((selector) => first(document, selector))) return true;
+  const words = (anchor.text?.exact || anchor.name || '').split(/\s+/).sort((a, b) => b.length - a.length);
+  const longest = words[0];
+  return longest ? pageText().includes(longest) : true;
+}
+
+export class PinTracker {
+  private anchors = new Map<string, Anchor>();
+  private readonly found = new Map<string, Found>();
+  /** Looked for, not found: looked for again now and then, when they may be back. */
+  private readonly missing = new Set<string>();
+  /** To look for, a frame's budget at a time. */
+  private readonly pending = new Set<string>();
+  private placements = new Map<string, Placement | null>();
+  private frame = 0;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private changed = false;
+  private retryMs = RETRY_MS;
+  private lastLook = 0;
+  private readonly observer: MutationObserver;
+  private readonly onScroll = () => this.schedule(false);
+
+  constructor(
+    private readonly host: Element,
+    /** Called with the placement of every pin looked for (null: not found on this page) whenever one changes. */
+    private readonly onChange: (placements: Map<string, Placement | null>) => void,
+  ) {
+    this.observer = new MutationObserver(() => this.schedule(true));
+    this.observer.observe(document.documentElement, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['class', 'id', 'hidden', 'style', 'open'],
+    });
+    addEventListener('scroll', this.onScroll, { capture: true, passive: true });
+    addEventListener('resize', this.onScroll, { passive: true });
+  }
+
+  /** The anchors to keep pins for (by comment id): new ones are looked for from the next frame. */
+  set(anchors: Map<string, Anchor>): void {
+    const before = this.anchors;
+    this.anchors = anchors;
+    for (const id of [...this.found.keys(), ...this.missing, ...this.pending]) {
+      if (!anchors.has(id)) {
+        this.found.delete(id);
+        this.missing.delete(id);
+        this.pending.delete(id);
+      }
+    }
+    for (const [id, anchor] of anchors) {
+      // A new pin, or one moved to another element (a new anchor): looked for afresh.
+      const same = before.get(id) === anchor || JSON.stringify(before.get(id)) === JSON.stringify(anchor);
+      if (same && (this.found.has(id) || this.missing.has(id))) continue;
+      this.found.delete(id);
+      this.missing.delete(id);
+      this.pending.add(id);
+    }
+    this.schedule(false);
+  }
+
+  /** The element a pin is on, while it is found. */
+  element(id: string): Element | null {
+    return this.found.get(id)?.element ?? null;
+  }
+
+  destroy(): void {
+    this.observer.disconnect();
+    removeEventListener('scroll', this.onScroll, { capture: true });
+    removeEventListener('resize', this.onScroll);
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.retry);
+  }
+
+  private schedule(changed: boolean): void {
+    this.changed ||= changed;
+    this.frame ||= requestAnimationFrame(() => {
+      this.frame = 0;
+      if (this.changed) this.follow();
+      this.changed = false;
+      this.work();
+      this.place();
+      // More to look for than one frame's budget: on in the next.
+      if (this.pending.size) this.schedule(false);
+    });
+  }
+
+  /** After the page changed: pins whose element went or changed are looked for again, and (now and then) missing ones that may be back. */
+  private follow(): void {
+    for (const [id, found] of this.found) {
+      if (found.element.isConnected && signatureOf(found.element) === found.signature) continue;
+      this.found.delete(id);
+      this.pending.add(id);
+    }
+    if (!this.missing.size) return;
+    const now = performance.now();
+    if (now - this.lastLook < this.retryMs) {
+      // Come back for the missing ones when it is their time, even if the page is quiet then.
+      this.retry ??= setTimeout(() => {
+        this.retry = undefined;
+        this.schedule(true);
+      }, this.retryMs);
+      return;
+    }
+    this.lastLook = now;
+    let text: string | null = null;
+    const pageText = () => (text ??= document.body?.textContent ?? '');
+    for (const id of this.missing) {
+      const anchor = this.anchors.get(id);
+      if (anchor && mayBeBack(anchor, pageText)) this.pending.add(id);
+    }
+  }
+
+  /** Looks for pending pins until the frame's budget is spent; slow looking spaces out the next retries. */
+  private work(): void {
+    if (!this.pending.size) return;
+    const started = performance.now();
+    const resolver = new Resolver(document);
+    for (const id of [...this.pending]) {
+      this.pending.delete(id);
+      const anchor = this.anchors.get(id);
+      if (anchor) this.look(resolver, id, anchor);
+      if (performance.now() - started > FRAME_BUDGET_MS) break;
+    }
+    const took = performance.now() - started;
+    this.retryMs = took > SLOW_MS ? Math.min(RETRY_MAX_MS, this.retryMs * 2) : RETRY_MS;
+  }
+
+  private look(resolver: Resolver, id: string, anchor: Anchor): void {
+    const resolved = resolver.resolve(anchor);
+    if (!resolved) {
+      this.missing.add(id);
+      return;
+    }
+    this.missing.delete(id);
+    const { element, confidence } = resolved;
+    this.found.set(id, { element, confidence, signature: signatureOf(element), clippers: clippersOf(element) });
+  }
+
+  /** Every pin's place; the callback hears of it only when something moved, showed, hid, went or came. */
+  private place(): void {
+    const origin = this.host.getBoundingClientRect();
+    const next = new Map<string, Placement | null>();
+    for (const id of this.anchors.keys()) {
+      if (this.pending.has(id)) continue;
+      const found = this.found.get(id);
+      if (!found) {
+        next.set(id, null);
+        continue;
+      }
+      const box = boxInTop(found.element);
+      // Clippers are in the element's own document: compared in its coordinates.
+      const inner = found.element.getBoundingClientRect();
+      const shown =
+        box.width + box.height > 0 &&
+        (found.element.checkVisibility?.({ visibilityProperty: true }) ?? true) &&
+        found.clippers.every((clipper) => overlaps(inner, clipper.getBoundingClientRect()));
+      next.set(id, {
+        left: Math.round(box.left - origin.left),
+        top: Math.round(box.top - origin.top),
+        width: Math.round(box.width),
+        height: Math.round(box.height),
+        confidence: found.confidence,
+        visible: shown,
+      });
+    }
+    if (!samePlacements(this.placements, next)) {
+      this.placements = next;
+      this.onChange(next);
+    }
+  }
+}
+
+function samePlacements(a: Map<string, Placement | null>, b: Map<string, Placement | null>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, placement] of b) {
+    const was = a.get(id);
+    if (was === undefined) return false;
+    if (was === null || placement === null) {
+      if (was !== placement) return false;
+      continue;
+    }
+    for (const key of ['left', 'top', 'width', 'height', 'confidence', 'visible'] as const) {
+      if (was[key] !== placement[key]) return false;
+    }
+  }
+  return true;
+}

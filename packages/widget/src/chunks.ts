@@ -1,0 +1,124 @@
+// The widget's heavier parts are scripts of their own on the API server, loaded the first time
+// they are needed: the signed-in panel, the anchoring (finding and picking elements) and the
+// screenshot. Each sets one global when it runs, read once here.
+import type { Anchoring } from './anchoring/index.js';
+import type { signedInView } from './views/signed-in.js';
+
+export interface CaptureOptions {
+  /** The widget's own element, left out of the picture. */
+  exclude: Element;
+  /** The pinned element's box, outlined on the picture. */
+  outline: DOMRect | null;
+  /** Aborted when the capture has taken too long: it stops where it is. */
+  signal: AbortSignal;
+}
+
+type Capture = (options: CaptureOptions) => Promise<Blob>;
+
+/** Where the chunks come from: the API server, with the page's nonce for their script tags. */
+export interface ChunkSource {
+  apiBase: string;
+  nonce: string;
+}
+
+/** Past this, a comment is left without its screenshot (the reviewer may try again). */
+export const SCREENSHOT_BUDGET_MS = 5_000;
+
+/** Why a screenshot was not taken: it took longer than the budget. */
+export class ScreenshotTooSlow extends Error {}
+
+export interface Chunks {
+  __svcPanel: { signedInView: typeof signedInView };
+  __svcAnchoring: Anchoring;
+  __svcScreenshot: Capture;
+}
+
+const FILES: Record<keyof Chunks, string> = {
+  __svcPanel: 'widget-panel.js',
+  __svcAnchoring: 'widget-anchoring.js',
+  __svcScreenshot: 'widget-screenshot.js',
+};
+
+const loading = new Map<keyof Chunks, Promise<unknown>>();
+
+/** The one Trusted Types policy the widget creates; hosts that list their policies add this name. */
+export const TRUSTED_TYPES_POLICY = 'svc-widget';
+
+type ScriptUrlPolicy = { createScriptURL(url: string): string };
+let policy: ScriptUrlPolicy | null | undefined;
+
+/**
+ * A chunk's address as a page that enforces Trusted Types accepts it: through the widget's
+ * policy, which lets through only its own chunks on its own server. Made the first time a
+ * chunk loads; without the API (or allowed by the page) it stays a string.
+ */
+function scriptUrl(apiBase: string, file: string): string {
+  if (policy === undefined) {
+    const ours = new Set(Object.values(FILES).map((name) => `${apiBase}/${name}`));
+    const factory = (window as { trustedTypes?: { createPolicy(name: string, rules: object): ScriptUrlPolicy } })
+      .trustedTypes;
+    try {
+      policy =
+        factory?.createPolicy(TRUSTED_TYPES_POLICY, {
+          createScriptURL: (url: string) => {
+            if (ours.has(url)) return url;
+            throw new TypeError(`${url} is not a script of the feedback widget`);
+          },
+        }) ?? null;
+    } catch {
+      policy = null;
+    }
+  }
+  const url = `${apiBase}/${file}`;
+  return policy ? policy.createScriptURL(url) : url;
+}
+
+/** The chunk's exports, loading its script once; a failed load may be tried again later. */
+export function loadChunk<K extends keyof Chunks>({ apiBase, nonce }: ChunkSource, name: K): Promise<Chunks[K]> {
+  let promise = loading.get(name) as Promise<Chunks[K]> | undefined;
+  if (!promise) {
+    promise = new Promise<Chunks[K]>((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = scriptUrl(apiBase, FILES[name]);
+      script.async = true;
+      if (nonce) script.nonce = nonce;
+      script.onload = () => {
+        const exported = (window as unknown as Partial<Chunks>)[name];
+        if (exported) resolve(exported as Chunks[K]);
+        else reject(new Error(`${FILES[name]} did not load`));
+      };
+      script.onerror = () => {
+        loading.delete(name);
+        reject(new Error(`${FILES[name]} did not load`));
+      };
+      document.head.append(script);
+    });
+    loading.set(name, promise);
+  }
+  return promise;
+}
+
+/**
+ * A screenshot of the viewport (the widget left out, the pinned element outlined), by the
+ * screenshot chunk; `ScreenshotTooSlow` past the budget, loading the chunk included.
+ */
+export async function takeScreenshot(
+  source: ChunkSource,
+  options: Omit<CaptureOptions, 'signal'>,
+  budgetMs = SCREENSHOT_BUDGET_MS,
+): Promise<Blob> {
+  const controller = new AbortController();
+  const late = new Promise<never>((_, reject) => {
+    const timer = setTimeout(() => {
+      controller.abort();
+      reject(new ScreenshotTooSlow());
+    }, budgetMs);
+    controller.signal.addEventListener('abort', () => clearTimeout(timer));
+  });
+  try {
+    const capture = await Promise.race([loadChunk(source, '__svcScreenshot'), late]);
+    return await Promise.race([capture({ ...options, signal: controller.signal }), late]);
+  } finally {
+    controller.abort();
+  }
+}
