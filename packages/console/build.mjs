@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { appendBundleNotices } from '../../scripts/licences.mjs';
 
 const BUDGET_BYTES = 60 * 1024;
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -27,6 +28,7 @@ const result = await build({
   logLevel: 'warning',
 });
 
+appendBundleNotices(result.metafile);
 const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(dist, file));
 const script = outputs.find((file) => file.endsWith('.js'));
 const style = outputs.find((file) => file.endsWith('.css'));

@@ -1,14 +1,14 @@
 import './styles.css';
 import { effect } from '@preact/signals';
 import { render } from 'preact';
-import { badgePoller } from './badge.js';
+import { badgePoller, setBadgeUser } from './badge.js';
 import { currentPath, location, match, navigate } from './router.js';
-import { AcceptInvite, CompleteReset, SignIn } from './screens/sign-in.js';
+import { AcceptInvite, CompleteReset, CreateWorkspace, SignIn } from './screens/sign-in.js';
 import { loadMe, me, ready } from './session.js';
 import { Shell } from './shell.js';
 
 /** Pages anyone may open; every other page needs a session and sends to sign-in without one. */
-const PUBLIC = ['/sign-in', '/invite', '/reset'];
+const PUBLIC = ['/sign-in', '/sign-up', '/invite', '/reset'];
 
 function App() {
   const path = currentPath();
@@ -21,6 +21,7 @@ function App() {
     );
   if (match('/invite', path)) return <AcceptInvite />;
   if (match('/reset', path)) return <CompleteReset />;
+  if (match('/sign-up', path) && !me.value) return <CreateWorkspace />;
   if (!me.value) return <SignIn />;
   if (me.value.user.role === 'client') return <ClientNotice />;
   return <Shell path={path} />;
@@ -44,8 +45,10 @@ effect(() => {
   const signedIn = me.value !== null;
   if (!ready.value) return;
   if (signedIn) {
+    setBadgeUser(me.value?.user.id ?? '');
     badgePoller.start();
-    if (currentPath() === '/sign-in') navigate(wanted === '/sign-in' ? '/' : wanted, true);
+    if (currentPath() === '/sign-in' || currentPath() === '/sign-up')
+      navigate(PUBLIC.includes(wanted) ? '/' : wanted, true);
   } else {
     badgePoller.stop();
     if (!PUBLIC.includes(currentPath())) {

@@ -1,8 +1,8 @@
 // The console's shared pieces: data loading, forms, dialogs, copy buttons, status pills, times.
 
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
-import { shortSha } from '@svc/contract/sha';
 import { relativeTimeText } from '@svc/contract/time';
+import { type StateFields, statePills } from '@svc/contract/vocabulary';
 import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { problemText } from './api.js';
@@ -200,24 +200,15 @@ export function CopyBox({ label, text, multiline = false }: { label: string; tex
   );
 }
 
-interface StatusFields {
-  status: 'open' | 'applied' | 'archived';
-  deployedAt: string | null;
-  deployedBuildSha: string | null;
-  verifiedAt: string | null;
-}
-
 /** Open / Completed / Live · sha7 / Verified / Archived, as the widget shows them. */
-export function StatusPills({ comment }: { comment: StatusFields }) {
+export function StatusPills({ comment }: { comment: StateFields }) {
   return (
     <span class="pills">
-      {comment.status === 'open' ? <span class="pill">Open</span> : null}
-      {comment.status === 'archived' ? <span class="pill">Archived</span> : null}
-      {comment.status === 'applied' && comment.deployedAt && comment.deployedBuildSha ? (
-        <span class="pill live">Live · {shortSha(comment.deployedBuildSha)}</span>
-      ) : null}
-      {comment.status === 'applied' && !comment.deployedAt ? <span class="pill completed">Completed</span> : null}
-      {comment.verifiedAt ? <span class="pill verified">Verified</span> : null}
+      {statePills(comment).map((pill) => (
+        <span key={pill.kind} class={`pill ${pill.kind}`}>
+          {pill.label}
+        </span>
+      ))}
     </span>
   );
 }

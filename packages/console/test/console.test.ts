@@ -76,6 +76,30 @@ describe('the console in Chromium, served by the server at /', () => {
     assert.equal(await page.evaluate(() => localStorage.getItem('svc:console:token')), null);
   });
 
+  test('a fresh server: whoever installs it creates the first workspace; then sign-up is closed', async () => {
+    const fresh = await createTestApp({ publicUrl: null, signup: 'first' });
+    closers.push(() => fresh.close());
+    const base = (await fresh.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+    const session = await consoleAs(browser, null, PHONE);
+    closers.push(() => session.context.close());
+    const { page, errors } = session;
+    await page.goto(`${base}/sign-in`);
+    await page.getByRole('link', { name: 'Create a workspace' }).click();
+    await page.getByRole('heading', { name: 'Create a workspace' }).waitFor();
+    await look(page, 'console-create-workspace-phone', errors);
+    await page.getByLabel('Workspace name').fill('Northwind');
+    await page.getByLabel('Your name').fill('Ada Admin');
+    await page.getByLabel('E-mail').fill('ada@northwind.test');
+    await page.getByLabel('Password').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Create a workspace' }).count(), 0, 'closed once one exists');
+    await page.goto(`${base}/sign-up`);
+    await page.getByText('Sign-up is closed on this server').waitFor();
+  });
+
   test('a deep link reloads into the same page, and the shell is served with a strict CSP and hashed assets', async () => {
     const project = await createProject(stack.api.app, stack.admin);
     const comment = await createComment(stack.api.app, stack.admin, project.key, 'Deep linked');
@@ -144,12 +168,15 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByRole('link', { name: 'Checkout total rounds wrong' }).waitFor();
     await look(page, 'console-comments', errors);
 
+    // Each filter is checked once the list has changed: the row it keeps was already shown before.
     await page.getByRole('button', { name: 'Completed' }).click();
+    await page.getByRole('link', { name: 'Checkout total rounds wrong' }).waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Footer links are broken' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Checkout total rounds wrong' }).count(), 0);
     assert.match(page.url(), /status=applied/, 'the filters are in the address');
     await page.getByRole('button', { name: 'All' }).click();
     await page.getByLabel('Project').selectOption(shop.key);
+    await page.getByRole('link', { name: 'Footer links are broken' }).waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Checkout total rounds wrong' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Footer links are broken' }).count(), 0);
     await page.getByLabel('Project').selectOption('');
@@ -208,6 +235,10 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByRole('button', { name: 'Apply a fix' }).click();
     const dialog = page.getByRole('dialog', { name: 'Apply a fix' });
     await page.waitForFunction(() => document.activeElement?.closest('dialog') !== null);
+    // A malformed SHA is said in words, and nothing is sent.
+    await dialog.getByLabel('Commit SHA').fill('fix/header');
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await dialog.getByRole('alert').getByText('"fix/header" is not a commit SHA', { exact: false }).waitFor();
     await dialog.getByLabel('Commit SHA').fill('3abdb14');
     await dialog.getByRole('button', { name: 'Apply' }).click();
     await page.getByRole('link', { name: 'commit 3abdb14' }).waitFor();
@@ -234,6 +265,9 @@ describe('the console in Chromium, served by the server at /', () => {
     await asAuthor.page.getByLabel('What is still wrong?').fill('Still wraps at 390 px');
     await asAuthor.page.getByRole('dialog').getByRole('button', { name: 'Reopen' }).click();
     await asAuthor.page.locator('.thread li', { hasText: 'Not fixed: Still wraps at 390 px' }).waitFor();
+    // Reopened: the commit that did not fix it is not said to have fixed it.
+    await asAuthor.page.getByText('Earlier fix, not accepted').waitFor();
+    assert.equal(await asAuthor.page.getByText('Fixed in', { exact: true }).count(), 0);
 
     await page.reload();
     await page.getByRole('button', { name: 'Archive' }).click();
@@ -265,10 +299,12 @@ describe('the console in Chromium, served by the server at /', () => {
 
     await page.getByRole('button', { name: 'Edit Marketing site' }).click();
     await page.getByRole('dialog').getByLabel('App URL').fill('https://www.acme.test/');
+    await page.getByRole('dialog').getByLabel('Page parameters').fill('tab, id');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await page.getByRole('cell', { name: 'https://www.acme.test' }).waitFor();
     const stored = (await call(stack.api.app, 'GET', '/api/projects/marketing', { token: stack.admin.token })).body;
     assert.deepEqual(stored.allowedOrigins, ['https://www.acme.test', 'https://staging.acme.test']);
+    assert.deepEqual(stored.pageParams, ['id', 'tab']);
 
     await page.getByRole('link', { name: 'Install Marketing site' }).click();
     await page.getByRole('heading', { name: 'Install Marketing site' }).waitFor();
@@ -286,7 +322,13 @@ describe('the console in Chromium, served by the server at /', () => {
     assert.ok(
       snippets.some((s) => s.includes('actions/checkout@v4')) && snippets.some((s) => s.includes('GIT_DEPTH: 0')),
     );
-    assert.equal(await page.getByRole('button', { name: /^Copy / }).count(), 5);
+    assert.ok(
+      snippets.some(
+        (s) => s === `script-src ${stack.base}; connect-src ${stack.base}; img-src ${stack.base} data: blob:`,
+      ),
+      "the policy's sources name this server",
+    );
+    assert.equal(await page.getByRole('button', { name: /^Copy / }).count(), 6);
     await look(page, 'console-install', errors);
 
     await call(stack.api.app, 'POST', '/api/projects/marketing/builds', {
@@ -307,6 +349,42 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.locator('td strong', { hasText: 'Marketing site' }).waitFor({ state: 'detached' });
   });
 
+  test("a widget's link for an origin not allowed opens the project with it added; origins refused lately are offered", async () => {
+    const project = await createProject(stack.api.app, stack.admin, { allowedOrigins: ['https://www.acme.test'] });
+    for (const origin of ['https://preview-42.acme.test', 'https://staging.acme.test']) {
+      await stack.api.app.inject({
+        method: 'GET',
+        url: `/api/widget/origin-check?project=${project.key}`,
+        headers: { origin },
+      });
+    }
+    const link = `/projects?edit=${project.key}&origin=${encodeURIComponent('https://staging.acme.test')}`;
+    const { page, errors } = await open(stack.admin, link, PHONE);
+    const dialog = page.getByRole('dialog', { name: /^Edit / });
+    await dialog.waitFor();
+    assert.equal(
+      await dialog.getByLabel('Allowed origins').inputValue(),
+      'https://www.acme.test\nhttps://staging.acme.test',
+    );
+    assert.equal(new URL(page.url()).search, '', 'the link is used once');
+    await look(page, 'console-refused-origins-phone', errors);
+    await dialog.getByRole('button', { name: 'Allow https://preview-42.acme.test' }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).catch(async (error) => {
+      throw new Error(`${error.message}\nThe dialog says: ${await dialog.textContent()}`);
+    });
+    // The list reloads after saving: the link does not open the dialog again.
+    await page.waitForLoadState('networkidle');
+    assert.equal(await dialog.isVisible(), false, 'the dialog stays closed');
+    const stored = (await call(stack.api.app, 'GET', `/api/projects/${project.key}`, { token: stack.admin.token }))
+      .body;
+    assert.deepEqual(stored.allowedOrigins, [
+      'https://www.acme.test',
+      'https://staging.acme.test',
+      'https://preview-42.acme.test',
+    ]);
+  });
+
   test('people: invite (link to copy), accept it in another browser, change a role, reset link, client links created, rotated and revoked, remove', async () => {
     const { page, errors } = await open(stack.admin, '/people');
     await page.getByRole('heading', { name: 'Team' }).waitFor();
@@ -321,6 +399,10 @@ describe('the console in Chromium, served by the server at /', () => {
 
     const invited = await open(null, new URL(inviteUrl).pathname + new URL(inviteUrl).hash);
     await invited.page.getByLabel('Your name').fill('Nia Newcomer');
+    await invited.page.getByLabel('Password').fill('1234567890');
+    await invited.page.getByRole('button', { name: 'Join' }).click();
+    const refusal = (await invited.page.getByRole('alert').textContent()) ?? '';
+    assert.equal(refusal.match(/commonly used/g)?.length, 1, `said once: ${refusal}`);
     await invited.page.getByLabel('Password').fill('a fine long passphrase');
     await invited.page.getByRole('button', { name: 'Join' }).click();
     await invited.page.getByRole('heading', { name: 'Inbox' }).waitFor();
@@ -351,13 +433,13 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByRole('combobox', { name: 'Project' }).selectOption(project.key);
     await page.getByRole('button', { name: 'Create link' }).click();
     const access = (await page.getByRole('dialog').locator('pre').textContent()) ?? '';
-    assert.match(access, /^https:\/\/app\.acme\.test\/\?svc_access=svc_acc_/);
+    assert.match(access, /^https:\/\/app\.acme\.test\/#svc_access=svc_acc_/);
     await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'New link for Cleo Client' }).click();
     const rotated = (await page.getByRole('dialog').locator('pre').textContent()) ?? '';
     assert.notEqual(rotated, access);
     await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
-    const oldToken = new URL(access).searchParams.get('svc_access');
+    const oldToken = new URL(access).hash.replace('#svc_access=', '');
     assert.equal(
       (await call(stack.api.app, 'POST', '/api/auth/quick-access', { body: { accessToken: oldToken } })).status,
       401,
@@ -365,9 +447,13 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByRole('button', { name: 'Revoke Cleo Client' }).click();
     await page.getByRole('cell', { name: 'Cleo Client', exact: true }).waitFor({ state: 'detached' });
 
+    assert.equal(await page.getByRole('button', { name: 'Remove Ada Admin' }).count(), 1, 'two admins: either goes');
     await page.getByRole('button', { name: 'Remove Nia Newcomer' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await page.getByLabel('Role of Nia Newcomer').waitFor({ state: 'detached' });
+    // The only admin left: no Remove offered, and why.
+    assert.equal(await page.getByRole('button', { name: 'Remove Ada Admin' }).count(), 0);
+    await page.getByText('Only admin: make another member admin to remove Ada Admin').waitFor();
   });
 
   test('API keys: created and shown once with a copy button, listed by its last four, revoked; admins see every key', async () => {

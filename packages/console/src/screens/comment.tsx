@@ -1,13 +1,13 @@
 // One comment: what was said and where, what happened to it, its thread, and the actions the
 // caller may take on it.
 
+import { elementInWords } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
-import { VERIFY_NOTE_MAX } from '@svc/contract/rules';
-import { shortSha } from '@svc/contract/sha';
+import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
+import { normalizeSha, shortSha } from '@svc/contract/sha';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
-import { isAdmin, me } from '../session.js';
 import {
   Dialog,
   Field,
@@ -20,56 +20,6 @@ import {
   useAction,
   useLoad,
 } from '../ui.js';
-
-const TAGS: Record<string, string> = {
-  a: 'link',
-  button: 'button',
-  p: 'paragraph',
-  img: 'image',
-  li: 'list item',
-  ul: 'list',
-  ol: 'list',
-  h1: 'heading',
-  h2: 'heading',
-  h3: 'heading',
-  h4: 'heading',
-  h5: 'heading',
-  h6: 'heading',
-  input: 'field',
-  textarea: 'text box',
-  select: 'menu',
-  table: 'table',
-  tr: 'table row',
-  td: 'table cell',
-  nav: 'navigation',
-  header: 'header',
-  footer: 'footer',
-  section: 'section',
-  form: 'form',
-  label: 'label',
-  span: 'text',
-  div: 'block',
-  main: 'main content',
-};
-
-/** "a paragraph in #plan-team", from a selector such as `#plan-team > p:nth-of-type(2)`. */
-export function describeSelector(selector: string): string {
-  const steps = selector.split('>').map((step) => step.trim());
-  const last = steps.pop() ?? '';
-  const name = (step: string) => {
-    const id = /^#([\w-]+)/.exec(step)?.[1];
-    if (id) return `#${id}`;
-    const testId = /data-testid="([^"]+)"/.exec(step)?.[1];
-    if (testId) return `"${testId}"`;
-    const tag = /^[a-z][a-z0-9]*/.exec(step)?.[0] ?? '';
-    const nth = /nth-of-type\((\d+)\)/.exec(step)?.[1];
-    const word = TAGS[tag] ?? (tag ? `<${tag}>` : 'element');
-    return nth ? `${word} ${nth}` : word;
-  };
-  const where = [...steps].reverse().find((step) => step.startsWith('#') || step.includes('data-testid'));
-  const what = name(last);
-  return where ? `${what} in ${name(where)}` : what;
-}
 
 /** The screenshot, fetched with the session's token (it is private), shown from a blob: URL. */
 function ScreenshotImage({ id }: { id: string }) {
@@ -174,9 +124,8 @@ export function CommentDetail({ id }: { id: string }) {
       </>
     );
   }
-  const user = me.value?.user;
-  const mayVerify = comment.status === 'applied' && (comment.author.id === user?.id || isAdmin());
-  const mayDelete = comment.author.id === user?.id || isAdmin();
+  // What the server says this user may do with it now: nothing is re-derived here.
+  const can = comment.can;
   const act = async (request: () => ReturnType<typeof api.call>) => {
     const answer = await action.run(request as () => Promise<never>);
     if (answer) {
@@ -218,7 +167,12 @@ export function CommentDetail({ id }: { id: string }) {
           <dd>
             {comment.anchor ? (
               <>
-                {describeSelector(comment.anchor.selector)} <code class="muted small">{comment.anchor.selector}</code>
+                {elementInWords(comment.anchor)} <code class="muted small">{comment.anchor.selector}</code>
+                {comment.repinned ? (
+                  <div class="muted small">
+                    Pin moved by {comment.repinned.by.name} <Time iso={comment.repinned.at} />
+                  </div>
+                ) : null}
               </>
             ) : (
               'the whole page'
@@ -230,7 +184,8 @@ export function CommentDetail({ id }: { id: string }) {
           </dd>
           {comment.commitSha ? (
             <>
-              <dt>Fixed in</dt>
+              {/* A reopened comment keeps the commit that did not fix it: said as such. */}
+              <dt>{comment.status === 'open' ? 'Earlier fix, not accepted' : 'Fixed in'}</dt>
               <dd>
                 {comment.commitUrl ? (
                   <a href={comment.commitUrl} target="_blank" rel="noopener noreferrer">
@@ -261,27 +216,32 @@ export function CommentDetail({ id }: { id: string }) {
           ) : null}
         </dl>
         <div class="row">
-          {comment.status !== 'archived' ? (
+          {can.apply ? (
             <button type="button" class="primary" onClick={() => setDialog('apply')}>
               {comment.status === 'applied' ? 'Apply another commit' : 'Apply a fix'}
             </button>
           ) : null}
-          {mayVerify && !comment.verifiedAt ? (
+          {can.verify && !comment.verifiedAt ? (
             <button
               type="button"
               onClick={() =>
-                act(() => api.call('POST /api/comments/{id}/verify', { params: { id }, body: { ok: true } }))
+                act(() =>
+                  api.call('POST /api/comments/{id}/verify', {
+                    params: { id },
+                    body: { ok: true, ...(comment.commitSha ? { commitSha: comment.commitSha } : {}) },
+                  }),
+                )
               }
             >
               Verified
             </button>
           ) : null}
-          {mayVerify ? (
+          {can.verify ? (
             <button type="button" onClick={() => setDialog('reject')}>
               Not fixed
             </button>
           ) : null}
-          {comment.status === 'applied' ? (
+          {can.reopen && !can.verify ? (
             <button
               type="button"
               onClick={() => act(() => api.call('POST /api/comments/{id}/reopen', { params: { id } }))}
@@ -289,7 +249,7 @@ export function CommentDetail({ id }: { id: string }) {
               Reopen
             </button>
           ) : null}
-          {comment.status !== 'archived' ? (
+          {can.archive ? (
             <button
               type="button"
               onClick={() => act(() => api.call('POST /api/comments/{id}/archive', { params: { id } }))}
@@ -297,7 +257,7 @@ export function CommentDetail({ id }: { id: string }) {
               Archive
             </button>
           ) : null}
-          {mayDelete ? (
+          {can.delete ? (
             <button type="button" class="danger" onClick={() => setDialog('delete')}>
               Delete
             </button>
@@ -343,7 +303,15 @@ export function CommentDetail({ id }: { id: string }) {
           if (answer) setReply('');
         }}
       >
-        <Field label="Reply" multiline rows={3} required maxLength={10000} value={reply} onValue={setReply} />
+        <Field
+          label="Reply"
+          multiline
+          rows={3}
+          required
+          maxLength={COMMENT_BODY_MAX}
+          value={reply}
+          onValue={setReply}
+        />
         <button type="submit" class="primary" disabled={action.pending || !reply.trim()}>
           Send reply
         </button>
@@ -351,24 +319,29 @@ export function CommentDetail({ id }: { id: string }) {
 
       <Dialog title="Apply a fix" open={dialog === 'apply'} onClose={() => setDialog(null)}>
         <form
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
+            // Said in words, not left to the browser's own bubble.
+            const typed = sha.trim();
+            const commitSha = normalizeSha(typed);
+            if (!commitSha) {
+              action.setError(
+                typed
+                  ? `"${typed.slice(0, 60)}" is not a commit SHA: one is 7 to 40 hexadecimal characters (0-9, a-f), as git log shows it.`
+                  : 'Write the commit SHA of the fix: 7 to 40 hexadecimal characters (0-9, a-f), as git log shows it.',
+              );
+              return;
+            }
             void act(() =>
               api.call('POST /api/comments/{id}/apply', {
                 params: { id },
-                body: { commitSha: sha.trim(), ...(link.trim() ? { commitUrl: link.trim() } : {}) },
+                body: { commitSha, ...(link.trim() ? { commitUrl: link.trim() } : {}) },
               }),
             );
           }}
         >
-          <Field
-            label="Commit SHA"
-            hint="7 to 40 hex characters."
-            required
-            pattern="[0-9a-fA-F]{7,40}"
-            value={sha}
-            onValue={setSha}
-          />
+          <Field label="Commit SHA" hint="7 to 40 hex characters." required value={sha} onValue={setSha} />
           <Field
             label="Link to the commit"
             hint="Optional: derived from the project's repository URL when it has one."
@@ -393,7 +366,10 @@ export function CommentDetail({ id }: { id: string }) {
           onSubmit={(event) => {
             event.preventDefault();
             void act(() =>
-              api.call('POST /api/comments/{id}/verify', { params: { id }, body: { ok: false, note: note.trim() } }),
+              api.call('POST /api/comments/{id}/verify', {
+                params: { id },
+                body: { ok: false, note: note.trim(), ...(comment.commitSha ? { commitSha: comment.commitSha } : {}) },
+              }),
             );
           }}
         >

@@ -2,6 +2,7 @@
 // The filters live in the address (a filtered list is a link); arrow keys move between rows,
 // Enter opens one, checkboxes select rows for archiving together.
 import type { AnswerOf, Endpoints } from '@svc/contract/endpoints';
+import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { currentQuery, Link, navigate } from '../router.js';
@@ -11,14 +12,6 @@ type Query = NonNullable<Endpoints['GET /api/comments']['query']>;
 type Status = NonNullable<Query['status']>;
 type Comment = AnswerOf<'GET /api/comments'>['items'][number];
 
-const STATUSES: [Status | '', string][] = [
-  ['', 'All'],
-  ['open', 'Open'],
-  ['applied', 'Completed'],
-  ['live', 'Live'],
-  ['verified', 'Verified'],
-  ['archived', 'Archived'],
-];
 const PAGE = 50;
 
 /** The page's path and search for these filters (empty ones left out). */
@@ -146,7 +139,7 @@ export function Comments() {
       </form>
       <fieldset class="segmented">
         <legend class="skip">Status</legend>
-        {STATUSES.map(([value, label]) => (
+        {STATUS_FILTERS.map(([value, label]) => (
           <button
             key={value}
             type="button"

@@ -2,55 +2,8 @@
 // server's address and the project's key filled in.
 import { api } from '../api.js';
 import { Link } from '../router.js';
+import { installSnippets } from '../snippets.js';
 import { CopyBox, Loading, PageTitle, useLoad } from '../ui.js';
-
-/** Downloads svc-cli from this server into `dir` and checks it against the server's checksum. */
-const downloadCli = (server: string, dir: string) =>
-  `curl -fsSLo ${dir}svc-cli.mjs ${server}/cli/svc-cli.mjs
-curl -fsSL ${server}/cli/svc-cli.mjs.sha256 | ${dir ? `(cd ${dir} && sha256sum -c -)` : 'sha256sum -c -'}`;
-
-export function installSnippets(server: string, key: string) {
-  return {
-    script: `<script src="${server}/widget.js" data-project-key="${key}" async></script>`,
-    vite: `// vite.config.js: stamps <html data-build-sha> with the commit, so the widget reports the deployed build
-import { execSync } from 'node:child_process';
-const sha = process.env.GITHUB_SHA || execSync('git rev-parse HEAD').toString().trim();
-export default {
-  plugins: [{ name: 'build-sha', transformIndexHtml: (html) => html.replace('<html', \`<html data-build-sha="\${sha}"\`) }],
-};`,
-    init: `mkdir -p .svc
-${downloadCli(server, '.svc/')}
-node .svc/svc-cli.mjs init --server ${server} --project ${key}
-git add .svc/config.json .gitignore && git commit -m "Feedback comments: project ${key}"
-# on your machine, in .svc/credentials.env (git-ignored): SVC_API_KEY=<an API key>`,
-    github: `deploy:
-  runs-on: ubuntu-latest
-  steps:
-    - uses: actions/checkout@v4
-      with:
-        fetch-depth: 0            # full history: the pending commits must be in it
-    - uses: actions/setup-node@v4
-      with:
-        node-version: 20
-    - name: svc-cli from the feedback server, checked
-      run: |
-        ${downloadCli(server, '').replaceAll('\n', '\n        ')}
-    - run: npm ci && npm run build && node svc-cli.mjs stamp dist/index.html
-    - run: ./deploy.sh            # your deploy
-    - run: node svc-cli.mjs status --deployed
-      env:
-        SVC_API_KEY: \${{ secrets.SVC_API_KEY }}`,
-    gitlab: `deploy:
-  image: node:20
-  variables:
-    GIT_DEPTH: 0                  # full history
-  script:
-    - ${downloadCli(server, '').replace('\n', '\n    - ')}
-    - npm ci && npm run build && node svc-cli.mjs stamp dist/index.html
-    - ./deploy.sh                 # your deploy
-    - node svc-cli.mjs status --deployed    # SVC_API_KEY from a masked CI/CD variable`,
-  };
-}
 
 export function Install({ projectKey }: { projectKey: string }) {
   const project = useLoad(() => api.call('GET /api/projects/{key}', { params: { key: projectKey } }), [projectKey]);
@@ -85,6 +38,12 @@ export function Install({ projectKey }: { projectKey: string }) {
         Add this tag to every page, before <code>&lt;/body&gt;</code>:
       </p>
       <CopyBox label="Script tag" text={snippets.script} />
+      <p>
+        If your app sends a Content-Security-Policy, add these sources to its directives (the widget needs nothing in{' '}
+        <code>style-src</code>, and works with a nonce-based <code>script-src</code>: give its tag your nonce). With
+        Trusted Types, add <code>svc-widget</code> to your <code>trusted-types</code> directive.
+      </p>
+      <CopyBox label="Content-Security-Policy sources" text={snippets.csp} />
       <p>With Vite, this plugin stamps each build's commit on the page, so the widget reports which build is live:</p>
       <CopyBox label="Vite plugin" text={snippets.vite} multiline />
       <h2>2. The repository</h2>

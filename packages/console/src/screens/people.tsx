@@ -19,6 +19,7 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
   const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
   const admin = isAdmin();
   const self = me.value?.user.id;
+  const onlyAdmin = members.data?.items.filter((m) => m.role === 'admin').length === 1;
   return (
     <section aria-labelledby="team">
       <h2 id="team">Team</h2>
@@ -97,9 +98,14 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                         >
                           Reset link<span class="skip"> for {m.name}</span>
                         </button>
-                        <button type="button" class="danger" onClick={() => setRemoving({ id: m.id, name: m.name })}>
-                          Remove<span class="skip"> {m.name}</span>
-                        </button>
+                        {m.role === 'admin' && onlyAdmin ? (
+                          // The server refuses it anyway: the workspace would have nobody to run it.
+                          <span class="muted small">Only admin: make another member admin to remove {m.name}</span>
+                        ) : (
+                          <button type="button" class="danger" onClick={() => setRemoving({ id: m.id, name: m.name })}>
+                            Remove<span class="skip"> {m.name}</span>
+                          </button>
+                        )}
                       </div>
                     </td>
                   ) : null}
@@ -235,7 +241,7 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
       url: accessUrl ?? accessToken,
       note: accessUrl
         ? 'Opening it signs them in to the feedback button on the app, until you rotate or revoke it.'
-        : 'No project has an app URL: add one to the project so that links open the app. The token alone works with ?svc_access= on any page with the widget.',
+        : 'No project has an app URL: add one to the project so that links open the app. The token alone works with #svc_access= on any page with the widget.',
     });
   return (
     <section aria-labelledby="clients">

@@ -2,9 +2,9 @@
 // install snippets and builds.
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { PROJECT_KEY_PATTERN } from '@svc/contract/project-key';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { Link } from '../router.js';
+import { currentQuery, Link, navigate } from '../router.js';
 import { isAdmin } from '../session.js';
 import { Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
@@ -20,18 +20,76 @@ const originLines = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-function ProjectForm({ project, onDone }: { project: Project | null; onDone: () => void }) {
+/** Origins the project's widget was refused on lately, each with a button that adds it to the list being edited. */
+function RefusedOrigins({
+  project,
+  origins,
+  onAdd,
+}: {
+  project: Project;
+  origins: string;
+  onAdd: (origin: string) => void;
+}) {
+  const refused = useLoad(
+    () => api.call('GET /api/projects/{key}/refused-origins', { params: { key: project.key } }),
+    [project.key],
+  );
+  const typed = originLines(origins);
+  const offered = (refused.data?.items ?? []).filter((item) => !typed.includes(item.origin));
+  if (offered.length === 0) return null;
+  return (
+    <div class="field">
+      <p class="hint">The widget was refused on these pages lately:</p>
+      <ul class="refused">
+        {offered.map((item) => (
+          <li key={item.origin} class="row spread">
+            <span class="wrap">
+              <code>{item.origin}</code>{' '}
+              <span class="muted small">
+                {item.attempts}×, last <Time iso={item.lastSeenAt} />
+              </span>
+            </span>
+            <button type="button" onClick={() => onAdd(item.origin)}>
+              Allow<span class="skip"> {item.origin}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function ProjectForm({
+  project,
+  addOrigin,
+  onDone,
+}: {
+  project: Project | null;
+  /** An origin to add to the list, from a widget's "may not use this project" link. */
+  addOrigin?: string;
+  onDone: () => void;
+}) {
   const [key, setKey] = useState('');
   const [name, setName] = useState(project?.name ?? '');
   const [repoUrl, setRepoUrl] = useState(project?.repoUrl ?? '');
   const [appUrl, setAppUrl] = useState(project?.appUrl ?? '');
-  const [origins, setOrigins] = useState((project?.allowedOrigins ?? []).join('\n'));
+  const [origins, setOrigins] = useState(
+    [...new Set([...(project?.allowedOrigins ?? []), ...(addOrigin ? [addOrigin] : [])])].join('\n'),
+  );
+  const [pageParams, setPageParams] = useState((project?.pageParams ?? []).join(', '));
   const action = useAction();
   return (
     <form
       onSubmit={async (event) => {
         event.preventDefault();
-        const fields = { name, allowedOrigins: originLines(origins) };
+        const fields = {
+          name,
+          allowedOrigins: originLines(origins),
+          pageParams: pageParams
+            .split(/[\s,]+/)
+            .map((param) => param.trim())
+            .filter(Boolean),
+        };
         const answer = project
           ? await action.run(() =>
               api.call('PATCH /api/projects/{key}', {
@@ -85,6 +143,19 @@ function ProjectForm({ project, onDone }: { project: Project | null; onDone: () 
         value={origins}
         onValue={setOrigins}
       />
+      {project ? (
+        <RefusedOrigins
+          project={project}
+          origins={origins}
+          onAdd={(origin) => setOrigins([...originLines(origins), origin].join('\n'))}
+        />
+      ) : null}
+      <Field
+        label="Page parameters"
+        hint="Query parameters that make another page of the app, separated by commas (e.g. tab, id): comments of ?tab=billing and ?tab=team are then apart. Others (tracking, filters) are ignored."
+        value={pageParams}
+        onValue={setPageParams}
+      />
       <FormError message={action.error} />
       <div class="row">
         <button class="primary" type="submit" disabled={action.pending}>
@@ -133,6 +204,26 @@ export function Projects() {
   const [deleting, setDeleting] = useState<Project | null>(null);
   const admin = isAdmin();
   const items = list.data?.items ?? [];
+  // /projects?edit=<key>&origin=<origin>: the widget's link when it runs on an origin not allowed.
+  const [fromWidget] = useState(() => {
+    const query = currentQuery();
+    return { key: query.get('edit'), origin: query.get('origin') ?? undefined };
+  });
+  // The link opens its project's dialog once: not again when the list reloads after saving.
+  const [linkUsed, setLinkUsed] = useState(false);
+  const [editingFromLink, setEditingFromLink] = useState(false);
+  useEffect(() => {
+    const project = items.find((p) => p.key === fromWidget.key);
+    if (linkUsed || !project || !admin) return;
+    setLinkUsed(true);
+    setEditingFromLink(true);
+    setEditing(project);
+    navigate('/projects', true);
+  }, [list.data]);
+  const closeEditing = () => {
+    setEditing(null);
+    setEditingFromLink(false);
+  };
   return (
     <>
       <PageTitle
@@ -146,6 +237,12 @@ export function Projects() {
       >
         Projects
       </PageTitle>
+      {fromWidget.origin && !admin ? (
+        <p class="notice">
+          An admin of the workspace can allow <code>{fromWidget.origin}</code> for project {fromWidget.key}: ask one to
+          add it to the project's allowed origins.
+        </p>
+      ) : null}
       {list.data ? null : <Loading error={list.error} />}
       {list.data && items.length === 0 ? (
         <p class="empty">
@@ -200,12 +297,13 @@ export function Projects() {
       <Dialog
         title={editing === 'new' ? 'New project' : `Edit ${editing?.name ?? ''}`}
         open={editing !== null}
-        onClose={() => setEditing(null)}
+        onClose={closeEditing}
       >
         <ProjectForm
           project={editing === 'new' ? null : editing}
+          addOrigin={editingFromLink ? fromWidget.origin : undefined}
           onDone={() => {
-            setEditing(null);
+            closeEditing();
             list.reload();
           }}
         />

@@ -3,7 +3,7 @@
 // leaves the browser.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { navigate } from '../router.js';
+import { Link, navigate } from '../router.js';
 import { adoptSession, signedOutReason } from '../session.js';
 import { Field, FormError, useAction, useLoad } from '../ui.js';
 
@@ -56,8 +56,67 @@ export function SignIn() {
           terminal running <code>npm start</code>). Try the widget on the <a href="/demo">demo page</a>.
         </p>
       ) : null}
+      {server.data?.signup ? (
+        <p>
+          New here? <Link href="/sign-up">Create a workspace</Link> for your team.
+        </p>
+      ) : null}
       <p class="muted small">
         Got a link from a client invitation? Open it on the app: the feedback button signs you in.
+      </p>
+    </Frame>
+  );
+}
+
+/** A new workspace and its first admin: open while the server's sign-up policy allows it. */
+export function CreateWorkspace() {
+  const [workspaceName, setWorkspaceName] = useState('');
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const action = useAction();
+  const server = useLoad(() => api.call('GET /api/server', {}), []);
+  if (server.data && !server.data.signup) {
+    return (
+      <Frame title="Create a workspace">
+        <p>
+          Sign-up is closed on this server. Ask an admin of your team's workspace to invite you, or{' '}
+          <Link href="/sign-in">sign in</Link>.
+        </p>
+      </Frame>
+    );
+  }
+  return (
+    <Frame title="Create a workspace">
+      <p class="muted">You become its admin: you add projects and invite your team afterwards.</p>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const answer = await action.run(() =>
+            api.call('POST /api/signup', { body: { workspaceName, name, email, password } }),
+          );
+          if (answer) await startAtInbox(answer.data.token);
+        }}
+      >
+        <Field
+          label="Workspace name"
+          hint="Your team or company, as your team will see it."
+          required
+          maxLength={100}
+          autocomplete="organization"
+          value={workspaceName}
+          onValue={setWorkspaceName}
+        />
+        <Field label="Your name" required maxLength={100} autocomplete="name" value={name} onValue={setName} />
+        <Field label="E-mail" type="email" required autocomplete="username" value={email} onValue={setEmail} />
+        <NewPassword label="Password" value={password} onValue={setPassword} />
+        <FormError message={action.error} />
+        <button class="primary" type="submit" disabled={action.pending}>
+          {action.pending ? 'Creating…' : 'Create workspace'}
+        </button>
+      </form>
+      <p class="muted small">
+        Already have an account? <Link href="/sign-in">Sign in</Link>.
       </p>
     </Frame>
   );
