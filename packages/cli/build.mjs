@@ -3,11 +3,12 @@
 // published package has no runtime dependencies.
 import fs from 'node:fs';
 import { build } from 'esbuild';
+import { appendBundleNotices } from '../../scripts/licences.mjs';
 
 const dist = new URL('./dist/', import.meta.url).pathname;
 const { version } = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 fs.rmSync(dist, { recursive: true, force: true });
-await build({
+const split = await build({
   entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname, new URL('./src/vite.ts', import.meta.url).pathname],
   outdir: dist,
   bundle: true,
@@ -17,11 +18,13 @@ await build({
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
   define: { SVC_CLI_VERSION: JSON.stringify(version) },
+  metafile: true,
   logLevel: 'warning',
 });
+appendBundleNotices(split.metafile);
 // The whole CLI as one file, for the server to hand out at /cli/svc-cli.mjs: what a deploy
 // job or an agent downloads and checks, with nothing to install.
-await build({
+const single = await build({
   entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname],
   outfile: `${dist}svc-cli.mjs`,
   // Smaller to download, names kept so that a stack trace still reads.
@@ -32,5 +35,7 @@ await build({
   platform: 'node',
   target: 'node20',
   define: { SVC_CLI_VERSION: JSON.stringify(version) },
+  metafile: true,
   logLevel: 'warning',
 });
+appendBundleNotices(single.metafile);

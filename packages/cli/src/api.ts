@@ -7,6 +7,7 @@ import {
   type Endpoints,
   endpointRequest,
 } from '@svc/contract/endpoints';
+import type { ProblemDocument } from '@svc/contract/vocabulary';
 import type { ProjectConfig } from './config.js';
 import { serverError } from './errors.js';
 import { warn } from './output.js';
@@ -14,12 +15,7 @@ import { serverVersion, versionMismatch } from './server-version.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-interface Problem {
-  title?: string;
-  detail?: string;
-  code?: string;
-  errors?: { path: string; message: string }[];
-}
+type Problem = ProblemDocument;
 
 /** Endpoints that list pages of items, and what one item is. */
 type ListEndpoint = {

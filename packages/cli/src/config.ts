@@ -56,8 +56,11 @@ export function loadProjectConfig(cwd: string, env: NodeJS.ProcessEnv): ProjectC
   return { server: server.replace(/\/+$/, ''), project };
 }
 
-/** The API key: `SVC_API_KEY`, else `SVC_API_KEY=` in the gitignored `.svc/credentials.env`. */
-export function loadApiKey(cwd: string, env: NodeJS.ProcessEnv): string {
+/**
+ * The API key: `SVC_API_KEY`, else `SVC_API_KEY=` in the gitignored `.svc/credentials.env`.
+ * Without one, says where keys are made: the console's API keys page on `server`.
+ */
+export function loadApiKey(cwd: string, env: NodeJS.ProcessEnv, server: string): string {
   if (env.SVC_API_KEY?.trim()) return env.SVC_API_KEY.trim();
   const root = findConfigRoot(cwd);
   const credentials = root ? path.join(root, CONFIG_DIR, CREDENTIALS_FILE) : null;
@@ -68,7 +71,7 @@ export function loadApiKey(cwd: string, env: NodeJS.ProcessEnv): string {
   if (fromFile) return fromFile;
   throw new ExitError(
     exitCodes.noApiKey,
-    `no API key found. Set SVC_API_KEY (in CI, from a secret), or put SVC_API_KEY=<key> in ${path.join(CONFIG_DIR, CREDENTIALS_FILE)} (gitignored). Create a key with POST /api/me/api-keys.`,
+    `no API key found. Set SVC_API_KEY (in CI, from a secret), or put SVC_API_KEY=<key> in ${path.join(CONFIG_DIR, CREDENTIALS_FILE)} (gitignored). Create a key in the console: ${server}/api-keys (API keys, then "Create key").`,
   );
 }
 

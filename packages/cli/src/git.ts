@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { SHA_PATTERN } from '@svc/contract/sha';
 import { usageError } from './errors.js';
@@ -19,14 +20,18 @@ interface RunOptions {
   input?: string;
   /** Called with each complete line of output; return true to stop git early. */
   onLine?: (line: string) => boolean | undefined;
-  /** Receives what git said on stderr although it succeeded (warnings it recovered from). */
-  onWarnings?: (stderr: string) => void;
+  /** Variables added to git's environment. */
+  env?: Record<string, string>;
 }
 
 /** Runs git with an argument array (never a shell) and resolves with its stdout. */
 export function git(cwd: string, args: string[], options: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+    const child = spawn('git', args, {
+      cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, LC_ALL: 'C', ...options.env },
+    });
     const out: string[] = [];
     let err = '';
     let partial = '';
@@ -61,7 +66,6 @@ export function git(cwd: string, args: string[], options: RunOptions = {}): Prom
     child.on('close', (code) => {
       if (stopped) return resolve('');
       if (partial && options.onLine) options.onLine(partial);
-      if (code === 0 && err) options.onWarnings?.(err);
       if (code === 0) resolve(out.join(''));
       else reject(new GitError(args, code, err));
     });
@@ -158,8 +162,6 @@ export async function findContained(cwd: string, deployed: string, candidates: s
       'objects/info/commit-graph',
       '--git-path',
       'objects/info/commit-graphs/commit-graph-chain',
-      '--git-path',
-      'info/grafts',
     ]).then((out) => out.trim().split('\n')),
     // `<sha>^{commit}`: an annotated tag's SHA names its commit, and a prefix that a commit
     // shares with a tree or blob names the commit.
@@ -171,7 +173,6 @@ export async function findContained(cwd: string, deployed: string, candidates: s
   ]);
   const shallow = layout[0] === 'true';
   const hasGraph = fs.existsSync(pathIn(cwd, layout[1])) || fs.existsSync(pathIn(cwd, layout[2]));
-  let exact = hasGraph && !shallow && !fs.existsSync(pathIn(cwd, layout[3]));
 
   const commitOf = new Map<string, string>();
   const ambiguous = new Map<string, string[]>();
@@ -197,14 +198,11 @@ export async function findContained(cwd: string, deployed: string, candidates: s
   const contained = new Map<string, string>();
   if (commitOf.size === 0) return { contained, unknown, ambiguous, undecided: [], shallow };
   const commits = new Set(commitOf.values());
-  const walk = await git(cwd, [...plainHistory, 'rev-list', ...(exact ? ['--topo-order'] : []), '--stdin'], {
-    input: `${[...commits].join('\n')}\n^${deployed}\n`,
-    // A commit-graph file git cannot use (empty, truncated, a split chain with a layer
-    // missing) makes it fall back to the date-limited walk, saying so only on stderr.
-    onWarnings: (stderr) => {
-      if (/commit-graph/i.test(stderr)) exact = false;
-    },
-  });
+  const input = `${[...commits].join('\n')}\n^${deployed}\n`;
+  const { walk, exact } =
+    hasGraph && !shallow
+      ? await walkWithGenerations(cwd, input)
+      : { walk: await git(cwd, [...plainHistory, 'rev-list', '--stdin'], { input }), exact: false };
   const suspects = new Set<string>();
   for (const line of walk.split('\n')) if (commits.has(line)) suspects.add(line);
 
@@ -222,6 +220,28 @@ export async function findContained(cwd: string, deployed: string, candidates: s
     else if (shallow) undecided.push(candidate);
   }
   return { contained, unknown, ambiguous, undecided, shallow };
+}
+
+/**
+ * The `--topo-order` walk, and whether git walked it by generation numbers, which makes it
+ * exact. Only git knows whether it used the commit-graph: it ignores one it cannot read
+ * (empty, truncated, a split chain with a layer missing) and any at all in a repository with
+ * grafts or replace refs in effect. Its trace says so: the generation-number walk reports its
+ * statistics (category `topo_walk`), the date-limited one does not.
+ */
+async function walkWithGenerations(cwd: string, input: string): Promise<{ walk: string; exact: boolean }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-trace-'));
+  const trace = path.join(dir, 'events.json');
+  try {
+    const walk = await git(cwd, [...plainHistory, 'rev-list', '--topo-order', '--stdin'], {
+      input,
+      env: { GIT_TRACE2_EVENT: trace },
+    });
+    const events = fs.existsSync(trace) ? fs.readFileSync(trace, 'utf8') : '';
+    return { walk, exact: events.includes('"category":"topo_walk"') };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function pathIn(cwd: string, gitPath: string | undefined): string {

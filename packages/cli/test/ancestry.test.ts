@@ -107,6 +107,23 @@ describe('ancestry of pending commits', () => {
     }
   });
 
+  test('a valid commit-graph that git ignores (a graft in effect) does not make the walk trusted', async () => {
+    for (const graft of [
+      // The deprecated grafts file, and the same through GIT_GRAFT_FILE's default place.
+      (repo: Repo) =>
+        fs.writeFileSync(
+          path.join(repo.dir, '.git/info/grafts'),
+          `${repo.git(['rev-parse', 'main~20'])} ${repo.git(['rev-parse', 'main~22'])}\n`,
+        ),
+    ]) {
+      const h = backdatedHistory();
+      h.repo.git(['commit-graph', 'write', '--reachable']);
+      graft(h.repo);
+      const result = await findContained(h.repo.dir, h.deployed, [h.early, h.m1, h.unmerged]);
+      assert.deepEqual([...result.contained.keys()].sort(), [h.early, h.m1].sort());
+    }
+  });
+
   test('a shallow clone whose boundary cuts the path: the commit it holds is undecided, never "not contained"', async () => {
     // topic branches off early and is merged far back; the clone holds topic's fix (through its
     // branch) but not the merge, which lies below the boundary of main's recent history.

@@ -173,6 +173,10 @@ describe('svc-cli apply, comments, init, stamp', () => {
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /404/);
 
+    const keyless = await runCli(['comments'], { cwd: repo.dir, env: {} });
+    assert.equal(keyless.code, 3);
+    assert.match(keyless.stderr, new RegExp(`Create a key in the console: ${own.url}/api-keys`));
+
     const shown = await runCli(['apply', id], { cwd: repo.dir, env });
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /Logo is blurry/);

@@ -81,7 +81,9 @@ describe('svc-cli mcp (stdio)', () => {
     });
     const read = await client.callTool({ name: 'get_feedback', arguments: { id } });
     const [text, image] = read.content as [Text, { type: string; data: string; mimeType: string }];
-    assert.equal(JSON.parse(text.text).element, 'main > h1');
+    const feedback = JSON.parse(text.text);
+    assert.equal(feedback.element, 'heading', 'an anchor of a selector alone, read aloud');
+    assert.deepEqual(feedback.pinned, { selector: 'main > h1' });
     assert.equal(image.type, 'image');
     assert.equal(image.mimeType, 'image/png');
     assert.deepEqual(Buffer.from(image.data, 'base64'), png);

@@ -1,5 +1,7 @@
 import type { Comment, CommentStatus, CommentWithReplies } from '@svc/contract';
+import { elementInWords } from '@svc/contract/element-words';
 import { shortSha } from '@svc/contract/sha';
+import { statePills } from '@svc/contract/vocabulary';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
@@ -36,13 +38,13 @@ export type CommentView = Pick<
   | 'author'
 >;
 
-/** The state as the widget shows it: Open, Completed, Live · sha7, plus Verified. */
+/** The state as the widget shows it: open, completed, live·sha7, plus verified. */
 export function stateOf(comment: CommentView): string {
-  let state = comment.status === 'applied' ? 'completed' : comment.status;
-  if (comment.status === 'applied' && comment.deployedAt && comment.deployedBuildSha) {
-    state = `live·${shortSha(comment.deployedBuildSha)}`;
-  }
-  return comment.verifiedAt ? `${state},verified` : state;
+  return statePills(comment)
+    .map((pill) =>
+      pill.kind === 'live' && comment.deployedBuildSha ? `live·${shortSha(comment.deployedBuildSha)}` : pill.kind,
+    )
+    .join(',');
 }
 
 export function describeComment(comment: CommentView): string {
@@ -67,7 +69,8 @@ export function printComment(comment: CommentWithReplies): void {
     if (context.buildSha) printData(`  build     ${shortSha(context.buildSha)}`);
     for (const error of context.errors) printData(`  ! ${error.kind.padEnd(9)} ${error.message}`);
   }
-  if (comment.anchor) printData(`  element   ${comment.anchor.selector}`);
+  if (comment.anchor) printData(`  element   ${elementInWords(comment.anchor)} (${comment.anchor.selector})`);
+  if (comment.repinned) printData(`  pin moved by ${comment.repinned.by.name} at ${comment.repinned.at}`);
   if (comment.screenshot)
     printData(`  screenshot: svc-cli screenshot ${comment.id} (${Math.round(comment.screenshot.bytes / 1024)} KB)`);
   for (const reply of comment.replies) printData(`  > ${reply.author?.name ?? 'svc'}: ${reply.body}`);
