@@ -18,7 +18,7 @@ export async function openApp(database, overrides = {}) {
     host: '127.0.0.1',
     database,
     demo: false,
-    allowSignup: false,
+    signup: 'closed',
     buildRateLimit: 1_000_000,
     logLevel: 'silent',
     limits: unlimited,
@@ -36,8 +36,14 @@ export function pinned(core, command, args) {
 }
 
 /** Starts a node process that prints `listening <url>` (or the server's ready line) and waits for it. */
-export function startProcess(core, script, env = {}, readyPattern = /(?:listening|ready at) (http:\/\/\S+)/i) {
-  const [command, args] = pinned(core, process.execPath, [script]);
+export function startProcess(
+  core,
+  script,
+  env = {},
+  readyPattern = /(?:listening|ready at) (http:\/\/\S+)/i,
+  nodeArgs = [],
+) {
+  const [command, args] = pinned(core, process.execPath, [...nodeArgs, script]);
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (chunk) => {
@@ -111,7 +117,16 @@ request = function()
 end
 `,
   );
-  const [command, args] = pinned(cores >= 2 ? 1 : 0, 'wrk', [
+  const [command, args] = wrkCommand({ url, seconds, connections, script });
+  const out = execFileSync(command, args, { encoding: 'utf8' });
+  fs.rmSync(script, { force: true });
+  const { rate, p99, non2xx, errors } = wrkFigures(out);
+  return { rps: rate, p99, non2xx, errors, tool: 'wrk' };
+}
+
+/** wrk on the core the server is not on: one thread, `connections`, for `seconds`, with `script`. */
+function wrkCommand({ url, seconds, connections, script }) {
+  return pinned(cores >= 2 ? 1 : 0, 'wrk', [
     '-t1',
     `-c${connections}`,
     `-d${seconds}s`,
@@ -120,13 +135,62 @@ end
     script,
     url,
   ]);
-  const out = execFileSync(command, args, { encoding: 'utf8' });
-  fs.rmSync(script, { force: true });
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-  const p99 = parseWrkLatency(/99%\s+([\d.]+\w+)/.exec(out)?.[1]);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  const errors = /Socket errors:.*/.exec(out)?.[0] ?? '';
-  return { rps, p99, non2xx, errors, tool: 'wrk' };
+}
+
+/** What wrk --latency printed: the rate, p50 and p99 (ms), non-2xx answers, socket errors. */
+function wrkFigures(out) {
+  const percentile = (p) => parseWrkLatency(new RegExp(`${p}%\\s+([\\d.]+\\w+)`).exec(out)?.[1]);
+  return {
+    rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
+    p50: percentile(50),
+    p99: percentile(99),
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+    errors: /Socket errors:.*/.exec(out)?.[0] ?? '',
+  };
+}
+
+/**
+ * Requests at a steady rate, from the core the server is not on: wrk whose connections each
+ * wait `connections / rate` seconds between requests, so the rate holds whatever the answer
+ * time (wrk2 is not in Debian). `requests` are [method, path, headers, body] tuples sent in turn.
+ * Resolves with the rate reached and the latency percentiles (ms).
+ */
+export function paced({ url, seconds, rate, connections, requests }) {
+  const script = path.join(os.tmpdir(), `svc-paced-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
+  const lua = (value) => JSON.stringify(value ?? '');
+  const entries = requests.map(([method, p, headers, body]) => {
+    const luaHeaders = Object.entries(headers).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`);
+    return `  { ${lua(method)}, ${lua(p)}, { ${luaHeaders.join(', ')} }, ${body === undefined ? 'nil' : lua(body)} },`;
+  });
+  fs.writeFileSync(
+    script,
+    `
+local requests = {
+${entries.join('\n')}
+}
+local i = 0
+init = function(args) i = math.random(0, #requests - 1) end
+request = function()
+  i = i % #requests + 1
+  local r = requests[i]
+  return wrk.format(r[1], r[2], r[3], r[4])
+end
+delay = function() return ${Math.round((connections * 1000) / rate)} end
+`,
+  );
+  const [command, args] = wrkCommand({ url, seconds, connections, script });
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.once('exit', (code) => {
+      fs.rmSync(script, { force: true });
+      if (code !== 0) return reject(new Error(`wrk exited with ${code}:\n${out}`));
+      resolve(wrkFigures(out));
+    });
+  });
 }
 
 function parseWrkLatency(text) {
