@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { type AppOptions, buildApp } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
 import type { Config, DatabaseConfig } from '../src/config.js';
-import { STARTUP_LOCK_KEY } from '../src/db/dialect/postgres.js';
+import { CHANGE_CHANNEL, STARTUP_LOCK_KEY } from '../src/db/dialect/postgres.js';
 
 /** Which database this run of the suite uses: `DIALECT=postgres` with `TEST_DATABASE_URL`, else SQLite. */
 export const dialect = process.env.DIALECT === 'postgres' ? 'postgres' : 'sqlite';
@@ -77,6 +78,7 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
     shutdownTimeoutMs: 10_000,
     metricsToken: null,
     publicUrl: null,
+    auditRetentionDays: 365,
     links: { inviteTtlMs: 7 * DAY_MS, passwordResetTtlMs: DAY_MS },
     ...overrides,
     sessions: { idleMs: 14 * DAY_MS, lifetimeMs: 90 * DAY_MS, ...overrides.sessions },
@@ -230,6 +232,29 @@ export async function createComment(
   });
   if (answer.status !== 201) throw new Error(`create comment failed: ${JSON.stringify(answer.body)}`);
   return answer.body as { id: string; status: string };
+}
+
+/**
+ * Resolves once this process has heard every change published before: PostgreSQL delivers a
+ * process's own NOTIFYs a moment after their commit, and its listener announces a reset when it
+ * connects; on a busy machine either can land inside the next test. At once on SQLite.
+ */
+export async function changesHeard(app: FastifyInstance): Promise<void> {
+  const { changes, db, name } = app.database;
+  if (name !== 'postgres') return;
+  const key = `heard-${randomBytes(6).toString('hex')}`;
+  const heard = new Promise<void>((resolve) =>
+    changes.subscribe((change) => {
+      if (change !== 'reset' && change.key === key) resolve();
+    }),
+  );
+  for (let waited = 0; !changes.heard(); waited += 20) {
+    if (waited > 30_000) throw new Error('the change feed is not listening after 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  // Delivered in order: once this one is heard, every earlier one was. (An unread count of nobody.)
+  await sql`select pg_notify(${CHANGE_CHANNEL}, ${`unread:${key}`})`.execute(db);
+  await heard;
 }
 
 /** Counts rows of a table, to prove that a refused request wrote nothing. */

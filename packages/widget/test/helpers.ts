@@ -194,7 +194,12 @@ export function recordRequests(page: Page, pathPart: string) {
   });
   page.on('response', (response) => {
     const entry = [...seen].reverse().find((s) => s.url === response.url() && s.status === undefined);
-    if (entry && response.request().method() !== 'OPTIONS') entry.status = response.status();
+    if (entry && response.request().method() !== 'OPTIONS') {
+      entry.status = response.status();
+      // When the browser sent it, by its own clock: the event reaches this process late when the machine is busy.
+      const sent = response.request().timing().startTime;
+      if (sent > 0) entry.at = sent;
+    }
   });
   return seen;
 }

@@ -13,7 +13,7 @@ pg.types.setTypeParser(INT8_OID, (value) => Number(value));
 
 /** Arbitrary constant naming the start-up lock in pg_advisory_lock's key space. */
 export const STARTUP_LOCK_KEY = 7_240_531_118;
-const CHANGE_CHANNEL = 'svc_changes';
+export const CHANGE_CHANNEL = 'svc_changes';
 const RECONNECT_MS = 1000;
 
 /**

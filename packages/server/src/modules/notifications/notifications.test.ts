@@ -4,6 +4,7 @@ import {
   addClient,
   addMember,
   call,
+  changesHeard,
   createComment,
   createProject,
   createTestApp,
@@ -454,6 +455,7 @@ describe('unread-count answered from memory, before routing', () => {
     const project = await createProject(t.app, author, { allowedOrigins: ['https://widget-host.test'] });
     commentId = (await createComment(t.app, author, project.key)).id;
     await call(t.app, 'POST', `/api/comments/${commentId}/replies`, { token: dev.token, body: { body: 'one' } });
+    await changesHeard(t.app);
   });
   after(() => t.close());
 
@@ -535,6 +537,7 @@ describe('unread-count answered from memory, before routing', () => {
       body: { email: author.email, password: 'correct horse battery' },
     });
     const fresh = bearer(session.body.token);
+    await changesHeard(t.app);
     let counted = await fromMemory();
     /** `answeredFromMemory` null: either (on PostgreSQL a process hears its own changes a moment later too). */
     const expectPoll = async (
