@@ -97,6 +97,15 @@ describe('svc-cli mcp (stdio)', () => {
     assert.equal(stored.replies.at(-1).body, 'Looking into it');
     assert.equal(json(await client.callTool({ name: 'reopen', arguments: { id } })).status, 'open');
     assert.equal(json(await client.callTool({ name: 'archive', arguments: { id } })).status, 'archived');
+    const story = json(await client.callTool({ name: 'get_feedback', arguments: { id } }));
+    assert.deepEqual(
+      story.timeline.map((event: { kind: string }) => event.kind),
+      ['created', 'screenshot_added', 'replied', 'applied', 'reopened', 'archived'],
+    );
+    assert.match(
+      story.fix,
+      new RegExp(`^Applied by .+ in ${head.slice(0, 7)} through an agent \\(MCP\\) · Reopened by `),
+    );
 
     const bad = await client.callTool({ name: 'reply', arguments: { id } });
     assert.equal(bad.isError, true);

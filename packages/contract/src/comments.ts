@@ -68,7 +68,47 @@ const commentFields = {
 export const Comment = Type.Object(commentFields);
 export type Comment = Static<typeof Comment>;
 
-export const CommentWithReplies = Type.Object({ ...commentFields, replies: Type.Array(Reply) });
+/** What happened to a comment, one kind per change (see the README's timeline). */
+export const TIMELINE_KINDS = [
+  'created',
+  'replied',
+  'applied',
+  'reapplied',
+  'live',
+  'verified',
+  'not_fixed',
+  'reopened',
+  'archived',
+  'repinned',
+  'screenshot_added',
+] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+/** How the one who acted reached the server: signed in, with an API key, or through an MCP agent. */
+export const TIMELINE_VIAS = ['person', 'api_key', 'mcp'] as const;
+
+export const TimelineEvent = Type.Object({
+  id: Type.String(),
+  kind: Type.Enum(TIMELINE_KINDS),
+  at: Timestamp,
+  by: Type.Union([Person, Type.Null()], {
+    description: 'Who acted; null when nobody did (a build report of no one) or they have since been removed',
+  }),
+  via: Nullable(Type.Enum(TIMELINE_VIAS)),
+  commitSha: Nullable(Type.String({ description: 'applied, reapplied, verified, not_fixed: the commit' })),
+  buildSha: Nullable(Type.String({ description: 'live: the build that shipped it' })),
+  note: Nullable(Type.String({ description: 'not_fixed: the note; replied: the start of the reply' })),
+  derived: Type.Boolean({
+    description: 'Reconstructed at an upgrade from what the comment recorded then, not written as it happened',
+  }),
+});
+export type TimelineEvent = Static<typeof TimelineEvent>;
+
+export const CommentWithReplies = Type.Object({
+  ...commentFields,
+  replies: Type.Array(Reply),
+  timeline: Type.Array(TimelineEvent, { description: 'What happened to it, oldest first' }),
+});
 export type CommentWithReplies = Static<typeof CommentWithReplies>;
 
 export const CreateCommentBody = Type.Object(

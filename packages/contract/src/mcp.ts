@@ -18,7 +18,7 @@ import {
 import { elementInWords } from './element-words.js';
 import type { AnswerOf, CallOf, Endpoint } from './endpoints.js';
 import { ReadAllBody } from './notifications.js';
-import { displayState } from './vocabulary.js';
+import { displayState, fixStory, timelineSentence } from './vocabulary.js';
 
 /** The longest a wait_for_feedback call holds, in seconds: under the common client time-outs. */
 export const AGENT_WAIT_MAX_S = 25;
@@ -80,6 +80,8 @@ function full(comment: CommentWithReplies) {
         ? 'pending: the reviewer’s widget is sending it; wait_for_feedback wakes when it arrives'
         : null,
     thread: comment.replies.map((r) => ({ by: r.author?.name ?? 'automatic', at: r.createdAt, text: r.body })),
+    fix: fixStory(comment.timeline),
+    timeline: comment.timeline.map((event) => ({ at: event.at, kind: event.kind, what: timelineSentence(event) })),
   };
 }
 
@@ -138,7 +140,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
     },
     get_feedback: {
       description:
-        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these), the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, and the screenshot as an image when there is one.',
+        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these), the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, its timeline (who applied it in which commit and how, the build that took it Live, the author’s verdicts; `fix` sums up the latest fix in one line), and the screenshot as an image when there is one.',
       input: Id,
       run: async (args) => {
         const comment = await host.send('GET /api/comments/{id}', { params: { id: String(args.id) } });

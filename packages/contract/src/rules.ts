@@ -23,3 +23,6 @@ export const VERIFIED_REPLY = 'Verified ✓';
 
 /** A rejection's reply: this, then the author's note. */
 export const REJECTED_REPLY_PREFIX = 'Not fixed: ';
+
+/** Sent by the MCP tools (the server's /mcp and `svc-cli mcp`) with every call: it grants nothing, it only lets a timeline say "through an agent". */
+export const VIA_HEADER = 'x-svc-via';

@@ -68,3 +68,82 @@ export function problemSentence(problem: ProblemDocument | undefined, status: nu
   if (!field || detail.includes(field.message)) return detail.replace(/^\/(?=\w)/, '');
   return `${detail} (${field.path.replace(/^\//, '') || 'request'} ${field.message})`;
 }
+
+/** A timeline event's fields the sentences read (the API's `TimelineEvent`). */
+export interface TimelineFields {
+  kind: string;
+  at: string;
+  by: { name: string } | null;
+  via: 'person' | 'api_key' | 'mcp' | null;
+  commitSha: string | null;
+  buildSha: string | null;
+  note: string | null;
+}
+
+const VIA_WORDS = { person: '', api_key: ' with an API key', mcp: ' through an agent (MCP)' } as const;
+
+/** "2 h", "3 d", "under a minute": how long one step of a comment's story took. */
+export function durationText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.round(hours / 24)} d`;
+}
+
+/** One event of a comment's timeline as a sentence: "Applied by Dana in 3abdb14 through an agent (MCP)". */
+export function timelineSentence(event: TimelineFields): string {
+  const by = event.by ? ` by ${event.by.name}` : '';
+  const via = event.via ? VIA_WORDS[event.via] : '';
+  const commit = event.commitSha ? ` in ${shortSha(event.commitSha)}` : '';
+  switch (event.kind) {
+    case 'created':
+      return `Written${by}`;
+    case 'replied':
+      return `${event.by?.name ?? 'Someone'} replied${event.note ? `: “${event.note}”` : ''}`;
+    case 'applied':
+      return `Applied${by}${commit}${via}`;
+    case 'reapplied':
+      return `Applied again${by}${commit}${via}`;
+    case 'live':
+      return `Live in build ${event.buildSha ? shortSha(event.buildSha) : '(unknown)'}`;
+    case 'verified':
+      return `Verified${by}`;
+    case 'not_fixed':
+      return `Not fixed, said ${event.by?.name ?? 'its author'}${event.note ? `: “${event.note}”` : ''}`;
+    case 'reopened':
+      return `Reopened${by}${via}`;
+    case 'archived':
+      return `Archived${by}${via}`;
+    case 'repinned':
+      return `Pin moved${by}`;
+    case 'screenshot_added':
+      return `Screenshot added${by}`;
+    default:
+      return event.kind;
+  }
+}
+
+/**
+ * The story of a comment's latest fix in one line: "Applied by Dana in 3abdb14 · Live 2 h later
+ * in build 9f1c2e0 · Verified by Cleo". Null while it was never applied.
+ */
+export function fixStory(timeline: readonly TimelineFields[]): string | null {
+  let start = -1;
+  timeline.forEach((event, index) => {
+    if (event.kind === 'applied' || event.kind === 'reapplied') start = index;
+  });
+  const applied = timeline[start];
+  if (!applied) return null;
+  const parts = [timelineSentence({ ...applied, kind: 'applied' })];
+  for (const event of timeline.slice(start + 1)) {
+    if (event.kind === 'live') {
+      const later = durationText(Date.parse(event.at) - Date.parse(applied.at));
+      parts.push(`Live ${later} later in build ${event.buildSha ? shortSha(event.buildSha) : '(unknown)'}`);
+    } else if (['verified', 'not_fixed', 'reopened'].includes(event.kind)) {
+      parts.push(timelineSentence(event));
+    }
+  }
+  return parts.join(' · ');
+}

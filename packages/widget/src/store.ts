@@ -13,7 +13,7 @@ import { captureContext } from './capture.js';
 import { ScreenshotTooSlow } from './chunks.js';
 
 /** A comment as the widget holds it: its replies once they have been loaded. */
-export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies'>>;
+export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies' | 'timeline'>>;
 export type Tab = 'updates' | 'comments';
 /** The status filter of the comments list; '' is all of them. */
 export type StatusFilter = StatusFilterValue;

@@ -57,6 +57,7 @@ a{color:var(--pf-accent)}
 .pill.completed{background:#dbeafe;color:#1e40af}
 .pill.live{background:#ede9fe;color:var(--pf-live)}
 .pill.verified{background:#d1fae5;color:var(--pf-ok)}
+.story{margin:8px 0 0;font-size:12px}
 .replies{margin:8px 0 0;padding-left:10px;border-left:2px solid var(--pf-line)}
 .replies li{margin:6px 0}
 textarea,input{width:100%;border:1px solid #d1d5db;border-radius:6px;padding:7px 9px;background:#fff}

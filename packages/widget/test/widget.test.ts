@@ -391,6 +391,8 @@ describe('the widget in Chromium, on another origin than the API', () => {
     assert.equal(await card.locator('textarea[name=note]').inputValue(), 'Half a note');
     assert.match((await card.textContent()) ?? '', /11\/500/, 'the counter follows the kept text');
     assert.equal(await focused(page, `#svc-replies-${id}`), true, 'focus stays on the button that was pressed');
+    // The open thread starts with the story of the fix, from the comment's timeline.
+    assert.match((await card.locator('.story').textContent()) ?? '', /^Applied by .+ in [0-9a-f]{7}$/);
 
     const reply = card.locator('textarea[name=body]');
     await reply.fill('A reply being written');

@@ -1,7 +1,7 @@
 import type { Comment, CommentStatus, CommentWithReplies } from '@svc/contract';
 import { elementInWords } from '@svc/contract/element-words';
 import { shortSha } from '@svc/contract/sha';
-import { statePills } from '@svc/contract/vocabulary';
+import { fixStory, statePills, timelineSentence } from '@svc/contract/vocabulary';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
@@ -74,6 +74,13 @@ export function printComment(comment: CommentWithReplies): void {
   if (comment.screenshot)
     printData(`  screenshot: svc-cli screenshot ${comment.id} (${Math.round(comment.screenshot.bytes / 1024)} KB)`);
   for (const reply of comment.replies) printData(`  > ${reply.author?.name ?? 'svc'}: ${reply.body}`);
+  const fix = fixStory(comment.timeline);
+  if (fix) printData(`  fix       ${fix}`);
+  printData('  timeline (UTC)');
+  for (const event of comment.timeline) {
+    const at = event.at.slice(0, 16).replace('T', ' ');
+    printData(`    ${at}  ${timelineSentence(event)}${event.derived ? ' (recorded before timelines)' : ''}`);
+  }
 }
 
 export async function run(args: string[], context: CommandContext): Promise<void> {

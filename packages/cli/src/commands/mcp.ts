@@ -20,6 +20,7 @@ SVC_API_KEY or .svc/credentials.env). Add it to an agent as the command "svc-cli
 export async function run(args: string[], context: CommandContext): Promise<void> {
   if (args.length > 0) throw new ExitError(2, `svc-cli mcp takes no arguments.\n\n${usage}`);
   const api = connect(context);
+  api.via = 'mcp';
   const server = feedbackMcpServer(
     {
       project: api.project,

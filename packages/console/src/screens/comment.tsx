@@ -5,6 +5,7 @@ import { elementInWords } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
+import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabulary';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
@@ -103,6 +104,34 @@ function ContextFacts({ context }: { context: Context }) {
       ) : (
         <p class="muted">None recorded.</p>
       )}
+    </>
+  );
+}
+
+type TimelineEvent = AnswerOf<'GET /api/comments/{id}'>['timeline'][number];
+
+/** What happened to the comment, oldest first, with the time each step took. */
+function CommentTimeline({ timeline }: { timeline: TimelineEvent[] }) {
+  const fix = fixStory(timeline);
+  return (
+    <>
+      <h2>Timeline</h2>
+      {fix ? <p class="small">{fix}</p> : null}
+      <ol class="timeline">
+        {timeline.map((event, index) => {
+          const before = timeline[index - 1];
+          return (
+            <li key={event.id} class={`timeline-${event.kind}`}>
+              <span class="body-text">{timelineSentence(event)}</span>{' '}
+              <span class="muted small">
+                <Time iso={event.at} />
+                {before ? ` · ${durationText(Date.parse(event.at) - Date.parse(before.at))} after the step before` : ''}
+                {event.derived ? ' · recorded before timelines, from what the comment kept' : ''}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
     </>
   );
 }
@@ -273,6 +302,8 @@ export function CommentDetail({ id }: { id: string }) {
         </>
       ) : null}
       {comment.context ? <ContextFacts context={comment.context} /> : null}
+
+      <CommentTimeline timeline={comment.timeline} />
 
       <h2>Replies ({comment.replies.length})</h2>
       {comment.replies.length ? (

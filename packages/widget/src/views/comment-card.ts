@@ -1,6 +1,6 @@
 import { COMMENT_BODY_MAX } from '@svc/contract/rules';
 import { shortSha } from '@svc/contract/sha';
-import { statePills } from '@svc/contract/vocabulary';
+import { fixStory, statePills } from '@svc/contract/vocabulary';
 import { h, timeAgo } from '../dom.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
@@ -225,9 +225,11 @@ function thread(actions: Actions, c: Comment): Node {
     h('textarea', { id: `svc-reply-${c.id}`, name: 'body', rows: '2', maxlength: COMMENT_BODY_MAX }),
     h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Send reply')),
   );
+  const story = c.timeline ? fixStory(c.timeline) : null;
   return h(
     'div',
     null,
+    story ? h('p', { class: 'muted story' }, story) : null,
     h(
       'ul',
       { class: 'replies', 'aria-label': 'Replies' },

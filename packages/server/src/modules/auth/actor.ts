@@ -8,6 +8,10 @@ export interface Actor {
   role: Role;
   /** A quick-access account limited to one project sees only that project. */
   projectId: string | null;
+  /** 'mcp' when the request came through an agent's tools (the `x-svc-via` header they send); a timeline says so. */
+  via?: 'mcp';
+  /** The client address of the request (as SVC_TRUST_PROXY lets the server see it), for the audit log. */
+  address?: string;
   credential: {
     kind: 'session' | 'apiKey';
     id: string;

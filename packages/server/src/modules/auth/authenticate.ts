@@ -1,3 +1,4 @@
+import { VIA_HEADER } from '@svc/contract/rules';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CoherentCache } from '../../cache/coherent-cache.js';
 import type { Clock } from '../../clock.js';
@@ -105,17 +106,23 @@ export function registerAuthentication(
   sessions: SessionPolicy,
   clock: Clock,
 ): void {
+  // Cached callers are shared between requests: each request gets a copy that says where it came from.
+  const callerOf = (request: FastifyRequest, actor: Actor): Actor => ({
+    ...actor,
+    address: request.ip,
+    ...(request.headers[VIA_HEADER] === 'mcp' ? { via: 'mcp' as const } : {}),
+  });
   const hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const header = request.headers.authorization;
     const cached = cachedCaller(actors, header, clock);
     if (cached) {
-      request.actor = cached;
+      request.actor = callerOf(request, cached);
       done();
       return;
     }
     authenticate(db, actors, header, sessions, clock).then(
       (actor) => {
-        request.actor = actor;
+        request.actor = callerOf(request, actor);
         done();
       },
       (error: Error) => done(error),

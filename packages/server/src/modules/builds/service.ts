@@ -57,6 +57,7 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
       deps,
       { workspaceId: actor.workspaceId, projectId: project.id, buildSha: sha, at },
       [...new Set([sha, ...contained])],
+      actor,
     );
     await repo.recordDeployments(trx, actor.workspaceId, buildId, deployedCommentIds);
     return { sha, firstSeen, deployedCommentIds };

@@ -36,7 +36,12 @@ type Role = 'admin' | 'member' | 'author' | 'other client';
  */
 const RULES: Record<
   Trigger,
-  { who: Role[]; from: State[]; to: State | 'gone' | 'same'; notifies: 'author' | 'applier' | null }
+  {
+    who: Role[];
+    from: State[];
+    to: State | 'gone' | 'same';
+    notifies: 'author' | 'applier' | null;
+  }
 > = {
   'apply (new commit)': {
     who: ['admin', 'member'],
@@ -51,7 +56,12 @@ const RULES: Record<
     notifies: null,
   },
   'verify ok': { who: ['admin', 'author'], from: ['applied', 'verified', 'live'], to: 'verified', notifies: null },
-  'verify not ok': { who: ['admin', 'author'], from: ['applied', 'verified', 'live'], to: 'open', notifies: 'applier' },
+  'verify not ok': {
+    who: ['admin', 'author'],
+    from: ['applied', 'verified', 'live'],
+    to: 'open',
+    notifies: 'applier',
+  },
   reopen: { who: ['admin', 'member'], from: ['applied', 'verified', 'live'], to: 'open', notifies: 'applier' },
   archive: {
     who: ['admin', 'member'],
@@ -118,6 +128,31 @@ describe('the comment lifecycle', () => {
     return c.verifiedAt ? 'verified' : c.deployedAt ? 'live' : 'applied';
   };
 
+  const timeline = async (id: string) =>
+    ((await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body.timeline as { kind: string }[]).map(
+      (event) => event.kind,
+    );
+
+  /** The one event a transition that changed something writes; none when it changed nothing. */
+  const eventOf = (trigger: Trigger, state: State): string | null => {
+    switch (trigger) {
+      case 'apply (new commit)':
+        return state === 'open' ? 'applied' : 'reapplied';
+      case 'apply (same commit)':
+        return null; // the same commit and the same (no) link: nothing changes
+      case 'verify ok':
+        return state === 'verified' ? null : 'verified';
+      case 'verify not ok':
+        return 'not_fixed';
+      case 'reopen':
+        return 'reopened';
+      case 'archive':
+        return state === 'archived' ? null : 'archived';
+      case 'delete':
+        return null;
+    }
+  };
+
   const unread = async (member: Member) =>
     (await call(t.app, 'GET', '/api/me/notifications/unread-count', { token: member.token })).body.count as number;
 
@@ -153,6 +188,7 @@ describe('the comment lifecycle', () => {
           cases += 1;
           const id = await commentIn(state);
           const before = { author: await unread(author), applier: await unread(applier) };
+          const eventsBefore = await timeline(id);
           const answer = await fire(trigger, id, who);
           const label = `${trigger} on ${state} as ${role}`;
           const allowed = rule.who.includes(role);
@@ -164,6 +200,11 @@ describe('the comment lifecycle', () => {
           } else {
             const next = rule.to === 'same' ? state : rule.to;
             assert.equal(now, next, `${label}: next state`);
+          }
+          if (expected !== 204) {
+            const added = (await timeline(id)).slice(eventsBefore.length);
+            const event = expected === 200 ? eventOf(trigger, state) : null;
+            assert.deepEqual(added, event ? [event] : [], `${label}: its timeline event`);
           }
           const notified = expected === 200 || expected === 204 ? rule.notifies : null;
           const self = (notified === 'author' && who === author) || (notified === 'applier' && who === applier);

@@ -3,6 +3,7 @@ import {
   type CommentStatus,
   REJECTED_REPLY_PREFIX,
   sameCommit,
+  type TimelineKind,
   VERIFIED_REPLY,
   VERIFY_NOTE_MAX,
 } from '@svc/contract';
@@ -15,6 +16,7 @@ import { type Action, authorize, authorizeAuthorOrAdmin, can } from '../auth/pol
 import type { CommentEventSink } from './events.js';
 import { excerpt } from './excerpt.js';
 import * as repo from './repo.js';
+import { type EventDetail, recordEvent, recordLive } from './timeline.js';
 
 // The comment's lifecycle, written once, as the table below: from, trigger, who may, guard,
 // next state, and what else happens. Every change of a comment's state goes through `fire`,
@@ -79,8 +81,10 @@ interface Transition<T extends Trigger> {
   /** Whether this row is the one for the comment and the input (among its trigger's rows). */
   covers(comment: Comment, input: Inputs[T]): boolean;
   check?(step: Step<Inputs[T]>): void;
-  /** Its writes; false when nothing changed (then nobody hears of it). */
+  /** Its writes; false when nothing changed (then nobody hears of it, and its timeline has no event). */
   effect(step: Step<Inputs[T]>): Promise<boolean>;
+  /** The one timeline event a change by this row writes (none when the comment is gone). */
+  event?(step: Step<Inputs[T]>): { kind: TimelineKind } & EventDetail;
 }
 
 /** Two applies record the same fix when both name the same commit (or neither names one). */
@@ -126,6 +130,10 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
       });
       return true;
     },
+    event: ({ comment, input }: Step<AppliedCommit>) => ({
+      kind: comment.status === 'applied' ? 'reapplied' : 'applied',
+      commitSha: input.sha,
+    }),
   } as Transition<'apply'>,
   {
     trigger: 'apply',
@@ -142,6 +150,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
       await repo.updateComment(trx, actor.workspaceId, comment.id, { commit_url: input.url, updated_at: nowIso() });
       return true;
     },
+    event: ({ comment }: Step<AppliedCommit>) => ({ kind: 'reapplied', commitSha: comment.commit_sha }),
   } as Transition<'apply'>,
   {
     trigger: 'verify',
@@ -161,6 +170,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
       await repo.updateComment(trx, actor.workspaceId, comment.id, { verified_at: now, updated_at: now });
       return true;
     },
+    event: ({ comment }: Step<VerifyInput>) => ({ kind: 'verified', commitSha: comment.commit_sha }),
   } as Transition<'verify'>,
   {
     trigger: 'verify',
@@ -181,6 +191,11 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
       await markReopened(trx, deps, actor, comment, body);
       return true;
     },
+    event: ({ comment, input }: Step<VerifyInput>) => ({
+      kind: 'not_fixed',
+      commitSha: comment.commit_sha,
+      note: rejectionNote(input.note),
+    }),
   } as Transition<'verify'>,
   {
     trigger: 'reopen',
@@ -195,6 +210,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
       await markReopened(trx, deps, actor, comment, comment.body);
       return true;
     },
+    event: () => ({ kind: 'reopened' }),
   } as Transition<'reopen'>,
   {
     trigger: 'archive',
@@ -210,6 +226,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
       await repo.updateComment(trx, actor.workspaceId, comment.id, { status: 'archived', updated_at: nowIso() });
       return true;
     },
+    event: () => ({ kind: 'archived' }),
   } as Transition<'archive'>,
   {
     trigger: 'delete',
@@ -306,6 +323,8 @@ export async function fire<T extends Trigger>(
   const step = { trx, deps, actor, comment, input };
   row.check?.(step);
   if (await row.effect(step)) {
+    const event = row.event?.(step);
+    if (event) await recordEvent(trx, comment, event.kind, actor, event);
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
   }
   return row.to === 'gone' ? null : ((await repo.findComment(trx, scopeOf(actor), id)) ?? null);
@@ -390,8 +409,10 @@ export async function deployedByBuild(
   deps: LifecycleDeps,
   build: { workspaceId: string; projectId: string; buildSha: string; at: string },
   reported: readonly string[],
+  reporter: Actor,
 ): Promise<string[]> {
   const deployed = await repo.stampDeployedComments(trx, deps.database, build, reported);
+  await recordLive(trx, build, deployed, reporter);
   if (deployed.length) await deps.events.changed(trx, build);
   return deployed;
 }

@@ -2,6 +2,7 @@ import type { Anchor, Comment, CommentContext, CommentWithReplies, Reply } from 
 import type { Actor } from '../auth/actor.js';
 import { abilitiesOf } from './lifecycle.js';
 import type { CommentRow, ReplyRow } from './repo.js';
+import { presentTimelineEvent, type TimelineRow } from './timeline.js';
 
 /**
  * An offset as stored, or 0 when it is not a finite number: such a value could not be
@@ -79,7 +80,13 @@ export const presentReply = (row: ReplyRow): Reply => ({
   createdAt: row.created_at,
 });
 
-export const presentCommentWithReplies = (row: CommentRow, replies: ReplyRow[], actor: Actor): CommentWithReplies => ({
+export const presentCommentWithReplies = (
+  row: CommentRow,
+  replies: ReplyRow[],
+  timeline: TimelineRow[],
+  actor: Actor,
+): CommentWithReplies => ({
   ...presentComment(row, actor),
   replies: replies.map(presentReply),
+  timeline: timeline.map(presentTimelineEvent),
 });

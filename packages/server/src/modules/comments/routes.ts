@@ -198,14 +198,18 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
-        summary: 'A comment with its replies',
+        summary: 'A comment with its replies and its timeline',
         params: CommentIdParams,
         response: { 200: CommentWithReplies, ...problemResponses(404) },
       },
     },
     async (request) => {
-      const { comment, replies } = await service.getComment(app.database.db, request.actor, request.params.id);
-      return presentCommentWithReplies(comment, replies, request.actor);
+      const { comment, replies, timeline } = await service.getComment(
+        app.database.db,
+        request.actor,
+        request.params.id,
+      );
+      return presentCommentWithReplies(comment, replies, timeline, request.actor);
     },
   );
 

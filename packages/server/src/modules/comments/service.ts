@@ -30,6 +30,7 @@ import { excerpt } from './excerpt.js';
 import * as lifecycle from './lifecycle.js';
 import { anchorColumns } from './presenter.js';
 import * as repo from './repo.js';
+import { listTimeline, recordEvent } from './timeline.js';
 
 /** What changing a comment needs: the database (its handle and its dialect) and where its events go. */
 export interface CommentDeps {
@@ -68,7 +69,7 @@ export async function createComment(
   await consumeRateLimit(deps.db, deps.rules.comments, actor.id);
   const now = nowIso();
   const id = newId('cmt');
-  await repo.insertComment(deps.db, {
+  const row = {
     id,
     workspace_id: actor.workspaceId,
     project_id: project.id,
@@ -90,9 +91,13 @@ export async function createComment(
     context: input.context ? JSON.stringify(withSoftware(input.context, userAgent)) : null,
     created_at: now,
     updated_at: now,
+  } as const;
+  return inTransaction(deps.db, async (trx) => {
+    await repo.insertComment(trx, row);
+    await recordEvent(trx, row, 'created', actor, {}, now);
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: project.id });
+    return requireComment(trx, actor, id);
   });
-  await deps.events.changed(deps.db, { workspaceId: actor.workspaceId, projectId: project.id });
-  return requireComment(deps.db, actor, id);
 }
 
 /** The captured context with the browser and OS of the request that sent it (parsed here, not shipped to every page). */
@@ -127,6 +132,7 @@ export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: 
     });
     // A change of the comment: an agent waiting on it (woken by its creation a moment before) hears of its screenshot.
     await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
+    await recordEvent(trx, comment, 'screenshot_added', actor, {}, now);
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
     return requireComment(trx, actor, commentId);
   });
@@ -187,6 +193,7 @@ export async function repin(deps: CommentDeps, actor: Actor, commentId: string, 
       repinned_by_id: actor.id,
       updated_at: now,
     });
+    await recordEvent(trx, comment, 'repinned', actor, {}, now);
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
     return reload(trx, actor, comment.id);
   });
@@ -223,8 +230,11 @@ export async function findComments(database: Database, actor: Actor, query: Find
 
 export async function getComment(db: Kysely<Tables>, actor: Actor, id: string) {
   const comment = await requireComment(db, actor, id);
-  const replies = await repo.listReplies(db, actor.workspaceId, id);
-  return { comment, replies };
+  const [replies, timeline] = await Promise.all([
+    repo.listReplies(db, actor.workspaceId, id),
+    listTimeline(db, actor.workspaceId, id),
+  ]);
+  return { comment, replies, timeline };
 }
 
 export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: string, text: string) {
@@ -235,6 +245,7 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
   return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, commentId);
     const id = newId('rpl');
+    const now = nowIso();
     await repo.insertReply(trx, {
       id,
       workspace_id: actor.workspaceId,
@@ -242,8 +253,9 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
       author_id: actor.id,
       kind: 'user',
       body,
-      created_at: nowIso(),
+      created_at: now,
     });
+    await recordEvent(trx, comment, 'replied', actor, { note: excerpt(body) }, now);
     await deps.events.raise(trx, {
       type: 'ReplyAdded',
       workspaceId: actor.workspaceId,

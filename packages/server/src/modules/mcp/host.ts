@@ -1,6 +1,7 @@
 import type { AnswerOf, CallOf, Endpoint } from '@svc/contract/endpoints';
 import { endpointRequest } from '@svc/contract/endpoints';
 import type { FeedbackHost } from '@svc/contract/mcp';
+import { VIA_HEADER } from '@svc/contract/rules';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 interface Problem {
@@ -22,6 +23,7 @@ export function selfCallingHost(app: FastifyInstance, request: FastifyRequest, p
       url: path,
       headers: {
         authorization,
+        [VIA_HEADER]: 'mcp',
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },

@@ -1,0 +1,110 @@
+import type { TimelineEvent, TimelineKind } from '@svc/contract';
+import type { CommentEventTable, Db } from '../../db/schema.js';
+import { newId, nowIso } from '../../ids.js';
+import type { Actor } from '../auth/actor.js';
+
+// Each comment's timeline: what happened to it, one row per change, written by the change
+// itself in its transaction (the lifecycle's transitions, creating, replying, moving the pin,
+// attaching a screenshot, a build report), so that a change that rolls back leaves none.
+
+/** How the one who acted reached the server. */
+export function viaOf(actor: Actor): NonNullable<CommentEventTable['via']> {
+  if (actor.via === 'mcp') return 'mcp';
+  return actor.credential.kind === 'apiKey' ? 'api_key' : 'person';
+}
+
+/** What an event says beyond its kind. */
+export interface EventDetail {
+  commitSha?: string | null;
+  buildSha?: string | null;
+  note?: string | null;
+}
+
+/** The comment an event is about, as its row names it. */
+interface About {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+}
+
+const row = (comment: About, kind: TimelineKind, actor: Actor | null, detail: EventDetail, at: string) => ({
+  id: newId('evt'),
+  workspace_id: comment.workspace_id,
+  project_id: comment.project_id,
+  comment_id: comment.id,
+  kind,
+  actor_id: actor?.id ?? null,
+  via: actor ? viaOf(actor) : null,
+  commit_sha: detail.commitSha ?? null,
+  build_sha: detail.buildSha ?? null,
+  note: detail.note ?? null,
+  derived: 0,
+  created_at: at,
+});
+
+/** Writes one event of `comment` by `actor`; `trx` is the transaction of the change it records. */
+export async function recordEvent(
+  trx: Db,
+  comment: About,
+  kind: TimelineKind,
+  actor: Actor,
+  detail: EventDetail = {},
+  at = nowIso(),
+): Promise<void> {
+  await trx
+    .insertInto('comment_events')
+    .values(row(comment, kind, actor, detail, at))
+    .execute();
+}
+
+/** A build report's events: each comment it took Live, in one statement. */
+export async function recordLive(
+  trx: Db,
+  build: { workspaceId: string; projectId: string; buildSha: string; at: string },
+  commentIds: readonly string[],
+  reporter: Actor,
+): Promise<void> {
+  if (commentIds.length === 0) return;
+  const about = (id: string) => ({ id, workspace_id: build.workspaceId, project_id: build.projectId });
+  await trx
+    .insertInto('comment_events')
+    .values(commentIds.map((id) => row(about(id), 'live', reporter, { buildSha: build.buildSha }, build.at)))
+    .execute();
+}
+
+/** The comment's timeline, oldest first. */
+export const listTimeline = (db: Db, workspaceId: string, commentId: string) =>
+  db
+    .selectFrom('comment_events as e')
+    .leftJoin('users as u', 'u.id', 'e.actor_id')
+    .select([
+      'e.id',
+      'e.kind',
+      'e.actor_id',
+      'u.name as actor_name',
+      'e.via',
+      'e.commit_sha',
+      'e.build_sha',
+      'e.note',
+      'e.derived',
+      'e.created_at',
+    ])
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.comment_id', '=', commentId)
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .execute();
+
+export type TimelineRow = Awaited<ReturnType<typeof listTimeline>>[number];
+
+export const presentTimelineEvent = (event: TimelineRow): TimelineEvent => ({
+  id: event.id,
+  kind: event.kind,
+  at: event.created_at,
+  by: event.actor_id && event.actor_name ? { id: event.actor_id, name: event.actor_name } : null,
+  via: event.via,
+  commitSha: event.commit_sha,
+  buildSha: event.build_sha,
+  note: event.note,
+  derived: Number(event.derived) === 1,
+});
