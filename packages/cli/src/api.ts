@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   type Answer,
   type AnswerOf,
@@ -7,6 +9,7 @@ import {
   type Endpoints,
   endpointRequest,
 } from '@svc/contract/endpoints';
+import { VIA_HEADER } from '@svc/contract/rules';
 import type { ProblemDocument } from '@svc/contract/vocabulary';
 import type { ProjectConfig } from './config.js';
 import { serverError } from './errors.js';
@@ -30,6 +33,8 @@ type ItemOf<E extends ListEndpoint> = AnswerOf<E>['items'][number];
 export class ApiClient implements ApiClientShape {
   /** Asked alongside the first request, warned about once. */
   private versionChecked: Promise<void> | null = null;
+  /** 'mcp' when the calls are an agent's (`svc-cli mcp`): the server's timelines say so. */
+  via: 'mcp' | null = null;
 
   constructor(
     readonly config: ProjectConfig,
@@ -61,6 +66,7 @@ export class ApiClient implements ApiClientShape {
         method,
         headers: {
           authorization: `Bearer ${this.apiKey}`,
+          ...(this.via ? { [VIA_HEADER]: this.via } : {}),
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
@@ -99,6 +105,24 @@ export class ApiClient implements ApiClientShape {
       bytes: Buffer.from(await response.arrayBuffer()),
       contentType: response.headers.get('content-type') ?? '',
     };
+  }
+
+  /** Streams what a GET answers into `out` (an export, however large); the bytes written. */
+  async stream(path: string, out: NodeJS.WritableStream): Promise<number> {
+    const url = `${this.config.server}${path}`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${this.apiKey}` } }).catch((error: Error) => {
+      throw serverError(`could not reach the server at ${this.config.server} (${error.message}).`);
+    });
+    if (!response.ok || !response.body) {
+      throw serverError(this.describeFailure('GET', path, response.status, await response.text()));
+    }
+    let bytes = 0;
+    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+    body.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    await pipeline(body, out);
+    return bytes;
   }
 
   /** The answer's body; a refusal or an unreachable server throws the reason (exit code 1). */

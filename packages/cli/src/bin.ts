@@ -14,6 +14,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
   apply: { summary: 'record a comment as fixed by a commit (--mark)', load: () => import('./commands/apply.js') },
   comments: { summary: "list the project's comments, or show one whole", load: () => import('./commands/comments.js') },
   screenshot: { summary: "save a comment's screenshot", load: () => import('./commands/screenshot.js') },
+  export: {
+    summary: "download the project's (or every project's) comments, as JSON Lines or CSV",
+    load: () => import('./commands/export.js'),
+  },
   mcp: { summary: 'serve the feedback to a coding agent over MCP (stdio)', load: () => import('./commands/mcp.js') },
   init: { summary: 'write .svc/config.json for this repository', load: () => import('./commands/init.js') },
   stamp: { summary: 'write data-build-sha into built HTML files', load: () => import('./commands/stamp.js') },

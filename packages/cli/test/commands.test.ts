@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { call, createComment } from '../../server/test/helpers.js';
+import { addMember, call, createComment } from '../../server/test/helpers.js';
 import { cliBin, type LiveServer, Repo, runCli, startLiveServer, tempDir, withNewProject } from './helpers.js';
 
 describe('svc-cli apply, comments, init, stamp', () => {
@@ -113,6 +113,10 @@ describe('svc-cli apply, comments, init, stamp', () => {
     assert.match(shown.stdout, /browser +Firefox 133\.0 on Linux/);
     assert.match(shown.stdout, /! network +GET https:\/\/app\.example\.test\/api\/totals answered 502/);
     assert.match(shown.stdout, new RegExp(`screenshot: svc-cli screenshot ${id}`));
+    assert.match(
+      shown.stdout,
+      /timeline \(UTC\)\n +\d{4}-\d\d-\d\d \d\d:\d\d {2}Written by .+\n +[\d: -]+ {2}Screenshot added by /,
+    );
     const json = JSON.parse((await runCli(['comments', 'show', id, '--json'], { cwd: repo.dir, env })).stdout);
     assert.equal(json.context.errors.length, 1);
 
@@ -122,6 +126,44 @@ describe('svc-cli apply, comments, init, stamp', () => {
     const missing = await runCli(['screenshot', 'cmt_01JD0000000000000000000000'], { cwd: repo.dir, env });
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /404/);
+  });
+
+  test('export: this project (or --all) as JSON Lines to a file, --csv to standard output; a member key is refused', async () => {
+    const { own, repo, env } = await setUp();
+    await createComment(server.app, server.admin, own.project.key, 'Exported, whole');
+    const saved = await runCli(['export'], { cwd: repo.dir, env });
+    assert.equal(saved.code, 0, saved.stderr);
+    const file = fs.readdirSync(repo.dir).find((name) => name.endsWith('.jsonl')) ?? '';
+    assert.match(file, new RegExp(`^${own.project.key}-comments-\\d{4}-\\d\\d-\\d\\d\\.jsonl$`));
+    assert.match(saved.stderr, /Saved \d+ KB to /);
+    const lines = fs
+      .readFileSync(path.join(repo.dir, file), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    assert.deepEqual(
+      lines.filter((l) => l.type === 'comment').map((l) => l.body),
+      ['Exported, whole'],
+    );
+    assert.deepEqual(
+      lines.filter((l) => l.type === 'project').map((l) => l.key),
+      [own.project.key],
+    );
+    const csv = await runCli(['export', '--csv', '--all', '-o', '-'], { cwd: repo.dir, env });
+    assert.equal(csv.code, 0, csv.stderr);
+    assert.match(csv.stdout, /^\uFEFFid,project,state,/);
+    assert.match(csv.stdout, /"Exported, whole"/);
+
+    const member = await addMember(server.app, server.admin, 'member');
+    const key = await call(server.app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'm' } });
+    const refused = await runCli(['export', '-o', 'refused.jsonl'], {
+      cwd: repo.dir,
+      env: { SVC_API_KEY: key.body.key },
+    });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /403/);
+    assert.equal(fs.existsSync(path.join(repo.dir, 'refused.jsonl')), false);
+    assert.equal(fs.existsSync(path.join(repo.dir, 'refused.jsonl.part')), false, 'nothing half-written is left');
   });
 
   test('apply --mark records HEAD, with the link built from a GitHub origin remote', async () => {

@@ -4,6 +4,7 @@ import { unread } from './badge.js';
 import { Link, match } from './router.js';
 import { Account } from './screens/account.js';
 import { ApiKeys } from './screens/api-keys.js';
+import { AuditLog } from './screens/audit.js';
 import { ProjectBuilds } from './screens/builds.js';
 import { CommentDetail } from './screens/comment.js';
 import { Comments } from './screens/comments.js';
@@ -11,7 +12,7 @@ import { Inbox } from './screens/inbox.js';
 import { Install } from './screens/install.js';
 import { People } from './screens/people.js';
 import { Projects } from './screens/projects.js';
-import { me, signOut } from './session.js';
+import { isAdmin, me, signOut } from './session.js';
 
 const NAV = [
   ['/', 'Inbox'],
@@ -19,8 +20,12 @@ const NAV = [
   ['/projects', 'Projects'],
   ['/people', 'People'],
   ['/api-keys', 'API keys'],
+  ['/audit', 'Audit log'],
   ['/account', 'Account'],
 ] as const;
+
+/** Pages only admins are shown (the server refuses the others anyway). */
+const ADMIN_ONLY: readonly string[] = ['/audit'];
 
 function page(path: string) {
   if (path === '/') return <Inbox />;
@@ -34,6 +39,7 @@ function page(path: string) {
   if (params) return <ProjectBuilds projectKey={params.key ?? ''} />;
   if (path === '/people') return <People />;
   if (path === '/api-keys') return <ApiKeys />;
+  if (path === '/audit') return <AuditLog />;
   if (path === '/account') return <Account />;
   return (
     <div class="card">
@@ -62,7 +68,7 @@ export function Shell({ path }: { path: string }) {
         </Link>
         <nav aria-label="Console">
           <ul>
-            {NAV.map(([href, label]) => (
+            {NAV.filter(([href]) => isAdmin() || !ADMIN_ONLY.includes(href)).map(([href, label]) => (
               <li key={href}>
                 <Link href={href} aria-current={current === href ? 'page' : undefined}>
                   {label}

@@ -268,6 +268,12 @@ describe('the console in Chromium, served by the server at /', () => {
     // Reopened: the commit that did not fix it is not said to have fixed it.
     await asAuthor.page.getByText('Earlier fix, not accepted').waitFor();
     assert.equal(await asAuthor.page.getByText('Fixed in', { exact: true }).count(), 0);
+    // Its timeline: every change, in order, by whom.
+    const timeline = (await asAuthor.page.locator('.timeline li').allInnerTexts()).join('\n');
+    assert.match(
+      timeline,
+      /^Written by Rita Reviewer.*\nApplied by Dev Dana in 3abdb14.*\nDev Dana replied: “Fixed in the grid”.*\nReopened by Dev Dana.*\nApplied by Dev Dana in abcdef1.*\nNot fixed, said Rita Reviewer: “Still wraps at 390 px”/,
+    );
 
     await page.reload();
     await page.getByRole('button', { name: 'Archive' }).click();
@@ -454,6 +460,37 @@ describe('the console in Chromium, served by the server at /', () => {
     // The only admin left: no Remove offered, and why.
     assert.equal(await page.getByRole('button', { name: 'Remove Ada Admin' }).count(), 0);
     await page.getByText('Only admin: make another member admin to remove Ada Admin').waitFor();
+  });
+
+  test('the audit log (admins): who did what, filtered by action and person, at 1200 and 390 px; members see no entry for it', async () => {
+    const mo = await addMember(stack.api.app, stack.admin, 'member', 'Mo Audited');
+    await call(stack.api.app, 'POST', '/api/auth/login', { body: { email: mo.email, password: 'not the password' } });
+    await call(stack.api.app, 'PATCH', `/api/workspace/members/${mo.id}`, {
+      token: stack.admin.token,
+      body: { role: 'admin' },
+    });
+    const { page, errors } = await open(stack.admin, '/audit');
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    await page.locator('tr[data-action="role_changed"]', { hasText: 'member → admin' }).first().waitFor();
+    await look(page, 'console-audit', errors);
+    await page.getByLabel('Action').selectOption('sign_in_failed');
+    await page.waitForURL(/action=sign_in_failed/);
+    await page.locator('tr[data-action="sign_in_failed"]', { hasText: 'Mo Audited' }).first().waitFor();
+    await page.locator('tbody tr:not([data-action="sign_in_failed"])').waitFor({ state: 'detached' });
+    assert.match((await page.locator('tbody tr').first().innerText()) ?? '', /wrong password/);
+    await page.getByLabel('Who').selectOption({ label: 'Mo Audited' });
+    await page.waitForURL(/actor=usr_/);
+    await page.locator('tr[data-action="sign_in_failed"]').first().waitFor();
+    await page.getByLabel('Action').selectOption('project_deleted');
+    await page.getByText('Nothing matches these filters.').waitFor();
+
+    const phone = await open(stack.admin, '/audit', PHONE);
+    await phone.page.locator('tbody tr').first().waitFor();
+    await look(phone.page, 'console-phone-audit', phone.errors);
+
+    const member = await open(await addMember(stack.api.app, stack.admin, 'member', 'Mia Member'), '/');
+    await member.page.getByRole('link', { name: 'Comments' }).waitFor();
+    assert.equal(await member.page.getByRole('link', { name: 'Audit log' }).count(), 0);
   });
 
   test('API keys: created and shown once with a copy button, listed by its last four, revoked; admins see every key', async () => {

@@ -21,6 +21,7 @@ import type {
   SignupResult,
   User,
 } from './accounts.js';
+import type { AuditEvent, AuditQuery, ExportQuery } from './audit.js';
 import type { Build, BuildReportBody, BuildReportResult, PendingDeploy } from './builds.js';
 import type {
   ApplyBody,
@@ -113,6 +114,8 @@ export interface Endpoints {
   'POST /api/workspace/quick-access': Route<Of<typeof QuickAccessCreated>, Of<typeof CreateQuickAccessBody>>;
   'POST /api/workspace/quick-access/{id}/rotate': Route<Of<typeof AccessLink>>;
   'DELETE /api/workspace/quick-access/{id}': Route<null>;
+  'GET /api/workspace/audit': Route<PageOf<Of<typeof AuditEvent>>, undefined, Of<typeof AuditQuery>>;
+  'GET /api/workspace/export': Route<Blob, undefined, Of<typeof ExportQuery>>;
   'GET /api/workspace/api-keys': Route<PageOf<Of<typeof WorkspaceApiKey>>, undefined, PageQuery>;
   'DELETE /api/workspace/api-keys/{id}': Route<null>;
   'GET /api/projects/{key}/comments': Route<PageOf<Of<typeof Comment>>, undefined, Of<typeof ListCommentsQuery>>;
@@ -231,6 +234,8 @@ const endpointSet = {
   'POST /api/workspace/quick-access': true,
   'POST /api/workspace/quick-access/{id}/rotate': true,
   'DELETE /api/workspace/quick-access/{id}': true,
+  'GET /api/workspace/audit': true,
+  'GET /api/workspace/export': true,
   'GET /api/workspace/api-keys': true,
   'DELETE /api/workspace/api-keys/{id}': true,
   'GET /api/projects/{key}/comments': true,

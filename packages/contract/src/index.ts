@@ -1,5 +1,6 @@
 export * from './accounts.js';
 export * from './anchor.js';
+export * from './audit.js';
 export * from './builds.js';
 export * from './comments.js';
 export * from './commit-url.js';

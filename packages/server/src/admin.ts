@@ -92,7 +92,9 @@ async function main(argv: string[]): Promise<void> {
     } else {
       const user = await userByEmail();
       if (user.role === 'client') throw new UsageError(`${target} is a quick-access account: it cannot hold API keys.`);
-      const key = await issueApiKey(deps, user, values.name ?? 'admin command');
+      // The operator's action: nobody of the workspace did it, and no address applies.
+      const operator = { workspaceId: user.workspace_id, actor: null, address: null };
+      const key = await issueApiKey(deps, user, values.name ?? 'admin command', operator);
       process.stdout.write(`API key "${key.name}" of ${user.email} (shown once): ${key.key}\n`);
     }
   } finally {

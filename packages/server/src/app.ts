@@ -22,6 +22,7 @@ import { registerJsonParser, registerValidators } from './http/validation.js';
 import { rateRules } from './limits/rules.js';
 import { requestForLog } from './logging.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
 import { registerAuthentication } from './modules/auth/authenticate.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { signupOpen } from './modules/auth/service.js';
@@ -32,6 +33,7 @@ import { commentRoutes } from './modules/comments/routes.js';
 import { CommentWatch, commentChangeKey } from './modules/comments/watch.js';
 import { consoleRoutes } from './modules/console/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
+import { exportRoutes } from './modules/export/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { mcpRoutes } from './modules/mcp/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
@@ -251,6 +253,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const rules = rateRules(config.limits);
   await app.register(authRoutes, { signup: config.signup, sessions: config.sessions, rules });
   await app.register(memberRoutes);
+  await app.register(auditRoutes, { retentionDays: config.auditRetentionDays, clock });
+  await app.register(exportRoutes, { version: SERVER_VERSION });
   await app.register(invitationRoutes, {
     deps: { sessions: config.sessions, rules, links: config.links },
     publicUrl: config.publicUrl,

@@ -47,6 +47,8 @@ export interface Config {
   metricsToken: string | null;
   /** The server's public base URL, for links it hands out (invitations); null: the request's own. */
   publicUrl: string | null;
+  /** How many days the audit log keeps an event. */
+  auditRetentionDays: number;
   /** How long an invitation link works, and a password reset link. */
   links: { inviteTtlMs: number; passwordResetTtlMs: number };
 }
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     shutdownTimeoutMs: integer('SVC_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     metricsToken: metricsToken(),
     publicUrl: publicUrl(),
+    auditRetentionDays: integer('SVC_AUDIT_RETENTION_DAYS', 365, 1, 100 * 365),
     links: {
       inviteTtlMs: integer('SVC_INVITE_TTL_HOURS', 7 * 24, 1, 365 * 24) * 3_600_000,
       passwordResetTtlMs: integer('SVC_PASSWORD_RESET_TTL_MINUTES', 24 * 60, 5, 7 * 24 * 60) * 60_000,

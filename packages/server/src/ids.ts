@@ -1,6 +1,20 @@
 import { monotonicFactory } from 'ulid';
 
-export type IdPrefix = 'ws' | 'usr' | 'prj' | 'cmt' | 'rpl' | 'ntf' | 'bld' | 'key' | 'ses' | 'inv' | 'rst' | 'att';
+export type IdPrefix =
+  | 'ws'
+  | 'usr'
+  | 'prj'
+  | 'cmt'
+  | 'rpl'
+  | 'ntf'
+  | 'bld'
+  | 'key'
+  | 'ses'
+  | 'inv'
+  | 'rst'
+  | 'att'
+  | 'evt'
+  | 'aud';
 
 const ulid = monotonicFactory();
 

@@ -1,4 +1,4 @@
-import type { Role } from '@svc/contract';
+import type { AuditAction, Role, TimelineKind } from '@svc/contract';
 import type { Kysely, Transaction } from 'kysely';
 
 /** Timestamps are ISO 8601 strings in both dialects (timestamptz on PostgreSQL, text on SQLite). */
@@ -114,6 +114,38 @@ export interface ReplyTable {
   created_at: Timestamp;
 }
 
+/** One change of a comment, written in the change's transaction (see `comments/timeline.ts`). */
+export interface CommentEventTable {
+  id: string;
+  workspace_id: string;
+  project_id: string;
+  comment_id: string;
+  kind: TimelineKind;
+  actor_id: string | null;
+  via: 'person' | 'api_key' | 'mcp' | null;
+  commit_sha: string | null;
+  build_sha: string | null;
+  note: string | null;
+  /** 1 when reconstructed at the upgrade that introduced timelines, from what the comment recorded then. */
+  derived: number;
+  created_at: Timestamp;
+}
+
+/** One action of the audit log (see `audit/audit.ts`). */
+export interface AuditEventTable {
+  id: string;
+  workspace_id: string;
+  action: AuditAction;
+  actor_id: string | null;
+  actor_name: string | null;
+  address: string | null;
+  target_kind: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  detail: string | null;
+  created_at: Timestamp;
+}
+
 export type NotificationType = 'CommentApplied' | 'CommentReopened' | 'ReplyAdded';
 
 export interface NotificationTable {
@@ -186,6 +218,8 @@ export interface Tables {
   projects: ProjectTable;
   comments: CommentTable;
   replies: ReplyTable;
+  comment_events: CommentEventTable;
+  audit_events: AuditEventTable;
   notifications: NotificationTable;
   builds: BuildTable;
   build_deployments: BuildDeploymentTable;

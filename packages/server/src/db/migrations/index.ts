@@ -9,6 +9,8 @@ import * as m0007 from './0007_comment_context.js';
 import * as m0008 from './0008_comment_changes.js';
 import * as m0009 from './0009_anchors.js';
 import * as m0010 from './0010_refused_origins.js';
+import * as m0011 from './0011_comment_timeline.js';
+import * as m0012 from './0012_audit_log.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +24,8 @@ const migrations: Record<string, Migration> = {
   '0008_comment_changes': m0008,
   '0009_anchors': m0009,
   '0010_refused_origins': m0010,
+  '0011_comment_timeline': m0011,
+  '0012_audit_log': m0012,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,6 +10,7 @@ import type { DatabaseConfig } from '../../config.js';
 import type { Actor } from '../../modules/auth/actor.js';
 import { presentComment } from '../../modules/comments/presenter.js';
 import { findComment } from '../../modules/comments/repo.js';
+import { listTimeline, presentTimelineEvent } from '../../modules/comments/timeline.js';
 import { presentProject } from '../../modules/projects/presenter.js';
 import { openDatabase } from '../dialect/index.js';
 import { migrationProvider } from './index.js';
@@ -158,6 +159,132 @@ describe('upgrades lose nothing', () => {
       );
       await app.database.db.deleteFrom('projects').where('id', '=', 'prj_1').execute();
       assert.equal((await app.database.db.selectFrom('refused_origins').selectAll().execute()).length, 0);
+    } finally {
+      await app.close();
+    }
+  });
+  test('0011 (timelines): comments of 0010 get the events their columns and replies tell, marked derived', async () => {
+    const { database, drop } = await persistentDatabase();
+    drops.push(drop);
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
+    await databaseAt(database, '0010_refused_origins', async (db) => {
+      await db
+        .insertInto('workspaces')
+        .values({ id: 'ws_1', name: 'Acme', created_at: at(0) })
+        .execute();
+      for (const [id, name, role] of [
+        ['usr_1', 'Ada', 'admin'],
+        ['usr_2', 'Dana', 'member'],
+      ]) {
+        await db
+          .insertInto('users')
+          .values({ id, workspace_id: 'ws_1', email: `${id}@a.test`, name, role, created_at: at(0) })
+          .execute();
+      }
+      await db
+        .insertInto('projects')
+        .values({
+          id: 'prj_1',
+          workspace_id: 'ws_1',
+          key: 'site',
+          name: 'Site',
+          repo_url: null,
+          app_url: null,
+          allowed_origins: '[]',
+          page_params: '[]',
+          created_at: at(0),
+        })
+        .execute();
+      const comment = (id: string, columns: Record<string, unknown>) =>
+        db
+          .insertInto('comments')
+          .values({
+            id,
+            workspace_id: 'ws_1',
+            project_id: 'prj_1',
+            author_id: 'usr_1',
+            body: 'The price wraps',
+            page_url: 'https://a.test/',
+            status: 'open',
+            reply_count: 0,
+            created_at: at(1),
+            updated_at: at(1),
+            ...columns,
+          })
+          .execute();
+      await comment('cmt_open', {});
+      await comment('cmt_done', {
+        status: 'applied',
+        commit_sha: 'a1b2c3d',
+        applied_by_id: 'usr_2',
+        applied_at: at(5),
+        deployed_at: at(9),
+        deployed_build_sha: '9f1c2e0',
+        verified_at: at(12),
+        repinned_at: at(3),
+        repinned_by_id: 'usr_2',
+        updated_at: at(12),
+      });
+      await comment('cmt_archived', { status: 'archived', updated_at: at(20) });
+      const reply = (id: string, author: string | null, kind: string, body: string, minute: number) =>
+        db
+          .insertInto('replies')
+          .values({
+            id,
+            workspace_id: 'ws_1',
+            comment_id: 'cmt_done',
+            author_id: author,
+            kind,
+            body,
+            created_at: at(minute),
+          })
+          .execute();
+      await reply('rpl_1', 'usr_2', 'user', 'Which browser?', 2);
+      await reply('rpl_2', 'usr_1', 'user', 'Not fixed: still wraps', 6);
+      await reply('rpl_3', null, 'system', 'Verified ✓', 12);
+      await db
+        .insertInto('attachments')
+        .values({
+          id: 'att_1',
+          workspace_id: 'ws_1',
+          comment_id: 'cmt_done',
+          kind: 'screenshot',
+          content_type: 'image/png',
+          bytes: Buffer.from([1, 2, 3]),
+          size: 3,
+          created_at: new Date(Date.parse(at(1)) + 20_000).toISOString(),
+        })
+        .execute();
+    });
+
+    const app = await buildApp(testConfig(database));
+    try {
+      const events = async (commentId: string) =>
+        (await listTimeline(app.database.db, 'ws_1', commentId)).map(presentTimelineEvent);
+      assert.deepEqual(
+        (await events('cmt_open')).map((e) => [e.kind, e.by?.name, e.derived]),
+        [['created', 'Ada', true]],
+      );
+      assert.deepEqual(
+        (await events('cmt_done')).map((e) => [e.kind, e.by?.name ?? null, e.commitSha ?? e.buildSha ?? e.note]),
+        [
+          ['created', 'Ada', null],
+          ['screenshot_added', 'Ada', null],
+          ['replied', 'Dana', 'Which browser?'],
+          ['repinned', 'Dana', null],
+          ['applied', 'Dana', 'a1b2c3d'],
+          ['not_fixed', 'Ada', 'still wraps'],
+          ['live', null, '9f1c2e0'],
+          ['verified', null, null],
+        ],
+      );
+      assert.deepEqual(
+        (await events('cmt_archived')).map((e) => [e.kind, e.at]),
+        [
+          ['created', at(1)],
+          ['archived', at(20)],
+        ],
+      );
     } finally {
       await app.close();
     }

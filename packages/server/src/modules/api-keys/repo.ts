@@ -35,9 +35,9 @@ export async function deleteApiKey(db: Db, workspaceId: string, userId: string, 
     .where('workspace_id', '=', workspaceId)
     .where('user_id', '=', userId)
     .where('id', '=', keyId)
-    .returning('key_hash')
+    .returning(['key_hash', 'name', 'user_id'])
     .executeTakeFirst();
-  return row?.key_hash;
+  return row;
 }
 
 /** Every key of the workspace with its owner, newest first (the admin's view). */
@@ -65,7 +65,7 @@ export async function deleteWorkspaceApiKey(db: Db, workspaceId: string, keyId: 
     .deleteFrom('api_keys')
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', keyId)
-    .returning('key_hash')
+    .returning(['key_hash', 'name', 'user_id'])
     .executeTakeFirst();
-  return row?.key_hash;
+  return row;
 }

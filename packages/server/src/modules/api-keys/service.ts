@@ -8,6 +8,7 @@ import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import type { RateRules } from '../../limits/rules.js';
+import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import { forgetCredentials } from '../auth/service.js';
@@ -31,11 +32,11 @@ export async function listApiKeys(db: Db, actor: Actor, query: { limit?: number;
 export async function createApiKey(deps: Deps, actor: Actor, name: string) {
   authorize(actor, 'apiKeys.manage');
   await consumeRateLimit(deps.db, deps.rules.apiKeys, actor.id);
-  return issueApiKey(deps, { id: actor.id, workspace_id: actor.workspaceId }, name);
+  return issueApiKey(deps, { id: actor.id, workspace_id: actor.workspaceId }, name, auditBy(actor));
 }
 
-/** A new key of `user`, within the per-user cap; the key is in the answer, once. */
-export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: string }, name: string) {
+/** A new key of `user`, within the per-user cap, recorded as `by`'s action; the key is in the answer, once. */
+export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: string }, name: string, by: AuditBy) {
   const { db } = deps;
   const keyName = requireText(name, '/name');
   const held = await repo.countApiKeys(db, user.workspace_id, user.id);
@@ -52,7 +53,16 @@ export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: 
     last_four: token.slice(-4),
     created_at: nowIso(),
   };
-  await repo.insertApiKey(db, row);
+  await inTransaction(db, async (trx) => {
+    await repo.insertApiKey(trx, row);
+    await recordAudit(
+      trx,
+      by,
+      'api_key_created',
+      { kind: 'api_key', id: row.id, label: row.name },
+      `…${row.last_four}`,
+    );
+  });
   return { id: row.id, name: row.name, key: token, createdAt: row.created_at };
 }
 
@@ -60,9 +70,16 @@ export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: 
 export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string): Promise<void> {
   authorize(actor, 'apiKeys.manage');
   await inTransaction(deps.db, async (trx) => {
-    const keyHash = await repo.deleteApiKey(trx, actor.workspaceId, actor.id, keyId);
-    if (!keyHash) throw notFound('API key');
-    await forgetCredentials(deps, trx, [keyHash]);
+    const key = await repo.deleteApiKey(trx, actor.workspaceId, actor.id, keyId);
+    if (!key) throw notFound('API key');
+    await forgetCredentials(deps, trx, [key.key_hash]);
+    await recordAudit(
+      trx,
+      auditBy(actor),
+      'api_key_revoked',
+      { kind: 'api_key', id: keyId, label: key.name },
+      'its owner',
+    );
   });
 }
 
@@ -77,8 +94,10 @@ export async function listWorkspaceApiKeys(db: Db, actor: Actor, query: { limit?
 export async function revokeWorkspaceApiKey(deps: Deps, actor: Actor, keyId: string): Promise<void> {
   authorize(actor, 'apiKeys.manageAll');
   await inTransaction(deps.db, async (trx) => {
-    const keyHash = await repo.deleteWorkspaceApiKey(trx, actor.workspaceId, keyId);
-    if (!keyHash) throw notFound('API key');
-    await forgetCredentials(deps, trx, [keyHash]);
+    const key = await repo.deleteWorkspaceApiKey(trx, actor.workspaceId, keyId);
+    if (!key) throw notFound('API key');
+    await forgetCredentials(deps, trx, [key.key_hash]);
+    const whose = key.user_id === actor.id ? 'its owner' : `an admin, of user ${key.user_id}`;
+    await recordAudit(trx, auditBy(actor), 'api_key_revoked', { kind: 'api_key', id: keyId, label: key.name }, whose);
   });
 }

@@ -11,6 +11,7 @@ import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit, countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import type { RateRules } from '../../limits/rules.js';
+import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from './actor.js';
 import { hashPassword, requireUncommonPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
 import { authorize } from './policy.js';
@@ -37,6 +38,17 @@ export const clientOf = (request: FastifyRequest): Client => ({
   address: request.ip,
   userAgent: request.headers['user-agent'],
 });
+
+/** An account acting for itself, before it has a session: signing in, accepting a link. */
+export const accountBy = (user: { id: string; workspace_id: string; name: string }, client: Client): AuditBy => ({
+  workspaceId: user.workspace_id,
+  actor: { id: user.id, name: user.name },
+  address: client.address,
+});
+
+/** A user as an audit target: named by e-mail, or by name when it has none (a client account). */
+export const userTarget = (user: { id: string; email: string | null; name: string }) =>
+  ({ kind: 'user', id: user.id, label: user.email ?? user.name }) as const;
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
@@ -95,11 +107,15 @@ function toActor(
 /** The longest user agent kept for the sessions list; control characters are dropped. */
 const USER_AGENT_MAX = 300;
 
-/** A new session for `user`; its bearer token. */
+/** How a session began, as the audit log says it. */
+export type SignInWay = 'password' | 'access link' | 'sign-up' | 'invitation' | 'password reset';
+
+/** A new session for `user`, recorded in the audit log with how it began; its bearer token. */
 export async function startSession(
   db: Db,
-  user: { id: string; workspace_id: string },
+  user: { id: string; workspace_id: string; name: string },
   client: Client,
+  way: SignInWay,
 ): Promise<string> {
   const { token, hash } = issueToken('session');
   const now = nowIso();
@@ -114,6 +130,7 @@ export async function startSession(
     user_agent: client.userAgent?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, USER_AGENT_MAX) || null,
   });
   await repo.recordSignIn(db, user.id, now);
+  await recordAudit(db, accountBy(user, client), 'signed_in', null, way, now);
   return token;
 }
 
@@ -155,7 +172,7 @@ export async function signup(deps: Deps, policy: SignupPolicy, input: SignupBody
   }
   requireUncommonPassword(input.password, '/password');
   await consumeRateLimit(deps.db, deps.rules.signUpsPerAddress, client.address);
-  return createWorkspace(deps, input, (trx, user) => startSession(trx, user, client));
+  return createWorkspace(deps, input, (trx, user) => startSession(trx, user, client, 'sign-up'));
 }
 
 /**
@@ -201,6 +218,13 @@ export async function resetPassword(deps: Deps, user: repo.UserRow, password: st
     await repo.updatePasswordHash(trx, user.workspace_id, user.id, passwordHash);
     const hashes = await repo.deleteUserSessions(trx, user.workspace_id, user.id, null);
     await forgetCredentials(deps, trx, hashes);
+    await recordAudit(
+      trx,
+      { workspaceId: user.workspace_id, actor: null, address: null },
+      'password_reset_completed',
+      userTarget(user),
+      'by the operator (admin command)',
+    );
     return hashes.length;
   });
 }
@@ -220,9 +244,11 @@ export async function login(deps: Deps, input: LoginBody, client: Client) {
   if (!user?.password_hash || !ok) {
     await countEvent(db, rules.signInFailuresPerAddress, client.address);
     await countEvent(db, rules.signInFailuresPerAccount, email);
+    // Tried on an account of a workspace: its admins see it. An unknown e-mail belongs to no workspace.
+    if (user) await recordAudit(db, accountBy(user, client), 'sign_in_failed', null, 'wrong password');
     throw unauthenticated('E-mail or password is incorrect.');
   }
-  return { token: await startSession(db, user, client), user };
+  return { token: await startSession(db, user, client, 'password'), user };
 }
 
 export async function signInWithAccessToken(deps: Deps, accessToken: string, client: Client) {
@@ -234,7 +260,7 @@ export async function signInWithAccessToken(deps: Deps, accessToken: string, cli
     await countEvent(db, rules.accessLinkFailuresPerAddress, client.address);
     throw unauthenticated('This access link is not valid, or its account has been removed.');
   }
-  return { token: await startSession(db, user, client), user };
+  return { token: await startSession(db, user, client, 'access link'), user };
 }
 
 /** Ends the caller's session, at once in every server process. */
@@ -246,6 +272,7 @@ export async function logout(deps: Deps, actor: Actor): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
     await repo.deleteSession(trx, actor.workspaceId, actor.id, credential.id);
     await forgetCredentials(deps, trx, [credential.hash]);
+    await recordAudit(trx, auditBy(actor), 'signed_out');
   });
 }
 
@@ -279,6 +306,7 @@ export async function endSession(deps: Deps, actor: Actor, sessionId: string): P
     const hash = await repo.deleteSession(trx, actor.workspaceId, actor.id, sessionId);
     if (!hash) throw notFound('Session');
     await forgetCredentials(deps, trx, [hash]);
+    await recordAudit(trx, auditBy(actor), 'session_ended', { kind: 'session', id: sessionId, label: sessionId });
   });
 }
 
@@ -288,6 +316,7 @@ export async function endOtherSessions(deps: Deps, actor: Actor): Promise<number
   return inTransaction(deps.db, async (trx) => {
     const hashes = await repo.deleteUserSessions(trx, actor.workspaceId, actor.id, keep);
     await forgetCredentials(deps, trx, hashes);
+    await recordAudit(trx, auditBy(actor), 'other_sessions_ended', null, `${hashes.length} ended`);
     return hashes.length;
   });
 }
@@ -305,6 +334,7 @@ export async function changePassword(deps: Deps, actor: Actor, input: ChangePass
   if (!(await verifyPassword(input.currentPassword, user.password_hash))) {
     await countEvent(deps.db, deps.rules.signInFailuresPerAccount, email);
     await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address);
+    await recordAudit(deps.db, auditBy(actor), 'sign_in_failed', null, 'wrong current password, changing it');
     throw invalidField('/currentPassword', 'is not your current password');
   }
   requireUncommonPassword(input.newPassword, '/newPassword');
@@ -314,6 +344,7 @@ export async function changePassword(deps: Deps, actor: Actor, input: ChangePass
     const keep = actor.credential.kind === 'session' ? actor.credential.id : null;
     const hashes = await repo.deleteUserSessions(trx, actor.workspaceId, actor.id, keep);
     await forgetCredentials(deps, trx, hashes);
+    await recordAudit(trx, auditBy(actor), 'password_changed');
     return hashes.length;
   });
 }

@@ -22,6 +22,7 @@ export const CONSOLE_PAGES = [
   '/projects/:key/builds',
   '/people',
   '/api-keys',
+  '/audit',
   '/account',
 ];
 

@@ -41,14 +41,16 @@ export function listInvites(db: Db, workspaceId: string, now: string, page: { af
   return query.orderBy('one_time_links.id').limit(page.limit).execute();
 }
 
-export async function deleteInvite(db: Db, workspaceId: string, id: string): Promise<boolean> {
-  const result = await db
+/** Deletes an invitation; the e-mail it was for, or undefined when there was none. */
+export async function deleteInvite(db: Db, workspaceId: string, id: string): Promise<string | undefined> {
+  const row = await db
     .deleteFrom('one_time_links')
     .where('workspace_id', '=', workspaceId)
     .where('purpose', '=', 'invite')
     .where('id', '=', id)
+    .returning('email')
     .executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+  return row ? (row.email ?? '') : undefined;
 }
 
 /** Earlier links of the same kind for the same person: a new one replaces them. */

@@ -8,16 +8,19 @@ import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
+import { auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
 import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import {
   type AuthDeps,
+  accountBy,
   type Client,
   forgetCredentials,
   normaliseEmail,
   startSession,
+  userTarget,
   withUniqueEmail,
 } from '../auth/service.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from '../auth/tokens.js';
@@ -56,6 +59,13 @@ export async function createInvite(deps: LinkDeps, actor: Actor, input: CreateIn
     // Inviting the same person again replaces the earlier link.
     await repo.deleteEarlierLinks(trx, actor.workspaceId, 'invite', { email });
     await repo.insertLink(trx, row);
+    await recordAudit(
+      trx,
+      auditBy(actor),
+      'invitation_created',
+      { kind: 'invitation', id: row.id, label: email },
+      `as ${input.role}`,
+    );
   });
   return {
     id: row.id,
@@ -74,7 +84,11 @@ export async function listInvites(deps: LinkDeps, actor: Actor, query: { limit?:
 
 export async function cancelInvite(deps: LinkDeps, actor: Actor, id: string): Promise<void> {
   authorize(actor, 'workspace.manageMembers');
-  if (!(await repo.deleteInvite(deps.db, actor.workspaceId, id))) throw notFound('Invitation');
+  await inTransaction(deps.db, async (trx) => {
+    const email = await repo.deleteInvite(trx, actor.workspaceId, id);
+    if (email === undefined) throw notFound('Invitation');
+    await recordAudit(trx, auditBy(actor), 'invitation_withdrawn', { kind: 'invitation', id, label: email });
+  });
 }
 
 /**
@@ -112,7 +126,15 @@ export async function acceptInvite(deps: LinkDeps, input: AcceptInviteBody, clie
         role: link.role ?? 'member',
         password_hash: passwordHash,
       });
-      return { token: await startSession(trx, user, client), user };
+      const by = accountBy(user, client);
+      await recordAudit(
+        trx,
+        by,
+        'invitation_accepted',
+        { kind: 'invitation', id: link.id, label: email },
+        `as ${user.role}`,
+      );
+      return { token: await startSession(trx, user, client, 'invitation'), user };
     }),
   );
 }
@@ -139,6 +161,7 @@ export async function createPasswordReset(deps: LinkDeps, actor: Actor, userId: 
       created_at: now.toISOString(),
       expires_at: expiresAt,
     });
+    await recordAudit(trx, auditBy(actor), 'password_reset_created', userTarget(user));
   });
   return { resetUrl: linkUrl(baseUrl, 'reset', token), expiresAt };
 }
@@ -155,6 +178,8 @@ export async function completePasswordReset(deps: LinkDeps, input: CompletePassw
     await accounts.updatePasswordHash(trx, user.workspace_id, user.id, passwordHash);
     const ended = await accounts.deleteUserSessions(trx, user.workspace_id, user.id, null);
     await forgetCredentials(deps, trx, ended);
-    return { token: await startSession(trx, user, client), user };
+    const by = accountBy(user, client);
+    await recordAudit(trx, by, 'password_reset_completed', userTarget(user), 'through the link an admin made');
+    return { token: await startSession(trx, user, client, 'password reset'), user };
   });
 }

@@ -5,11 +5,12 @@ import { conflict, invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { nowIso } from '../../ids.js';
+import { auditBy, recordAudit } from '../audit/audit.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
 import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
-import { type AuthDeps, forgetCredentials, normaliseEmail, withUniqueEmail } from '../auth/service.js';
+import { type AuthDeps, forgetCredentials, normaliseEmail, userTarget, withUniqueEmail } from '../auth/service.js';
 import { issueToken } from '../auth/tokens.js';
 import { findProjectByKey } from '../projects/repo.js';
 import * as repo from './repo.js';
@@ -49,6 +50,7 @@ export async function changeRole(deps: Deps, actor: Actor, userId: string, role:
     const user = await requireTeamMember(trx, actor, userId);
     if (role !== 'admin') await keepAnAdmin(trx, actor, user, 'change this role');
     await repo.setRole(trx, actor.workspaceId, user.id, role);
+    await recordAudit(trx, auditBy(actor), 'role_changed', userTarget(user), `${user.role} → ${role}`);
     // Cached callers carry their role: drop them so the next request reads the new one.
     const credentials = await accounts.credentialHashesOf(trx, actor.workspaceId, [user.id]);
     await forgetCredentials(deps, trx, credentials);
@@ -67,6 +69,7 @@ export async function removeMember(deps: Deps, actor: Actor, userId: string): Pr
     await keepAnAdmin(trx, actor, user, 'remove it');
     const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(), FORMER_MEMBER);
     await forgetCredentials(deps, trx, ended);
+    await recordAudit(trx, auditBy(actor), 'member_removed', userTarget(user), `was ${user.role}`);
   });
 }
 
@@ -103,6 +106,7 @@ export async function rotateAccessLink(deps: Deps, actor: Actor, userId: string)
     const { token, hash } = issueToken('access');
     const ended = await repo.replaceAccessToken(trx, actor.workspaceId, user.id, hash);
     await forgetCredentials(deps, trx, ended);
+    await recordAudit(trx, auditBy(actor), 'client_link_rotated', userTarget(user));
     return { accessToken: token, accessUrl: await accessUrl(trx, actor.workspaceId, user.project_id, token) };
   });
 }
@@ -114,6 +118,7 @@ export async function revokeClient(deps: Deps, actor: Actor, userId: string): Pr
     const user = await requireClient(trx, actor, userId);
     const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(), null);
     await forgetCredentials(deps, trx, ended);
+    await recordAudit(trx, auditBy(actor), 'client_link_revoked', userTarget(user));
   });
 }
 
@@ -124,12 +129,16 @@ export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) 
   requireUncommonPassword(input.password, '/password');
   const passwordHash = await hashPassword(input.password);
   return withUniqueEmail(deps, email, () =>
-    accounts.createUser(deps.db, {
-      workspace_id: actor.workspaceId,
-      email,
-      name,
-      role: input.role,
-      password_hash: passwordHash,
+    inTransaction(deps.db, async (trx) => {
+      const user = await accounts.createUser(trx, {
+        workspace_id: actor.workspaceId,
+        email,
+        name,
+        role: input.role,
+        password_hash: passwordHash,
+      });
+      await recordAudit(trx, auditBy(actor), 'member_added', userTarget(user), `as ${input.role}`);
+      return user;
     }),
   );
 }
@@ -144,17 +153,20 @@ export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQ
     projectId = project.id;
   }
   const email = input.email === undefined ? null : normaliseEmail(input.email);
-  const create = async () => {
-    const { token, hash } = issueToken('access');
-    const user = await accounts.createUser(deps.db, {
-      workspace_id: actor.workspaceId,
-      email,
-      name,
-      role: 'client',
-      access_token_hash: hash,
-      project_id: projectId,
+  const create = () =>
+    inTransaction(deps.db, async (trx) => {
+      const { token, hash } = issueToken('access');
+      const user = await accounts.createUser(trx, {
+        workspace_id: actor.workspaceId,
+        email,
+        name,
+        role: 'client',
+        access_token_hash: hash,
+        project_id: projectId,
+      });
+      const where = input.projectKey === undefined ? 'every project' : `project ${input.projectKey}`;
+      await recordAudit(trx, auditBy(actor), 'client_link_created', userTarget(user), where);
+      return { user, accessToken: token, accessUrl: await accessUrl(trx, actor.workspaceId, projectId, token) };
     });
-    return { user, accessToken: token, accessUrl: await accessUrl(deps.db, actor.workspaceId, projectId, token) };
-  };
   return email === null ? create() : withUniqueEmail(deps, email, create);
 }

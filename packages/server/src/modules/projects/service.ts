@@ -6,6 +6,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { AppError, invalidField, notFound } from '../../errors.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
+import { auditBy, recordAudit } from '../audit/audit.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import { credentialHashesOf } from '../auth/repo.js';
@@ -56,6 +57,18 @@ export const pageParamsOfProject = (project: Pick<ProjectTable, 'page_params'>) 
 /** Tells every server process (this one at once, others at commit) that the CORS origins changed. */
 const originsChanged = (deps: Deps, trx: Db) => deps.database.changes.publish(trx, { kind: 'origins', key: '' });
 
+/** A project's columns an update may change, as the audit log names them. */
+const CHANGE_WORDS = {
+  name: 'name',
+  repo_url: 'repository URL',
+  app_url: 'app URL',
+  allowed_origins: 'allowed origins',
+  page_params: 'page parameters',
+} as const;
+
+const projectTarget = (project: { id: string; key: string }) =>
+  ({ kind: 'project', id: project.id, label: project.key }) as const;
+
 export async function createProject(deps: Deps, actor: Actor, input: CreateProjectBody) {
   authorize(actor, 'projects.manage');
   const row: ProjectTable = {
@@ -73,6 +86,7 @@ export async function createProject(deps: Deps, actor: Actor, input: CreateProje
     await inTransaction(deps.db, async (trx) => {
       await repo.insertProject(trx, row);
       await originsChanged(deps, trx);
+      await recordAudit(trx, auditBy(actor), 'project_created', projectTarget(row));
     });
   } catch (error) {
     if (deps.database.isUniqueViolation(error)) {
@@ -101,6 +115,11 @@ export async function updateProject(deps: Deps, actor: Actor, key: string, input
     const project = await getProject(trx, actor, key);
     await repo.updateProject(trx, project.id, changes);
     if (changes.allowed_origins !== undefined) await originsChanged(deps, trx);
+    const changed = (Object.keys(changes) as (keyof typeof CHANGE_WORDS)[])
+      .filter((column) => changes[column] !== project[column])
+      .map((column) => CHANGE_WORDS[column]);
+    const detail = changed.length ? `changed ${changed.join(', ')}` : 'nothing changed';
+    await recordAudit(trx, auditBy(actor), 'project_updated', projectTarget(project), detail);
     return { ...project, ...changes };
   });
 }
@@ -121,6 +140,7 @@ export async function deleteProject(deps: Deps, actor: Actor, key: string): Prom
       await repo.accountsLimitedToProject(trx, project.id),
     );
     await repo.deleteProject(trx, project.id);
+    await recordAudit(trx, auditBy(actor), 'project_deleted', projectTarget(project), project.name);
     for (const userId of recipients) await deps.database.changes.publish(trx, { kind: 'unread', key: userId });
     for (const hash of credentials) await deps.database.changes.publish(trx, { kind: 'credential', key: hash });
     await originsChanged(deps, trx);

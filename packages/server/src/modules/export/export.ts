@@ -1,0 +1,194 @@
+import { displayState } from '@svc/contract/vocabulary';
+import type { Db } from '../../db/schema.js';
+import { type Actor, scopeOf } from '../auth/actor.js';
+import { presentCommentWithReplies } from '../comments/presenter.js';
+import type { ReplyRow } from '../comments/repo.js';
+import * as comments from '../comments/repo.js';
+import type { TimelineRow } from '../comments/timeline.js';
+import { presentProject } from '../projects/presenter.js';
+
+// A workspace's (or one project's) comments taken out, streamed: JSON Lines (one object a line,
+// each with a `type`) or CSV (one row a comment). Comments are read a page at a time with their
+// replies and timelines in one query each, so memory stays flat however many there are.
+
+/** Comments read per query: large enough to keep round trips few, small enough to stay light. */
+const PAGE = 500;
+
+export type ExportFormat = 'jsonl' | 'csv';
+
+interface Source {
+  db: Db;
+  serverVersion: string;
+  actor: Actor;
+  /** One project, or every project of the workspace. */
+  projectId: string | null;
+}
+
+async function repliesOf(db: Db, workspaceId: string, ids: string[]) {
+  const rows = await db
+    .selectFrom('replies')
+    .leftJoin('users', 'users.id', 'replies.author_id')
+    .selectAll('replies')
+    .select(['users.name as author_name', 'users.role as author_role'])
+    .where('replies.workspace_id', '=', workspaceId)
+    .where('replies.comment_id', 'in', ids)
+    .orderBy('replies.id')
+    .execute();
+  return groupBy(rows as ReplyRow[], (row) => row.comment_id);
+}
+
+async function timelinesOf(db: Db, workspaceId: string, ids: string[]) {
+  const rows = await db
+    .selectFrom('comment_events as e')
+    .leftJoin('users as u', 'u.id', 'e.actor_id')
+    .select([
+      'e.id',
+      'e.comment_id',
+      'e.kind',
+      'e.actor_id',
+      'u.name as actor_name',
+      'e.via',
+      'e.commit_sha',
+      'e.build_sha',
+      'e.note',
+      'e.derived',
+      'e.created_at',
+    ])
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.comment_id', 'in', ids)
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .execute();
+  return groupBy(rows as (TimelineRow & { comment_id: string })[], (row) => row.comment_id);
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = groups.get(key(row));
+    if (list) list.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
+/** Every comment of the source, oldest first, whole (replies, timeline, context), a page at a time. */
+async function* wholeComments({ db, actor, projectId }: Source) {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await comments.listComments(db, scopeOf(actor), {
+      projectId: projectId ?? undefined,
+      oldestFirst: true,
+      after,
+      limit: PAGE,
+    });
+    if (rows.length === 0) return;
+    const ids = rows.map((row) => row.id);
+    const [replies, timelines] = await Promise.all([
+      repliesOf(db, actor.workspaceId, ids),
+      timelinesOf(db, actor.workspaceId, ids),
+    ]);
+    for (const row of rows) {
+      const { can: _abilities, ...comment } = presentCommentWithReplies(
+        row,
+        replies.get(row.id) ?? [],
+        timelines.get(row.id) ?? [],
+        actor,
+      );
+      yield comment;
+    }
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1]?.id;
+  }
+}
+
+/** JSON Lines: a header, the projects, the people named, then every comment whole. */
+export async function* jsonLines(source: Source): AsyncGenerator<string> {
+  const { db, actor, projectId, serverVersion } = source;
+  const workspace = await db
+    .selectFrom('workspaces')
+    .select(['id', 'name'])
+    .where('id', '=', actor.workspaceId)
+    .executeTakeFirstOrThrow();
+  yield line({
+    type: 'export',
+    format: 1,
+    serverVersion,
+    exportedAt: new Date().toISOString(),
+    workspace,
+  });
+  let projects = db.selectFrom('projects').selectAll().where('workspace_id', '=', actor.workspaceId);
+  if (projectId) projects = projects.where('id', '=', projectId);
+  for (const project of await projects.orderBy('id').execute())
+    yield line({ type: 'project', ...presentProject(project) });
+  // Who the comments name, so that an import can say who wrote them: never a secret or a password.
+  const people = await db
+    .selectFrom('users')
+    .select(['id', 'name', 'role', 'email', 'created_at as createdAt'])
+    .where('workspace_id', '=', actor.workspaceId)
+    .orderBy('id')
+    .execute();
+  for (const person of people) yield line({ type: 'user', ...person });
+  for await (const comment of wholeComments(source)) yield line({ type: 'comment', ...comment });
+}
+
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+/** The CSV's columns, in order: one row per comment, as a spreadsheet would want it. */
+const CSV_COLUMNS = [
+  'id',
+  'project',
+  'state',
+  'verified',
+  'page_url',
+  'element',
+  'body',
+  'author',
+  'created_at',
+  'commit_sha',
+  'applied_by',
+  'applied_at',
+  'live_in_build',
+  'live_at',
+  'verified_at',
+  'replies',
+  'updated_at',
+] as const;
+
+/**
+ * A CSV field: quoted when it holds a comma, quote or line break; a text a spreadsheet would
+ * run as a formula (starting with = + - @, tab or carriage return) gets a leading apostrophe.
+ */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** CSV (RFC 4180, CRLF line ends, UTF-8 with a byte order mark so that spreadsheets read accents right). */
+export async function* csvLines(source: Source): AsyncGenerator<string> {
+  yield `\uFEFF${CSV_COLUMNS.join(',')}\r\n`;
+  for await (const c of wholeComments(source)) {
+    const cells = [
+      c.id,
+      c.projectKey,
+      displayState(c),
+      c.verifiedAt !== null,
+      c.pageUrl,
+      c.anchor?.selector ?? null,
+      c.body,
+      c.author.name,
+      c.createdAt,
+      c.commitSha,
+      c.appliedBy?.name ?? null,
+      c.appliedAt,
+      c.deployedBuildSha,
+      c.deployedAt,
+      c.verifiedAt,
+      c.replyCount,
+      c.updatedAt,
+    ];
+    yield `${cells.map(csvField).join(',')}\r\n`;
+  }
+}
