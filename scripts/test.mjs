@@ -1,7 +1,8 @@
 // The whole test suite: once against SQLite, then against PostgreSQL when one is
 // available (TEST_DATABASE_URL, or a throwaway cluster from Debian's postgresql package).
-// The widget's and the console's browser tests run in the SQLite pass, in Debian's Chromium: they exercise the
-// browser, and the API they call is covered on both databases by the server's own tests.
+// The widget's and the console's browser tests, and the CLI's, run in the SQLite pass (the
+// browser ones in Debian's Chromium): they exercise the browser and the CLI, and the API they
+// call is covered on both databases by the server's own tests.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,9 @@ function testFiles() {
 }
 
 const browserTests = (file) => /[\\/](widget|console)[\\/]test[\\/]/.test(file);
+// The CLI's tests drive git and the CLI against a server: they run in the SQLite pass, and the
+// API they call is covered on both databases by the server's own tests.
+const cliTests = (file) => /[\\/]cli[\\/]test[\\/]/.test(file);
 // Browser tests that hold the widget to a main-thread budget run alone, after the rest: beside
 // another test file's browser and server, the machine's two cores are shared four ways and
 // every task the page runs takes longer by the wall clock, its own work or not.
@@ -45,15 +49,17 @@ ensureSystemPackages();
 
 const results = [];
 const allFiles = testFiles();
-const serverFiles = allFiles.filter((file) => !browserTests(file));
+const serverFiles = allFiles.filter((file) => !browserTests(file) && !cliTests(file));
 const timedFiles = allFiles.filter(timedTests);
+// The browser tests first: they are the longest files, and started early they run beside the
+// many short ones instead of alone at the end, two files at a time throughout.
+const sqliteFiles = allFiles.filter((file) => !timedFiles.includes(file));
 results.push([
   'SQLite (with the browser tests)',
-  runSuite(
-    'SQLite',
-    { DIALECT: 'sqlite' },
-    allFiles.filter((file) => !timedFiles.includes(file)),
-  ),
+  runSuite('SQLite', { DIALECT: 'sqlite' }, [
+    ...sqliteFiles.filter(browserTests),
+    ...sqliteFiles.filter((file) => !browserTests(file)),
+  ]),
 ]);
 if (timedFiles.length) {
   results.push([

@@ -3,13 +3,13 @@
 // words (a rare one, a common one with a project). Prints p50/p99 of each through the app
 // (Fastify inject) against GET /healthz of the same app in the same run, and each query's plan,
 // flagging any that scans the comments table instead of using an index.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CompiledQuery, sql } from 'kysely';
 import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
 import { openApp } from '../lib/harness.mjs';
+import { API_KEY, seedStatements, WS } from '../lib/seed.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -20,59 +20,7 @@ const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 1_000_000);
 const REPLIES = Math.floor(COMMENTS / 5);
 const PROJECTS = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-const TS = '2026-01-01T00:00:00.000Z';
-const API_KEY = `svc_key_${'c'.repeat(43)}`;
-const WS = `ws_${'0'.repeat(26)}`;
 const USERS = 20;
-
-const pad = (dialect, prefix, expr) =>
-  dialect === 'sqlite' ? `printf('${prefix}_%026d', ${expr})` : `'${prefix}_' || lpad((${expr})::text, 26, '0')`;
-
-/**
- * Bodies: two words of a 1,000-word vocabulary (each in ~2,000 comments: "common") and a
- * token `rareN` shared by ten comments. Statuses cycle open, applied, applied+deployed,
- * verified, archived; 50 pages per project; 20 authors.
- */
-function seedStatements(dialect) {
-  const ts = dialect === 'sqlite' ? `'${TS}'` : `timestamptz '${TS}'`;
-  const series = (count) =>
-    dialect === 'sqlite'
-      ? [`with recursive seq(n) as (select 0 union all select n + 1 from seq where n < ${count - 1}) `, 'from seq']
-      : ['', `from generate_series(0, ${count - 1}) as seq(n)`];
-  const [withComments, fromComments] = series(COMMENTS);
-  const [withReplies, fromReplies] = series(REPLIES);
-  const project = pad(dialect, 'prj', `n % ${PROJECTS}`);
-  const author = pad(dialect, 'usr', `n % ${USERS}`);
-  const status = `case n % 5 when 0 then 'open' when 4 then 'archived' else 'applied' end`;
-  const word = (expr) => `'w' || ((${expr}) % 1000)`;
-  return [
-    `insert into workspaces (id, name, created_at) values ('${WS}', 'W', ${ts})`,
-    ...Array.from({ length: USERS }, (_, i) => {
-      const id = `usr_${String(i).padStart(26, '0')}`;
-      return `insert into users (id, workspace_id, email, name, role, password_hash, access_token_hash, project_id, created_at)
-        values ('${id}', '${WS}', 'u${i}@bench.test', 'User ${i}', 'admin', null, null, null, ${ts})`;
-    }),
-    `insert into api_keys (id, workspace_id, user_id, name, key_hash, last_four, created_at, last_used_at)
-      values ('key_${'0'.repeat(26)}', '${WS}', 'usr_${'0'.repeat(26)}', 'bench',
-      '${createHash('sha256').update(API_KEY).digest('hex')}', 'cccc', ${ts}, null)`,
-    ...Array.from(
-      { length: PROJECTS },
-      (_, i) => `insert into projects (id, workspace_id, key, name, repo_url, app_url, allowed_origins, created_at)
-        values ('prj_${String(i).padStart(26, '0')}', '${WS}', 'p${i}', 'Project ${i}', null, null, '[]', ${ts})`,
-    ),
-    `${withComments}insert into comments (id, workspace_id, project_id, author_id, body, page_url, anchor_selector, anchor_x, anchor_y,
-      status, commit_sha, commit_url, applied_by_id, applied_at, verified_at, deployed_at, deployed_build_sha, reply_count, created_at, updated_at)
-      select ${pad(dialect, 'cmt', 'n')}, '${WS}', ${project}, ${author},
-      'Feedback ' || ${word('n * 7')} || ' ' || ${word('n * 13 + 1')} || ' rare' || (n % ${COMMENTS / 10}),
-      'https://p' || (n % ${PROJECTS}) || '.test/page' || ((n / ${PROJECTS}) % 50), null, null, null, ${status},
-      case when n % 5 in (1, 2, 3) then 'abcdef1' else null end, null, null, null,
-      case when n % 5 = 3 then ${ts} else null end, case when n % 5 in (2, 3) then ${ts} else null end,
-      case when n % 5 in (2, 3) then 'abcdef1' else null end, 0, ${ts}, ${ts} ${fromComments}`,
-    `${withReplies}insert into replies (id, workspace_id, comment_id, author_id, kind, body, created_at)
-      select ${pad(dialect, 'rpl', 'n')}, '${WS}', ${pad(dialect, 'cmt', 'n * 5 + 1')}, 'usr_${'0'.repeat(26)}', 'user',
-      'Reply about ' || ${word('n * 17 + 3')}, ${ts} ${fromReplies}`,
-  ];
-}
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -108,7 +56,7 @@ const CASES = [
 async function run(label, database) {
   const app = await openApp(database);
   const started = Date.now();
-  const statements = seedStatements(database.dialect);
+  const statements = seedStatements(database.dialect, { comments: COMMENTS, replies: REPLIES, projects: PROJECTS });
   if (database.dialect === 'sqlite') {
     await app.database.db.transaction().execute(async (trx) => {
       for (const statement of statements) await sql.raw(statement).execute(trx);

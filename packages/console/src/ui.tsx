@@ -243,3 +243,31 @@ export function TableHead({ columns }: { columns: (string | [string, 'wide'])[] 
     </thead>
   );
 }
+
+/** A labelled select of a list's filters: `options` as [value, label]; choosing one calls `onValue`. */
+export function FilterSelect({
+  id,
+  label,
+  value,
+  options,
+  onValue,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onValue: (value: string) => void;
+}) {
+  return (
+    <div>
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onValue((e.target as HTMLSelectElement).value)}>
+        {options.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -104,6 +104,52 @@ describe('the admin command on a closed server', () => {
     assert.equal(admin('create-admin', '--email', 'x@example.com').code, 2);
     assert.match(admin('help').stdout, /create-admin --email/);
   });
+
+  test('import: an export from another server, with its ids; twice adds nothing; its admin gets in by a reset', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-export-'));
+    try {
+      const source = await buildApp(testConfig({ dialect: 'sqlite', file: path.join(dir, 'source.db') }));
+      const owner = await signUp(source, 'Ines Imported');
+      const project = await createProject(source, owner);
+      const { id } = await createComment(source, owner, project.key, 'Moved with its id');
+      const file = path.join(dir, 'export.jsonl');
+      const exported = await source.inject({
+        method: 'GET',
+        url: '/api/workspace/export',
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
+      fs.writeFileSync(file, exported.body);
+      await source.close();
+
+      const first = admin('import', file);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, /added 1 projects, 1 people, 1 comments, 0 replies, 1 timeline events/);
+      assert.match(first.stderr, /Importing: 1 comments read/);
+      const second = admin('import', file);
+      assert.match(
+        second.stdout,
+        /added 0 projects, 0 people, 0 comments.*already here: 1 projects, 1 people, 1 comments/,
+      );
+
+      const reset = admin('reset-password', owner.email);
+      assert.equal(reset.code, 0, reset.stderr);
+      const password = /\(shown once\): (\S+)/.exec(reset.stdout)?.[1];
+      await withApp(async (app) => {
+        const login = await call(app, 'POST', '/api/auth/login', { body: { email: owner.email, password } });
+        assert.equal(login.status, 200);
+        const comment = await call(app, 'GET', `/api/comments/${id}`, { token: login.body.token });
+        assert.equal(comment.body.body, 'Moved with its id');
+      });
+
+      assert.equal(admin('import', path.join(dir, 'missing.jsonl')).code, 2);
+      fs.writeFileSync(path.join(dir, 'notes.txt'), 'hello\n');
+      const wrong = admin('import', path.join(dir, 'notes.txt'));
+      assert.equal(wrong.code, 2);
+      assert.match(wrong.stderr, /is not JSON/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('admin backup', () => {

@@ -10,6 +10,7 @@ import { AppError } from './errors.js';
 import { rateRules } from './limits/rules.js';
 import { issueApiKey } from './modules/api-keys/service.js';
 import * as accounts from './modules/auth/service.js';
+import { ImportError, importExport } from './modules/export/import.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -22,6 +23,11 @@ Runs against the database the server is configured with (DATABASE_URL or SVC_DAT
       A new generated password for that user (printed once); all their sessions end.
   create-api-key <e-mail> [--name <name>]
       A new API key of that user (printed once).
+  import <file>
+      Brings in a JSON Lines export (svc-cli export --all, GET /api/workspace/export) with
+      the ids it had: its workspace, projects, people, comments, replies and timelines. Rows
+      already here are left as they are, so running it twice adds nothing. People come
+      without passwords or links: an admin makes them reset links and rotates client links.
   backup <file>
       A consistent copy of the SQLite database into <file> (which must not exist), taken
       while the server runs (SQLite's online backup), then checked. On PostgreSQL, use
@@ -50,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  if (!['create-admin', 'reset-password', 'create-api-key', 'backup'].includes(command)) {
+  if (!['create-admin', 'reset-password', 'create-api-key', 'import', 'backup'].includes(command)) {
     throw new UsageError(`Unknown command "${command}".`);
   }
   const loaded = loadConfig(process.env);
@@ -69,7 +75,26 @@ async function main(argv: string[]): Promise<void> {
       return user;
     };
 
-    if (command === 'create-admin') {
+    if (command === 'import') {
+      if (!target) throw new UsageError('import needs the export file, e.g. import ./workspace-comments.jsonl');
+      const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), target);
+      if (!fs.existsSync(file)) throw new UsageError(`There is no file ${file}.`);
+      process.stderr.write(`Importing ${file}…\n`);
+      const report = await importExport(database.db, fs.createReadStream(file), (comments) =>
+        process.stderr.write(`Importing: ${comments} comments read\n`),
+      ).catch((error: Error) => {
+        throw error instanceof ImportError ? new UsageError(`${file}: ${error.message}`) : error;
+      });
+      const { added, present } = report;
+      process.stdout.write(
+        `Workspace "${report.workspace.name}" (${report.workspace.id}): added ${added.projects} projects, ${added.users} people, ${added.comments} comments, ${added.replies} replies, ${added.events} timeline events; already here: ${present.projects} projects, ${present.users} people, ${present.comments} comments.\n`,
+      );
+      if (report.withoutEmail.length) {
+        process.stdout.write(
+          `Imported without their e-mail (another account here has it): ${report.withoutEmail.join(', ')}\n`,
+        );
+      }
+    } else if (command === 'create-admin') {
       if (!values.email || !values.name) throw new UsageError('create-admin needs --email and --name.');
       const password = generatedPassword();
       const { user, workspace } = await accounts.createWorkspace(

@@ -6,7 +6,7 @@ import type { AnswerOf } from '@svc/contract/endpoints';
 import { useMemo } from 'preact/hooks';
 import { api } from '../api.js';
 import { currentQuery, navigate } from '../router.js';
-import { Loading, PageTitle, TableHead, Time, useLoad } from '../ui.js';
+import { FilterSelect, Loading, PageTitle, TableHead, Time, useLoad } from '../ui.js';
 
 type Event = AnswerOf<'GET /api/workspace/audit'>['items'][number];
 
@@ -95,50 +95,27 @@ export function AuditLog() {
         Sign-ins, sessions, people, client links, API keys and projects: who did what, when, from which address.
       </p>
       <form class="filters" aria-label="Filter the audit log" onSubmit={(event) => event.preventDefault()}>
-        <div>
-          <label for="a-action">Action</label>
-          <select
-            id="a-action"
-            value={filters.action}
-            onChange={(e) => setFilter('action', (e.target as HTMLSelectElement).value)}
-          >
-            <option value="">Every action</option>
-            {Object.entries(ACTION_WORDS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="a-actor">Who</label>
-          <select
-            id="a-actor"
-            value={filters.actor}
-            onChange={(e) => setFilter('actor', (e.target as HTMLSelectElement).value)}
-          >
-            <option value="">Anyone</option>
-            {members.data?.items.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="a-days">When</label>
-          <select
-            id="a-days"
-            value={filters.days}
-            onChange={(e) => setFilter('days', (e.target as HTMLSelectElement).value)}
-          >
-            {PERIODS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="a-action"
+          label="Action"
+          value={filters.action}
+          options={[['', 'Every action'], ...Object.entries(ACTION_WORDS)]}
+          onValue={(value) => setFilter('action', value)}
+        />
+        <FilterSelect
+          id="a-actor"
+          label="Who"
+          value={filters.actor}
+          options={[['', 'Anyone'], ...(members.data?.items ?? []).map((m) => [m.id, m.name] as const)]}
+          onValue={(value) => setFilter('actor', value)}
+        />
+        <FilterSelect
+          id="a-days"
+          label="When"
+          value={filters.days}
+          options={PERIODS}
+          onValue={(value) => setFilter('days', value)}
+        />
       </form>
       {list.data ? null : <Loading error={list.error} />}
       {list.data && items.length === 0 ? (

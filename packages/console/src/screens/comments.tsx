@@ -6,7 +6,7 @@ import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { currentQuery, Link, navigate } from '../router.js';
-import { FormError, Loading, PageTitle, StatusPills, Time, useAction, useLoad } from '../ui.js';
+import { FilterSelect, FormError, Loading, PageTitle, StatusPills, Time, useAction, useLoad } from '../ui.js';
 
 type Query = NonNullable<Endpoints['GET /api/comments']['query']>;
 type Status = NonNullable<Query['status']>;
@@ -93,36 +93,23 @@ export function Comments() {
             onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
           />
         </div>
-        <div>
-          <label for="f-project">Project</label>
-          <select
-            id="f-project"
-            value={filters.project}
-            onChange={(e) => setFilter('project', (e.target as HTMLSelectElement).value)}
-          >
-            <option value="">All projects</option>
-            {projects.data?.items.map((p) => (
-              <option key={p.key} value={p.key}>
-                {p.name} ({p.key})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="f-author">Author</label>
-          <select
-            id="f-author"
-            value={filters.author}
-            onChange={(e) => setFilter('author', (e.target as HTMLSelectElement).value)}
-          >
-            <option value="">Anyone</option>
-            {members.data?.items.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="f-project"
+          label="Project"
+          value={filters.project}
+          options={[
+            ['', 'All projects'],
+            ...(projects.data?.items ?? []).map((p) => [p.key, `${p.name} (${p.key})`] as const),
+          ]}
+          onValue={(value) => setFilter('project', value)}
+        />
+        <FilterSelect
+          id="f-author"
+          label="Author"
+          value={filters.author}
+          options={[['', 'Anyone'], ...(members.data?.items ?? []).map((m) => [m.id, m.name] as const)]}
+          onValue={(value) => setFilter('author', value)}
+        />
         <div>
           <label for="f-page">Page URL</label>
           <input

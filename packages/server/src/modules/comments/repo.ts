@@ -123,16 +123,20 @@ export async function insertReply(db: Db, row: ReplyTable) {
     .execute();
 }
 
-export const listReplies = (db: Db, workspaceId: string, commentId: string) =>
+/** The replies of several comments at once, oldest first (each row names its comment). */
+export const listRepliesOf = (db: Db, workspaceId: string, commentIds: readonly string[]) =>
   db
     .selectFrom('replies')
     .leftJoin('users', 'users.id', 'replies.author_id')
     .selectAll('replies')
     .select(['users.name as author_name', 'users.role as author_role'])
     .where('replies.workspace_id', '=', workspaceId)
-    .where('replies.comment_id', '=', commentId)
+    .where('replies.comment_id', 'in', commentIds)
     .orderBy('replies.id', 'asc')
     .execute();
+
+export const listReplies = (db: Db, workspaceId: string, commentId: string) =>
+  listRepliesOf(db, workspaceId, [commentId]);
 
 export type ReplyRow = Awaited<ReturnType<typeof listReplies>>[number];
 

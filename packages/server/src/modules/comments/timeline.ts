@@ -72,13 +72,14 @@ export async function recordLive(
     .execute();
 }
 
-/** The comment's timeline, oldest first. */
-export const listTimeline = (db: Db, workspaceId: string, commentId: string) =>
+/** The timelines of several comments at once, oldest event first (each row names its comment). */
+export const listTimelines = (db: Db, workspaceId: string, commentIds: readonly string[]) =>
   db
     .selectFrom('comment_events as e')
     .leftJoin('users as u', 'u.id', 'e.actor_id')
     .select([
       'e.id',
+      'e.comment_id',
       'e.kind',
       'e.actor_id',
       'u.name as actor_name',
@@ -90,10 +91,14 @@ export const listTimeline = (db: Db, workspaceId: string, commentId: string) =>
       'e.created_at',
     ])
     .where('e.workspace_id', '=', workspaceId)
-    .where('e.comment_id', '=', commentId)
+    .where('e.comment_id', 'in', commentIds)
     .orderBy('e.created_at')
     .orderBy('e.id')
     .execute();
+
+/** The comment's timeline, oldest first. */
+export const listTimeline = (db: Db, workspaceId: string, commentId: string) =>
+  listTimelines(db, workspaceId, [commentId]);
 
 export type TimelineRow = Awaited<ReturnType<typeof listTimeline>>[number];
 

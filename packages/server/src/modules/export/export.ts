@@ -2,9 +2,8 @@ import { displayState } from '@svc/contract/vocabulary';
 import type { Db } from '../../db/schema.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { presentCommentWithReplies } from '../comments/presenter.js';
-import type { ReplyRow } from '../comments/repo.js';
 import * as comments from '../comments/repo.js';
-import type { TimelineRow } from '../comments/timeline.js';
+import { listTimelines } from '../comments/timeline.js';
 import { presentProject } from '../projects/presenter.js';
 
 // A workspace's (or one project's) comments taken out, streamed: JSON Lines (one object a line,
@@ -22,44 +21,6 @@ interface Source {
   actor: Actor;
   /** One project, or every project of the workspace. */
   projectId: string | null;
-}
-
-async function repliesOf(db: Db, workspaceId: string, ids: string[]) {
-  const rows = await db
-    .selectFrom('replies')
-    .leftJoin('users', 'users.id', 'replies.author_id')
-    .selectAll('replies')
-    .select(['users.name as author_name', 'users.role as author_role'])
-    .where('replies.workspace_id', '=', workspaceId)
-    .where('replies.comment_id', 'in', ids)
-    .orderBy('replies.id')
-    .execute();
-  return groupBy(rows as ReplyRow[], (row) => row.comment_id);
-}
-
-async function timelinesOf(db: Db, workspaceId: string, ids: string[]) {
-  const rows = await db
-    .selectFrom('comment_events as e')
-    .leftJoin('users as u', 'u.id', 'e.actor_id')
-    .select([
-      'e.id',
-      'e.comment_id',
-      'e.kind',
-      'e.actor_id',
-      'u.name as actor_name',
-      'e.via',
-      'e.commit_sha',
-      'e.build_sha',
-      'e.note',
-      'e.derived',
-      'e.created_at',
-    ])
-    .where('e.workspace_id', '=', workspaceId)
-    .where('e.comment_id', 'in', ids)
-    .orderBy('e.created_at')
-    .orderBy('e.id')
-    .execute();
-  return groupBy(rows as (TimelineRow & { comment_id: string })[], (row) => row.comment_id);
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
@@ -85,8 +46,8 @@ async function* wholeComments({ db, actor, projectId }: Source) {
     if (rows.length === 0) return;
     const ids = rows.map((row) => row.id);
     const [replies, timelines] = await Promise.all([
-      repliesOf(db, actor.workspaceId, ids),
-      timelinesOf(db, actor.workspaceId, ids),
+      comments.listRepliesOf(db, actor.workspaceId, ids).then((rows) => groupBy(rows, (row) => row.comment_id)),
+      listTimelines(db, actor.workspaceId, ids).then((rows) => groupBy(rows, (row) => row.comment_id)),
     ]);
     for (const row of rows) {
       const { can: _abilities, ...comment } = presentCommentWithReplies(

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { after, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import {
+  addClient,
+  addMember,
+  call,
+  createComment,
+  createProject,
+  createTestDatabase,
+  dialect,
+  signUp,
+  testConfig,
+} from '../../../test/helpers.js';
+import { buildApp } from '../../app.js';
+import type { DatabaseConfig } from '../../config.js';
+import type { Actor } from '../auth/actor.js';
+import { jsonLines } from './export.js';
+import { ImportError, importExport } from './import.js';
+
+const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
+
+/** A SQLite database in a file of its own. */
+function sqliteDatabase(): { database: DatabaseConfig; drop: () => Promise<void> } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-import-'));
+  return {
+    database: { dialect: 'sqlite', file: path.join(dir, 'svc.db') },
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The workspace's export, read whole, its header's moment left out. */
+async function exported(app: FastifyInstance, workspaceId: string, adminId: string): Promise<unknown[]> {
+  const actor: Actor = {
+    id: adminId,
+    workspaceId,
+    name: 'Ada Admin',
+    role: 'admin',
+    projectId: null,
+    credential: { kind: 'session', id: 'ses_x', hash: '', lastUsedAt: 0, expiresAt: Infinity, idleMs: Infinity },
+  };
+  let text = '';
+  for await (const line of jsonLines({ db: app.database.db, serverVersion: 'x', actor, projectId: null })) text += line;
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .map(({ exportedAt: _at, ...record }) => record);
+}
+
+describe(`moving a workspace: export, then import with the same ids (SQLite → ${dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} → SQLite)`, () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  const open = async (made: { database: DatabaseConfig; drop: () => Promise<void> }) => {
+    const app = await buildApp(
+      testConfig(made.database, { limits: { commentsPerMinute: 100_000, repliesPerMinute: 100_000 } }),
+    );
+    cleanups.push(made.drop, () => app.close());
+    return app;
+  };
+
+  test('every kind of data arrives field by field; running it twice adds nothing', async () => {
+    const source = await open(sqliteDatabase());
+    const admin = await signUp(source);
+    const dana = await addMember(source, admin, 'member', 'Dana Dev');
+    const cleo = await addClient(source, admin, undefined, 'Cleo Client');
+    const site = await createProject(source, admin, {
+      repoUrl: 'https://github.com/acme/site',
+      allowedOrigins: ['https://site.test'],
+      pageParams: ['tab'],
+    });
+    const shop = await createProject(source, admin);
+    const pinned = await call(source, 'POST', `/api/projects/${site.key}/comments`, {
+      token: cleo.token,
+      body: {
+        body: 'The price wraps',
+        pageUrl: 'https://site.test/pricing?tab=year',
+        anchor: { selector: 'main > h1', x: 3.5, y: 4, tag: 'h1', text: { exact: 'Pricing' }, role: 'heading' },
+        context: {
+          viewport: { width: 390, height: 844 },
+          screen: { width: 390, height: 844 },
+          devicePixelRatio: 3,
+          language: 'fr-FR',
+          timeZone: 'Europe/Paris',
+          colorScheme: 'dark',
+          title: 'Prix',
+          url: 'https://site.test/pricing?tab=year',
+          buildSha: null,
+          errors: [{ kind: 'console', message: 'TypeError: x is undefined', at: new Date().toISOString() }],
+        },
+      },
+    });
+    assert.equal(pinned.status, 201, JSON.stringify(pinned.body));
+    const id = pinned.body.id as string;
+    await call(source, 'POST', `/api/comments/${id}/replies`, { token: dana.token, body: { body: 'Which phone?' } });
+    await call(source, 'POST', `/api/comments/${id}/apply`, { token: dana.token, body: { commitSha: COMMIT } });
+    await call(source, 'POST', `/api/projects/${site.key}/builds`, {
+      token: admin.token,
+      body: { sha: 'ffffeeee00001111222233334444555566667777', containsCommitShas: [COMMIT] },
+    });
+    await call(source, 'POST', `/api/comments/${id}/verify`, { token: cleo.token, body: { ok: false, note: 'Still' } });
+    await call(source, 'POST', `/api/comments/${id}/apply`, { token: dana.token, body: { commitSha: 'abcdef1' } });
+    await call(source, 'POST', `/api/comments/${id}/verify`, { token: cleo.token, body: { ok: true } });
+    await call(source, 'PUT', `/api/comments/${id}/anchor`, {
+      token: cleo.token,
+      body: { anchor: { selector: 'main > h2', x: 0, y: 0 } },
+    });
+    const archived = await createComment(source, admin, shop.key, 'Out of scope');
+    await call(source, 'POST', `/api/comments/${archived.id}/archive`, { token: dana.token });
+    for (let i = 0; i < 450; i++) await createComment(source, dana, shop.key, `Bulk ${i}`);
+    const original = await exported(source, admin.workspaceId, admin.id);
+    const file = original.map((record) => JSON.stringify(record)).join('\n');
+    const header = JSON.stringify({
+      type: 'export',
+      format: 1,
+      serverVersion: 'x',
+      workspace: { id: 'ws_x', name: 'X' },
+    });
+    assert.ok(original.length > 455);
+
+    const target = await open(await createTestDatabase());
+    const first = await importExport(target.database.db, Readable.from([file]));
+    assert.deepEqual(first.added, { projects: 2, users: 3, comments: 452, replies: 3, events: 460 });
+    assert.deepEqual(
+      await exported(target, admin.workspaceId, admin.id),
+      original,
+      'field by field, on the other database',
+    );
+    const again = await importExport(target.database.db, Readable.from([file]));
+    assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
+    assert.deepEqual(again.present, { projects: 2, users: 3, comments: 452 });
+    const moved = await exported(target, admin.workspaceId, admin.id);
+    assert.deepEqual(moved, original, 'nothing doubled');
+
+    const back = await open(sqliteDatabase());
+    await importExport(back.database.db, Readable.from([moved.map((record) => JSON.stringify(record)).join('\n')]));
+    assert.deepEqual(await exported(back, admin.workspaceId, admin.id), original, 'and back again');
+
+    // The moved comment works as any other: the lifecycle goes on from where it was.
+    const comments = await back.database.db.selectFrom('comments').select('id').execute();
+    assert.equal(comments.length, 452);
+    await assert.rejects(importExport(back.database.db, Readable.from(['{"type":"comment"}'])), ImportError);
+    await assert.rejects(importExport(back.database.db, Readable.from(['not json'])), ImportError);
+    await assert.rejects(importExport(back.database.db, Readable.from([`${header}\n{"type":"bogus"}`])), ImportError);
+    await assert.rejects(
+      importExport(back.database.db, Readable.from(['{"type":"export","format":1,"workspace":{}}'])),
+      /names no workspace/,
+    );
+  });
+});
