@@ -1,12 +1,16 @@
 import { isIP } from 'node:net';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Line } from '@svc/contract';
-import { feedbackMcpServer } from '@svc/contract/mcp';
 import { Type } from 'typebox';
 import { AppError, forbidden } from '../../errors.js';
 import type { CommentWatch } from '../comments/watch.js';
 import { selfCallingHost } from './host.js';
+
+/** The MCP SDK, loaded on the first MCP request: most servers and processes never serve one. */
+const mcpLibrary = async () => ({
+  ...(await import('@svc/contract/mcp')),
+  ...(await import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')),
+});
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -73,6 +77,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<{
         });
       }
 
+      const { feedbackMcpServer, WebStandardStreamableHTTPServerTransport } = await mcpLibrary();
       const server = feedbackMcpServer(host, 'svc', version);
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
