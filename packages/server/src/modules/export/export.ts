@@ -83,11 +83,21 @@ export async function* jsonLines(source: Source): AsyncGenerator<string> {
   for (const project of await projects.orderBy('id').execute())
     yield line({ type: 'project', ...presentProject(project) });
   // Who the comments name, so that an import can say who wrote them: never a secret or a password.
+  // A client account limited to a project says which, so that it stays limited where it goes.
   const people = await db
     .selectFrom('users')
-    .select(['id', 'name', 'role', 'email', 'created_at as createdAt'])
-    .where('workspace_id', '=', actor.workspaceId)
-    .orderBy('id')
+    .leftJoin('projects', 'projects.id', 'users.project_id')
+    .select([
+      'users.id',
+      'users.name',
+      'users.role',
+      'users.email',
+      'projects.key as projectKey',
+      'users.created_at as createdAt',
+      'users.removed_at as removedAt',
+    ])
+    .where('users.workspace_id', '=', actor.workspaceId)
+    .orderBy('users.id')
     .execute();
   for (const person of people) yield line({ type: 'user', ...person });
   for await (const comment of wholeComments(source)) yield line({ type: 'comment', ...comment });

@@ -34,7 +34,12 @@ function sqliteDatabase(): { database: DatabaseConfig; drop: () => Promise<void>
 }
 
 /** The workspace's export, read whole, its header's moment left out. */
-async function exported(app: FastifyInstance, workspaceId: string, adminId: string): Promise<unknown[]> {
+async function exported(
+  app: FastifyInstance,
+  workspaceId: string,
+  adminId: string,
+  projectId: string | null = null,
+): Promise<unknown[]> {
   const actor: Actor = {
     id: adminId,
     workspaceId,
@@ -44,7 +49,7 @@ async function exported(app: FastifyInstance, workspaceId: string, adminId: stri
     credential: { kind: 'session', id: 'ses_x', hash: '', lastUsedAt: 0, expiresAt: Infinity, idleMs: Infinity },
   };
   let text = '';
-  for await (const line of jsonLines({ db: app.database.db, serverVersion: 'x', actor, projectId: null })) text += line;
+  for await (const line of jsonLines({ db: app.database.db, serverVersion: 'x', actor, projectId })) text += line;
   return text
     .trimEnd()
     .split('\n')
@@ -76,6 +81,7 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
       pageParams: ['tab'],
     });
     const shop = await createProject(source, admin);
+    const limited = await addClient(source, admin, site.key, 'Lim Limited');
     const pinned = await call(source, 'POST', `/api/projects/${site.key}/comments`, {
       token: cleo.token,
       body: {
@@ -126,7 +132,13 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
 
     const target = await open(await createTestDatabase());
     const first = await importExport(target.database.db, Readable.from([file]));
-    assert.deepEqual(first.added, { projects: 2, users: 3, comments: 452, replies: 3, events: 460 });
+    assert.deepEqual(first.added, { projects: 2, users: 4, comments: 452, replies: 3, events: 460 });
+    const limitedThere = await target.database.db
+      .selectFrom('users')
+      .select(['project_id', 'removed_at'])
+      .where('id', '=', limited.id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(limitedThere, { project_id: site.id, removed_at: null }, 'a limited client stays limited');
     assert.deepEqual(
       await exported(target, admin.workspaceId, admin.id),
       original,
@@ -134,13 +146,25 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
     );
     const again = await importExport(target.database.db, Readable.from([file]));
     assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
-    assert.deepEqual(again.present, { projects: 2, users: 3, comments: 452 });
+    assert.deepEqual(again.present, { projects: 2, users: 4, comments: 452 });
     const moved = await exported(target, admin.workspaceId, admin.id);
     assert.deepEqual(moved, original, 'nothing doubled');
 
     const back = await open(sqliteDatabase());
     await importExport(back.database.db, Readable.from([moved.map((record) => JSON.stringify(record)).join('\n')]));
     assert.deepEqual(await exported(back, admin.workspaceId, admin.id), original, 'and back again');
+
+    // One project's export: a client limited to another project comes revoked, not let into every project.
+    const oneProject = await exported(source, admin.workspaceId, admin.id, shop.id);
+    const elsewhere = await open(sqliteDatabase());
+    await importExport(elsewhere.database.db, Readable.from([oneProject.map((r) => JSON.stringify(r)).join('\n')]));
+    const revoked = await elsewhere.database.db
+      .selectFrom('users')
+      .select(['project_id', 'removed_at'])
+      .where('id', '=', limited.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(revoked.project_id, null);
+    assert.ok(revoked.removed_at, 'revoked');
 
     // The moved comment works as any other: the lifecycle goes on from where it was.
     const comments = await back.database.db.selectFrom('comments').select('id').execute();

@@ -20,7 +20,10 @@ type ExportedUser = {
   name: string;
   role: 'admin' | 'member' | 'client';
   email: string | null;
+  /** A client account limited to this project (its key). */
+  projectKey?: string | null;
   createdAt: string;
+  removedAt?: string | null;
 };
 
 export interface ImportReport {
@@ -107,7 +110,7 @@ export async function importExport(
       continue;
     }
     if (record.type === 'project') await writeProject(db, report, projectIds, record as unknown as Project);
-    else if (record.type === 'user') await writeUser(db, report, record as unknown as ExportedUser);
+    else if (record.type === 'user') await writeUser(db, report, projectIds, record as unknown as ExportedUser);
     else if (record.type === 'comment') {
       batch.push(record as unknown as ExportedComment);
       if (batch.length >= BATCH) await flush();
@@ -139,7 +142,12 @@ async function writeProject(db: Kysely<Tables>, report: ImportReport, ids: Map<s
   else report.present.projects++;
 }
 
-async function writeUser(db: Kysely<Tables>, report: ImportReport, user: ExportedUser) {
+async function writeUser(
+  db: Kysely<Tables>,
+  report: ImportReport,
+  projectIds: Map<string, string>,
+  user: ExportedUser,
+) {
   if (await db.selectFrom('users').select('id').where('id', '=', user.id).executeTakeFirst()) {
     report.present.users++;
     return;
@@ -149,6 +157,10 @@ async function writeUser(db: Kysely<Tables>, report: ImportReport, user: Exporte
     ? await db.selectFrom('users').select('id').where('email', '=', user.email).executeTakeFirst()
     : undefined;
   if (taken) report.withoutEmail.push(user.email ?? '');
+  // A client limited to a project the file does not hold could only be let into every project:
+  // it comes revoked instead (its comments, in that project, are not in the file either).
+  const projectId = user.projectKey ? (projectIds.get(user.projectKey) ?? null) : null;
+  const outsideTheFile = Boolean(user.projectKey) && projectId === null;
   await db
     .insertInto('users')
     .values({
@@ -159,9 +171,9 @@ async function writeUser(db: Kysely<Tables>, report: ImportReport, user: Exporte
       role: user.role,
       password_hash: null,
       access_token_hash: null,
-      project_id: null,
+      project_id: projectId,
       created_at: user.createdAt,
-      removed_at: null,
+      removed_at: user.removedAt ?? (outsideTheFile ? new Date().toISOString() : null),
       last_sign_in_at: null,
     })
     .execute();
