@@ -271,3 +271,7 @@ export function FilterSelect({
     </div>
   );
 }
+
+/** The options of a filter by person: anyone, then each one listed. */
+export const peopleOptions = (people: readonly { id: string; name: string }[] | undefined) =>
+  [['', 'Anyone'] as const, ...(people ?? []).map((p) => [p.id, p.name] as const)] as const;

@@ -6,7 +6,7 @@ import type { AnswerOf } from '@svc/contract/endpoints';
 import { useMemo } from 'preact/hooks';
 import { api } from '../api.js';
 import { currentQuery, navigate } from '../router.js';
-import { FilterSelect, Loading, PageTitle, TableHead, Time, useLoad } from '../ui.js';
+import { FilterSelect, Loading, PageTitle, peopleOptions, TableHead, Time, useLoad } from '../ui.js';
 
 type Event = AnswerOf<'GET /api/workspace/audit'>['items'][number];
 
@@ -106,7 +106,7 @@ export function AuditLog() {
           id="a-actor"
           label="Who"
           value={filters.actor}
-          options={[['', 'Anyone'], ...(members.data?.items ?? []).map((m) => [m.id, m.name] as const)]}
+          options={peopleOptions(members.data?.items)}
           onValue={(value) => setFilter('actor', value)}
         />
         <FilterSelect

@@ -6,7 +6,17 @@ import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { currentQuery, Link, navigate } from '../router.js';
-import { FilterSelect, FormError, Loading, PageTitle, StatusPills, Time, useAction, useLoad } from '../ui.js';
+import {
+  FilterSelect,
+  FormError,
+  Loading,
+  PageTitle,
+  peopleOptions,
+  StatusPills,
+  Time,
+  useAction,
+  useLoad,
+} from '../ui.js';
 
 type Query = NonNullable<Endpoints['GET /api/comments']['query']>;
 type Status = NonNullable<Query['status']>;
@@ -107,7 +117,7 @@ export function Comments() {
           id="f-author"
           label="Author"
           value={filters.author}
-          options={[['', 'Anyone'], ...(members.data?.items ?? []).map((m) => [m.id, m.name] as const)]}
+          options={peopleOptions(members.data?.items)}
           onValue={(value) => setFilter('author', value)}
         />
         <div>

@@ -25,6 +25,22 @@ async function persistentDatabase(): Promise<{ database: DatabaseConfig; drop: (
   };
 }
 
+/** The project "site" of workspace ws_1, as a release before wrote it: `columns` adds what that release had. */
+const insertSite = (db: Kysely<any>, at: string, columns: Record<string, unknown>) =>
+  db
+    .insertInto('projects')
+    .values({
+      id: 'prj_1',
+      workspace_id: 'ws_1',
+      key: 'site',
+      name: 'Site',
+      repo_url: null,
+      app_url: null,
+      created_at: at,
+      ...columns,
+    })
+    .execute();
+
 /** The database as the release before left it: migrated up to `last`, and filled through plain SQL of that schema. */
 async function databaseAt(config: DatabaseConfig, last: string, fill: (db: Kysely<any>) => Promise<void>) {
   const database = openDatabase(config);
@@ -58,19 +74,7 @@ describe('upgrades lose nothing', () => {
         .insertInto('users')
         .values({ id: 'usr_1', workspace_id: 'ws_1', email: 'a@a.test', name: 'Ada', role: 'admin', created_at: now })
         .execute();
-      await db
-        .insertInto('projects')
-        .values({
-          id: 'prj_1',
-          workspace_id: 'ws_1',
-          key: 'site',
-          name: 'Site',
-          repo_url: null,
-          app_url: null,
-          allowed_origins: '["https://a.test"]',
-          created_at: now,
-        })
-        .execute();
+      await insertSite(db, now, { allowed_origins: '["https://a.test"]' });
       for (const [id, selector] of [
         ['cmt_1', '#plans > div:nth-of-type(2) > p'],
         ['cmt_2', null],
@@ -131,20 +135,7 @@ describe('upgrades lose nothing', () => {
     const now = new Date().toISOString();
     await databaseAt(database, '0009_anchors', async (db) => {
       await db.insertInto('workspaces').values({ id: 'ws_1', name: 'Acme', created_at: now }).execute();
-      await db
-        .insertInto('projects')
-        .values({
-          id: 'prj_1',
-          workspace_id: 'ws_1',
-          key: 'site',
-          name: 'Site',
-          repo_url: null,
-          app_url: null,
-          allowed_origins: '["https://a.test"]',
-          page_params: '["tab"]',
-          created_at: now,
-        })
-        .execute();
+      await insertSite(db, now, { allowed_origins: '["https://a.test"]', page_params: '["tab"]' });
     });
     const app = await buildApp(testConfig(database));
     try {
@@ -181,20 +172,7 @@ describe('upgrades lose nothing', () => {
           .values({ id, workspace_id: 'ws_1', email: `${id}@a.test`, name, role, created_at: at(0) })
           .execute();
       }
-      await db
-        .insertInto('projects')
-        .values({
-          id: 'prj_1',
-          workspace_id: 'ws_1',
-          key: 'site',
-          name: 'Site',
-          repo_url: null,
-          app_url: null,
-          allowed_origins: '[]',
-          page_params: '[]',
-          created_at: at(0),
-        })
-        .execute();
+      await insertSite(db, at(0), { allowed_origins: '[]', page_params: '[]' });
       const comment = (id: string, columns: Record<string, unknown>) =>
         db
           .insertInto('comments')
