@@ -37,6 +37,7 @@ import type {
   ReplyBody,
   VerifyBody,
 } from './comments.js';
+import type { Insights, InsightsQuery } from './insights.js';
 import type { ListNotificationsQuery, Notification, ReadAllBody, ReadAllResult, UnreadCount } from './notifications.js';
 import type {
   CreateProjectBody,
@@ -115,6 +116,7 @@ export interface Endpoints {
   'POST /api/workspace/quick-access/{id}/rotate': Route<Of<typeof AccessLink>>;
   'DELETE /api/workspace/quick-access/{id}': Route<null>;
   'GET /api/workspace/audit': Route<PageOf<Of<typeof AuditEvent>>, undefined, Of<typeof AuditQuery>>;
+  'GET /api/workspace/insights': Route<Of<typeof Insights>, undefined, Of<typeof InsightsQuery>>;
   'GET /api/workspace/export': Route<Blob, undefined, Of<typeof ExportQuery>>;
   'GET /api/workspace/api-keys': Route<PageOf<Of<typeof WorkspaceApiKey>>, undefined, PageQuery>;
   'DELETE /api/workspace/api-keys/{id}': Route<null>;
@@ -235,6 +237,7 @@ const endpointSet = {
   'POST /api/workspace/quick-access/{id}/rotate': true,
   'DELETE /api/workspace/quick-access/{id}': true,
   'GET /api/workspace/audit': true,
+  'GET /api/workspace/insights': true,
   'GET /api/workspace/export': true,
   'GET /api/workspace/api-keys': true,
   'DELETE /api/workspace/api-keys/{id}': true,

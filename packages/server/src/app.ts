@@ -34,6 +34,7 @@ import { CommentWatch, commentChangeKey } from './modules/comments/watch.js';
 import { consoleRoutes } from './modules/console/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { exportRoutes } from './modules/export/routes.js';
+import { insightsRoutes } from './modules/insights/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { mcpRoutes } from './modules/mcp/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
@@ -255,6 +256,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(memberRoutes);
   await app.register(auditRoutes, { retentionDays: config.auditRetentionDays, clock });
   await app.register(exportRoutes, { version: SERVER_VERSION });
+  await app.register(insightsRoutes, { clock });
   await app.register(invitationRoutes, {
     deps: { sessions: config.sessions, rules, links: config.links },
     publicUrl: config.publicUrl,

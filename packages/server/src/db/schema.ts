@@ -1,5 +1,5 @@
 import type { AuditAction, Role, TimelineKind } from '@svc/contract';
-import type { Kysely, Transaction } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 
 /** Timestamps are ISO 8601 strings in both dialects (timestamptz on PostgreSQL, text on SQLite). */
 type Timestamp = string;
@@ -129,6 +129,17 @@ export interface CommentEventTable {
   /** 1 when reconstructed at the upgrade that introduced timelines, from what the comment recorded then. */
   derived: number;
   created_at: Timestamp;
+  // What insights read, fixed when the comment's timeline changes (see `comments/measures.ts`).
+  /** The wait this event ends, in ms: first fix since written, Live since the fix, verified since Live. */
+  span_ms: number | null;
+  /** A fix (applied, re-applied with a new commit): its via; Live and verified: their fix's. 'unknown' when not recorded. */
+  fix_via: string | null;
+  /** A fix later rejected or reopened before another fix. */
+  sent_back: Generated<number>;
+  /** Verified with no rejection or reopen before. */
+  first_time_right: Generated<number>;
+  /** Archived while open (waiting for a fix). */
+  was_open: Generated<number>;
 }
 
 /** One action of the audit log (see `audit/audit.ts`). */

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Tables } from '../schema.js';
 import { afterCommit } from '../transaction.js';
-import type { Change, ChangeHandler, Database, ShaRange } from './types.js';
+import type { Change, ChangeHandler, Database, DayBounds, ShaRange } from './types.js';
 
 // Read timestamptz as ISO 8601 strings, the shape the SQLite side stores and the API speaks.
 const TIMESTAMPTZ_OID = 1184;
@@ -117,6 +117,11 @@ export function postgresDatabase(databaseUrl: string): Database {
     commentHasWord: (word) =>
       sql<boolean>`comments.id = any(array(select id from comments where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})
         union select comment_id from replies where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})))`,
+    // pg parses json; an aggregate over no row is null.
+    jsonArrayOf: (column, filter) => sql`json_agg(${column}) filter (where ${filter})`,
+    parseJsonArray: (value) => (Array.isArray(value) ? value : []),
+    daysTable: (days) =>
+      sql<DayBounds>`(select * from unnest(${days.map((d) => d.day)}::text[], ${days.map((d) => d.starts)}::timestamptz[], ${days.map((d) => d.ends)}::timestamptz[]) as d(day, starts, ends))`,
     rangesTable: (ranges) =>
       sql<ShaRange>`(select * from unnest(${ranges.map((r) => r.lo)}::text[], ${ranges.map((r) => r.hi)}::text[], ${ranges.map((r) => r.sha)}::text[]) as r(lo, hi, sha))`,
     ping: async () => {

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Tables } from '../schema.js';
 import { afterCommit } from '../transaction.js';
-import type { ChangeHandler, Database, ShaRange } from './types.js';
+import type { ChangeHandler, Database, DayBounds, ShaRange } from './types.js';
 
 export function sqliteDatabase(file: string): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -46,6 +46,10 @@ export function sqliteDatabase(file: string): Database {
       return sql<boolean>`comments.id in (select id from comments where rowid in (select rowid from comments_fts where comments_fts match ${match})
         union select comment_id from replies where rowid in (select rowid from replies_fts where replies_fts match ${match}))`;
     },
+    jsonArrayOf: (column, filter) => sql`json_group_array(${column}) filter (where ${filter})`,
+    parseJsonArray: (value) => (typeof value === 'string' ? JSON.parse(value) : []),
+    daysTable: (days) =>
+      sql<DayBounds>`(select json_extract(value, '$.day') as day, json_extract(value, '$.starts') as starts, json_extract(value, '$.ends') as ends from json_each(${JSON.stringify(days)}))`,
     rangesTable: (ranges) =>
       sql<ShaRange>`(select json_extract(value, '$.lo') as lo, json_extract(value, '$.hi') as hi, json_extract(value, '$.sha') as sha from json_each(${JSON.stringify(ranges)}))`,
     ping: async () => {

@@ -14,6 +14,12 @@ export interface ShaRange {
   sha: string;
 }
 
+export interface DayBounds {
+  day: string;
+  starts: string;
+  ends: string;
+}
+
 export type ChangeHandler = (change: Change | 'reset') => void;
 
 /**
@@ -50,6 +56,12 @@ export interface Database {
    * connection runs one transaction at a time.
    */
   lockComment(trx: Db, workspaceId: string, id: string): Promise<void>;
+  /** An aggregate: the values of `column` in rows where `filter` holds, as a JSON array (read it with `parseJsonArray`). */
+  jsonArrayOf(column: RawBuilder<unknown>, filter: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** What `jsonArrayOf` gave, as an array (none when no row held). */
+  parseJsonArray(value: unknown): unknown[];
+  /** A derived table `(day, starts, ends)` of days and the instants they start and end, bound as parameters. */
+  daysTable(days: readonly DayBounds[]): RawBuilder<DayBounds>;
   /** A derived table `(lo, hi, sha)` of SHA ranges, bound as parameters (not one per row). */
   rangesTable(ranges: readonly ShaRange[]): RawBuilder<ShaRange>;
   ping(): Promise<void>;

@@ -11,6 +11,7 @@ import * as m0009 from './0009_anchors.js';
 import * as m0010 from './0010_refused_origins.js';
 import * as m0011 from './0011_comment_timeline.js';
 import * as m0012 from './0012_audit_log.js';
+import * as m0013 from './0013_insights.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010_refused_origins': m0010,
   '0011_comment_timeline': m0011,
   '0012_audit_log': m0012,
+  '0013_insights': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,9 +8,11 @@ import { createTestDatabase, dialect, testConfig } from '../../../test/helpers.j
 import { buildApp } from '../../app.js';
 import type { DatabaseConfig } from '../../config.js';
 import type { Actor } from '../../modules/auth/actor.js';
+import { measureTimeline } from '../../modules/comments/measures.js';
 import { presentComment } from '../../modules/comments/presenter.js';
 import { findComment } from '../../modules/comments/repo.js';
 import { listTimeline, presentTimelineEvent } from '../../modules/comments/timeline.js';
+import { readInsights } from '../../modules/insights/insights.js';
 import { presentProject } from '../../modules/projects/presenter.js';
 import { openDatabase } from '../dialect/index.js';
 import { migrationProvider } from './index.js';
@@ -263,6 +265,184 @@ describe('upgrades lose nothing', () => {
           ['archived', at(20)],
         ],
       );
+    } finally {
+      await app.close();
+    }
+  });
+  test('0013 (insights): timelines of 0012 get the measures the server computes, and insights read them', async () => {
+    const { database, drop } = await persistentDatabase();
+    drops.push(drop);
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
+    type Step = [minute: number, kind: string, via?: string | null, commit?: string];
+    const timelines: Record<string, { status: string; deployed?: number; steps: Step[] }> = {
+      cmt_a: {
+        status: 'applied',
+        deployed: 9,
+        steps: [
+          [1, 'created'],
+          [5, 'applied', 'person', 'c1'],
+          [9, 'live'],
+          [12, 'verified'],
+        ],
+      },
+      cmt_b: {
+        status: 'applied',
+        deployed: 30,
+        steps: [
+          [1, 'created'],
+          [4, 'applied', 'api_key', 'c1'],
+          [6, 'not_fixed'],
+          [8, 'applied', 'api_key', 'c2'],
+          [10, 'reapplied', 'mcp', 'c2'],
+          [15, 'live'],
+          [20, 'reapplied', 'mcp', 'c3'],
+          [30, 'live'],
+          [40, 'verified'],
+        ],
+      },
+      cmt_c: {
+        status: 'archived',
+        steps: [
+          [2, 'created'],
+          [3, 'archived'],
+        ],
+      },
+      cmt_d: {
+        status: 'archived',
+        steps: [
+          [2, 'created'],
+          [3, 'applied', null, 'c1'],
+          [4, 'archived'],
+        ],
+      },
+      cmt_e: {
+        status: 'archived',
+        steps: [
+          [2, 'created'],
+          [3, 'applied', 'person', 'c1'],
+          [5, 'reopened'],
+          [7, 'archived'],
+        ],
+      },
+      cmt_f: {
+        status: 'applied',
+        steps: [
+          [1, 'created'],
+          [1, 'applied', 'mcp', 'c1'],
+          [2, 'live'],
+          [3, 'verified'],
+          [4, 'reopened'],
+          [6, 'applied', 'person', 'c2'],
+          [9, 'verified'],
+        ],
+      },
+      cmt_g: {
+        status: 'applied',
+        deployed: 50,
+        steps: [
+          [45, 'created'],
+          [46, 'applied', 'person', 'c1'],
+          [50, 'live'],
+        ],
+      },
+    };
+    await databaseAt(database, '0012_audit_log', async (db) => {
+      await db
+        .insertInto('workspaces')
+        .values({ id: 'ws_1', name: 'Acme', created_at: at(0) })
+        .execute();
+      await db
+        .insertInto('users')
+        .values({ id: 'usr_1', workspace_id: 'ws_1', email: 'a@a.test', name: 'Ada', role: 'admin', created_at: at(0) })
+        .execute();
+      await insertSite(db, at(0), { allowed_origins: '[]', page_params: '[]' });
+      let n = 0;
+      for (const [id, { status, deployed, steps }] of Object.entries(timelines)) {
+        await db
+          .insertInto('comments')
+          .values({
+            id,
+            workspace_id: 'ws_1',
+            project_id: 'prj_1',
+            author_id: 'usr_1',
+            body: `Comment ${id}`,
+            page_url: 'https://a.test/',
+            status,
+            deployed_at: deployed === undefined ? null : at(deployed),
+            verified_at: steps.some((step) => step[1] === 'verified') ? at(0) : null,
+            reply_count: 0,
+            created_at: at(steps[0]?.[0] ?? 0),
+            updated_at: at(0),
+          })
+          .execute();
+        for (const [minute, kind, via, commit] of steps) {
+          await db
+            .insertInto('comment_events')
+            .values({
+              id: `evt_${String(n++).padStart(26, '0')}`,
+              workspace_id: 'ws_1',
+              project_id: 'prj_1',
+              comment_id: id,
+              kind,
+              actor_id: null,
+              via: via ?? null,
+              commit_sha: commit ?? null,
+              build_sha: null,
+              note: null,
+              derived: 0,
+              created_at: at(minute),
+            })
+            .execute();
+        }
+      }
+    });
+
+    const app = await buildApp(testConfig(database));
+    try {
+      const events = await app.database.db
+        .selectFrom('comment_events')
+        .selectAll()
+        .orderBy('comment_id')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      for (const id of Object.keys(timelines)) {
+        const timeline = events.filter((e) => e.comment_id === id);
+        const stored = timeline.map((e) => ({
+          kind: e.kind,
+          span_ms: e.span_ms === null ? null : Number(e.span_ms),
+          fix_via: e.fix_via,
+          sent_back: Number(e.sent_back),
+          first_time_right: Number(e.first_time_right),
+          was_open: Number(e.was_open),
+        }));
+        const computed = measureTimeline(timeline).map((m, i) => ({ kind: timeline[i]?.kind, ...m }));
+        assert.deepEqual(stored, computed, id);
+      }
+      // Spot checks of what the rules say.
+      const of = (id: string, kind: string, nth = 0) =>
+        events.filter((e) => e.comment_id === id && e.kind === kind)[nth];
+      assert.equal(Number(of('cmt_a', 'applied')?.span_ms), 4 * 60_000);
+      assert.equal(of('cmt_b', 'reapplied', 0)?.fix_via, null, 'the same commit again is no new fix');
+      assert.equal(of('cmt_b', 'reapplied', 1)?.fix_via, 'mcp');
+      assert.equal(Number(of('cmt_b', 'live', 1)?.span_ms), 10 * 60_000);
+      assert.equal(Number(of('cmt_b', 'applied', 0)?.sent_back), 1);
+      assert.equal(Number(of('cmt_b', 'verified')?.first_time_right), 0);
+      assert.equal(Number(of('cmt_d', 'archived')?.was_open), 0);
+      assert.equal(of('cmt_d', 'applied')?.fix_via, 'unknown');
+      assert.equal(Number(of('cmt_e', 'archived')?.was_open), 1);
+      assert.equal(of('cmt_f', 'verified', 1)?.span_ms, null, 'verified without going Live again: no wait measured');
+
+      const actor = { workspaceId: 'ws_1', role: 'admin' } as Actor;
+      const insights = await readInsights(app.database, actor, {
+        projectId: null,
+        projectKey: null,
+        days: 30,
+        now: Date.parse(at(60)),
+      });
+      assert.equal(insights.liveUnverified.count, 1);
+      assert.equal(insights.liveUnverified.oldest[0]?.id, 'cmt_g');
+      assert.equal(insights.rows[0]?.fixes, 9);
     } finally {
       await app.close();
     }

@@ -2,6 +2,7 @@ import type { TimelineEvent, TimelineKind } from '@svc/contract';
 import type { CommentEventTable, Db } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
+import { MEASURED_KINDS, remeasure } from './measures.js';
 
 // Each comment's timeline: what happened to it, one row per change, written by the change
 // itself in its transaction (the lifecycle's transitions, creating, replying, moving the pin,
@@ -55,6 +56,7 @@ export async function recordEvent(
     .insertInto('comment_events')
     .values(row(comment, kind, actor, detail, at))
     .execute();
+  if (MEASURED_KINDS.includes(kind)) await remeasure(trx, comment.workspace_id, [comment.id]);
 }
 
 /** A build report's events: each comment it took Live, in one statement. */
@@ -70,6 +72,7 @@ export async function recordLive(
     .insertInto('comment_events')
     .values(commentIds.map((id) => row(about(id), 'live', reporter, { buildSha: build.buildSha }, build.at)))
     .execute();
+  await remeasure(trx, build.workspaceId, commentIds);
 }
 
 /** The timelines of several comments at once, oldest event first (each row names its comment). */

@@ -17,6 +17,7 @@ export const CONSOLE_PAGES = [
   '/reset',
   '/comments',
   '/comments/:id',
+  '/insights',
   '/projects',
   '/projects/:key/install',
   '/projects/:key/builds',

@@ -3,6 +3,7 @@ import type { CommentWithReplies, Project } from '@svc/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
+import { remeasure } from '../comments/measures.js';
 import { anchorColumns } from '../comments/presenter.js';
 
 // An export (JSON Lines) brought into this server's database, with the ids it had: the way to
@@ -263,5 +264,10 @@ async function writeComments(
       })),
     );
     report.added.events += await insertAll(trx, 'comment_events', events);
+    await remeasure(
+      trx,
+      workspaceId,
+      fresh.map((c) => c.id),
+    );
   });
 }

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Insights, InsightsQuery } from '@svc/contract';
+import type { Clock } from '../../clock.js';
+import { problemResponses } from '../../http/problem.js';
+import { authorize } from '../auth/policy.js';
+import { getProject } from '../projects/service.js';
+import { readInsights } from './insights.js';
+
+export const insightsRoutes: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (app, { clock }) => {
+  app.get(
+    '/api/workspace/insights',
+    {
+      schema: {
+        tags: ['workspace'],
+        summary: 'The loop in numbers: backlog, waits, fixes sent back, first-time-right, what is stuck (team)',
+        description:
+          'Over the last `days` (default 30), for the workspace or one project: open comments at the end of each day (UTC), median and 90th-percentile waits from written to first fix, fix to Live and Live to verified, how many fixes were sent back and how many verified comments were right the first time, everyone’s and split by how the fix was made (signed in, API key, MCP agent); the oldest open comments and those Live but never verified.',
+        querystring: InsightsQuery,
+        response: { 200: Insights, ...problemResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { actor } = request;
+      authorize(actor, 'workspace.readInsights');
+      const project = request.query.project ? await getProject(app.database.db, actor, request.query.project) : null;
+      return readInsights(app.database, actor, {
+        projectId: project?.id ?? null,
+        projectKey: project?.key ?? null,
+        days: request.query.days ?? 30,
+        now: clock.now(),
+      });
+    },
+  );
+};
