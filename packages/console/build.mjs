@@ -1,6 +1,7 @@
 // Bundles the console into dist/: content-hashed assets (served with a year of caching) and
-// the index.html shell that names them. Fails, printing the size, when the initial JavaScript
-// is over its gzipped budget.
+// the index.html shell that names them. A page that needs a large library (insights' charts)
+// is a chunk of its own, loaded when it is opened. Fails, printing the size, when the initial
+// JavaScript (the entry and the chunks it imports at once) is over its gzipped budget.
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -16,8 +17,10 @@ const result = await build({
   entryPoints: { app: path.join(here, 'src/main.tsx') },
   outdir: path.join(dist, 'assets'),
   entryNames: '[name]-[hash]',
+  chunkNames: '[name]-[hash]',
   assetNames: '[name]-[hash]',
   bundle: true,
+  splitting: true,
   minify: true,
   format: 'esm',
   target: ['es2022'],
@@ -29,9 +32,20 @@ const result = await build({
 });
 
 appendBundleNotices(result.metafile);
-const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(dist, file));
-const script = outputs.find((file) => file.endsWith('.js'));
-const style = outputs.find((file) => file.endsWith('.css'));
+const outputs = Object.entries(result.metafile.outputs);
+const [entry, entryMeta] = outputs.find(([, output]) => output.entryPoint) ?? [];
+const script = path.relative(dist, entry);
+const style = outputs.map(([file]) => path.relative(dist, file)).find((file) => file.endsWith('.css'));
+/** The entry and every chunk it imports statically: what the browser loads before the console runs. */
+const initial = new Set([entry]);
+const reach = (meta) => {
+  for (const imported of meta.imports) {
+    if (imported.kind !== 'import-statement' || initial.has(imported.path)) continue;
+    initial.add(imported.path);
+    reach(result.metafile.outputs[imported.path]);
+  }
+};
+reach(entryMeta);
 fs.copyFileSync(path.join(here, 'src/favicon.svg'), path.join(dist, 'favicon.svg'));
 fs.writeFileSync(
   path.join(dist, 'index.html'),
@@ -51,9 +65,9 @@ ${style ? `<link rel="stylesheet" href="/${style}">` : ''}
 `,
 );
 
-const gzipped = gzipSync(fs.readFileSync(path.join(dist, script)), { level: 9 }).length;
+const gzipped = [...initial].reduce((sum, file) => sum + gzipSync(fs.readFileSync(file), { level: 9 }).length, 0);
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-const line = `console ${script}: ${kb(gzipped)} gzipped (budget ${kb(BUDGET_BYTES)})`;
+const line = `console ${script} and ${initial.size - 1} chunk(s) it imports: ${kb(gzipped)} gzipped (budget ${kb(BUDGET_BYTES)})`;
 if (gzipped > BUDGET_BYTES) {
   console.error(`${line}: OVER BUDGET`);
   process.exit(1);

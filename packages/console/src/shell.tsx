@@ -1,5 +1,7 @@
 // The signed-in console: the top bar with its navigation and unread badge, and the page the
 // address names.
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { unread } from './badge.js';
 import { Link, match } from './router.js';
 import { Account } from './screens/account.js';
@@ -13,10 +15,12 @@ import { Install } from './screens/install.js';
 import { People } from './screens/people.js';
 import { Projects } from './screens/projects.js';
 import { isAdmin, me, signOut } from './session.js';
+import { Loading } from './ui.js';
 
 const NAV = [
   ['/', 'Inbox'],
   ['/comments', 'Comments'],
+  ['/insights', 'Insights'],
   ['/projects', 'Projects'],
   ['/people', 'People'],
   ['/api-keys', 'API keys'],
@@ -27,11 +31,28 @@ const NAV = [
 /** Pages only admins are shown (the server refuses the others anyway). */
 const ADMIN_ONLY: readonly string[] = ['/audit'];
 
+/** A page loaded when first opened (its code is a chunk of its own, kept out of the initial JavaScript). */
+function Lazy({ load }: { load: () => Promise<ComponentType> }) {
+  const [Screen, setScreen] = useState<ComponentType | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    load().then(
+      (screen) => setScreen(() => screen),
+      () => setFailed(true),
+    );
+  }, []);
+  if (Screen) return <Screen />;
+  return <Loading error={failed ? 'This page could not be loaded. Reload to try again.' : undefined} />;
+}
+
+const loadInsights = () => import('./screens/insights.js').then((module) => module.Insights);
+
 function page(path: string) {
   if (path === '/') return <Inbox />;
   if (path === '/comments') return <Comments />;
   let params = match('/comments/:id', path);
   if (params) return <CommentDetail id={params.id ?? ''} />;
+  if (path === '/insights') return <Lazy load={loadInsights} />;
   if (path === '/projects') return <Projects />;
   params = match('/projects/:key/install', path);
   if (params) return <Install projectKey={params.key ?? ''} />;

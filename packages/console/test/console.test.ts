@@ -493,6 +493,96 @@ describe('the console in Chromium, served by the server at /', () => {
     assert.equal(await member.page.getByRole('link', { name: 'Audit log' }).count(), 0);
   });
 
+  test('insights: the backlog chart, waits and whose fixes hold, what is stuck; filters in the address; keyboard, 1200 and 390 px, dark; the chart loads only there', async () => {
+    const app = stack.api.app;
+    const project = await createProject(app, stack.admin);
+    const dana = await addMember(app, stack.admin, 'member', 'Dana Insight');
+    const key = (await call(app, 'POST', '/api/me/api-keys', { token: dana.token, body: { name: 'agent' } })).body.key;
+    const ids: string[] = [];
+    for (const body of [
+      'The price wraps on small screens',
+      'Logo is blurry',
+      'Footer link 404',
+      `Waiting ${'very '.repeat(40)}long`,
+    ]) {
+      ids.push((await createComment(app, stack.admin, project.key, body)).id);
+    }
+    const [byPerson, byKey, rejected] = ids as [string, string, string];
+    const apply = (id: string, token: string, commitSha: string) =>
+      call(app, 'POST', `/api/comments/${id}/apply`, { token, body: { commitSha } });
+    await apply(byPerson, dana.token, 'abcdef1');
+    await apply(byKey, key, 'abcdef1');
+    await apply(rejected, key, 'fedcba9');
+    await call(app, 'POST', `/api/projects/${project.key}/builds`, { token: dana.token, body: { sha: 'abcdef1' } });
+    await call(app, 'POST', `/api/comments/${byPerson}/verify`, { token: stack.admin.token, body: { ok: true } });
+    await call(app, 'POST', `/api/comments/${rejected}/verify`, {
+      token: stack.admin.token,
+      body: { ok: false, note: 'Still 404' },
+    });
+
+    // The inbox does not load the chart's code.
+    const inbox = await open(stack.admin, '/');
+    const chunks: string[] = [];
+    inbox.page.on('request', (request) => chunks.push(request.url()));
+    await inbox.page.getByRole('link', { name: 'Insights' }).waitFor();
+    assert.ok(!chunks.some((url) => /insights-/.test(url)), 'no insights chunk before the page is opened');
+    await inbox.page.getByRole('link', { name: 'Insights' }).click();
+    await inbox.page.getByRole('heading', { name: 'Insights' }).waitFor();
+    assert.ok(
+      chunks.some((url) => /\/assets\/insights-[A-Z0-9]+\.js$/.test(url)),
+      'the insights chunk loads when opened',
+    );
+
+    const { page, errors } = await open(stack.admin, `/insights?project=${project.key}`);
+    const tiles = page.getByRole('list', { name: 'In short' });
+    await tiles.waitFor();
+    assert.match((await tiles.textContent()) ?? '', /2 open now/);
+    assert.match((await tiles.textContent()) ?? '', /100 % right the first time/);
+    const chart = page.getByRole('img', { name: /^Open comments: / });
+    await chart.locator('canvas').first().waitFor();
+    assert.match((await chart.getAttribute('aria-label')) ?? '', /, 2 on \d{4}-\d\d-\d\d; at most [2-4], on/);
+    const hold = page.getByRole('table').filter({ hasText: 'Fixed by' });
+    assert.match(
+      (await hold.locator('tr[data-who="everyone"]').textContent()) ?? '',
+      /Everyone3.*33 % 1 sent back1.*100 % 1 right/,
+    );
+    assert.match((await hold.locator('tr[data-who="api_key"]').textContent()) ?? '', /API keys2.*50 % 1 sent back/);
+    await page.locator('.wait-row[data-who="person"]').first().waitFor();
+    await page.getByRole('link', { name: /^Waiting very very/ }).waitFor();
+    await page.getByText('Live, not verified (1)').waitFor();
+    await page.getByText('The numbers, day by day').click();
+    await page.getByRole('rowheader', { name: new Date().toISOString().slice(0, 10) }).waitFor();
+    await look(page, 'console-insights', errors);
+
+    // Keyboard: the filters are reachable and change the address.
+    await page.getByLabel('Period').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForURL(/days=90/);
+    await tiles.waitFor();
+    await page.getByLabel('Project').selectOption('');
+    await page.waitForURL(/\/insights\?days=90$/);
+
+    const phone = await open(stack.admin, `/insights?project=${project.key}`, PHONE);
+    await phone.page
+      .getByRole('img', { name: /^Open comments: / })
+      .locator('canvas')
+      .first()
+      .waitFor();
+    await look(phone.page, 'console-phone-insights', phone.errors);
+    const dark = await open(stack.admin, `/insights?project=${project.key}`, undefined, 'dark');
+    await dark.page
+      .getByRole('img', { name: /^Open comments: / })
+      .locator('canvas')
+      .first()
+      .waitFor();
+    await look(dark.page, 'console-dark-insights', dark.errors);
+
+    const empty = await createProject(app, stack.admin);
+    const quiet = await open(dana, `/insights?project=${empty.key}&days=7`);
+    await quiet.page.getByText('Nothing happened in this period.').waitFor();
+    await look(quiet.page, 'console-insights-empty', quiet.errors);
+  });
+
   test('API keys: created and shown once with a copy button, listed by its last four, revoked; admins see every key', async () => {
     const member = await addMember(stack.api.app, stack.admin, 'member', 'Key Keeper');
     const { page, errors } = await open(member, '/api-keys');
