@@ -6,6 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import { addMember, call, createComment } from '../../server/test/helpers.js';
 import { cliBin, type LiveServer, Repo, runCli, startLiveServer, tempDir, withNewProject } from './helpers.js';
 
+/** A 1×1 PNG. */
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 describe('svc-cli apply, comments, init, stamp', () => {
   let server: LiveServer;
   before(async () => {
@@ -98,10 +104,6 @@ describe('svc-cli apply, comments, init, stamp', () => {
       },
     });
     const { id } = created.json();
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-      'base64',
-    );
     await server.app.inject({
       method: 'PUT',
       url: `/api/comments/${id}/screenshot`,
@@ -153,6 +155,24 @@ describe('svc-cli apply, comments, init, stamp', () => {
     assert.equal(csv.code, 0, csv.stderr);
     assert.match(csv.stdout, /^\uFEFFid,project,state,/);
     assert.match(csv.stdout, /"Exported, whole"/);
+    const shot = await server.app.inject({
+      method: 'PUT',
+      url: `/api/comments/${lines.find((l) => l.type === 'comment').id}/screenshot`,
+      headers: { authorization: `Bearer ${server.admin.token}`, 'content-type': 'image/png' },
+      payload: png,
+    });
+    assert.equal(shot.statusCode, 200, shot.body);
+    const zipped = await runCli(['export', '--screenshots'], { cwd: repo.dir, env });
+    assert.equal(zipped.code, 0, zipped.stderr);
+    const zip = fs.readdirSync(repo.dir).find((name) => name.endsWith('.zip')) ?? '';
+    assert.match(zip, new RegExp(`^${own.project.key}-screenshots-\\d{4}-\\d\\d-\\d\\d\\.zip$`));
+    // A zip begins with a local file header naming its first file.
+    const archive = fs.readFileSync(path.join(repo.dir, zip));
+    assert.equal(archive.readUInt32LE(0), 0x04034b50);
+    assert.ok(archive.includes(Buffer.from(`${own.project.key}/`)), 'the screenshot is filed under its project');
+    const both = await runCli(['export', '--csv', '--screenshots'], { cwd: repo.dir, env });
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /choose one/);
 
     const member = await addMember(server.app, server.admin, 'member');
     const key = await call(server.app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'm' } });

@@ -71,3 +71,6 @@ export const ExportQuery = Type.Object({
   ),
 });
 export type ExportQuery = Static<typeof ExportQuery>;
+
+export const ScreenshotsExportQuery = Type.Object({ project: ExportQuery.properties.project });
+export type ScreenshotsExportQuery = Static<typeof ScreenshotsExportQuery>;

@@ -21,7 +21,7 @@ import type {
   SignupResult,
   User,
 } from './accounts.js';
-import type { AuditEvent, AuditQuery, ExportQuery } from './audit.js';
+import type { AuditEvent, AuditQuery, ExportQuery, ScreenshotsExportQuery } from './audit.js';
 import type { Build, BuildReportBody, BuildReportResult, PendingDeploy } from './builds.js';
 import type {
   ApplyBody,
@@ -118,6 +118,7 @@ export interface Endpoints {
   'GET /api/workspace/audit': Route<PageOf<Of<typeof AuditEvent>>, undefined, Of<typeof AuditQuery>>;
   'GET /api/workspace/insights': Route<Of<typeof Insights>, undefined, Of<typeof InsightsQuery>>;
   'GET /api/workspace/export': Route<Blob, undefined, Of<typeof ExportQuery>>;
+  'GET /api/workspace/export/screenshots': Route<Blob, undefined, Of<typeof ScreenshotsExportQuery>>;
   'GET /api/workspace/api-keys': Route<PageOf<Of<typeof WorkspaceApiKey>>, undefined, PageQuery>;
   'DELETE /api/workspace/api-keys/{id}': Route<null>;
   'GET /api/projects/{key}/comments': Route<PageOf<Of<typeof Comment>>, undefined, Of<typeof ListCommentsQuery>>;
@@ -239,6 +240,7 @@ const endpointSet = {
   'GET /api/workspace/audit': true,
   'GET /api/workspace/insights': true,
   'GET /api/workspace/export': true,
+  'GET /api/workspace/export/screenshots': true,
   'GET /api/workspace/api-keys': true,
   'DELETE /api/workspace/api-keys/{id}': true,
   'GET /api/projects/{key}/comments': true,

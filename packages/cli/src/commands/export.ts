@@ -6,26 +6,36 @@ import { usageError } from '../errors.js';
 import { info } from '../output.js';
 import { connect } from '../session.js';
 
-export const usage = `Usage: svc-cli export [--csv] [--all] [-o <file>]
+export const usage = `Usage: svc-cli export [--csv | --screenshots] [--all] [-o <file>]
 
 Downloads this project's comments whole (replies, timelines, context) as JSON Lines, or with
---csv one row per comment for a spreadsheet; --all for every project of the workspace. Needs
-an admin's API key; each export is in the workspace's audit log. Without -o, to
-<project>-comments-<date>.jsonl (.csv) in this directory; -o - writes to standard output.
+--csv one row per comment for a spreadsheet, or with --screenshots their screenshots as a zip
+(<project>/<comment id>.png); --all for every project of the workspace. Needs an admin's API
+key; each export is in the workspace's audit log. Without -o, to
+<project>-comments-<date>.jsonl (.csv; <project>-screenshots-<date>.zip) in this directory;
+-o - writes to standard output.
 `;
 
 export async function run(args: string[], context: CommandContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     args,
-    { csv: { type: 'boolean' }, all: { type: 'boolean' }, o: { type: 'string', short: 'o' } },
+    {
+      csv: { type: 'boolean' },
+      screenshots: { type: 'boolean' },
+      all: { type: 'boolean' },
+      o: { type: 'string', short: 'o' },
+    },
     usage,
   );
   if (positionals.length > 0) throw usageError(`unexpected argument "${positionals[0]}".\n\n${usage}`);
+  if (values.csv && values.screenshots)
+    throw usageError(`--csv and --screenshots are two exports: choose one.\n\n${usage}`);
   const api = connect(context);
-  const format = values.csv ? 'csv' : 'jsonl';
-  const query = new URLSearchParams({ format });
+  const query = new URLSearchParams();
   if (!values.all) query.set('project', api.project.key);
-  const exportPath = `/api/workspace/export?${query}`;
+  const format = values.screenshots ? 'zip' : values.csv ? 'csv' : 'jsonl';
+  if (!values.screenshots) query.set('format', format);
+  const exportPath = `/api/workspace/export${values.screenshots ? '/screenshots' : ''}?${query}`;
   if (values.o === '-') {
     await api.stream(exportPath, process.stdout);
     return;
@@ -33,7 +43,8 @@ export async function run(args: string[], context: CommandContext): Promise<void
   const day = new Date().toISOString().slice(0, 10);
   const file = path.resolve(
     context.cwd,
-    values.o ?? `${values.all ? 'workspace' : api.project.key}-comments-${day}.${format}`,
+    values.o ??
+      `${values.all ? 'workspace' : api.project.key}-${values.screenshots ? 'screenshots' : 'comments'}-${day}.${format}`,
   );
   const partial = `${file}.part`;
   info(`Exporting ${values.all ? 'every project' : `project ${api.project.key}`} to ${file} …`);

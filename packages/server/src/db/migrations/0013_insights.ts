@@ -7,7 +7,7 @@ import { columnTypes } from './column-types.js';
  * comment), computed here for the events written before, as the server computes them since
  * (`comments/measures.ts`); indexes of the events by workspace or project, kind, fix and time that
  * hold those measures, and one of the comments Live that nobody has verified (partial: few of
- * the applied are).
+ * the applied are); and one of a workspace's screenshots, which an export reads in order.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const t = columnTypes(db);
@@ -90,9 +90,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       on comments (${sql.raw(`${scope}_id`)}, deployed_at)
       where status = 'applied' and deployed_at is not null and verified_at is null`.execute(db);
   }
+  // The screenshots export reads a workspace's in id order.
+  await db.schema.createIndex('attachments_workspace_idx').on('attachments').columns(['workspace_id', 'id']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('attachments_workspace_idx').execute();
   await db.schema.dropIndex('comment_events_workspace_insights_idx').execute();
   await db.schema.dropIndex('comment_events_project_insights_idx').execute();
   await db.schema

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import yauzl from 'yauzl';
 import {
   addClient,
   addMember,
@@ -15,6 +16,31 @@ import {
 import { csvField } from './export.js';
 
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
+const png = (fill: number) =>
+  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2048, fill)]);
+
+/** The files of a zip archive: name → contents. */
+async function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(archive, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
+  );
+  const files = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => {
+      zip.openReadStream(entry, async (error, stream) => {
+        if (error) return reject(error);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        files.set(entry.fileName, Buffer.concat(chunks));
+        zip.readEntry();
+      });
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return files;
+}
 
 /** RFC 4180 rows, quotes and line breaks inside quoted fields included. */
 function parseCsv(text: string): string[][] {
@@ -158,6 +184,49 @@ describe(`exporting a workspace's comments (${dialect})`, () => {
     assert.ok(audit.body.items.length >= 3);
     // The latest is the CSV: a refused export is not recorded.
     assert.deepEqual([audit.body.items[0].actor.id, audit.body.items[0].detail], [admin.id, 'CSV']);
+  });
+
+  test('screenshots: a zip of every project or one, named by project and comment, streamed; admins only, recorded', async () => {
+    const first = (await createComment(t.app, admin, site.key, 'With a screenshot')).id;
+    for (const [id, fill] of [
+      [first, 1],
+      [tricky, 2],
+    ] as const) {
+      const shot = await t.app.inject({
+        method: 'PUT',
+        url: `/api/comments/${id}/screenshot`,
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/png' },
+        payload: png(fill),
+      });
+      assert.equal(shot.statusCode, 200, shot.body);
+    }
+    const zip = (query: string, token = admin.token) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/workspace/export/screenshots${query}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const all = await zip('');
+    assert.equal(all.statusCode, 200, all.body);
+    assert.equal(all.headers['content-type'], 'application/zip');
+    assert.match(
+      String(all.headers['content-disposition']),
+      /^attachment; filename="workspace-screenshots-\d{4}-\d\d-\d\d\.zip"$/,
+    );
+    const files = await unzip(all.rawPayload);
+    assert.deepEqual([...files.keys()].sort(), [`${shop.key}/${tricky}.png`, `${site.key}/${first}.png`].sort());
+    assert.deepEqual(files.get(`${site.key}/${first}.png`), png(1));
+    assert.deepEqual(files.get(`${shop.key}/${tricky}.png`), png(2));
+
+    const one = await unzip((await zip(`?project=${shop.key}`)).rawPayload);
+    assert.deepEqual([...one.keys()], [`${shop.key}/${tricky}.png`]);
+    assert.equal((await zip('', dana.token)).statusCode, 403);
+    const stranger = await signUp(t.app, 'Sam Stranger');
+    assert.equal((await zip(`?project=${site.key}`, stranger.token)).statusCode, 404);
+    assert.equal((await unzip((await zip('', stranger.token)).rawPayload)).size, 0, 'their workspace has none');
+    const audit = await call(t.app, 'GET', '/api/workspace/audit?action=exported', { token: admin.token });
+    assert.equal(audit.body.items[0].detail, 'screenshots (zip)');
+    assert.equal(audit.body.items[0].target.label, shop.key);
   });
 
   test('CSV fields', () => {

@@ -1,12 +1,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ExportQuery } from '@svc/contract';
+import { ExportQuery, ScreenshotsExportQuery } from '@svc/contract';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { problemResponses } from '../../http/problem.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
+import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import { getProject } from '../projects/service.js';
 import { csvLines, jsonLines } from './export.js';
+import { screenshotsZip } from './screenshots.js';
 
 const TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
@@ -24,25 +27,57 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ version: string }> = asyn
       },
     },
     async (request, reply) => {
-      const { actor } = request;
-      authorize(actor, 'workspace.export');
       const format = request.query.format ?? 'jsonl';
-      const project = request.query.project ? await getProject(app.database.db, actor, request.query.project) : null;
-      await recordAudit(
-        app.database.db,
-        auditBy(actor),
-        'exported',
-        project ? { kind: 'project', id: project.id, label: project.key } : null,
+      const { actor, project } = await startExport(
+        request.actor,
+        request.query.project,
         format === 'csv' ? 'CSV' : 'JSON Lines',
       );
       const source = { db: app.database.db, serverVersion: version, actor, projectId: project?.id ?? null };
-      const day = new Date().toISOString().slice(0, 10);
-      const name = `${project ? project.key : 'workspace'}-comments-${day}.${format}`;
-      reply
-        .type(TYPES[format])
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .header('cache-control', 'no-store');
+      download(reply, TYPES[format], `${project ? project.key : 'workspace'}-comments-${today()}.${format}`);
       return reply.send(Readable.from(format === 'csv' ? csvLines(source) : jsonLines(source)));
     },
   );
+
+  app.get(
+    '/api/workspace/export/screenshots',
+    {
+      schema: {
+        tags: ['workspace'],
+        summary: "The workspace's (or one project's) screenshots as a zip (admin), streamed",
+        description:
+          'One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), dated when it was taken. Recorded in the audit log.',
+        querystring: ScreenshotsExportQuery,
+        response: {
+          200: Type.Unknown({ description: 'The zip archive, streamed' }),
+          ...problemResponses(400, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { actor, project } = await startExport(request.actor, request.query.project, 'screenshots (zip)');
+      download(reply, 'application/zip', `${project ? project.key : 'workspace'}-screenshots-${today()}.zip`);
+      return reply.send(screenshotsZip({ db: app.database.db, actor, projectId: project?.id ?? null }));
+    },
+  );
+
+  /** An admin's export of the workspace or one project (404 for one it cannot see), recorded in the audit log. */
+  async function startExport(actor: Actor, projectKey: string | undefined, what: string) {
+    authorize(actor, 'workspace.export');
+    const project = projectKey ? await getProject(app.database.db, actor, projectKey) : null;
+    await recordAudit(
+      app.database.db,
+      auditBy(actor),
+      'exported',
+      project ? { kind: 'project', id: project.id, label: project.key } : null,
+      what,
+    );
+    return { actor, project };
+  }
 };
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function download(reply: FastifyReply, type: string, name: string) {
+  reply.type(type).header('content-disposition', `attachment; filename="${name}"`).header('cache-control', 'no-store');
+}
