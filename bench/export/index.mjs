@@ -16,7 +16,10 @@ const LARGEST = Number(process.env.BENCH_COMMENTS ?? 1_000_000);
 const SIZES = [...new Set([Math.min(100_000, LARGEST), LARGEST])];
 const MB = 1024 * 1024;
 
-async function measure(base, format) {
+const SCREENSHOTS = Number(process.env.BENCH_SCREENSHOTS ?? 2000);
+const SCREENSHOT_BYTES = 256 * 1024;
+
+async function measure(base, format, path = `/api/workspace/export?format=${format}`) {
   global.gc?.();
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
@@ -24,7 +27,7 @@ async function measure(base, format) {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
   const started = performance.now();
-  const response = await fetch(`${base}/api/workspace/export?format=${format}`, {
+  const response = await fetch(`${base}${path}`, {
     headers: { authorization: `Bearer ${API_KEY}` },
   });
   if (!response.ok) throw new Error(`${format}: ${response.status} ${await response.text()}`);
@@ -53,12 +56,24 @@ async function run(comments) {
       `\n${comments} comments, ${comments / 5} replies, ${comments} timeline events: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const memory = (r) =>
+      `memory: ${(r.baseline / MB).toFixed(0)} MB before (baseline), ${(r.peak / MB).toFixed(0)} MB at most during it: ` +
+      `${(r.peak / r.baseline).toFixed(2)}x baseline, +${((r.peak - r.baseline) / MB).toFixed(0)} MB`;
     for (const format of ['jsonl', 'csv']) {
       const r = await measure(base, format);
       console.log(
         `${format.padEnd(6)} ${(r.bytes / MB).toFixed(0).padStart(5)} MB, ${r.lines} lines in ${r.seconds.toFixed(1)} s ` +
-          `(${Math.round(comments / r.seconds)} comments/s); memory: ${(r.baseline / MB).toFixed(0)} MB before (baseline), ` +
-          `${(r.peak / MB).toFixed(0)} MB at most during it: ${(r.peak / r.baseline).toFixed(2)}x baseline, +${((r.peak - r.baseline) / MB).toFixed(0)} MB`,
+          `(${Math.round(comments / r.seconds)} comments/s); ${memory(r)}`,
+      );
+    }
+    if (comments === LARGEST && SCREENSHOTS > 0) {
+      // Screenshots of incompressible bytes on the first comments, then the zip of them all.
+      await sql`insert into attachments (id, workspace_id, comment_id, kind, content_type, bytes, size, created_at)
+        select 'att_' || substr(id, 5), workspace_id, id, 'screenshot', 'image/png', randomblob(${SCREENSHOT_BYTES}), ${SCREENSHOT_BYTES}, created_at
+        from comments order by id limit ${SCREENSHOTS}`.execute(app.database.db);
+      const r = await measure(base, 'zip', '/api/workspace/export/screenshots');
+      console.log(
+        `zip    ${(r.bytes / MB).toFixed(0).padStart(5)} MB, ${SCREENSHOTS} screenshots of ${SCREENSHOT_BYTES / 1024} KB in ${r.seconds.toFixed(1)} s; ${memory(r)}`,
       );
     }
   } finally {

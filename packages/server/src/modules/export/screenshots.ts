@@ -1,18 +1,16 @@
-import { once } from 'node:events';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Db } from '../../db/schema.js';
 import type { Actor } from '../auth/actor.js';
 
 // A workspace's (or one project's) screenshots as a zip, streamed: one file per screenshot,
-// named by its project and comment (`site/cmt_….png`, what the JSON Lines export names as
-// each comment's screenshot), read a few at a time and added as the client takes the archive
-// in, so that memory stays flat whatever their number. Stored, not compressed: images are.
+// named by its project and comment (`site/cmt_….png`, the comment the JSON Lines export holds).
+// The list is read a page at a time, and each image only when the archive reaches it and the
+// client has taken in what came before, so that memory holds one image whatever their number.
+// Stored, not compressed: images are.
 
-/** Screenshots read per query. */
-const PAGE = 20;
-/** How far the archive may run ahead of the client before reading more. */
-const AHEAD_BYTES = 4 * 1024 * 1024;
+/** Screenshots listed per query (their names and dates, not their bytes). */
+const PAGE = 500;
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 
@@ -27,14 +25,25 @@ interface Source {
 export function screenshotsZip({ db, actor, projectId }: Source): Readable {
   const zip = new yazl.ZipFile();
   const out = zip.outputStream as Readable;
-  const fill = async () => {
+  const fail = (error: Error) => out.destroy(error);
+  zip.on('error', fail);
+  const bytesOf = async (id: string) =>
+    (
+      await db
+        .selectFrom('attachments')
+        .select('bytes')
+        .where('workspace_id', '=', actor.workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).bytes;
+  const list = async () => {
     let after = '';
     for (;;) {
       let page = db
         .selectFrom('attachments as a')
         .innerJoin('comments as c', 'c.id', 'a.comment_id')
         .innerJoin('projects as p', 'p.id', 'c.project_id')
-        .select(['a.id', 'a.comment_id', 'a.content_type', 'a.bytes', 'a.created_at', 'p.key'])
+        .select(['a.id', 'a.comment_id', 'a.content_type', 'a.created_at', 'p.key'])
         .where('a.workspace_id', '=', actor.workspaceId)
         .where('a.id', '>', after)
         .orderBy('a.id')
@@ -42,21 +51,19 @@ export function screenshotsZip({ db, actor, projectId }: Source): Readable {
       if (projectId) page = page.where('c.project_id', '=', projectId);
       const rows = await page.execute();
       for (const row of rows) {
-        zip.addBuffer(Buffer.from(row.bytes), `${row.key}/${row.comment_id}.${EXTENSIONS[row.content_type] ?? 'bin'}`, {
-          compress: false,
-          mtime: new Date(row.created_at),
+        const name = `${row.key}/${row.comment_id}.${EXTENSIONS[row.content_type] ?? 'bin'}`;
+        zip.addReadStreamLazy(name, { compress: false, mtime: new Date(row.created_at) }, (give) => {
+          bytesOf(row.id).then(
+            (bytes) => give(null, Readable.from([Buffer.from(bytes)])),
+            (error: Error) => give(error, Readable.from([])),
+          );
         });
       }
       if (rows.length < PAGE) break;
       after = rows[rows.length - 1]?.id ?? after;
-      // Waits for the client (a closed stream, a client gone, ends it).
-      while (out.readableLength > AHEAD_BYTES && !out.destroyed) {
-        await Promise.race([once(out, 'data'), once(out, 'close')]);
-      }
-      if (out.destroyed) return;
     }
     zip.end();
   };
-  fill().catch((error: Error) => out.destroy(error));
+  list().catch(fail);
   return out;
 }
