@@ -3,17 +3,10 @@
 // words (a rare one, a common one with a project). Prints p50/p99 of each through the app
 // (Fastify inject) against GET /healthz of the same app in the same run, and each query's plan,
 // flagging any that scans the comments table instead of using an index.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CompiledQuery, sql } from 'kysely';
-import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { openApp } from '../lib/harness.mjs';
-import { API_KEY, seedStatements, WS } from '../lib/seed.mjs';
+import { CompiledQuery } from 'kysely';
+import { onEachDatabase, openApp, percentile, timedGet } from '../lib/harness.mjs';
+import { API_KEY, runSeed, seedStatements, WS } from '../lib/seed.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const work = path.join(root, 'bench/.work');
 const dist = (p) => new URL(`../../packages/server/dist/${p}`, import.meta.url).href;
 
 const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 1_000_000);
@@ -21,11 +14,6 @@ const REPLIES = Math.floor(COMMENTS / 5);
 const PROJECTS = 100;
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const USERS = 20;
-
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 /** Captures the SQL of every query the app runs, for the plans. */
 class CaptureQueries {
@@ -57,27 +45,12 @@ async function run(label, database) {
   const app = await openApp(database);
   const started = Date.now();
   const statements = seedStatements(database.dialect, { comments: COMMENTS, replies: REPLIES, projects: PROJECTS });
-  if (database.dialect === 'sqlite') {
-    await app.database.db.transaction().execute(async (trx) => {
-      for (const statement of statements) await sql.raw(statement).execute(trx);
-    });
-  } else {
-    for (const statement of statements) await sql.raw(statement).execute(app.database.db);
-  }
-  // PostgreSQL: vacuum too, as autovacuum would after a bulk load: it merges the rows waiting in
-  // the GIN indexes' pending lists, which every search would otherwise read through.
-  await sql.raw(database.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(app.database.db);
+  await runSeed(app, statements);
   console.log(
     `\n${label}: ${COMMENTS} comments over ${PROJECTS} projects, ${REPLIES} replies; seeded and indexed in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 
-  const get = async (url) => {
-    const begin = performance.now();
-    const answer = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${API_KEY}` } });
-    const ms = performance.now() - begin;
-    if (answer.statusCode !== 200) throw new Error(`${url}: ${answer.statusCode} ${answer.body}`);
-    return [ms, answer.json()];
-  };
+  const get = timedGet(app, API_KEY);
   for (let i = 0; i < 20; i++) await get('/healthz');
   const baseline = [];
   for (let i = 0; i < RUNS; i++) baseline.push((await get('/healthz'))[0]);
@@ -138,20 +111,4 @@ async function run(label, database) {
 }
 
 console.log(`comment-search benchmark: ${RUNS} requests per case`);
-fs.mkdirSync(work, { recursive: true });
-const dataDir = path.join(work, `search-sqlite-${process.pid}`);
-try {
-  await run('SQLite', { dialect: 'sqlite', file: path.join(dataDir, 'svc.db') });
-} finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
-if (findPostgresBin()) {
-  const cluster = await startThrowawayPostgres({ settings: { shared_buffers: '512MB', max_wal_size: '4GB' } });
-  try {
-    await run('PostgreSQL', { dialect: 'postgres', url: cluster.url });
-  } finally {
-    cluster.stop();
-  }
-} else {
-  console.log('\nPostgreSQL: skipped (no server binaries; apt-get install -y postgresql)');
-}
+await onEachDatabase('search', run);

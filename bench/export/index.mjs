@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { openApp } from '../lib/harness.mjs';
-import { API_KEY, seedStatements } from '../lib/seed.mjs';
+import { API_KEY, runSeed, seedStatements } from '../lib/seed.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const work = path.resolve(here, '../.work');
@@ -47,11 +47,7 @@ async function run(comments) {
   const app = await openApp({ dialect: 'sqlite', file: path.join(dataDir, 'svc.db') });
   try {
     const started = Date.now();
-    await app.database.db.transaction().execute(async (trx) => {
-      const statements = seedStatements('sqlite', { comments, replies: comments / 5, projects: 100, events: true });
-      for (const statement of statements) await sql.raw(statement).execute(trx);
-    });
-    await sql`analyze`.execute(app.database.db);
+    await runSeed(app, seedStatements('sqlite', { comments, replies: comments / 5, projects: 100, events: true }));
     console.log(
       `\n${comments} comments, ${comments / 5} replies, ${comments} timeline events: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );

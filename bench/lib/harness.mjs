@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
 import { commandExists } from '../../scripts/system-packages.mjs';
 
 /** The built server's buildApp on `database`, quiet, for seeding and direct measurements. */
@@ -238,3 +239,47 @@ export function printRow(label, r, baseline) {
     `${label.padEnd(44)} ${r.rps.toFixed(0).padStart(8)} req/s   p99 ${r.p99.toFixed(2).padStart(7)} ms   ratio ${ratio}${extra ? `   ${extra}` : ''}`,
   );
 }
+
+/**
+ * Runs `run(label, database)` on a new SQLite file (in bench/.work, removed after) and on a
+ * throwaway PostgreSQL cluster when its binaries are installed; BENCH_DIALECTS (`sqlite`,
+ * `postgres`) picks one.
+ */
+export async function onEachDatabase(name, run) {
+  const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',');
+  if (dialects.includes('sqlite')) {
+    const dir = path.join(import.meta.dirname, '..', '.work', `${name}-sqlite-${process.pid}`);
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      await run('SQLite', { dialect: 'sqlite', file: path.join(dir, 'svc.db') });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  if (!dialects.includes('postgres')) return;
+  if (!findPostgresBin()) {
+    console.log('\nPostgreSQL: skipped (no server binaries; apt-get install -y postgresql)');
+    return;
+  }
+  const cluster = await startThrowawayPostgres({ settings: { shared_buffers: '512MB', max_wal_size: '4GB' } });
+  try {
+    await run('PostgreSQL', { dialect: 'postgres', url: cluster.url });
+  } finally {
+    cluster.stop();
+  }
+}
+
+/** The value below which `p` percent of `values` fall. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** A GET through the app (Fastify inject) with `apiKey`: its time in ms and its JSON; anything but 200 throws. */
+export const timedGet = (app, apiKey) => async (url) => {
+  const begin = performance.now();
+  const answer = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${apiKey}` } });
+  const ms = performance.now() - begin;
+  if (answer.statusCode !== 200) throw new Error(`${url}: ${answer.statusCode} ${answer.body}`);
+  return [ms, answer.json()];
+};

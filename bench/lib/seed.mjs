@@ -2,32 +2,27 @@
 // (the first with an API key), projects, comments of every state, replies and, when asked, a
 // timeline event per comment. Set-based statements: a million comments seed in seconds.
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 
 const TS = '2026-01-01T00:00:00.000Z';
 export const API_KEY = `svc_key_${'c'.repeat(43)}`;
 export const WS = `ws_${'0'.repeat(26)}`;
-const USERS = 20;
+export const USERS = 20;
 
-const pad = (dialect, prefix, expr) =>
+export const pad = (dialect, prefix, expr) =>
   dialect === 'sqlite' ? `printf('${prefix}_%026d', ${expr})` : `'${prefix}_' || lpad((${expr})::text, 26, '0')`;
 
-/**
- * Bodies: two words of a 1,000-word vocabulary (each in ~2,000 comments of a million: "common")
- * and a token `rareN` shared by ten comments. Statuses cycle open, applied, applied+deployed,
- * verified, archived; 50 pages per project; 20 authors.
- */
-export function seedStatements(dialect, { comments: COMMENTS, replies: REPLIES, projects: PROJECTS, events = false }) {
-  const ts = dialect === 'sqlite' ? `'${TS}'` : `timestamptz '${TS}'`;
-  const series = (count) =>
-    dialect === 'sqlite'
-      ? [`with recursive seq(n) as (select 0 union all select n + 1 from seq where n < ${count - 1}) `, 'from seq']
-      : ['', `from generate_series(0, ${count - 1}) as seq(n)`];
-  const [withComments, fromComments] = series(COMMENTS);
-  const [withReplies, fromReplies] = series(REPLIES);
-  const project = pad(dialect, 'prj', `n % ${PROJECTS}`);
-  const author = pad(dialect, 'usr', `n % ${USERS}`);
-  const status = `case n % 5 when 0 then 'open' when 4 then 'archived' else 'applied' end`;
-  const word = (expr) => `'w' || ((${expr}) % 1000)`;
+const timestamp = (dialect) => (dialect === 'sqlite' ? `'${TS}'` : `timestamptz '${TS}'`);
+
+/** `[with, from]` clauses that make rows `n` = 0 … count - 1 for an insert … select. */
+export const numbers = (dialect, count) =>
+  dialect === 'sqlite'
+    ? [`with recursive seq(n) as (select 0 union all select n + 1 from seq where n < ${count - 1}) `, 'from seq']
+    : ['', `from generate_series(0, ${count - 1}) as seq(n)`];
+
+/** The workspace, its 20 admins (the first with the API key `API_KEY`) and `projects` projects `p0`, `p1`, … */
+export function workspaceStatements(dialect, projects) {
+  const ts = timestamp(dialect);
   return [
     `insert into workspaces (id, name, created_at) values ('${WS}', 'W', ${ts})`,
     ...Array.from({ length: USERS }, (_, i) => {
@@ -39,10 +34,28 @@ export function seedStatements(dialect, { comments: COMMENTS, replies: REPLIES, 
       values ('key_${'0'.repeat(26)}', '${WS}', 'usr_${'0'.repeat(26)}', 'bench',
       '${createHash('sha256').update(API_KEY).digest('hex')}', 'cccc', ${ts}, null)`,
     ...Array.from(
-      { length: PROJECTS },
+      { length: projects },
       (_, i) => `insert into projects (id, workspace_id, key, name, repo_url, app_url, allowed_origins, created_at)
         values ('prj_${String(i).padStart(26, '0')}', '${WS}', 'p${i}', 'Project ${i}', null, null, '[]', ${ts})`,
     ),
+  ];
+}
+
+/**
+ * Bodies: two words of a 1,000-word vocabulary (each in ~2,000 comments of a million: "common")
+ * and a token `rareN` shared by ten comments. Statuses cycle open, applied, applied+deployed,
+ * verified, archived; 50 pages per project; 20 authors.
+ */
+export function seedStatements(dialect, { comments: COMMENTS, replies: REPLIES, projects: PROJECTS, events = false }) {
+  const ts = timestamp(dialect);
+  const [withComments, fromComments] = numbers(dialect, COMMENTS);
+  const [withReplies, fromReplies] = numbers(dialect, REPLIES);
+  const project = pad(dialect, 'prj', `n % ${PROJECTS}`);
+  const author = pad(dialect, 'usr', `n % ${USERS}`);
+  const status = `case n % 5 when 0 then 'open' when 4 then 'archived' else 'applied' end`;
+  const word = (expr) => `'w' || ((${expr}) % 1000)`;
+  return [
+    ...workspaceStatements(dialect, PROJECTS),
     `${withComments}insert into comments (id, workspace_id, project_id, author_id, body, page_url, anchor_selector, anchor_x, anchor_y,
       status, commit_sha, commit_url, applied_by_id, applied_at, verified_at, deployed_at, deployed_build_sha, reply_count, created_at, updated_at)
       select ${pad(dialect, 'cmt', 'n')}, '${WS}', ${project}, ${author},
@@ -62,4 +75,21 @@ export function seedStatements(dialect, { comments: COMMENTS, replies: REPLIES, 
         ]
       : []),
   ];
+}
+
+/**
+ * Runs seed statements on an app's database (SQLite: in one transaction), then analyses the
+ * tables. PostgreSQL vacuums too, as autovacuum would after a bulk load: it merges the rows
+ * waiting in GIN indexes' pending lists and marks pages all-visible for index-only scans.
+ */
+export async function runSeed(app, statements) {
+  const { db, name } = app.database;
+  if (name === 'sqlite') {
+    await db.transaction().execute(async (trx) => {
+      for (const statement of statements) await sql.raw(statement).execute(trx);
+    });
+  } else {
+    for (const statement of statements) await sql.raw(statement).execute(db);
+  }
+  await sql.raw(name === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
 }

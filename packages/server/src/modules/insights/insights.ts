@@ -57,13 +57,20 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
 
   // One pass over the period's fixes, Live and verdicts: per kind and whose fix, how many, how
   // many flagged (a fix sent back, a verdict right the first time) and the waits they ended.
-  const { rows: groups } = await sql<{ kind: string; who: string; n: number; flagged: number; waits: unknown }>`
+  // Its statements and the backlog's and what is stuck run at once (PostgreSQL: on several
+  // connections; SQLite's one connection takes them in turn).
+  const grouped = sql<{ kind: string; who: string; n: number; flagged: number; waits: unknown }>`
     select e.kind, e.fix_via as who, count(*) as n,
       sum(case when e.kind = 'verified' then e.first_time_right else e.sent_back end) as flagged,
       ${database.jsonArrayOf(sql.ref('e.span_ms'), sql`e.span_ms is not null`)} as waits
     from comment_events e
     where ${inScope} and e.kind in ('applied', 'reapplied', 'live', 'verified') and e.fix_via in (${list(FIX_VIAS)}) and ${inPeriod}
     group by e.kind, e.fix_via`.execute(db);
+  const [{ rows: groups }, days, stuckOnes] = await Promise.all([
+    grouped,
+    backlog(database, actor, scope, inScope),
+    stuck(database, actor, scope),
+  ]);
   const counts = groups.filter((group) => group.kind !== 'live');
   const waits = (kind: string, who: InsightWho) =>
     spreadOf(
@@ -100,9 +107,9 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
     to,
     days: scope.days,
     project: scope.projectKey,
-    backlog: await backlog(database, actor, scope, inScope),
+    backlog: days,
     rows,
-    ...(await stuck(database, actor, scope)),
+    ...stuckOnes,
   };
 }
 
@@ -125,7 +132,6 @@ async function backlog(
     .where('workspace_id', '=', actor.workspaceId)
     .where('status', '=', 'open');
   if (scope.projectId) openNow = openNow.where('project_id', '=', scope.projectId);
-  const open = Number((await openNow.executeTakeFirstOrThrow()).n);
 
   // Each day's moves, counted in the index (by kind and whose fix, then time) one day at a time.
   const bounds: DayBounds[] = [];
@@ -136,12 +142,14 @@ async function backlog(
   const moves = (kind: string, also = sql`e.fix_via is null`) =>
     sql`(select count(*) from comment_events e where ${inScope} and e.kind = ${sql.lit(kind)} and ${also}
           and e.created_at >= d.starts and e.created_at < d.ends)`;
-  const { rows } = await sql<{ day: string; created: number; sent_back: number; fixed: number; archived: number }>`
+  const moved = sql<{ day: string; created: number; sent_back: number; fixed: number; archived: number }>`
     select d.day, ${moves('created')} as created, ${moves('not_fixed')} + ${moves('reopened')} as sent_back,
       ${moves('applied', sql`e.fix_via in (${list(FIX_VIAS)})`)} as fixed,
       ${moves('archived', sql`e.fix_via is null and e.was_open = 1`)} as archived
     from ${database.daysTable(bounds)} d
     order by d.day`.execute(db);
+  const [openRow, { rows }] = await Promise.all([openNow.executeTakeFirstOrThrow(), moved]);
+  const open = Number(openRow.n);
 
   // Walk back from today: the count at the end of a day is the next day's end minus that next day's moves.
   const days: Insights['backlog']['days'] = [];
@@ -166,22 +174,24 @@ async function stuck(database: Database, actor: Actor, scope: InsightsScope) {
       .where('c.status', '=', sql.lit('applied'))
       .where('c.deployed_at', 'is not', null)
       .where('c.verified_at', 'is', null);
-  const oldestOpen = await comments()
-    .innerJoin('projects as p', 'p.id', 'c.project_id')
-    .select(['c.id', 'p.key', 'c.body', 'c.created_at as since'])
-    .where('c.status', '=', 'open')
-    .orderBy('c.id')
-    .limit(5)
-    .execute();
-  const oldestLive = await liveUnverified()
-    .innerJoin('projects as p', 'p.id', 'c.project_id')
-    .select(['c.id', 'p.key', 'c.body', 'c.deployed_at as since'])
-    .orderBy('c.deployed_at')
-    .limit(5)
-    .execute();
-  const count = await liveUnverified()
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+  const [oldestOpen, oldestLive, count] = await Promise.all([
+    comments()
+      .innerJoin('projects as p', 'p.id', 'c.project_id')
+      .select(['c.id', 'p.key', 'c.body', 'c.created_at as since'])
+      .where('c.status', '=', 'open')
+      .orderBy('c.id')
+      .limit(5)
+      .execute(),
+    liveUnverified()
+      .innerJoin('projects as p', 'p.id', 'c.project_id')
+      .select(['c.id', 'p.key', 'c.body', 'c.deployed_at as since'])
+      .orderBy('c.deployed_at')
+      .limit(5)
+      .execute(),
+    liveUnverified()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
   const present = (row: { id: string; key: string; body: string; since: string | null }) => ({
     id: row.id,
     projectKey: row.key,
