@@ -66,7 +66,7 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
     from comment_events e
     where ${inScope} and e.kind in ('applied', 'reapplied', 'live', 'verified') and e.fix_via in (${list(FIX_VIAS)}) and ${inPeriod}
     group by e.kind, e.fix_via`.execute(db);
-  const [{ rows: groups }, days, stuckOnes] = await Promise.all([
+  const [{ rows: groups }, openByDay, stuckOnes] = await Promise.all([
     grouped,
     backlog(database, actor, scope, inScope),
     stuck(database, actor, scope),
@@ -89,7 +89,7 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
     const verified = total(true, 'n');
     const firstTimeRight = total(true, 'flagged');
     return {
-      who: who as InsightWho,
+      who,
       toFix: waits('applied', who),
       toLive: waits('live', who),
       toVerified: waits('verified', who),
@@ -107,7 +107,7 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
     to,
     days: scope.days,
     project: scope.projectKey,
-    backlog: days,
+    backlog: openByDay,
     rows,
     ...stuckOnes,
   };
