@@ -34,7 +34,9 @@ const consoleInitialScripts = () => {
   if (!script) throw new Error('the console shell names no script');
   const files = new Set([path.join(root, 'packages/console/dist', script)]);
   for (const file of files) {
-    for (const [, imported] of fs.readFileSync(file, 'utf8').matchAll(/(?:^|[;}])import[^"(]*?from"\.\/([^"]+\.js)"/g)) {
+    for (const [, imported] of fs
+      .readFileSync(file, 'utf8')
+      .matchAll(/(?:^|[;}])import[^"(]*?from"\.\/([^"]+\.js)"/g)) {
       files.add(path.join(path.dirname(file), imported as string));
     }
   }
