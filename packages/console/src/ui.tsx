@@ -33,6 +33,82 @@ export function useLoad<T>(load: () => Promise<AnswerWith<T> | null>, deps: unkn
   return { ...state, reload: () => setRound((r) => r + 1) };
 }
 
+/** One page of a list, as the API pages them. */
+interface PageOf<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * A list loaded a page at a time (`loadPage` with the cursor of the next): `data.items` holds
+ * every row loaded so far, `more` loads the next page, and `reload` loads again as many rows as
+ * were shown, so that a change made on a later page does not send the reader back to the first.
+ * `every` loads every page at once (the options of a filter).
+ */
+export function usePages<T>(
+  loadPage: (cursor?: string) => Promise<AnswerWith<PageOf<T>> | null>,
+  deps: unknown[],
+  { every = false } = {},
+) {
+  const [state, setState] = useState<{ data?: { items: T[] }; next: string | null; error?: string; loading: boolean }>({
+    next: null,
+    loading: true,
+  });
+  const [round, setRound] = useState(0);
+  const shown = useRef(0);
+  const live = useRef(0);
+  const fetchPages = async (from: T[], cursor: string | undefined, atLeast: number) => {
+    const mine = ++live.current;
+    setState((s) => ({ ...s, loading: true }));
+    let items = from;
+    let next = cursor ?? null;
+    try {
+      do {
+        const answer = await loadPage(next ?? undefined);
+        if (mine !== live.current || !answer) return;
+        if (!answer.ok) {
+          setState((s) => ({ ...s, error: problemText(answer), loading: false }));
+          return;
+        }
+        items = [...items, ...answer.data.items];
+        next = answer.data.nextCursor;
+      } while (next && items.length < atLeast);
+      shown.current = items.length;
+      setState({ data: { items }, next, loading: false });
+    } catch {
+      if (mine === live.current) setState((s) => ({ ...s, error: problemText(null), loading: false }));
+    }
+  };
+  useEffect(() => {
+    void fetchPages([], undefined, every ? Number.POSITIVE_INFINITY : shown.current);
+  }, [...deps, round]);
+  return {
+    ...state,
+    reload: () => setRound((r) => r + 1),
+    more: () => {
+      if (state.next && !state.loading) void fetchPages(state.data?.items ?? [], state.next, 0);
+    },
+  };
+}
+
+/** "Show more" under a paged list, while it has more. */
+export function MoreRows({
+  pages,
+  label,
+}: {
+  pages: { next: string | null; loading: boolean; more: () => void };
+  label: string;
+}) {
+  if (!pages.next) return null;
+  return (
+    <p>
+      <button type="button" disabled={pages.loading} onClick={pages.more}>
+        {pages.loading ? 'Loading…' : label}
+      </button>
+    </p>
+  );
+}
+
 /** Runs a request for a form: pending while it runs, the server's reason when refused. */
 export function useAction() {
   const [pending, setPending] = useState(false);

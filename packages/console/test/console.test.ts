@@ -10,6 +10,7 @@ import {
   createProject,
   createTestApp,
   type Member,
+  signUp,
 } from '../../server/test/helpers.js';
 import {
   type ConsoleStack,
@@ -581,6 +582,30 @@ describe('the console in Chromium, served by the server at /', () => {
     const quiet = await open(dana, `/insights?project=${empty.key}&days=7`);
     await quiet.page.getByText('Nothing happened in this period.').waitFor();
     await look(quiet.page, 'console-insights-empty', quiet.errors);
+  });
+
+  test('people: lists of more than 100 page with "Show more", and a change on a later page keeps it shown', async () => {
+    const paula = await signUp(stack.api.app, 'Paula Pager');
+    for (let i = 0; i < 105; i++) {
+      const invited = await call(stack.api.app, 'POST', '/api/workspace/invites', {
+        token: paula.token,
+        body: { email: `invitee-${String(i).padStart(3, '0')}@example.test`, role: 'member' },
+      });
+      assert.equal(invited.status, 201, JSON.stringify(invited.body));
+    }
+    const { page, errors } = await open(paula, '/people');
+    const rows = page.getByRole('table', { name: 'Pending invitations' }).locator('tbody tr');
+    await page.getByRole('button', { name: 'Show more invitations' }).waitFor();
+    assert.equal(await rows.count(), 100);
+    await page.getByRole('button', { name: 'Show more invitations' }).click();
+    await page.getByRole('button', { name: 'Show more invitations' }).waitFor({ state: 'detached' });
+    assert.equal(await rows.count(), 105);
+    const last = rows.last();
+    const email = (await last.locator('td').first().textContent()) ?? '';
+    await last.getByRole('button', { name: /^Withdraw/ }).click();
+    await page.getByText(email, { exact: true }).waitFor({ state: 'detached' });
+    assert.equal(await rows.count(), 104, 'still every row shown after the change');
+    assert.deepEqual(errors, []);
   });
 
   test('API keys: created and shown once with a copy button, listed by its last four, revoked; admins see every key', async () => {

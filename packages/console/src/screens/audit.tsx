@@ -6,7 +6,7 @@ import type { AnswerOf } from '@svc/contract/endpoints';
 import { useMemo } from 'preact/hooks';
 import { api } from '../api.js';
 import { currentQuery, navigate } from '../router.js';
-import { FilterSelect, Loading, PageTitle, peopleOptions, TableHead, Time, useLoad } from '../ui.js';
+import { FilterSelect, Loading, PageTitle, peopleOptions, TableHead, Time, useLoad, usePages } from '../ui.js';
 
 type Event = AnswerOf<'GET /api/workspace/audit'>['items'][number];
 
@@ -72,7 +72,9 @@ export function AuditLog() {
   );
   const setFilter = (name: keyof typeof filters, value: string) =>
     navigate(filtersUrl({ ...filters, cursor: '', [name]: value }), true);
-  const members = useLoad(() => api.call('GET /api/workspace/members', { query: { limit: 100 } }), []);
+  const members = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
+    every: true,
+  });
   const list = useLoad(
     () =>
       api.call('GET /api/workspace/audit', {

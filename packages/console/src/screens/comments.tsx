@@ -16,6 +16,7 @@ import {
   Time,
   useAction,
   useLoad,
+  usePages,
 } from '../ui.js';
 
 type Query = NonNullable<Endpoints['GET /api/comments']['query']>;
@@ -43,7 +44,9 @@ export function Comments() {
   const setFilter = (name: keyof typeof filters, value: string) =>
     navigate(filtersUrl({ ...filters, cursor: '', [name]: value }), true);
   const projects = useLoad(() => api.call('GET /api/projects', {}), []);
-  const members = useLoad(() => api.call('GET /api/workspace/members', { query: { limit: 100 } }), []);
+  const members = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
+    every: true,
+  });
   const list = useLoad(
     () =>
       api.call('GET /api/comments', {

@@ -3,7 +3,20 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { isAdmin, me } from '../session.js';
-import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
+import {
+  CopyBox,
+  Dialog,
+  Field,
+  FormError,
+  Loading,
+  MoreRows,
+  PageTitle,
+  TableHead,
+  Time,
+  useAction,
+  useLoad,
+  usePages,
+} from '../ui.js';
 
 /** A link just made, shown until dismissed. */
 interface ShownLink {
@@ -14,7 +27,7 @@ interface ShownLink {
 }
 
 function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
-  const members = useLoad(() => api.call('GET /api/workspace/members', { query: { limit: 100 } }), []);
+  const members = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), []);
   const action = useAction();
   const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
   const admin = isAdmin();
@@ -115,6 +128,7 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
           </table>
         </div>
       ) : null}
+      <MoreRows pages={members} label="Show more members" />
       <Dialog title={`Remove ${removing?.name ?? ''}?`} open={removing !== null} onClose={() => setRemoving(null)}>
         <p>
           Their sessions and API keys stop working at once. Their comments and replies stay, shown as by “Former
@@ -147,7 +161,7 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
 }
 
 function Invitations({ onLink }: { onLink: (link: ShownLink) => void }) {
-  const invites = useLoad(() => api.call('GET /api/workspace/invites', { query: { limit: 100 } }), []);
+  const invites = usePages((cursor) => api.call('GET /api/workspace/invites', { query: { limit: 100, cursor } }), []);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<'admin' | 'member'>('member');
   const action = useAction();
@@ -224,12 +238,16 @@ function Invitations({ onLink }: { onLink: (link: ShownLink) => void }) {
       ) : (
         <p class="muted">No pending invitations.</p>
       )}
+      <MoreRows pages={invites} label="Show more invitations" />
     </section>
   );
 }
 
 function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
-  const clients = useLoad(() => api.call('GET /api/workspace/quick-access', { query: { limit: 100 } }), []);
+  const clients = usePages(
+    (cursor) => api.call('GET /api/workspace/quick-access', { query: { limit: 100, cursor } }),
+    [],
+  );
   const projects = useLoad(() => api.call('GET /api/projects', {}), []);
   const [name, setName] = useState('');
   const [projectKey, setProjectKey] = useState('');
@@ -334,6 +352,7 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
       ) : (
         <p class="muted">No client links yet.</p>
       )}
+      <MoreRows pages={clients} label="Show more client links" />
     </section>
   );
 }
