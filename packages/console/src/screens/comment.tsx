@@ -136,13 +136,14 @@ function CommentTimeline({ timeline }: { timeline: TimelineEvent[] }) {
   );
 }
 
+type Comment = AnswerOf<'GET /api/comments/{id}'>;
+/** Runs a change of the comment: the dialog closes and the comment is read again when it succeeds. */
+type Act = (request: () => ReturnType<typeof api.call>) => Promise<unknown>;
+type Action = ReturnType<typeof useAction>;
+
 export function CommentDetail({ id }: { id: string }) {
   const loaded = useLoad(() => api.call('GET /api/comments/{id}', { params: { id } }), [id]);
   const action = useAction();
-  const [reply, setReply] = useState('');
-  const [sha, setSha] = useState('');
-  const [link, setLink] = useState('');
-  const [note, setNote] = useState('');
   const [dialog, setDialog] = useState<'apply' | 'reject' | 'delete' | null>(null);
   const comment = loaded.data;
   if (!comment) {
@@ -153,9 +154,7 @@ export function CommentDetail({ id }: { id: string }) {
       </>
     );
   }
-  // What the server says this user may do with it now: nothing is re-derived here.
-  const can = comment.can;
-  const act = async (request: () => ReturnType<typeof api.call>) => {
+  const act: Act = async (request) => {
     const answer = await action.run(request as () => Promise<never>);
     if (answer) {
       setDialog(null);
@@ -163,11 +162,7 @@ export function CommentDetail({ id }: { id: string }) {
     }
     return answer;
   };
-  const openOnPage = (() => {
-    const url = new URL(comment.pageUrl);
-    url.searchParams.set('svc_comment', comment.id);
-    return url.href;
-  })();
+  const close = () => setDialog(null);
 
   return (
     <>
@@ -179,119 +174,8 @@ export function CommentDetail({ id }: { id: string }) {
         <p class="body-text" style="margin:0;font-size:16px">
           {comment.body}
         </p>
-        <dl class="facts">
-          <dt>Project</dt>
-          <dd>{comment.projectKey}</dd>
-          <dt>Page</dt>
-          <dd>
-            <a href={comment.pageUrl} target="_blank" rel="noopener noreferrer">
-              {comment.pageUrl}
-            </a>{' '}
-            ·{' '}
-            <a href={openOnPage} target="_blank" rel="noopener noreferrer">
-              Open on page
-            </a>
-          </dd>
-          <dt>Pinned to</dt>
-          <dd>
-            {comment.anchor ? (
-              <>
-                {elementInWords(comment.anchor)} <code class="muted small">{comment.anchor.selector}</code>
-                {comment.repinned ? (
-                  <div class="muted small">
-                    Pin moved by {comment.repinned.by.name} <Time iso={comment.repinned.at} />
-                  </div>
-                ) : null}
-              </>
-            ) : (
-              'the whole page'
-            )}
-          </dd>
-          <dt>Written</dt>
-          <dd>
-            <Time iso={comment.createdAt} /> by {comment.author.name}
-          </dd>
-          {comment.commitSha ? (
-            <>
-              {/* A reopened comment keeps the commit that did not fix it: said as such. */}
-              <dt>{comment.status === 'open' ? 'Earlier fix, not accepted' : 'Fixed in'}</dt>
-              <dd>
-                {comment.commitUrl ? (
-                  <a href={comment.commitUrl} target="_blank" rel="noopener noreferrer">
-                    commit {shortSha(comment.commitSha)}
-                  </a>
-                ) : (
-                  <code>{shortSha(comment.commitSha)}</code>
-                )}
-                {comment.appliedBy ? <> by {comment.appliedBy.name}</> : null} <Time iso={comment.appliedAt} />
-              </dd>
-            </>
-          ) : null}
-          {comment.deployedAt && comment.deployedBuildSha ? (
-            <>
-              <dt>Live</dt>
-              <dd>
-                in build <code>{shortSha(comment.deployedBuildSha)}</code>, <Time iso={comment.deployedAt} />
-              </dd>
-            </>
-          ) : null}
-          {comment.verifiedAt ? (
-            <>
-              <dt>Verified</dt>
-              <dd>
-                <Time iso={comment.verifiedAt} />
-              </dd>
-            </>
-          ) : null}
-        </dl>
-        <div class="row">
-          {can.apply ? (
-            <button type="button" class="primary" onClick={() => setDialog('apply')}>
-              {comment.status === 'applied' ? 'Apply another commit' : 'Apply a fix'}
-            </button>
-          ) : null}
-          {can.verify && !comment.verifiedAt ? (
-            <button
-              type="button"
-              onClick={() =>
-                act(() =>
-                  api.call('POST /api/comments/{id}/verify', {
-                    params: { id },
-                    body: { ok: true, ...(comment.commitSha ? { commitSha: comment.commitSha } : {}) },
-                  }),
-                )
-              }
-            >
-              Verified
-            </button>
-          ) : null}
-          {can.verify ? (
-            <button type="button" onClick={() => setDialog('reject')}>
-              Not fixed
-            </button>
-          ) : null}
-          {can.reopen && !can.verify ? (
-            <button
-              type="button"
-              onClick={() => act(() => api.call('POST /api/comments/{id}/reopen', { params: { id } }))}
-            >
-              Reopen
-            </button>
-          ) : null}
-          {can.archive ? (
-            <button
-              type="button"
-              onClick={() => act(() => api.call('POST /api/comments/{id}/archive', { params: { id } }))}
-            >
-              Archive
-            </button>
-          ) : null}
-          {can.delete ? (
-            <button type="button" class="danger" onClick={() => setDialog('delete')}>
-              Delete
-            </button>
-          ) : null}
-        </div>
+        <CommentFacts comment={comment} />
+        <CommentActions comment={comment} act={act} open={setDialog} />
         {dialog ? null : <FormError message={action.error} />}
       </div>
 
@@ -304,7 +188,153 @@ export function CommentDetail({ id }: { id: string }) {
       {comment.context ? <ContextFacts context={comment.context} /> : null}
 
       <CommentTimeline timeline={comment.timeline} />
+      <Thread comment={comment} act={act} pending={action.pending} />
 
+      <ApplyDialog comment={comment} open={dialog === 'apply'} onClose={close} act={act} action={action} />
+      <NotFixedDialog comment={comment} open={dialog === 'reject'} onClose={close} act={act} action={action} />
+      <DeleteDialog comment={comment} open={dialog === 'delete'} onClose={close} action={action} />
+    </>
+  );
+}
+
+/** Where it is, what it is pinned to, when it was written, fixed, Live and verified. */
+function CommentFacts({ comment }: { comment: Comment }) {
+  const openOnPage = new URL(comment.pageUrl);
+  openOnPage.searchParams.set('svc_comment', comment.id);
+  return (
+    <dl class="facts">
+      <dt>Project</dt>
+      <dd>{comment.projectKey}</dd>
+      <dt>Page</dt>
+      <dd>
+        <a href={comment.pageUrl} target="_blank" rel="noopener noreferrer">
+          {comment.pageUrl}
+        </a>{' '}
+        ·{' '}
+        <a href={openOnPage.href} target="_blank" rel="noopener noreferrer">
+          Open on page
+        </a>
+      </dd>
+      <dt>Pinned to</dt>
+      <dd>
+        {comment.anchor ? (
+          <>
+            {elementInWords(comment.anchor)} <code class="muted small">{comment.anchor.selector}</code>
+            {comment.repinned ? (
+              <div class="muted small">
+                Pin moved by {comment.repinned.by.name} <Time iso={comment.repinned.at} />
+              </div>
+            ) : null}
+          </>
+        ) : (
+          'the whole page'
+        )}
+      </dd>
+      <dt>Written</dt>
+      <dd>
+        <Time iso={comment.createdAt} /> by {comment.author.name}
+      </dd>
+      {comment.commitSha ? (
+        <>
+          {/* A reopened comment keeps the commit that did not fix it: said as such. */}
+          <dt>{comment.status === 'open' ? 'Earlier fix, not accepted' : 'Fixed in'}</dt>
+          <dd>
+            {comment.commitUrl ? (
+              <a href={comment.commitUrl} target="_blank" rel="noopener noreferrer">
+                commit {shortSha(comment.commitSha)}
+              </a>
+            ) : (
+              <code>{shortSha(comment.commitSha)}</code>
+            )}
+            {comment.appliedBy ? <> by {comment.appliedBy.name}</> : null} <Time iso={comment.appliedAt} />
+          </dd>
+        </>
+      ) : null}
+      {comment.deployedAt && comment.deployedBuildSha ? (
+        <>
+          <dt>Live</dt>
+          <dd>
+            in build <code>{shortSha(comment.deployedBuildSha)}</code>, <Time iso={comment.deployedAt} />
+          </dd>
+        </>
+      ) : null}
+      {comment.verifiedAt ? (
+        <>
+          <dt>Verified</dt>
+          <dd>
+            <Time iso={comment.verifiedAt} />
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/** The actions the server says the caller may take on it now: nothing is re-derived here. */
+function CommentActions({
+  comment,
+  act,
+  open,
+}: {
+  comment: Comment;
+  act: Act;
+  open: (dialog: 'apply' | 'reject' | 'delete') => void;
+}) {
+  const { can, id } = comment;
+  return (
+    <div class="row">
+      {can.apply ? (
+        <button type="button" class="primary" onClick={() => open('apply')}>
+          {comment.status === 'applied' ? 'Apply another commit' : 'Apply a fix'}
+        </button>
+      ) : null}
+      {can.verify && !comment.verifiedAt ? (
+        <button
+          type="button"
+          onClick={() =>
+            act(() =>
+              api.call('POST /api/comments/{id}/verify', {
+                params: { id },
+                body: { ok: true, ...(comment.commitSha ? { commitSha: comment.commitSha } : {}) },
+              }),
+            )
+          }
+        >
+          Verified
+        </button>
+      ) : null}
+      {can.verify ? (
+        <button type="button" onClick={() => open('reject')}>
+          Not fixed
+        </button>
+      ) : null}
+      {can.reopen && !can.verify ? (
+        <button type="button" onClick={() => act(() => api.call('POST /api/comments/{id}/reopen', { params: { id } }))}>
+          Reopen
+        </button>
+      ) : null}
+      {can.archive ? (
+        <button
+          type="button"
+          onClick={() => act(() => api.call('POST /api/comments/{id}/archive', { params: { id } }))}
+        >
+          Archive
+        </button>
+      ) : null}
+      {can.delete ? (
+        <button type="button" class="danger" onClick={() => open('delete')}>
+          Delete
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The replies, oldest first, and the box to write one. */
+function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending: boolean }) {
+  const [reply, setReply] = useState('');
+  return (
+    <>
       <h2>Replies ({comment.replies.length})</h2>
       {comment.replies.length ? (
         <ul class="thread">
@@ -329,7 +359,7 @@ export function CommentDetail({ id }: { id: string }) {
         onSubmit={async (event) => {
           event.preventDefault();
           const answer = await act(() =>
-            api.call('POST /api/comments/{id}/replies', { params: { id }, body: { body: reply } }),
+            api.call('POST /api/comments/{id}/replies', { params: { id: comment.id }, body: { body: reply } }),
           );
           if (answer) setReply('');
         }}
@@ -343,111 +373,135 @@ export function CommentDetail({ id }: { id: string }) {
           value={reply}
           onValue={setReply}
         />
-        <button type="submit" class="primary" disabled={action.pending || !reply.trim()}>
+        <button type="submit" class="primary" disabled={pending || !reply.trim()}>
           Send reply
         </button>
       </form>
+    </>
+  );
+}
 
-      <Dialog title="Apply a fix" open={dialog === 'apply'} onClose={() => setDialog(null)}>
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            // Said in words, not left to the browser's own bubble.
-            const typed = sha.trim();
-            const commitSha = normalizeSha(typed);
-            if (!commitSha) {
-              action.setError(
-                typed
-                  ? `"${typed.slice(0, 60)}" is not a commit SHA: one is 7 to 40 hexadecimal characters (0-9, a-f), as git log shows it.`
-                  : 'Write the commit SHA of the fix: 7 to 40 hexadecimal characters (0-9, a-f), as git log shows it.',
-              );
-              return;
-            }
-            void act(() =>
-              api.call('POST /api/comments/{id}/apply', {
-                params: { id },
-                body: { commitSha, ...(link.trim() ? { commitUrl: link.trim() } : {}) },
-              }),
+interface DialogProps {
+  comment: Comment;
+  open: boolean;
+  onClose: () => void;
+  action: Action;
+}
+
+function ApplyDialog({ comment, open, onClose, act, action }: DialogProps & { act: Act }) {
+  const [sha, setSha] = useState('');
+  const [link, setLink] = useState('');
+  return (
+    <Dialog title="Apply a fix" open={open} onClose={onClose}>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          // Said in words, not left to the browser's own bubble.
+          const typed = sha.trim();
+          const commitSha = normalizeSha(typed);
+          if (!commitSha) {
+            action.setError(
+              typed
+                ? `"${typed.slice(0, 60)}" is not a commit SHA: one is 7 to 40 hexadecimal characters (0-9, a-f), as git log shows it.`
+                : 'Write the commit SHA of the fix: 7 to 40 hexadecimal characters (0-9, a-f), as git log shows it.',
             );
-          }}
-        >
-          <Field label="Commit SHA" hint="7 to 40 hex characters." required value={sha} onValue={setSha} />
-          <Field
-            label="Link to the commit"
-            hint="Optional: derived from the project's repository URL when it has one."
-            type="url"
-            value={link}
-            onValue={setLink}
-          />
-          <FormError message={action.error} />
-          <div class="row">
-            <button type="submit" class="primary" disabled={action.pending}>
-              Apply
-            </button>
-            <button type="button" onClick={() => setDialog(null)}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </Dialog>
-
-      <Dialog title="Not fixed" open={dialog === 'reject'} onClose={() => setDialog(null)}>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void act(() =>
-              api.call('POST /api/comments/{id}/verify', {
-                params: { id },
-                body: { ok: false, note: note.trim(), ...(comment.commitSha ? { commitSha: comment.commitSha } : {}) },
-              }),
-            );
-          }}
-        >
-          <Field
-            label="What is still wrong?"
-            hint={`Required, at most ${VERIFY_NOTE_MAX} characters. The comment reopens and whoever applied the fix is told.`}
-            multiline
-            required
-            maxLength={VERIFY_NOTE_MAX}
-            value={note}
-            onValue={setNote}
-          />
-          <FormError message={action.error} />
-          <div class="row">
-            <button type="submit" class="primary" disabled={action.pending || !note.trim()}>
-              Reopen
-            </button>
-            <button type="button" onClick={() => setDialog(null)}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </Dialog>
-
-      <Dialog title="Delete this comment?" open={dialog === 'delete'} onClose={() => setDialog(null)}>
-        <p>The comment, its replies and its notifications are deleted for everyone. This cannot be undone.</p>
+            return;
+          }
+          void act(() =>
+            api.call('POST /api/comments/{id}/apply', {
+              params: { id: comment.id },
+              body: { commitSha, ...(link.trim() ? { commitUrl: link.trim() } : {}) },
+            }),
+          );
+        }}
+      >
+        <Field label="Commit SHA" hint="7 to 40 hex characters." required value={sha} onValue={setSha} />
+        <Field
+          label="Link to the commit"
+          hint="Optional: derived from the project's repository URL when it has one."
+          type="url"
+          value={link}
+          onValue={setLink}
+        />
         <FormError message={action.error} />
         <div class="row">
-          <button
-            type="button"
-            class="danger"
-            disabled={action.pending}
-            onClick={async () => {
-              const answer = await action.run(() => api.call('DELETE /api/comments/{id}', { params: { id } }));
-              if (answer) {
-                setDialog(null);
-                navigate('/comments');
-              }
-            }}
-          >
-            Delete
+          <button type="submit" class="primary" disabled={action.pending}>
+            Apply
           </button>
-          <button type="button" onClick={() => setDialog(null)}>
+          <button type="button" onClick={onClose}>
             Cancel
           </button>
         </div>
-      </Dialog>
-    </>
+      </form>
+    </Dialog>
+  );
+}
+
+function NotFixedDialog({ comment, open, onClose, act, action }: DialogProps & { act: Act }) {
+  const [note, setNote] = useState('');
+  return (
+    <Dialog title="Not fixed" open={open} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void act(() =>
+            api.call('POST /api/comments/{id}/verify', {
+              params: { id: comment.id },
+              body: { ok: false, note: note.trim(), ...(comment.commitSha ? { commitSha: comment.commitSha } : {}) },
+            }),
+          );
+        }}
+      >
+        <Field
+          label="What is still wrong?"
+          hint={`Required, at most ${VERIFY_NOTE_MAX} characters. The comment reopens and whoever applied the fix is told.`}
+          multiline
+          required
+          maxLength={VERIFY_NOTE_MAX}
+          value={note}
+          onValue={setNote}
+        />
+        <FormError message={action.error} />
+        <div class="row">
+          <button type="submit" class="primary" disabled={action.pending || !note.trim()}>
+            Reopen
+          </button>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function DeleteDialog({ comment, open, onClose, action }: DialogProps) {
+  return (
+    <Dialog title="Delete this comment?" open={open} onClose={onClose}>
+      <p>The comment, its replies and its notifications are deleted for everyone. This cannot be undone.</p>
+      <FormError message={action.error} />
+      <div class="row">
+        <button
+          type="button"
+          class="danger"
+          disabled={action.pending}
+          onClick={async () => {
+            const answer = await action.run(() =>
+              api.call('DELETE /api/comments/{id}', { params: { id: comment.id } }),
+            );
+            if (answer) {
+              onClose();
+              navigate('/comments');
+            }
+          }}
+        >
+          Delete
+        </button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
   );
 }
