@@ -180,13 +180,21 @@ export function stableAttributes(el: Element): AnchorAttributes {
   return found;
 }
 
+/** Classes that say a passing state (`is-active`, `open`, `selected`), not what the element is: they come and go. */
+const STATE_CLASS =
+  /^(?:(?:is|has)-[\w-]+|active|current|selected|open|opened|show|shown|in|expanded|collapsed|disabled|checked|focus(?:ed)?|hover(?:ed)?|visible|loading)$/i;
+
+/** Whether a class says what the element is, rather than a state it passes through. */
+export const lastingClass = (name: string) => !STATE_CLASS.test(name);
+
 /**
  * A class as it stays from build to build: CSS modules' `title__x8k2q` and `_title_1x2y3_12`
- * keep their local name; a class that is all hash (`css-1x2y3z`, `sc-bdVaJa`) is left out.
+ * keep their local name; a class that is all hash (`css-1x2y3z`, `sc-bdVaJa`) or that says a
+ * state (`is-active`) is left out.
  */
 export function stableClass(name: string): string | null {
   const local = /^(.+?)__[\w-]{5,}$/.exec(name)?.[1] ?? /^_(.+)_[a-z\d]{5}_\d+$/i.exec(name)?.[1] ?? name;
-  return looksGenerated(local) ? null : local;
+  return looksGenerated(local) || !lastingClass(local) ? null : local;
 }
 
 /** Its classes as they stay from build to build (see `stableClass`). */

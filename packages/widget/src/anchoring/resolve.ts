@@ -11,7 +11,7 @@
 // found": a pin on the wrong element is worse than a pin listed apart.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
 import { contextOf } from './describe.js';
-import { type Features, featuresOf, normalize, textAround, textOf } from './features.js';
+import { type Features, featuresOf, lastingClass, normalize, textAround, textOf } from './features.js';
 import { first, isDocument, matching, type Root } from './selectors.js';
 
 export type Confidence = 'sure' | 'doubtful';
@@ -691,7 +691,8 @@ export class Resolver {
     if (anchor.role || f.role) tally.add('own', WEIGHTS.role, (anchor.role ?? '') === f.role ? 1 : 0);
     if (a.type) tally.add('own', WEIGHTS.type, a.type === f.attributes.type ? 1 : 0);
     if (anchor.classes?.length || f.classes.length) {
-      tally.add('own', WEIGHTS.classes, jaccard(anchor.classes ?? [], f.classes));
+      // An anchor of an earlier release may hold state classes: they are not compared.
+      tally.add('own', WEIGHTS.classes, jaccard((anchor.classes ?? []).filter(lastingClass), f.classes));
     }
     const sides = full ? this.compareSurroundings(tally, index, anchor, el) : 1;
     if (!full && anchor.context?.parent) {

@@ -1,0 +1,80 @@
+// Rules of finding a pinned element again, on small pages in Chromium: the widget's own
+// describe and resolve, run on markup changed the way apps change it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './helpers.js';
+
+describe('finding a pinned element again', () => {
+  let browser: Browser;
+  let page: Page;
+  let script = '';
+
+  before(async () => {
+    const result = await build({
+      stdin: {
+        contents: `import { describeElement } from './describe.js';
+import { resolveAnchor } from './resolve.js';
+window.anchoring = { describeElement, resolveAnchor };`,
+        resolveDir: fileURLToPath(new URL('../src/anchoring/', import.meta.url)),
+        loader: 'ts',
+      },
+      bundle: true,
+      write: false,
+      format: 'iife',
+      target: ['es2022'],
+      logLevel: 'error',
+    });
+    script = result.outputFiles[0]?.text ?? '';
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  after(() => browser?.close());
+
+  /**
+   * Pins `pinned` on `markup`, applies `change` to the pinned element, and says what the
+   * resolver finds: the pinned element ('same'), another, or nothing.
+   */
+  const afterChange = async (markup: string, pinned: string, change: string) => {
+    await page.setContent(`<!doctype html><html><body>${markup}</body></html>`);
+    await page.addScriptTag({ content: script });
+    return page.evaluate(
+      ([selector, changeSource]) => {
+        const { describeElement, resolveAnchor } = (window as any).anchoring;
+        const target = document.querySelector(selector as string) as Element;
+        (target as any).__pinned = true;
+        const anchor = describeElement(target);
+        new Function('el', changeSource as string)(target);
+        const found = resolveAnchor(JSON.parse(JSON.stringify(anchor)), document);
+        if (!found) return 'nothing';
+        return found.element.__pinned ? 'same' : `another: ${found.element.outerHTML}`;
+      },
+      [pinned, change],
+    );
+  };
+
+  const ICONS = `<nav><a href="/home">Home <i class="fa fa-home"></i><i class="fa fa-caret-down"></i></a>
+    <a href="/shop">Shop <i class="fa fa-shop"></i><i class="fa fa-caret-down"></i></a></nav>`;
+
+  test('a state class added (is-active) and a class dropped: the icon is still told from its neighbour', async () => {
+    assert.equal(
+      await afterChange(ICONS, 'a[href="/home"] .fa-home', "el.classList.remove('fa'); el.classList.add('is-active');"),
+      'same',
+    );
+  });
+
+  test('pinned while it was open, found once it is closed; pinned closed, found open', async () => {
+    const menu = `<ul><li class="item open"><button>Account</button></li><li class="item"><button>Orders</button></li></ul>`;
+    assert.equal(await afterChange(menu, 'li.open', "el.classList.remove('open');"), 'same');
+    assert.equal(await afterChange(menu, 'li:not(.open)', "el.classList.add('active', 'is-selected');"), 'same');
+  });
+
+  test('a class that says what it is, changed, still leaves nothing to guess between look-alikes', async () => {
+    assert.equal(
+      await afterChange(ICONS, 'a[href="/home"] .fa-home', "el.classList.replace('fa-home', 'fa-caret-down');"),
+      'nothing',
+    );
+  });
+});
