@@ -144,6 +144,20 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
       original,
       'field by field, on the other database',
     );
+    // What insights read off each event is measured again on arrival, as the source measured it.
+    const measures = (app: FastifyInstance) =>
+      app.database.db
+        .selectFrom('comment_events')
+        .select(['id', 'span_ms', 'fix_via', 'sent_back', 'first_time_right', 'was_open'])
+        .orderBy('id')
+        .execute()
+        .then((rows) => rows.map((row) => ({ ...row, span_ms: row.span_ms === null ? null : Number(row.span_ms) })));
+    const measuredThere = await measures(target);
+    assert.deepEqual(measuredThere, await measures(source));
+    assert.ok(
+      measuredThere.some((row) => row.sent_back === 1 && row.fix_via === 'person'),
+      'the rejected fix',
+    );
     const again = await importExport(target.database.db, Readable.from([file]));
     assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
     assert.deepEqual(again.present, { projects: 2, users: 4, comments: 452 });
