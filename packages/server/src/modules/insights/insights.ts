@@ -32,9 +32,8 @@ interface Spread {
   p90: number | null;
 }
 
-/** The median and 90th percentile (nearest rank) of some waits. */
-function spreadOf(values: number[]): Spread {
-  const sorted = Float64Array.from(values).sort();
+/** The median and 90th percentile (nearest rank) of waits in order. */
+function spreadOf(sorted: Float64Array): Spread {
   const rank = (p: number) => sorted[Math.ceil(sorted.length * p) - 1] ?? null;
   return { count: sorted.length, median: rank(0.5), p90: rank(0.9) };
 }
@@ -72,12 +71,25 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
     stuck(database, actor, scope),
   ]);
   const counts = groups.filter((group) => group.kind !== 'live');
-  const waits = (kind: string, who: InsightWho) =>
-    spreadOf(
-      groups
-        .filter((group) => group.kind === kind && (who === 'everyone' || group.who === who))
-        .flatMap((group) => database.parseJsonArray(group.waits) as number[]),
-    );
+  // Each group's waits read once; everyone's are all of a kind's together.
+  const waitsOf = new Map(
+    groups.map((group) => [
+      `${group.kind} ${group.who}`,
+      Float64Array.from(database.parseJsonArray(group.waits) as number[]),
+    ]),
+  );
+  const waits = (kind: string, who: InsightWho) => {
+    if (who !== 'everyone') return spreadOf((waitsOf.get(`${kind} ${who}`) ?? new Float64Array()).sort());
+    const all = groups.filter((group) => group.kind === kind).map((group) => waitsOf.get(`${group.kind} ${group.who}`));
+    const joined = new Float64Array(all.reduce((n, part) => n + (part?.length ?? 0), 0));
+    let at = 0;
+    for (const part of all) {
+      if (!part) continue;
+      joined.set(part, at);
+      at += part.length;
+    }
+    return spreadOf(joined.sort());
+  };
 
   const rows = INSIGHT_WHO.map((who): InsightsRow => {
     const total = (verified: boolean, field: 'n' | 'flagged') =>
