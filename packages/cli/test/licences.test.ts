@@ -18,9 +18,11 @@ test('what we ship keeps the notices of the code bundled into it', () => {
   const cli = built('cli/dist/svc-cli.mjs');
   for (const name of ['@modelcontextprotocol/sdk', 'zod', 'ajv'])
     assert.match(cli, new RegExp(`${name}@[\\d.]+ \\(`), name);
+  // The console's scripts (its entry and the chunks shared or loaded later) name what each bundles.
   const consoleDir = fileURLToPath(new URL('../../console/dist/assets/', import.meta.url));
-  const script = fs.readdirSync(consoleDir).find((name) => name.endsWith('.js')) ?? '';
-  assert.match(fs.readFileSync(consoleDir + script, 'utf8'), /preact@[\d.]+ \(MIT\)/);
+  const scripts = fs.readdirSync(consoleDir).filter((name) => name.endsWith('.js'));
+  const consoleNotices = scripts.map((name) => fs.readFileSync(consoleDir + name, 'utf8')).join('\n');
+  for (const name of ['preact', 'uplot']) assert.match(consoleNotices, new RegExp(`${name}@[\\d.]+ \\(MIT\\)`), name);
 });
 
 test('only permissive licences: an OR needs one allowed side, an AND both', () => {
