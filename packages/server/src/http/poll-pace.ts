@@ -21,14 +21,19 @@ export class PollPace {
   private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
   private readonly timer: ReturnType<typeof setInterval> | undefined;
 
-  /** Not `adaptive`: always the floor (the browser tests, whose cadences are what they test). */
+  /**
+   * Not `adaptive`: always the floor (the browser tests, whose cadences are what they test).
+   * `sampleEveryMs` 0: only the caller samples (a test that times its own samples).
+   */
   constructor(
     private readonly floorSeconds: number,
     adaptive = true,
+    sampleEveryMs: number = PACE_SAMPLE_MS,
   ) {
     if (!adaptive) return;
     this.histogram.enable();
-    this.timer = setInterval(() => this.sample(), PACE_SAMPLE_MS);
+    if (!sampleEveryMs) return;
+    this.timer = setInterval(() => this.sample(), sampleEveryMs);
     this.timer.unref();
   }
 
