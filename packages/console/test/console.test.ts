@@ -477,7 +477,7 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByLabel('Action').selectOption('sign_in_failed');
     await page.waitForURL(/action=sign_in_failed/);
     await page.locator('tr[data-action="sign_in_failed"]', { hasText: 'Mo Audited' }).first().waitFor();
-    await page.locator('tbody tr:not([data-action="sign_in_failed"])').waitFor({ state: 'detached' });
+    await page.locator('tbody tr:not([data-action="sign_in_failed"])').first().waitFor({ state: 'detached' });
     assert.match((await page.locator('tbody tr').first().textContent()) ?? '', /wrong password/);
     await page.getByLabel('Who').selectOption({ label: 'Mo Audited' });
     await page.waitForURL(/actor=usr_/);
