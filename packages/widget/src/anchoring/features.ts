@@ -7,7 +7,8 @@ export const TEXT_MAX = 200;
 export const CONTEXT_MAX = 120;
 export const QUOTE_CONTEXT_MAX = 64;
 
-const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+/** Elements whose text is not the page's. */
+export const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 
 /** White space collapsed and trimmed. */
 export const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -33,6 +34,10 @@ export function textOf(el: Node, max = TEXT_MAX): string {
   }
   return normalize(text).slice(0, max);
 }
+
+/** Reads an element's text; an index passes one that remembers. */
+export type TextReader = (el: Element) => string;
+const readText: TextReader = (el) => textOf(el);
 
 /** Ids and classes that a build or a framework makes up (`:r3:`, `ember412`, `css-1x2y3z`, `Button_root__3xYz1`). */
 export function looksGenerated(value: string): boolean {
@@ -124,7 +129,7 @@ export function labelOf(el: Element): string {
 }
 
 /** Its accessible name, as far as it can be told cheaply: aria-labelledby, aria-label, alt, its label, its text when its role is named by content, title. */
-export function nameOf(el: Element, role: string): string {
+export function nameOf(el: Element, role: string, read: TextReader = readText): string {
   const root = el.getRootNode() as Document | ShadowRoot;
   const labelledBy = attr(el, 'aria-labelledby');
   if (labelledBy) {
@@ -147,7 +152,7 @@ export function nameOf(el: Element, role: string): string {
     return labelOf(el) || normalize(attr(el, 'placeholder') || attr(el, 'title')).slice(0, TEXT_MAX);
   }
   if (NAMED_BY_CONTENT.has(role)) {
-    const text = textOf(el);
+    const text = read(el);
     if (text) return text;
   }
   return normalize(attr(el, 'title')).slice(0, TEXT_MAX);
@@ -219,17 +224,13 @@ export interface Features {
   label: string;
 }
 
-/** Reads an element's text; an index passes one that remembers. */
-export type TextReader = (el: Element) => string;
-const readText: TextReader = (el) => textOf(el);
-
 export function featuresOf(el: Element, text: TextReader = readText): Features {
   const role = roleOf(el);
   const field = el.localName === 'input' || el.localName === 'select' || el.localName === 'textarea';
   return {
     tag: el.localName,
     role,
-    name: nameOf(el, role),
+    name: nameOf(el, role, text),
     text: text(el),
     attributes: stableAttributes(el),
     classes: stableClasses(el),

@@ -11,7 +11,16 @@
 // found": a pin on the wrong element is worse than a pin listed apart.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
 import { contextOf } from './describe.js';
-import { type Features, featuresOf, lastingClass, normalize, textAround, textOf } from './features.js';
+import {
+  type Features,
+  featuresOf,
+  lastingClass,
+  normalize,
+  parentText,
+  SKIPPED,
+  textAround,
+  textOf,
+} from './features.js';
 import { first, isDocument, matching, type Root } from './selectors.js';
 
 export type Confidence = 'sure' | 'doubtful';
@@ -77,6 +86,9 @@ const NAMING_ATTRIBUTES = ['name', 'href', 'src', 'alt', 'ariaLabel', 'placehold
 /** Lookups by attribute value asked of the page one by one, before one walk of it answers the rest. */
 const DIRECT_LOOKUPS = 24;
 
+/** Look-alikes are read one by one, up to this many in a pass; past it, found by their text through an index of the page. */
+const LOOK_ALIKES_READ = 3000;
+
 /** The attributes looked up by value, under the anchor's names for them. */
 const INDEXED_ATTRIBUTES: [keyof AnchorAttributes, string][] = [
   ...(['data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa'] as const).map(
@@ -90,6 +102,9 @@ const INDEXED_ATTRIBUTES: [keyof AnchorAttributes, string][] = [
   ['placeholder', 'placeholder'],
   ['title', 'title'],
 ];
+
+/** Attributes a look-alike has too, read plainly (an element's test id may be under any of several names). */
+const LOOK_ATTRIBUTES = INDEXED_ATTRIBUTES.filter(([key]) => key !== 'testId').concat([['type', 'type']]);
 
 const lower = (text: string) => text.toLowerCase();
 
@@ -220,6 +235,12 @@ interface Surroundings {
   box: DOMRect;
 }
 
+/** Elements by the start of a text: parents of text nodes, and elements by their first text. */
+interface TextIndex {
+  parents: Map<string, Element[]>;
+  firsts: Map<string, Element[]>;
+}
+
 /**
  * The readings of one page, shared by every anchor resolved in one pass, so that an element
  * is read once however many anchors consider it. Valid until the page changes.
@@ -239,9 +260,13 @@ class RootIndex {
   };
   private readonly surroundings = new Map<Element, Surroundings>();
   private readonly contexts = new Map<Element, NonNullable<Anchor['context']>>();
+  private readonly parentTexts = new Map<Element, string>();
+  /** Elements of a tag and classes, for look-alikes. */
+  private readonly selections = new Map<string, Element[]>();
   private readonly byTag = new Map<string, Element[]>();
   private readonly looks = new Map<string, Map<string, Element[]>>();
-  private byTextStart: Map<string, Element[]> | null = null;
+  private byText: TextIndex | null = null;
+  private lookAlikesRead = 0;
   private byValue: Map<string, Element[]> | null = null;
   private valueLookups = 0;
 
@@ -298,17 +323,43 @@ class RootIndex {
     return countShowing(this.withTextStart(text), text, (el) => this.featuresOf(el).text);
   }
 
+  /** The text of its closest ancestor that says more than it (see `parentText`), read once. */
+  parentTextOf(el: Element): string {
+    let text = this.parentTexts.get(el);
+    if (text === undefined) {
+      text = parentText(el, this.textOf(el), this.textOf);
+      this.parentTexts.set(el, text);
+    }
+    return text;
+  }
+
   /** How many elements look like `el` and have the same text around them (its parent's): only their places tell them apart. */
   indistinguishable(el: Element): number {
     const f = this.featuresOf(el);
     const look = this.lookOf(el);
-    const parent = this.contextOf(el).parent ?? '';
-    // Look-alikes have its classes as they are now (hashed alike by the same build).
+    const parent = this.parentTextOf(el);
+    // Look-alikes have its classes as they are now (hashed alike by the same build), and its
+    // attributes: compared first, as they cost less to read than a text.
     const classes = [...el.classList].map((name) => `.${CSS.escape(name)}`).join('');
     const selector = `${CSS.escape(f.tag)}${classes || ':not([class])'}`;
-    return matching(this.root, selector).filter(
+    let looks = this.selections.get(selector);
+    if (!looks) {
+      looks = matching(this.root, selector);
+      this.selections.set(selector, looks);
+    }
+    // Once many have been read in this pass, those whose text starts as its does: one walk of
+    // the page then serves every anchor of the pass (and costs more than one anchor's reading).
+    if (f.text && (this.byText || this.lookAlikesRead + looks.length > LOOK_ALIKES_READ)) {
+      looks = this.startingAs(f.text).filter((other) => other.matches(selector));
+    }
+    this.lookAlikesRead += looks.length;
+    const attributes = LOOK_ATTRIBUTES.filter(([key]) => f.attributes[key]);
+    return looks.filter(
       (other) =>
-        this.textOf(other) === f.text && this.lookOf(other) === look && (this.contextOf(other).parent ?? '') === parent,
+        attributes.every(([key, name]) => other.getAttribute(name)?.trim().slice(0, 300) === f.attributes[key]) &&
+        this.textOf(other) === f.text &&
+        this.lookOf(other) === look &&
+        this.parentTextOf(other) === parent,
     ).length;
   }
 
@@ -367,23 +418,51 @@ class RootIndex {
     return this.byValue.get(`${key}\u0000${value}`) ?? [];
   }
 
+  /**
+   * One walk of the page's text nodes files each under the start of its text: the parents of
+   * text nodes (see `withTextStart`), and each element under the start of its first text
+   * (see `startingAs`).
+   */
+  private readTexts(): TextIndex {
+    if (this.byText) return this.byText;
+    const byText = { parents: new Map<string, Element[]>(), firsts: new Map<string, Element[]>() };
+    const filed = new Set<Element>();
+    const root = this.root;
+    const top = isDocument(root) ? (root.body ?? root.documentElement) : root;
+    const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(top, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || SKIPPED.has(parent.tagName)) continue;
+      const key = startKey(node.nodeValue ?? '');
+      if (!key) continue;
+      const parents = byText.parents.get(key);
+      if (parents) parents.push(parent);
+      else byText.parents.set(key, [parent]);
+      // The first text of its parent and of each ancestor not filed yet (whose text starts here).
+      const firsts = byText.firsts.get(key) ?? [];
+      for (let el: Element | null = parent; el && !filed.has(el); el = el.parentElement) {
+        filed.add(el);
+        firsts.push(el);
+      }
+      byText.firsts.set(key, firsts);
+    }
+    this.byText = byText;
+    return byText;
+  }
+
+  /** Every element whose text (see `textOf`) may be `text`: those whose first text node starts as `text` does. */
+  startingAs(text: string): Element[] {
+    const { firsts } = this.readTexts();
+    const start = lower(text.slice(0, 8));
+    const found: Element[] = [];
+    for (let length = 1; length <= start.length; length += 1) found.push(...(firsts.get(start.slice(0, length)) ?? []));
+    return found;
+  }
+
   /** Elements whose text starts like `text` (any tag): the parents of text nodes starting so, and their ancestors whose text starts there too. */
   withTextStart(text: string): Element[] {
-    if (!this.byTextStart) {
-      this.byTextStart = new Map();
-      const root = this.root;
-      const top = isDocument(root) ? (root.body ?? root.documentElement) : root;
-      const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(top, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const key = textKey(node.nodeValue ?? '');
-        if (!key || !node.parentElement) continue;
-        const list = this.byTextStart.get(key);
-        if (list) list.push(node.parentElement);
-        else this.byTextStart.set(key, [node.parentElement]);
-      }
-    }
     const found: Element[] = [];
-    for (const parent of this.byTextStart.get(textKey(text)) ?? []) {
+    for (const parent of this.readTexts().parents.get(textKey(text)) ?? []) {
       let node: Element | null = parent;
       for (let level = 0; node && level < 4; level += 1, node = node.parentElement) found.push(node);
     }
@@ -392,6 +471,30 @@ class RootIndex {
 }
 
 const textKey = (text: string) => lower(normalize(text).slice(0, 8));
+
+const SPACE = /\s/;
+
+/**
+ * `textKey` of a text node's value, read from its start only: a page has tens of thousands of
+ * text nodes, most of them white space between tags, and normalising each whole costs more
+ * than walking them.
+ */
+function startKey(value: string): string {
+  let key = '';
+  let space = false;
+  for (let i = 0; i < value.length && key.length < 8; i += 1) {
+    const char = value[i] as string;
+    const code = value.charCodeAt(i);
+    if (code <= 32 ? code === 32 || (code >= 9 && code <= 13) : code > 127 && SPACE.test(char)) {
+      space = key.length > 0;
+      continue;
+    }
+    if (space) key += ' ';
+    space = false;
+    if (key.length < 8) key += char;
+  }
+  return key.toLowerCase();
+}
 
 export interface Scored {
   element: Element;
@@ -526,7 +629,7 @@ export class Resolver {
     // Fewer elements show its text than when it was pinned: this may be another that showed it
     // too, so what is around it must not be all different.
     const text = anchor.text?.exact;
-    if (text && anchor.textCount && index.showing(text) < anchor.textCount && best.around < AROUND_MIN) {
+    if (text && anchor.textCount && best.around < AROUND_MIN && index.showing(text) < anchor.textCount) {
       return this.refuse('fewer-showing');
     }
     // Its text or name changed, or it has none: then the text around it must say it is the

@@ -78,15 +78,26 @@ export class PinTracker {
   private changed = false;
   private retryMs = RETRY_MS;
   private lastLook = 0;
+  /** The slowest lookup lately, in ms (forgotten little by little). */
+  private slowest = 0;
+  /** What was read of the page, kept from frame to frame until it changes. */
+  private resolver: Resolver | null = null;
   private readonly observer: MutationObserver;
   private readonly onScroll = () => this.schedule(false);
+  private readonly onResize = () => {
+    this.resolver = null;
+    this.schedule(false);
+  };
 
   constructor(
     private readonly host: Element,
     /** Called with the placement of every pin looked for (null: not found on this page) whenever one changes. */
     private readonly onChange: (placements: Map<string, Placement | null>) => void,
   ) {
-    this.observer = new MutationObserver(() => this.schedule(true));
+    this.observer = new MutationObserver(() => {
+      this.resolver = null;
+      this.schedule(true);
+    });
     this.observer.observe(document.documentElement, {
       childList: true,
       subtree: true,
@@ -95,7 +106,7 @@ export class PinTracker {
       attributeFilter: ['class', 'id', 'hidden', 'style', 'open'],
     });
     addEventListener('scroll', this.onScroll, { capture: true, passive: true });
-    addEventListener('resize', this.onScroll, { passive: true });
+    addEventListener('resize', this.onResize, { passive: true });
   }
 
   /** The anchors to keep pins for (by comment id): new ones are looked for from the next frame. */
@@ -128,7 +139,7 @@ export class PinTracker {
   destroy(): void {
     this.observer.disconnect();
     removeEventListener('scroll', this.onScroll, { capture: true });
-    removeEventListener('resize', this.onScroll);
+    removeEventListener('resize', this.onResize);
     cancelAnimationFrame(this.frame);
     clearTimeout(this.retry);
   }
@@ -176,12 +187,18 @@ export class PinTracker {
   private work(): void {
     if (!this.pending.size) return;
     const started = performance.now();
-    const resolver = new Resolver(document);
+    this.resolver ??= new Resolver(document);
+    const resolver = this.resolver;
+    let looked = 0;
     for (const id of [...this.pending]) {
+      // At least one a frame; another only when one as slow as the slowest lately still fits.
+      if (looked && performance.now() - started + this.slowest > FRAME_BUDGET_MS) break;
+      const start = performance.now();
       this.pending.delete(id);
       const anchor = this.anchors.get(id);
       if (anchor) this.look(resolver, id, anchor);
-      if (performance.now() - started > FRAME_BUDGET_MS) break;
+      this.slowest = Math.max(this.slowest * 0.8, performance.now() - start);
+      looked += 1;
     }
     const took = performance.now() - started;
     this.retryMs = took > SLOW_MS ? Math.min(RETRY_MAX_MS, this.retryMs * 2) : RETRY_MS;
