@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { seedDemoIfEmpty } from '../../server/src/modules/demo/seed.js';
+import { codeAt } from '../../server/src/modules/two-factor/totp.js';
 import {
   addClient,
   addMember,
@@ -643,6 +644,62 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByLabel('New password').fill('a newer fine passphrase');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByRole('status').filter({ hasText: 'Password changed' }).waitFor();
+  });
+
+  test('two-factor: a member sets up an app (QR code, recovery codes shown once), signs in with a code; an admin requires it and resets it', async () => {
+    const member = await addMember(stack.api.app, stack.admin, 'member', 'Tess Factor');
+    const { page, errors } = await open(member, '/account');
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+    await page.getByText('Off: your password alone signs you in').waitFor();
+    await page.getByLabel('Your password, to confirm').fill('another good password');
+    await page.getByRole('button', { name: 'Set up an app' }).click();
+    await page.getByRole('img', { name: /QR code/ }).waitFor();
+    await look(page, 'console-two-factor-enrol', errors);
+    const seed = (await page.getByRole('region', { name: 'Or type this setup key' }).textContent())?.trim() ?? '';
+    assert.match(seed, /^[A-Z2-7]{32}$/);
+    await page.getByLabel('Code from your app').fill('000000');
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not the code' }).waitFor();
+    await page.getByLabel('Code from your app').fill(codeAt(seed, Date.now()));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    const shown = page.getByRole('region', { name: 'Recovery codes' });
+    await shown.waitFor();
+    const codes = ((await shown.textContent()) ?? '').match(/[a-z2-9]{5}-[a-z2-9]{5}/g) ?? [];
+    assert.equal(codes.length, 10);
+    await look(page, 'console-two-factor-codes', errors);
+    await page.getByRole('button', { name: 'I have kept them' }).click();
+    await page.getByText(/On since .*10 recovery codes left/).waitFor();
+
+    // Signing in again: the password, then a code (here a recovery code), by keyboard.
+    const fresh = await open(null, '/', PHONE);
+    await fresh.page.getByLabel('E-mail').fill(member.email);
+    await fresh.page.getByLabel('Password').fill('another good password');
+    await fresh.page.keyboard.press('Enter');
+    await fresh.page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+    await look(fresh.page, 'console-phone-two-factor-sign-in', fresh.errors);
+    await fresh.page.getByLabel('Code from your app, or a recovery code').fill(codes[0] as string);
+    await fresh.page.keyboard.press('Enter');
+    await fresh.page.getByRole('heading', { name: 'Inbox' }).waitFor();
+
+    // The admin requires it of everyone, sees who has it and resets a lost phone.
+    const asAdmin = await open(stack.admin, '/people');
+    await asAdmin.page.getByLabel('Two-factor sign-in required of').selectOption('everyone');
+    await asAdmin.page.getByLabel('Two-factor sign-in required of').and(asAdmin.page.locator(':enabled')).waitFor();
+    assert.equal(
+      (await call(stack.api.app, 'GET', '/api/workspace/security', { token: stack.admin.token })).body
+        .twoFactorRequired,
+      'everyone',
+    );
+    await look(asAdmin.page, 'console-people-two-factor', asAdmin.errors);
+    await asAdmin.page.getByRole('button', { name: 'Reset two-factor of Tess Factor' }).click();
+    const dialog = asAdmin.page.getByRole('dialog', { name: /Reset Tess Factor/ });
+    await dialog.getByRole('button', { name: 'Reset two-factor' }).click();
+    await asAdmin.page.getByRole('button', { name: 'Reset two-factor of Tess Factor' }).waitFor({ state: 'detached' });
+    assert.equal(await dialog.isVisible(), false);
+    await call(stack.api.app, 'PATCH', '/api/workspace/security', {
+      token: stack.admin.token,
+      body: { twoFactorRequired: 'none' },
+    });
   });
 
   test('a client signed in through a link is told to use the widget on the app', async () => {

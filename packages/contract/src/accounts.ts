@@ -24,10 +24,17 @@ export const User = Type.Object({
 });
 export type User = Static<typeof User>;
 
+export const TwoFactorRequired = Type.Union([Type.Literal('none'), Type.Literal('admins'), Type.Literal('everyone')], {
+  description:
+    'Who must sign in with a second factor (a code from an authenticator app): nobody, admins, or every admin and member. Client accounts sign in by link and are never asked.',
+});
+export type TwoFactorRequired = Static<typeof TwoFactorRequired>;
+
 export const Workspace = Type.Object({
   id: Type.String(),
   name: Type.String(),
   createdAt: Timestamp,
+  twoFactorRequired: TwoFactorRequired,
 });
 export type Workspace = Static<typeof Workspace>;
 
@@ -58,6 +65,23 @@ export const LoginBody = Type.Object(
 export type LoginBody = Static<typeof LoginBody>;
 
 export const SessionResult = Type.Object({ token: Type.String(), user: User });
+
+export const SecondFactorAsked = Type.Object(
+  {
+    secondFactor: Type.Union([Type.Literal('code'), Type.Literal('enrol')], {
+      description:
+        'code: answer with a code of your authenticator app or a recovery code; enrol: the workspace requires a second factor you have not set up (POST /api/auth/two-factor/enrolment, then answer with its first code)',
+    }),
+    challenge: Type.String({ description: 'Shown once; good for 10 minutes and 5 wrong codes' }),
+    expiresAt: Timestamp,
+  },
+  { description: 'The password was right; the session comes with the second factor (POST /api/auth/two-factor)' },
+);
+export type SecondFactorAsked = Static<typeof SecondFactorAsked>;
+
+/** A sign-in with a password: a session, or the question of a second factor. */
+export const LoginResult = Type.Union([SessionResult, SecondFactorAsked]);
+export type LoginResult = Static<typeof LoginResult>;
 
 export const QuickAccessSignInBody = Type.Object(
   { accessToken: Line({ minLength: 1, maxLength: 200 }) },

@@ -26,6 +26,11 @@ export const AUDIT_ACTIONS = [
   'project_updated',
   'project_deleted',
   'exported',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_reset',
+  'recovery_codes_renewed',
+  'security_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

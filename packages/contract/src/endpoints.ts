@@ -12,6 +12,7 @@ import type {
   CreateQuickAccessBody,
   EndedSessions,
   LoginBody,
+  LoginResult,
   Me,
   QuickAccessCreated,
   QuickAccessSignInBody,
@@ -48,6 +49,18 @@ import type {
   UpdateProjectBody,
 } from './projects.js';
 import type { ServerInfo } from './server.js';
+import type {
+  ChallengeBody,
+  ConfirmTwoFactorBody,
+  PasswordBody,
+  RecoveryCodes,
+  SecondFactorBody,
+  SecondFactorResult,
+  TwoFactorEnrolment,
+  TwoFactorStatus,
+  UpdateWorkspaceSecurityBody,
+  WorkspaceSecurity,
+} from './two-factor.js';
 import type { ProblemDocument } from './vocabulary.js';
 import type {
   AcceptInviteBody,
@@ -82,7 +95,17 @@ interface Route<Answer, Body = undefined, Query = undefined> {
 
 export interface Endpoints {
   'POST /api/signup': Route<Of<typeof SignupResult>, Of<typeof SignupBody>>;
-  'POST /api/auth/login': Route<Of<typeof SessionResult>, Of<typeof LoginBody>>;
+  'POST /api/auth/login': Route<Of<typeof LoginResult>, Of<typeof LoginBody>>;
+  'POST /api/auth/two-factor': Route<Of<typeof SecondFactorResult>, Of<typeof SecondFactorBody>>;
+  'POST /api/auth/two-factor/enrolment': Route<Of<typeof TwoFactorEnrolment>, Of<typeof ChallengeBody>>;
+  'GET /api/me/two-factor': Route<Of<typeof TwoFactorStatus>>;
+  'POST /api/me/two-factor/enrolment': Route<Of<typeof TwoFactorEnrolment>, Of<typeof PasswordBody>>;
+  'POST /api/me/two-factor/confirm': Route<Of<typeof RecoveryCodes>, Of<typeof ConfirmTwoFactorBody>>;
+  'POST /api/me/two-factor/recovery-codes': Route<Of<typeof RecoveryCodes>, Of<typeof PasswordBody>>;
+  'POST /api/me/two-factor/disable': Route<null, Of<typeof PasswordBody>>;
+  'GET /api/workspace/security': Route<Of<typeof WorkspaceSecurity>>;
+  'PATCH /api/workspace/security': Route<Of<typeof WorkspaceSecurity>, Of<typeof UpdateWorkspaceSecurityBody>>;
+  'DELETE /api/workspace/members/{id}/two-factor': Route<null>;
   'POST /api/auth/quick-access': Route<Of<typeof SessionResult>, Of<typeof QuickAccessSignInBody>>;
   'POST /api/auth/logout': Route<undefined>;
   'GET /api/me': Route<Of<typeof Me>>;
@@ -205,6 +228,16 @@ export function endpointRequest(
 const endpointSet = {
   'POST /api/signup': true,
   'POST /api/auth/login': true,
+  'POST /api/auth/two-factor': true,
+  'POST /api/auth/two-factor/enrolment': true,
+  'GET /api/me/two-factor': true,
+  'POST /api/me/two-factor/enrolment': true,
+  'POST /api/me/two-factor/confirm': true,
+  'POST /api/me/two-factor/recovery-codes': true,
+  'POST /api/me/two-factor/disable': true,
+  'GET /api/workspace/security': true,
+  'PATCH /api/workspace/security': true,
+  'DELETE /api/workspace/members/{id}/two-factor': true,
   'POST /api/auth/quick-access': true,
   'POST /api/auth/logout': true,
   'GET /api/me': true,

@@ -15,4 +15,5 @@ export * from './projects.js';
 export * from './rules.js';
 export * from './server.js';
 export * from './sha.js';
+export * from './two-factor.js';
 export * from './workspace.js';

@@ -13,6 +13,9 @@ export const Member = Type.Object({
   email: Type.Optional(Type.String({ description: 'Shown to admins only' })),
   createdAt: Type.Optional(Timestamp),
   lastSignInAt: Type.Optional(Nullable(Timestamp)),
+  twoFactor: Type.Optional(
+    Type.Boolean({ description: 'Shown to admins only: whether they sign in with a second factor' }),
+  ),
 });
 export type Member = Static<typeof Member>;
 

@@ -11,6 +11,8 @@ import { rateRules } from './limits/rules.js';
 import { issueApiKey } from './modules/api-keys/service.js';
 import * as accounts from './modules/auth/service.js';
 import { ImportError, importExport } from './modules/export/import.js';
+import { resealSecrets, resetOf } from './modules/two-factor/service.js';
+import { openSecretBox } from './secrets.js';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -23,6 +25,12 @@ Runs against the database the server is configured with (DATABASE_URL or SVC_DAT
       A new generated password for that user (printed once); all their sessions end.
   create-api-key <e-mail> [--name <name>]
       A new API key of that user (printed once).
+  reset-two-factor <e-mail>
+      Removes that user's second factor (a lost phone, no recovery code left): they sign
+      in with their password, and set up a new app if their workspace requires one.
+  reseal-secrets
+      After a key rotation (SVC_SECRET_KEY new, the old one in SVC_SECRET_KEY_PREVIOUS):
+      encrypts every stored secret with the new key, so the old one can be dropped.
   import <file>
       Brings in a JSON Lines export (svc-cli export --all, GET /api/workspace/export) with
       the ids it had: its workspace, projects, people, comments, replies and timelines. Rows
@@ -56,7 +64,17 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  if (!['create-admin', 'reset-password', 'create-api-key', 'import', 'backup'].includes(command)) {
+  if (
+    ![
+      'create-admin',
+      'reset-password',
+      'create-api-key',
+      'reset-two-factor',
+      'reseal-secrets',
+      'import',
+      'backup',
+    ].includes(command)
+  ) {
     throw new UsageError(`Unknown command "${command}".`);
   }
   const loaded = loadConfig(process.env);
@@ -114,6 +132,21 @@ async function main(argv: string[]): Promise<void> {
       if (ended > 0 && database.name === 'sqlite') {
         process.stdout.write('A running server may still accept those sessions until it restarts.\n');
       }
+    } else if (command === 'reset-two-factor') {
+      const user = await userByEmail();
+      await resetOf(
+        deps,
+        user,
+        { workspaceId: user.workspace_id, actor: null, address: null },
+        'by the operator (admin command)',
+      );
+      process.stdout.write(`Two-factor sign-in of ${user.email} removed: their password alone signs them in now.\n`);
+    } else if (command === 'reseal-secrets') {
+      const secrets = openSecretBox(config, (message) => process.stderr.write(`${message}\n`));
+      const count = await resealSecrets({ db: database.db, secrets });
+      process.stdout.write(
+        `${count} account(s) had secrets sealed with an older key; all are sealed with the current one now.\n`,
+      );
     } else {
       const user = await userByEmail();
       if (user.role === 'client') throw new UsageError(`${target} is a quick-access account: it cannot hold API keys.`);

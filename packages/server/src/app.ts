@@ -43,9 +43,11 @@ import { notificationSink } from './modules/notifications/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { listAllowedOrigins } from './modules/projects/repo.js';
 import { projectRoutes } from './modules/projects/routes.js';
+import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { widgetRoutes } from './modules/widget/routes.js';
 import { Readiness } from './readiness.js';
+import { openSecretBox } from './secrets.js';
 import type { RegisteredRoute } from './types.js';
 
 export type { Config } from './config.js';
@@ -252,7 +254,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerCors(app, origins);
 
   const rules = rateRules(config.limits);
-  await app.register(authRoutes, { signup: config.signup, sessions: config.sessions, rules });
+  const secrets = openSecretBox(config, (message) => app.log.warn(message));
+  await app.register(authRoutes, { signup: config.signup, sessions: config.sessions, rules, secrets, clock });
+  await app.register(twoFactorRoutes, { sessions: config.sessions, rules, secrets, clock });
   await app.register(memberRoutes);
   await app.register(auditRoutes, { retentionDays: config.auditRetentionDays, clock });
   await app.register(exportRoutes, { version: SERVER_VERSION });

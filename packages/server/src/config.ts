@@ -51,6 +51,14 @@ export interface Config {
   auditRetentionDays: number;
   /** How long an invitation link works, and a password reset link. */
   links: { inviteTtlMs: number; passwordResetTtlMs: number };
+  /**
+   * The keys that encrypt secrets at rest (two-factor seeds): SVC_SECRET_KEY first, then
+   * SVC_SECRET_KEY_PREVIOUS (still read, while a rotation re-encrypts). Empty: a key kept in
+   * `keyFile`, made on first start (see secrets.ts).
+   */
+  secretKeys: Buffer[];
+  /** Where the key is kept when SVC_SECRET_KEY is not set. */
+  keyFile: string;
 }
 
 /** When a session ends by itself: unused for `idleMs`, or `lifetimeMs` after sign-in. */
@@ -162,6 +170,26 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     return null;
   };
 
+  /** 32 bytes, written as base64 or hex. */
+  const secretKeys = (): Buffer[] => {
+    const keys: Buffer[] = [];
+    for (const name of ['SVC_SECRET_KEY', 'SVC_SECRET_KEY_PREVIOUS']) {
+      const raw = env[name]?.trim();
+      if (!raw) continue;
+      for (const written of raw.split(',').map((part) => part.trim())) {
+        const key = /^[\da-f]{64}$/i.test(written) ? Buffer.from(written, 'hex') : Buffer.from(written, 'base64');
+        // Never echo it: it is a secret.
+        if (key.length === 32) keys.push(key);
+        else
+          problems.push(
+            `${name} must be 32 random bytes written in base64 or hex (make one with: openssl rand -base64 32)`,
+          );
+      }
+    }
+    if (keys.length && !env.SVC_SECRET_KEY?.trim()) problems.push('SVC_SECRET_KEY_PREVIOUS needs SVC_SECRET_KEY');
+    return keys;
+  };
+
   const logFormat = (env.SVC_LOG_FORMAT?.trim() || 'auto') as LogFormat;
   if (!LOG_FORMATS.includes(logFormat)) {
     problems.push(`SVC_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got "${env.SVC_LOG_FORMAT}")`);
@@ -172,10 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     problems.push(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.SVC_LOG_LEVEL}")`);
   }
 
-  let database: DatabaseConfig = {
-    dialect: 'sqlite',
-    file: path.resolve(env.SVC_DATA_DIR || './data', 'svc.db'),
-  };
+  const dataDir = path.resolve(env.SVC_DATA_DIR || './data');
+  let database: DatabaseConfig = { dialect: 'sqlite', file: path.join(dataDir, 'svc.db') };
   const url = env.DATABASE_URL?.trim();
   if (url) {
     if (/^postgres(ql)?:\/\//.test(url)) {
@@ -202,6 +228,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     metricsToken: metricsToken(),
     publicUrl: publicUrl(),
     auditRetentionDays: integer('SVC_AUDIT_RETENTION_DAYS', 365, 1, 100 * 365),
+    secretKeys: secretKeys(),
+    keyFile: path.join(dataDir, 'secret.key'),
     links: {
       inviteTtlMs: integer('SVC_INVITE_TTL_HOURS', 7 * 24, 1, 365 * 24) * 3_600_000,
       passwordResetTtlMs: integer('SVC_PASSWORD_RESET_TTL_MINUTES', 24 * 60, 5, 7 * 24 * 60) * 60_000,

@@ -14,7 +14,9 @@ export type IdPrefix =
   | 'rst'
   | 'att'
   | 'evt'
-  | 'aud';
+  | 'aud'
+  | 'rec'
+  | 'chl';
 
 const ulid = monotonicFactory();
 

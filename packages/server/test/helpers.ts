@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -45,6 +47,9 @@ export async function createTestDatabase(): Promise<{ database: DatabaseConfig; 
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The key the test servers encrypt secrets with. */
+export const TEST_SECRET_KEY = randomBytes(32);
+
 /** The documented defaults (the configuration test holds them against loadConfig). */
 export const DEFAULT_LIMITS: Config['limits'] = {
   signInFailuresPerAddress: 50,
@@ -80,6 +85,8 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
     publicUrl: null,
     auditRetentionDays: 365,
     links: { inviteTtlMs: 7 * DAY_MS, passwordResetTtlMs: DAY_MS },
+    secretKeys: [TEST_SECRET_KEY],
+    keyFile: path.join(os.tmpdir(), 'svc-test-unused-secret.key'),
     ...overrides,
     sessions: { idleMs: 14 * DAY_MS, lifetimeMs: 90 * DAY_MS, ...overrides.sessions },
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },

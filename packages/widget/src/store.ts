@@ -34,6 +34,8 @@ export class Store {
   count = 0;
   /** Shown above the sign-in form: why the user is signed out. */
   notice = '';
+  /** A sign-in waiting for its second factor (shown once, kept in memory only). */
+  challenge: string | null = null;
   notifications: Notification[] | null = null;
   comments: Comment[] = [];
   nextCursor: string | null = null;
@@ -130,12 +132,38 @@ export class Store {
 
   async signIn(email: string, password: string) {
     const answer = await this.api.call('POST /api/auth/login', { body: { email, password } });
-    if (answer.ok) {
-      this.api.setToken(answer.data.token);
-      this.tab = 'comments';
-      await this.signedIn(answer.data.user);
+    if (!answer.ok) return answer;
+    if ('token' in answer.data) {
+      await this.adopt(answer.data.token, answer.data.user);
+    } else if (answer.data.secondFactor === 'code') {
+      this.challenge = answer.data.challenge;
+    } else {
+      // Setting up an app takes a QR code and recovery codes to keep: the console's sign-in does it.
+      this.notice =
+        'Your workspace requires two-factor sign-in: sign in once on the feedback console to set up your app, then here.';
     }
     return answer;
+  }
+
+  /** The code of the authenticator app (or a recovery code), after a right password. */
+  async answerSecondFactor(code: string) {
+    const answer = await this.api.call('POST /api/auth/two-factor', {
+      body: { challenge: this.challenge ?? '', code },
+    });
+    if (answer.ok) {
+      this.challenge = null;
+      await this.adopt(answer.data.token, answer.data.user);
+    } else if (answer.status === 401) {
+      this.challenge = null;
+      this.notice = answer.data?.detail ?? 'This sign-in has expired: sign in again.';
+    }
+    return answer;
+  }
+
+  private async adopt(token: string, user: User): Promise<void> {
+    this.api.setToken(token);
+    this.tab = 'comments';
+    await this.signedIn(user);
   }
 
   async signedIn(user: User): Promise<void> {

@@ -576,6 +576,23 @@ export class Widget {
     signIn: async (form, email, password) => {
       const answer = await submit(form, () => this.store.signIn(email, password), this.unreachable);
       if (!answer?.ok) return;
+      if (!this.store.user) {
+        // A second factor to answer, or one to set up elsewhere.
+        this.render();
+        this.focus('input');
+        return;
+      }
+      await this.panelViews();
+      this.poller.start();
+      this.refreshed();
+      this.focus('[aria-selected=true]');
+    },
+    answerSecondFactor: async (form, code) => {
+      const answer = await submit(form, () => this.store.answerSecondFactor(code), this.unreachable);
+      if (!this.store.user) {
+        if (answer?.status === 401) this.render();
+        return;
+      }
       await this.panelViews();
       this.poller.start();
       this.refreshed();

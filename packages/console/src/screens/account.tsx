@@ -1,8 +1,9 @@
-// The signed-in person: who they are, their password, and their sessions.
+// The signed-in person: who they are, their password, two-factor sign-in, and their sessions.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { me } from '../session.js';
 import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
+import { TwoFactorSection } from './two-factor.js';
 
 export function Account() {
   const user = me.value?.user;
@@ -71,6 +72,7 @@ export function Account() {
           Change password
         </button>
       </form>
+      <TwoFactorSection />
       <h2>Sessions</h2>
       {sessions.data ? null : <Loading error={sessions.error} />}
       {sessions.data ? (

@@ -17,6 +17,7 @@ import {
   useLoad,
   usePages,
 } from '../ui.js';
+import { TwoFactorRule } from './two-factor.js';
 
 /** A link just made, shown until dismissed. */
 interface ShownLink {
@@ -30,13 +31,14 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
   const members = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), []);
   const action = useAction();
   const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
+  const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
   const admin = isAdmin();
   const self = me.value?.user.id;
   const onlyAdmin = members.data?.items.filter((m) => m.role === 'admin').length === 1;
   return (
     <section aria-labelledby="team">
       <h2 id="team">Team</h2>
-      <FormError message={removing ? '' : action.error} />
+      <FormError message={removing || resetting ? '' : action.error} />
       {members.data ? null : <Loading error={members.error} />}
       {members.data ? (
         <div class="table-wrap">
@@ -64,6 +66,7 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                     {m.name}
                     {m.id === self ? <span class="muted"> (you)</span> : null}
                     {m.email ? <div class="muted small">{m.email}</div> : null}
+                    {m.twoFactor ? <div class="muted small">Two-factor on</div> : null}
                   </td>
                   <td>
                     {admin ? (
@@ -111,6 +114,11 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                         >
                           Reset link<span class="skip"> for {m.name}</span>
                         </button>
+                        {m.twoFactor ? (
+                          <button type="button" onClick={() => setResetting({ id: m.id, name: m.name })}>
+                            Reset two-factor<span class="skip"> of {m.name}</span>
+                          </button>
+                        ) : null}
                         {m.role === 'admin' && onlyAdmin ? (
                           // The server refuses it anyway: the workspace would have nobody to run it.
                           <span class="muted small">Only admin: make another member admin to remove {m.name}</span>
@@ -129,6 +137,38 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
         </div>
       ) : null}
       <MoreRows pages={members} label="Show more members" />
+      <Dialog
+        title={`Reset ${resetting?.name ?? ''}’s two-factor sign-in?`}
+        open={resetting !== null}
+        onClose={() => setResetting(null)}
+      >
+        <p>
+          Their authenticator app and recovery codes stop working. They sign in with their password alone, or set up a
+          new app at sign-in if the workspace requires one. For a lost phone; the audit log records it.
+        </p>
+        <FormError message={action.error} />
+        <div class="row">
+          <button
+            type="button"
+            class="danger"
+            disabled={action.pending}
+            onClick={async () => {
+              const id = resetting?.id ?? '';
+              if (
+                await action.run(() => api.call('DELETE /api/workspace/members/{id}/two-factor', { params: { id } }))
+              ) {
+                setResetting(null);
+                members.reload();
+              }
+            }}
+          >
+            Reset two-factor
+          </button>
+          <button type="button" onClick={() => setResetting(null)}>
+            Cancel
+          </button>
+        </div>
+      </Dialog>
       <Dialog title={`Remove ${removing?.name ?? ''}?`} open={removing !== null} onClose={() => setRemoving(null)}>
         <p>
           Their sessions and API keys stop working at once. Their comments and replies stay, shown as by “Former
@@ -362,6 +402,7 @@ export function People() {
   return (
     <>
       <PageTitle>People</PageTitle>
+      {isAdmin() ? <TwoFactorRule /> : null}
       <Team onLink={setLink} />
       {isAdmin() ? <Invitations onLink={setLink} /> : null}
       <ClientLinks onLink={setLink} />

@@ -1,11 +1,13 @@
 // Signing in, accepting an invitation and completing a password reset: the pages for people
 // without a session. Invitation and reset links carry their token after '#', which never
 // leaves the browser.
+import type { SecondFactorAsked } from '@svc/contract';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
 import { adoptSession, signedOutReason } from '../session.js';
 import { Field, FormError, useAction, useLoad } from '../ui.js';
+import { SecondFactorStep } from './two-factor.js';
 
 function Frame({ title, children }: { title: string; children: preact.ComponentChildren }) {
   useEffect(() => {
@@ -24,8 +26,23 @@ function Frame({ title, children }: { title: string; children: preact.ComponentC
 export function SignIn() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [asked, setAsked] = useState<SecondFactorAsked | null>(null);
   const action = useAction();
   const server = useLoad(() => api.call('GET /api/server', {}), []);
+  if (asked) {
+    return (
+      <Frame title="Two-factor sign-in">
+        <SecondFactorStep
+          asked={asked}
+          onSession={adoptSession}
+          onCancel={() => {
+            setAsked(null);
+            setPassword('');
+          }}
+        />
+      </Frame>
+    );
+  }
   return (
     <Frame title="Sign in">
       {signedOutReason.value ? <p class="notice">{signedOutReason.value}</p> : null}
@@ -33,7 +50,9 @@ export function SignIn() {
         onSubmit={async (event) => {
           event.preventDefault();
           const answer = await action.run(() => api.call('POST /api/auth/login', { body: { email, password } }));
-          if (answer) await adoptSession(answer.data.token);
+          if (!answer) return;
+          if ('token' in answer.data) await adoptSession(answer.data.token);
+          else setAsked(answer.data);
         }}
       >
         <Field label="E-mail" type="email" autocomplete="username" required value={email} onValue={setEmail} />

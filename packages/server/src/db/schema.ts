@@ -1,4 +1,4 @@
-import type { AuditAction, Role, TimelineKind } from '@svc/contract';
+import type { AuditAction, Role, TimelineKind, TwoFactorRequired } from '@svc/contract';
 import type { Generated, Kysely, Transaction } from 'kysely';
 
 /** Timestamps are ISO 8601 strings in both dialects (timestamptz on PostgreSQL, text on SQLite). */
@@ -8,6 +8,7 @@ export interface WorkspaceTable {
   id: string;
   name: string;
   created_at: Timestamp;
+  two_factor_required: Generated<TwoFactorRequired>;
 }
 
 export interface UserTable {
@@ -24,6 +25,33 @@ export interface UserTable {
   /** Set when an admin removed the account: it signs in no more, its comments stay. */
   removed_at: Timestamp | null;
   last_sign_in_at: Timestamp | null;
+  /** The TOTP seed, sealed (see secrets.ts); set once enrolment is confirmed. */
+  totp_secret: Generated<string | null>;
+  /** A seed shown for enrolment, not yet confirmed with a code. */
+  totp_pending_secret: Generated<string | null>;
+  totp_enabled_at: Generated<Timestamp | null>;
+  /** The last 30-second step a code was accepted for: a code is good once. */
+  totp_last_step: Generated<number | null>;
+}
+
+export interface RecoveryCodeTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+}
+
+/** Between a right password and a session: the second factor, or enrolling one. */
+export interface SignInChallengeTable {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  token_hash: string;
+  purpose: 'code' | 'enrol';
+  pending_secret: string | null;
+  attempts: Generated<number>;
+  created_at: Timestamp;
 }
 
 export interface SessionTable {
@@ -238,6 +266,8 @@ export interface Tables {
   one_time_links: OneTimeLinkTable;
   attachments: AttachmentTable;
   refused_origins: RefusedOriginTable;
+  recovery_codes: RecoveryCodeTable;
+  sign_in_challenges: SignInChallengeTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

@@ -8,6 +8,7 @@ export interface Actions {
   /** Move the comment's pin: pick its element again. */
   repin(id: string): void;
   signIn(form: HTMLFormElement, email: string, password: string): void;
+  answerSecondFactor(form: HTMLFormElement, code: string): void;
   signOut(): void;
   openComment(id: string, pageUrl: string): void;
   setAllPages(all: boolean): void;

@@ -4,6 +4,40 @@ import type { Actions } from './actions.js';
 import { closeButton } from './parts.js';
 
 export function signInView(store: Store, actions: Actions): Node[] {
+  const form = store.challenge ? codeForm(actions) : passwordForm(store, actions);
+  return [
+    h('header', null, h('strong', { class: 'title' }, 'Sign in to comment'), closeButton(actions)),
+    h('div', { class: 'body' }, form),
+  ];
+}
+
+/** After a right password, for an account with two-factor sign-in. */
+function codeForm(actions: Actions): HTMLFormElement {
+  const form = h(
+    'form',
+    {
+      onSubmit: (event: Event) => {
+        event.preventDefault();
+        actions.answerSecondFactor(form, (form.elements.namedItem('code') as HTMLInputElement).value);
+      },
+    },
+    h('label', { for: 'svc-code' }, 'Code from your authenticator app'),
+    h('p', { class: 'hint', id: 'svc-code-hint' }, 'Six digits; or one of your recovery codes if you lost your phone.'),
+    h('input', {
+      id: 'svc-code',
+      name: 'code',
+      autocomplete: 'one-time-code',
+      inputmode: 'numeric',
+      'aria-describedby': 'svc-code-hint',
+      maxlength: 20,
+      required: true,
+    }),
+    h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Sign in')),
+  );
+  return form;
+}
+
+function passwordForm(store: Store, actions: Actions): HTMLFormElement {
   const form = h(
     'form',
     {
@@ -26,8 +60,5 @@ export function signInView(store: Store, actions: Actions): Node[] {
     }),
     h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Sign in')),
   );
-  return [
-    h('header', null, h('strong', { class: 'title' }, 'Sign in to comment'), closeButton(actions)),
-    h('div', { class: 'body' }, form),
-  ];
+  return form;
 }

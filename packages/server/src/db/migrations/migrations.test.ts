@@ -8,6 +8,7 @@ import { createTestDatabase, dialect, testConfig } from '../../../test/helpers.j
 import { buildApp } from '../../app.js';
 import type { DatabaseConfig } from '../../config.js';
 import type { Actor } from '../../modules/auth/actor.js';
+import { hashPassword } from '../../modules/auth/passwords.js';
 import { measureTimeline } from '../../modules/comments/measures.js';
 import { presentComment } from '../../modules/comments/presenter.js';
 import { findComment } from '../../modules/comments/repo.js';
@@ -443,6 +444,51 @@ describe('upgrades lose nothing', () => {
       assert.equal(insights.liveUnverified.count, 1);
       assert.equal(insights.liveUnverified.oldest[0]?.id, 'cmt_g');
       assert.equal(insights.rows[0]?.fixes, 9);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('0014 (two-factor): people of 0013 sign in with their password as before, nobody is required a second factor', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0013';
+    await databaseAt(database, '0013_insights', async (db) => {
+      await db
+        .insertInto('workspaces')
+        .values({ id: 'ws_1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' })
+        .execute();
+      await db
+        .insertInto('users')
+        .values({
+          id: 'usr_1',
+          workspace_id: 'ws_1',
+          email: 'ada@a.test',
+          name: 'Ada',
+          role: 'admin',
+          password_hash: await hashPassword(password),
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const signedIn = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'ada@a.test', password },
+      });
+      assert.equal(signedIn.statusCode, 200);
+      const { token } = signedIn.json();
+      assert.equal(typeof token, 'string', 'a session, no second factor asked');
+      const me = await app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}` } });
+      assert.equal(me.json().workspace.twoFactorRequired, 'none');
+      const status = await app.inject({
+        method: 'GET',
+        url: '/api/me/two-factor',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.deepEqual(status.json(), { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false });
     } finally {
       await app.close();
     }

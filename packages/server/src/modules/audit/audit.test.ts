@@ -12,6 +12,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
+import { codeAt } from '../two-factor/totp.js';
 import { pruneAudit, recordAudit } from './audit.js';
 
 /** The password `addMember` gives. */
@@ -182,6 +183,45 @@ describe(`the audit log (${dialect})`, () => {
     assert.deepEqual([(await newest('exported')).actor?.id, (await newest('exported')).detail], [admin.id, 'CSV']);
     event = await newest('project_deleted');
     assert.deepEqual([event.target?.label, event.detail], [project.key, 'Renamed']);
+  });
+
+  test('two-factor sign-in: turned on and off, codes renewed, a member’s reset, the workspace’s rule', async () => {
+    const dana = await addMember(t.app, admin, 'member', 'Dana Factor');
+    const started = await ok(
+      call(t.app, 'POST', '/api/me/two-factor/enrolment', { token: dana.token, body: { password: PASSWORD } }),
+    );
+    await ok(
+      call(t.app, 'POST', '/api/me/two-factor/confirm', {
+        token: dana.token,
+        body: { code: codeAt(started.secret, Date.now()) },
+      }),
+    );
+    assert.deepEqual([(await newest('two_factor_enabled')).actor?.id], [dana.id]);
+    await ok(
+      call(t.app, 'POST', '/api/me/two-factor/recovery-codes', { token: dana.token, body: { password: PASSWORD } }),
+    );
+    assert.equal((await newest('recovery_codes_renewed')).actor?.id, dana.id);
+    await ok(call(t.app, 'DELETE', `/api/workspace/members/${dana.id}/two-factor`, { token: admin.token }), 204);
+    const reset = await newest('two_factor_reset');
+    assert.deepEqual([reset.actor?.id, reset.target?.id, reset.detail], [admin.id, dana.id, 'by an admin']);
+    const again = await ok(
+      call(t.app, 'POST', '/api/me/two-factor/enrolment', { token: dana.token, body: { password: PASSWORD } }),
+    );
+    await ok(
+      call(t.app, 'POST', '/api/me/two-factor/confirm', {
+        token: dana.token,
+        body: { code: codeAt(again.secret, Date.now()) },
+      }),
+    );
+    await ok(
+      call(t.app, 'POST', '/api/me/two-factor/disable', { token: dana.token, body: { password: PASSWORD } }),
+      204,
+    );
+    assert.equal((await newest('two_factor_disabled')).actor?.id, dana.id);
+    await ok(
+      call(t.app, 'PATCH', '/api/workspace/security', { token: admin.token, body: { twoFactorRequired: 'none' } }),
+    );
+    assert.equal((await newest('security_changed')).detail, 'two-factor sign-in required of: none');
   });
 
   test('every action of the list was seen by the tests above', () => {

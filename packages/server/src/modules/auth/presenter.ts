@@ -1,4 +1,5 @@
 import type { Session, User, Workspace } from '@svc/contract';
+import type { Selectable } from 'kysely';
 import type { WorkspaceTable } from '../../db/schema.js';
 import type { UserRow } from './repo.js';
 
@@ -11,10 +12,11 @@ export const presentUser = (row: UserRow): User => ({
   createdAt: row.created_at,
 });
 
-export const presentWorkspace = (row: WorkspaceTable): Workspace => ({
+export const presentWorkspace = (row: Selectable<WorkspaceTable>): Workspace => ({
   id: row.id,
   name: row.name,
   createdAt: row.created_at,
+  twoFactorRequired: row.two_factor_required,
 });
 
 export const presentSession = (row: {

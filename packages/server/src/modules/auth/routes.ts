@@ -4,6 +4,7 @@ import {
   EndedSessions,
   IdParams,
   LoginBody,
+  LoginResult,
   Me,
   Page,
   PageOnlyQuery,
@@ -14,12 +15,14 @@ import {
   SignupResult,
 } from '@svc/contract';
 import { Type } from 'typebox';
+import type { Clock } from '../../clock.js';
 import type { SessionPolicy, SignupPolicy } from '../../config.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import type { RateRules } from '../../limits/rules.js';
+import type { SecretBox } from '../../secrets.js';
+import { askSecondFactor, type TwoFactorDeps } from '../two-factor/service.js';
 import { presentSession, presentUser, presentWorkspace } from './presenter.js';
-import type { AuthDeps } from './service.js';
 import * as service from './service.js';
 
 const tags = ['accounts'];
@@ -28,8 +31,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
   signup: SignupPolicy;
   sessions: SessionPolicy;
   rules: RateRules;
-}> = async (app, { signup, sessions, rules }) => {
-  const deps: AuthDeps = { db: app.database.db, database: app.database, sessions, rules };
+  secrets: SecretBox;
+  clock: Clock;
+}> = async (app, { signup, sessions, rules, secrets, clock }) => {
+  const deps: TwoFactorDeps = { db: app.database.db, database: app.database, sessions, rules, secrets, clock };
 
   app.post(
     '/api/signup',
@@ -56,14 +61,16 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         tags,
         summary: 'Sign in with e-mail and password',
         description:
-          'Failed sign-ins are limited per client address and per account; past the limit the answer is 429 with Retry-After, before the password is checked.',
+          'Failed sign-ins are limited per client address and per account; past the limit the answer is 429 with Retry-After, before the password is checked. When the account has a second factor, or its workspace requires one, the answer is a challenge instead of a session (see POST /api/auth/two-factor).',
         body: LoginBody,
-        response: { 200: SessionResult, ...problemResponses(429) },
+        response: { 200: LoginResult, ...problemResponses(429) },
       },
     },
     async (request) => {
-      const { token, user } = await service.login(deps, request.body, service.clientOf(request));
-      return { token, user: presentUser(user) };
+      const signedIn = await service.login(deps, request.body, service.clientOf(request), (user) =>
+        askSecondFactor(deps, user),
+      );
+      return 'asked' in signedIn ? signedIn.asked : { token: signedIn.token, user: presentUser(signedIn.user) };
     },
   );
 

@@ -1,4 +1,4 @@
-import type { ChangePasswordBody, LoginBody, Role, SignupBody } from '@svc/contract';
+import type { ChangePasswordBody, LoginBody, Role, SecondFactorAsked, SignupBody } from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SessionPolicy, SignupPolicy } from '../../config.js';
@@ -108,7 +108,14 @@ function toActor(
 const USER_AGENT_MAX = 300;
 
 /** How a session began, as the audit log says it. */
-export type SignInWay = 'password' | 'access link' | 'sign-up' | 'invitation' | 'password reset';
+export type SignInWay =
+  | 'password'
+  | 'password and code'
+  | 'password and recovery code'
+  | 'access link'
+  | 'sign-up'
+  | 'invitation'
+  | 'password reset';
 
 /** A new session for `user`, recorded in the audit log with how it began; its bearer token. */
 export async function startSession(
@@ -234,7 +241,13 @@ export async function resetPassword(deps: Deps, user: repo.UserRow, password: st
  * once either has used up its limit, sign-in is refused with 429 before any password is
  * hashed, so wrong guesses cost the guesser, not our CPU. Successful sign-ins count nothing.
  */
-export async function login(deps: Deps, input: LoginBody, client: Client) {
+export async function login(
+  deps: Deps,
+  input: LoginBody,
+  client: Client,
+  /** What else the account must answer before a session (a second factor), if anything. */
+  askMore: (user: repo.UserRow) => Promise<SecondFactorAsked | null> = async () => null,
+): Promise<{ token: string; user: repo.UserRow } | { asked: SecondFactorAsked }> {
   const { db, rules } = deps;
   const email = normaliseEmail(input.email);
   await refuseWhenExhausted(db, rules.signInFailuresPerAddress, client.address);
@@ -248,6 +261,8 @@ export async function login(deps: Deps, input: LoginBody, client: Client) {
     if (user) await recordAudit(db, accountBy(user, client), 'sign_in_failed', null, 'wrong password');
     throw unauthenticated('E-mail or password is incorrect.');
   }
+  const asked = await askMore(user);
+  if (asked) return { asked };
   return { token: await startSession(db, user, client, 'password'), user };
 }
 
@@ -322,21 +337,39 @@ export async function endOtherSessions(deps: Deps, actor: Actor): Promise<number
 }
 
 /**
+ * Checks the caller's password before a change to how they sign in; a wrong one counts as a
+ * failed sign-in of the account (and of the address) and is audited with what was being done.
+ */
+export async function requireCurrentPassword(
+  deps: Pick<Deps, 'db' | 'rules'>,
+  actor: Actor,
+  password: string,
+  client: Client,
+  { path, doing }: { path: string; doing: string },
+) {
+  authorize(actor, 'account.changePassword');
+  const user = await repo.findUserById(deps.db, actor.workspaceId, actor.id);
+  if (!user?.password_hash) throw unauthenticated();
+  const account = user.email ?? user.id;
+  await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAccount, account);
+  if (!(await verifyPassword(password, user.password_hash))) {
+    await countEvent(deps.db, deps.rules.signInFailuresPerAccount, account);
+    await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address);
+    await recordAudit(deps.db, auditBy(actor), 'sign_in_failed', null, `wrong current password, ${doing}`);
+    throw invalidField(path, 'is not your current password');
+  }
+  return user;
+}
+
+/**
  * A new password, given the current one (a wrong one counts as a failed sign-in of the
  * account). Every other session of the user ends, at once in every process.
  */
 export async function changePassword(deps: Deps, actor: Actor, input: ChangePasswordBody, client: Client) {
-  authorize(actor, 'account.changePassword');
-  const user = await repo.findUserById(deps.db, actor.workspaceId, actor.id);
-  if (!user?.password_hash) throw unauthenticated();
-  const email = user.email ?? user.id;
-  await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAccount, email);
-  if (!(await verifyPassword(input.currentPassword, user.password_hash))) {
-    await countEvent(deps.db, deps.rules.signInFailuresPerAccount, email);
-    await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address);
-    await recordAudit(deps.db, auditBy(actor), 'sign_in_failed', null, 'wrong current password, changing it');
-    throw invalidField('/currentPassword', 'is not your current password');
-  }
+  await requireCurrentPassword(deps, actor, input.currentPassword, client, {
+    path: '/currentPassword',
+    doing: 'changing it',
+  });
   requireUncommonPassword(input.newPassword, '/newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   return inTransaction(deps.db, async (trx) => {

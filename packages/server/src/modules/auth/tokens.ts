@@ -7,6 +7,7 @@ export const TOKEN_PREFIX = {
   access: 'svc_acc_',
   invite: 'svc_inv_',
   passwordReset: 'svc_rst_',
+  challenge: 'svc_chl_',
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_PREFIX;

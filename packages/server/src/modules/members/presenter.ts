@@ -14,6 +14,7 @@ export const presentMember = (row: AccountRow, viewer: Actor): Member =>
         email: row.email ?? '',
         createdAt: row.created_at,
         lastSignInAt: row.last_sign_in_at,
+        twoFactor: row.totp_enabled_at !== null,
       }
     : { id: row.id, name: row.name, role: row.role };
 

@@ -17,6 +17,7 @@ export function listAccounts(
       'users.role',
       'users.created_at',
       'users.last_sign_in_at',
+      'users.totp_enabled_at',
       'projects.key as project_key',
     ])
     .where('users.workspace_id', '=', workspaceId)
