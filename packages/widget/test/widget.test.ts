@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { codeAt } from '../../server/src/modules/two-factor/totp.js';
 import { call } from '../../server/test/helpers.js';
 import {
   appliedComment,
@@ -505,6 +506,61 @@ describe('the widget in Chromium, on another origin than the API', () => {
     await widget(page).locator('#svc-password').fill('another good password');
     await widget(page).locator('button[type=submit]', { hasText: 'Sign in' }).click();
     await widget(page).locator('[role=tab]', { hasText: 'Comments' }).waitFor();
+  });
+
+  test('two-factor: after the password the widget asks for the code; a wrong one says so; one required but not set up points to the console', async () => {
+    const member = await newReviewer(stack, 'Theo Twofactor');
+    const started = await call(stack.api.app, 'POST', '/api/me/two-factor/enrolment', {
+      token: member.token,
+      body: { password: 'another good password' },
+    });
+    await call(stack.api.app, 'POST', '/api/me/two-factor/confirm', {
+      token: member.token,
+      body: { code: codeAt(started.body.secret, Date.now() - 30_000) },
+    });
+    const page = await (await newContext()).newPage();
+    await page.goto(stack.pageUrl());
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('#svc-email').fill(member.email);
+    await widget(page).locator('#svc-password').fill('another good password');
+    await widget(page).locator('button[type=submit]', { hasText: 'Sign in' }).click();
+    const code = widget(page).locator('#svc-code');
+    await code.waitFor();
+    assert.equal(
+      await widget(page)
+        .locator('#svc-code')
+        .evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement),
+      true,
+      'focus moves to the code',
+    );
+    await code.fill('000000');
+    await page.keyboard.press('Enter');
+    await widget(page).locator('[role=alert]').filter({ hasText: 'is not right' }).waitFor();
+    await screenshot(page, 'two-factor-code');
+    await code.fill(codeAt(started.body.secret, Date.now()));
+    await page.keyboard.press('Enter');
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).waitFor();
+
+    // Required of everyone, and this one has no app yet: the console sets it up.
+    const other = await newReviewer(stack, 'Una Unenrolled');
+    await call(stack.api.app, 'PATCH', '/api/workspace/security', {
+      token: stack.admin.token,
+      body: { twoFactorRequired: 'everyone' },
+    });
+    try {
+      const second = await (await newContext()).newPage();
+      await second.goto(stack.pageUrl());
+      await widget(second).locator('.launcher').click();
+      await widget(second).locator('#svc-email').fill(other.email);
+      await widget(second).locator('#svc-password').fill('another good password');
+      await widget(second).locator('button[type=submit]', { hasText: 'Sign in' }).click();
+      await widget(second).locator('[role=alert]').filter({ hasText: 'requires two-factor sign-in' }).waitFor();
+    } finally {
+      await call(stack.api.app, 'PATCH', '/api/workspace/security', {
+        token: stack.admin.token,
+        body: { twoFactorRequired: 'none' },
+      });
+    }
   });
 
   test('on an origin no project allows, signing in says which origin to add and links where an admin adds it', async () => {

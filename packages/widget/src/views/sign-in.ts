@@ -22,7 +22,11 @@ function codeForm(actions: Actions): HTMLFormElement {
       },
     },
     h('label', { for: 'svc-code' }, 'Code from your authenticator app'),
-    h('p', { class: 'hint', id: 'svc-code-hint' }, 'Six digits; or one of your recovery codes if you lost your phone.'),
+    h(
+      'p',
+      { class: 'muted', id: 'svc-code-hint' },
+      'Six digits; or one of your recovery codes if you lost your phone.',
+    ),
     h('input', {
       id: 'svc-code',
       name: 'code',
