@@ -50,6 +50,15 @@ import type {
 } from './projects.js';
 import type { ServerInfo } from './server.js';
 import type {
+  PutSsoBody,
+  SsoDiscovery,
+  SsoDiscoveryQuery,
+  SsoExchangeBody,
+  SsoSettings,
+  SsoStarted,
+  StartSsoBody,
+} from './sso.js';
+import type {
   ChallengeBody,
   ConfirmTwoFactorBody,
   PasswordBody,
@@ -106,6 +115,14 @@ export interface Endpoints {
   'GET /api/workspace/security': Route<Of<typeof WorkspaceSecurity>>;
   'PATCH /api/workspace/security': Route<Of<typeof WorkspaceSecurity>, Of<typeof UpdateWorkspaceSecurityBody>>;
   'DELETE /api/workspace/members/{id}/two-factor': Route<null>;
+  'GET /api/auth/sso': Route<Of<typeof SsoDiscovery>, undefined, Of<typeof SsoDiscoveryQuery>>;
+  'POST /api/auth/sso/start': Route<Of<typeof SsoStarted>, Of<typeof StartSsoBody>>;
+  /** The provider's redirect back: a browser navigation, answered with a redirect to the console. */
+  'GET /api/auth/sso/callback': Route<null>;
+  'POST /api/auth/sso/exchange': Route<Of<typeof SessionResult>, Of<typeof SsoExchangeBody>>;
+  'GET /api/workspace/sso': Route<Of<typeof SsoSettings>>;
+  'PUT /api/workspace/sso': Route<Of<typeof SsoSettings>, Of<typeof PutSsoBody>>;
+  'DELETE /api/workspace/sso': Route<null>;
   'POST /api/auth/quick-access': Route<Of<typeof SessionResult>, Of<typeof QuickAccessSignInBody>>;
   'POST /api/auth/logout': Route<undefined>;
   'GET /api/me': Route<Of<typeof Me>>;
@@ -238,6 +255,13 @@ const endpointSet = {
   'GET /api/workspace/security': true,
   'PATCH /api/workspace/security': true,
   'DELETE /api/workspace/members/{id}/two-factor': true,
+  'GET /api/auth/sso': true,
+  'POST /api/auth/sso/start': true,
+  'GET /api/auth/sso/callback': true,
+  'POST /api/auth/sso/exchange': true,
+  'GET /api/workspace/sso': true,
+  'PUT /api/workspace/sso': true,
+  'DELETE /api/workspace/sso': true,
   'POST /api/auth/quick-access': true,
   'POST /api/auth/logout': true,
   'GET /api/me': true,

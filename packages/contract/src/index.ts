@@ -15,5 +15,6 @@ export * from './projects.js';
 export * from './rules.js';
 export * from './server.js';
 export * from './sha.js';
+export * from './sso.js';
 export * from './two-factor.js';
 export * from './workspace.js';

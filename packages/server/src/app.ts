@@ -43,6 +43,7 @@ import { notificationSink } from './modules/notifications/service.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { listAllowedOrigins } from './modules/projects/repo.js';
 import { projectRoutes } from './modules/projects/routes.js';
+import { ssoRoutes } from './modules/sso/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { widgetRoutes } from './modules/widget/routes.js';
@@ -257,6 +258,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const secrets = openSecretBox(config, (message) => app.log.warn(message));
   await app.register(authRoutes, { signup: config.signup, sessions: config.sessions, rules, secrets, clock });
   await app.register(twoFactorRoutes, { sessions: config.sessions, rules, secrets, clock });
+  await app.register(ssoRoutes, { sessions: config.sessions, rules, secrets, clock, publicUrl: config.publicUrl });
   await app.register(memberRoutes);
   await app.register(auditRoutes, { retentionDays: config.auditRetentionDays, clock });
   await app.register(exportRoutes, { version: SERVER_VERSION });

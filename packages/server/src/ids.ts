@@ -16,7 +16,8 @@ export type IdPrefix =
   | 'evt'
   | 'aud'
   | 'rec'
-  | 'chl';
+  | 'chl'
+  | 'sso';
 
 const ulid = monotonicFactory();
 

@@ -32,6 +32,36 @@ export interface UserTable {
   totp_enabled_at: Generated<Timestamp | null>;
   /** The last 30-second step a code was accepted for: a code is good once. */
   totp_last_step: Generated<number | null>;
+  /** `<issuer>|<sub>` of the single sign-on provider that signed this account in. */
+  sso_subject: Generated<string | null>;
+}
+
+export interface SsoProviderTable {
+  workspace_id: string;
+  issuer: string;
+  client_id: string;
+  /** Sealed (see secrets.ts). */
+  client_secret: string;
+  display_name: string;
+  /** JSON array of lower-case domains whose people may join on first sign-in. */
+  allowed_domains: string;
+  /** The role of someone who joins on first sign-in; null: nobody joins that way. */
+  new_member_role: 'admin' | 'member' | null;
+  require_for_members: number;
+  updated_at: Timestamp;
+}
+
+export interface SsoAttemptTable {
+  id: string;
+  workspace_id: string;
+  state_hash: string;
+  nonce: string;
+  /** Sealed PKCE verifier. */
+  code_verifier: string;
+  /** Set once the provider answered: whom the one-time exchange code signs in. */
+  user_id: string | null;
+  exchange_hash: string | null;
+  created_at: Timestamp;
 }
 
 export interface RecoveryCodeTable {
@@ -268,6 +298,8 @@ export interface Tables {
   refused_origins: RefusedOriginTable;
   recovery_codes: RecoveryCodeTable;
   sign_in_challenges: SignInChallengeTable;
+  sso_providers: SsoProviderTable;
+  sso_attempts: SsoAttemptTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

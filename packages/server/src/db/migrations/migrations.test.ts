@@ -449,7 +449,7 @@ describe('upgrades lose nothing', () => {
     }
   });
 
-  test('0014 (two-factor): people of 0013 sign in with their password as before, nobody is required a second factor', async (t) => {
+  test('0014, 0015 (two-factor, single sign-on): people of 0013 sign in with their password as before, nothing more is required of them', async (t) => {
     const { database, drop } = await persistentDatabase();
     t.after(drop);
     const password = 'a password of 0013';
@@ -489,6 +489,12 @@ describe('upgrades lose nothing', () => {
         headers: { authorization: `Bearer ${token}` },
       });
       assert.deepEqual(status.json(), { enabled: false, enabledAt: null, recoveryCodesLeft: 0, required: false });
+      const sso = await app.inject({
+        method: 'GET',
+        url: '/api/workspace/sso',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(sso.json().configured, false);
     } finally {
       await app.close();
     }

@@ -2,7 +2,7 @@ import type { Db, SessionTable, UserTable } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 
 /** A user row (its second factor aside: see two-factor/repo.ts) with the key of the project a quick-access account is limited to. */
-export type UserRow = Omit<UserTable, `totp_${string}`> & { project_key: string | null };
+export type UserRow = Omit<UserTable, `totp_${string}` | 'sso_subject'> & { project_key: string | null };
 
 const userColumns = [
   'users.id',

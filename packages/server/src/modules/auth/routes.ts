@@ -21,6 +21,7 @@ import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import type { RateRules } from '../../limits/rules.js';
 import type { SecretBox } from '../../secrets.js';
+import { refusePasswordWhenRequired } from '../sso/service.js';
 import { askSecondFactor, type TwoFactorDeps } from '../two-factor/service.js';
 import { presentSession, presentUser, presentWorkspace } from './presenter.js';
 import * as service from './service.js';
@@ -63,13 +64,14 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         description:
           'Failed sign-ins are limited per client address and per account; past the limit the answer is 429 with Retry-After, before the password is checked. When the account has a second factor, or its workspace requires one, the answer is a challenge instead of a session (see POST /api/auth/two-factor).',
         body: LoginBody,
-        response: { 200: LoginResult, ...problemResponses(429) },
+        response: { 200: LoginResult, ...problemResponses(403, 429) },
       },
     },
     async (request) => {
-      const signedIn = await service.login(deps, request.body, service.clientOf(request), (user) =>
-        askSecondFactor(deps, user),
-      );
+      const signedIn = await service.login(deps, request.body, service.clientOf(request), async (user) => {
+        await refusePasswordWhenRequired(deps.db, user);
+        return askSecondFactor(deps, user);
+      });
       return 'asked' in signedIn ? signedIn.asked : { token: signedIn.token, user: presentUser(signedIn.user) };
     },
   );

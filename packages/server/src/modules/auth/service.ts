@@ -112,6 +112,7 @@ export type SignInWay =
   | 'password'
   | 'password and code'
   | 'password and recovery code'
+  | 'single sign-on'
   | 'access link'
   | 'sign-up'
   | 'invitation'

@@ -8,6 +8,8 @@ export const TOKEN_PREFIX = {
   invite: 'svc_inv_',
   passwordReset: 'svc_rst_',
   challenge: 'svc_chl_',
+  ssoState: 'svc_sst_',
+  ssoExchange: 'svc_ssx_',
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_PREFIX;

@@ -1,0 +1,93 @@
+// Single sign-on: a workspace's OpenID Connect provider (Google Workspace, Microsoft Entra,
+// Okta, Keycloak, Authentik, GitLab…), who may sign in through it, and the sign-in itself.
+import { type Static, Type } from 'typebox';
+import { Email } from './accounts.js';
+import { Line, Nullable, Timestamp } from './common.js';
+
+const Domain = Type.String({
+  pattern: '^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
+  description: 'A lower-case e-mail domain, such as acme.com',
+});
+
+const NewMemberRole = Nullable(
+  Type.Union([Type.Literal('member'), Type.Literal('admin')], {
+    description:
+      'The role of someone of an allowed domain who signs in for the first time; null: only people already in the workspace sign in',
+  }),
+);
+
+export const SsoSettings = Type.Object({
+  configured: Type.Boolean(),
+  issuer: Nullable(Type.String()),
+  clientId: Nullable(Type.String()),
+  displayName: Nullable(Type.String({ description: 'Shown as "Continue with <displayName>"' })),
+  allowedDomains: Type.Array(Type.String()),
+  newMemberRole: NewMemberRole,
+  requireForMembers: Type.Boolean({
+    description: 'Members may not sign in with a password; admins keep theirs, the way back in if the provider fails',
+  }),
+  redirectUrl: Type.String({ description: 'The redirect URL to register at the provider' }),
+  signInUrl: Type.String({ description: 'A sign-in page address that offers this provider at once' }),
+  updatedAt: Nullable(Timestamp),
+});
+export type SsoSettings = Static<typeof SsoSettings>;
+
+export const PutSsoBody = Type.Object(
+  {
+    issuer: Line({
+      minLength: 8,
+      maxLength: 500,
+      description: 'The issuer URL (its /.well-known/openid-configuration is read)',
+    }),
+    clientId: Line({ minLength: 1, maxLength: 500 }),
+    clientSecret: Type.Optional(
+      Line({ minLength: 1, maxLength: 2000, description: 'Required the first time; omitted, the stored one is kept' }),
+    ),
+    displayName: Line({ minLength: 1, maxLength: 60 }),
+    allowedDomains: Type.Array(Domain, { maxItems: 50 }),
+    newMemberRole: NewMemberRole,
+    requireForMembers: Type.Boolean(),
+  },
+  {
+    examples: [
+      {
+        issuer: 'https://accounts.google.com',
+        clientId: '1234-abc.apps.googleusercontent.com',
+        clientSecret: 'GOCSPX-…',
+        displayName: 'Google',
+        allowedDomains: ['acme.com'],
+        newMemberRole: 'member',
+        requireForMembers: false,
+      },
+    ],
+  },
+);
+export type PutSsoBody = Static<typeof PutSsoBody>;
+
+export const SsoDiscoveryQuery = Type.Object({
+  email: Type.Optional(Email),
+  workspace: Type.Optional(Line({ minLength: 1, maxLength: 40, description: 'A workspace id' })),
+});
+export type SsoDiscoveryQuery = Static<typeof SsoDiscoveryQuery>;
+
+export const SsoDiscovery = Type.Object({
+  workspaceId: Type.String(),
+  displayName: Type.String(),
+});
+export type SsoDiscovery = Static<typeof SsoDiscovery>;
+
+export const StartSsoBody = Type.Object(
+  { workspace: Line({ minLength: 1, maxLength: 40, description: 'The workspace id discovery gave' }) },
+  { examples: [{ workspace: 'ws_01J…' }] },
+);
+export type StartSsoBody = Static<typeof StartSsoBody>;
+
+export const SsoStarted = Type.Object({
+  url: Type.String({ description: "The provider's authorization URL: open it in the browser" }),
+});
+
+export const SsoExchangeBody = Type.Object(
+  { code: Line({ minLength: 1, maxLength: 200, description: 'The one-time code the sign-in page received' }) },
+  { examples: [{ code: 'svc_ssx_…' }] },
+);
+export type SsoExchangeBody = Static<typeof SsoExchangeBody>;

@@ -1,0 +1,264 @@
+import type { PutSsoBody, SsoSettings } from '@svc/contract';
+import type { Db } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { conflict, forbidden, invalidField, notFound, unauthenticated } from '../../errors.js';
+import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
+import { auditBy, recordAudit } from '../audit/audit.js';
+import type { Actor } from '../auth/actor.js';
+import { authorize } from '../auth/policy.js';
+import * as accounts from '../auth/repo.js';
+import { type Client, startSession, userTarget } from '../auth/service.js';
+import { hashToken, issueToken, tokenKind } from '../auth/tokens.js';
+import type { TwoFactorDeps } from '../two-factor/service.js';
+import { authorizationRequest, describeFailure, discover, type Identity, ProviderError, redeem } from './oidc.js';
+import * as repo from './repo.js';
+
+export type SsoDeps = TwoFactorDeps;
+
+/** How long a sign-in may stay at the provider, and how long its one-time code waits for the console. */
+const ATTEMPT_TTL_MS = 10 * 60_000;
+const EXCHANGE_TTL_MS = 2 * 60_000;
+
+export const CALLBACK_PATH = '/api/auth/sso/callback';
+const redirectUriOf = (base: string) => `${base}${CALLBACK_PATH}`;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const domainsOf = (row: { allowed_domains: string }) => JSON.parse(row.allowed_domains) as string[];
+
+export async function settings(deps: SsoDeps, actor: Actor, base: string): Promise<SsoSettings> {
+  authorize(actor, 'workspace.manageSecurity');
+  const row = await repo.findProvider(deps.db, actor.workspaceId);
+  return {
+    configured: Boolean(row),
+    issuer: row?.issuer ?? null,
+    clientId: row?.client_id ?? null,
+    displayName: row?.display_name ?? null,
+    allowedDomains: row ? domainsOf(row) : [],
+    newMemberRole: row?.new_member_role ?? null,
+    requireForMembers: Boolean(row?.require_for_members),
+    redirectUrl: redirectUriOf(base),
+    signInUrl: `${base}/sign-in?sso=${encodeURIComponent(actor.workspaceId)}`,
+    updatedAt: row?.updated_at ?? null,
+  };
+}
+
+/**
+ * Saves the workspace's provider once it answers discovery. An e-mail domain belongs to one
+ * workspace's single sign-on (it is how the sign-in page finds the workspace).
+ */
+export async function saveSettings(deps: SsoDeps, actor: Actor, body: PutSsoBody, base: string) {
+  authorize(actor, 'workspace.manageSecurity');
+  const existing = await repo.findProvider(deps.db, actor.workspaceId);
+  const secret = body.clientSecret ?? (existing ? deps.secrets.open(existing.client_secret) : null);
+  if (!secret) throw invalidField('/clientSecret', 'is required when single sign-on is first set up');
+  const domains = [...new Set(body.allowedDomains.map((domain) => domain.toLowerCase()))];
+  for (const other of await repo.listProviders(deps.db)) {
+    if (other.workspace_id === actor.workspaceId) continue;
+    const taken = domainsOf(other).find((domain) => domains.includes(domain));
+    if (taken) throw conflict(`${taken} is claimed by the single sign-on of another workspace on this server.`);
+  }
+  const issuer = body.issuer.trim().replace(/\/+$/, '');
+  try {
+    await discover(issuer, deps.clock);
+  } catch (error) {
+    if (error instanceof ProviderError) throw invalidField('/issuer', error.message);
+    throw error;
+  }
+  await inTransaction(deps.db, async (trx) => {
+    await repo.saveProvider(trx, {
+      workspace_id: actor.workspaceId,
+      issuer,
+      client_id: body.clientId.trim(),
+      client_secret: deps.secrets.seal(secret),
+      display_name: body.displayName.trim(),
+      allowed_domains: JSON.stringify(domains),
+      new_member_role: body.newMemberRole,
+      require_for_members: body.requireForMembers ? 1 : 0,
+      updated_at: iso(deps.clock.now()),
+    });
+    await recordAudit(
+      trx,
+      auditBy(actor),
+      'security_changed',
+      null,
+      `single sign-on: ${body.displayName.trim()} (${issuer})${body.requireForMembers ? ', required of members' : ''}`,
+    );
+  });
+  return settings(deps, actor, base);
+}
+
+export async function removeSettings(deps: SsoDeps, actor: Actor) {
+  authorize(actor, 'workspace.manageSecurity');
+  await inTransaction(deps.db, async (trx) => {
+    if (!(await repo.deleteProvider(trx, actor.workspaceId))) throw notFound('Single sign-on');
+    await recordAudit(trx, auditBy(actor), 'security_changed', null, 'single sign-on removed');
+  });
+}
+
+/** The workspace whose single sign-on serves this e-mail's domain, or the one named. */
+export async function discoverFor(deps: SsoDeps, query: { email?: string; workspace?: string }) {
+  let row: Awaited<ReturnType<typeof repo.findProvider>>;
+  if (query.workspace) {
+    row = await repo.findProvider(deps.db, query.workspace);
+  } else if (query.email) {
+    const domain = query.email.trim().toLowerCase().split('@').pop() ?? '';
+    row = (await repo.listProviders(deps.db)).find((provider) => domainsOf(provider).includes(domain));
+  }
+  if (!row) throw notFound('Single sign-on');
+  return { workspaceId: row.workspace_id, displayName: row.display_name };
+}
+
+/** Members may not sign in with a password while the workspace requires single sign-on of them. */
+export async function refusePasswordWhenRequired(db: Db, user: { workspace_id: string; role: string }) {
+  if (user.role !== 'member') return;
+  const row = await repo.findProvider(db, user.workspace_id);
+  if (row?.require_for_members) {
+    throw forbidden(
+      `Your workspace signs its members in with ${row.display_name}: use “Continue with ${row.display_name}”.`,
+    );
+  }
+}
+
+const providerClient = (deps: SsoDeps, row: NonNullable<Awaited<ReturnType<typeof repo.findProvider>>>) => ({
+  issuer: row.issuer,
+  clientId: row.client_id,
+  clientSecret: deps.secrets.open(row.client_secret),
+});
+
+/** A sign-in through the workspace's provider begins: the URL to send the browser to. */
+export async function start(deps: SsoDeps, workspaceId: string, base: string) {
+  const row = await repo.findProvider(deps.db, workspaceId);
+  if (!row) throw notFound('Single sign-on');
+  let request: Awaited<ReturnType<typeof authorizationRequest>>;
+  try {
+    request = await authorizationRequest(providerClient(deps, row), redirectUriOf(base), deps.clock);
+  } catch (error) {
+    throw new ProviderUnavailable((error as Error).message);
+  }
+  const now = deps.clock.now();
+  await repo.pruneAttempts(deps.db, iso(now - ATTEMPT_TTL_MS));
+  await repo.insertAttempt(deps.db, {
+    workspace_id: workspaceId,
+    state_hash: hashToken(request.state),
+    nonce: request.nonce,
+    code_verifier: deps.secrets.seal(request.codeVerifier),
+    created_at: iso(now),
+  });
+  return { url: request.url };
+}
+
+/** The provider did not answer discovery: nothing to send the browser to. */
+export class ProviderUnavailable extends Error {}
+
+/** Why a sign-in through the provider was refused, in words for the person signing in. */
+export class Refused extends Error {}
+
+/**
+ * The provider's answer: the ID token checked, the account found (its linked subject, else
+ * its verified e-mail) or made (an allowed domain, when the workspace lets people join); a
+ * one-time code for the console to exchange for a session.
+ */
+export async function callback(deps: SsoDeps, callbackUrl: URL): Promise<string> {
+  const params = callbackUrl.searchParams;
+  const state = params.get('state') ?? '';
+  const attempt = state ? await repo.takeAttempt(deps.db, hashToken(state)) : undefined;
+  const now = deps.clock.now();
+  if (!attempt || Date.parse(attempt.created_at) + ATTEMPT_TTL_MS < now) {
+    throw new Refused('This sign-in was not started here, was already used, or took too long: start it again.');
+  }
+  if (params.get('error')) {
+    throw new Refused(`The provider refused: ${params.get('error_description') ?? params.get('error')}.`);
+  }
+  const row = await repo.findProvider(deps.db, attempt.workspace_id);
+  if (!row) throw new Refused('This workspace no longer signs in with single sign-on.');
+  let identity: Identity;
+  try {
+    identity = await redeem(
+      providerClient(deps, row),
+      callbackUrl,
+      { state, nonce: attempt.nonce, codeVerifier: deps.secrets.open(attempt.code_verifier) },
+      deps.clock,
+    );
+  } catch (error) {
+    throw new Refused(`The provider's answer could not be accepted: ${describeFailure(error)}`);
+  }
+  const user = await accountFor(deps, row, identity);
+  const { token, hash } = issueToken('ssoExchange');
+  await repo.insertExchange(deps.db, {
+    workspace_id: row.workspace_id,
+    state_hash: hash,
+    nonce: '',
+    code_verifier: '',
+    user_id: user.id,
+    exchange_hash: hash,
+    created_at: iso(now),
+  });
+  return token;
+}
+
+async function accountFor(
+  deps: SsoDeps,
+  row: NonNullable<Awaited<ReturnType<typeof repo.findProvider>>>,
+  identity: Identity,
+) {
+  const workspaceId = row.workspace_id;
+  const subject = `${row.issuer}|${identity.subject}`;
+  const linked = await repo.findBySubject(deps.db, workspaceId, subject);
+  if (linked?.removed_at) throw new Refused('This account was removed from the workspace.');
+  if (linked) {
+    const user = await accounts.findUserById(deps.db, workspaceId, linked.id);
+    if (user) return user;
+  }
+  if (!identity.email || !identity.emailVerified) {
+    throw new Refused(
+      'The provider did not vouch for your e-mail address (email_verified): ask an admin to check the provider’s settings.',
+    );
+  }
+  const email = identity.email;
+  const existing = await accounts.findUserByEmail(deps.db, email);
+  if (existing) {
+    if (existing.workspace_id !== workspaceId) throw new Refused(`${email} has an account in another workspace.`);
+    if (existing.role === 'client') throw new Refused('Client accounts sign in through their link.');
+    await repo.linkSubject(deps.db, workspaceId, existing.id, subject);
+    return existing;
+  }
+  const domain = email.split('@').pop() ?? '';
+  if (!row.new_member_role || !domainsOf(row).includes(domain)) {
+    throw new Refused(
+      `${email} is not in this workspace, and its domain may not join by itself: ask an admin to invite you.`,
+    );
+  }
+  const role = row.new_member_role;
+  return inTransaction(deps.db, async (trx) => {
+    const user = await accounts.createUser(trx, {
+      workspace_id: workspaceId,
+      email,
+      name: (identity.name ?? email.split('@')[0] ?? email).slice(0, 100),
+      role,
+    });
+    await repo.linkSubject(trx, workspaceId, user.id, subject);
+    await recordAudit(
+      trx,
+      { workspaceId, actor: { id: user.id, name: user.name }, address: null },
+      'member_added',
+      userTarget(user),
+      `${role}, by signing in with ${row.display_name}`,
+    );
+    return user;
+  });
+}
+
+/** The console trades the one-time code for a session. */
+export async function exchange(deps: SsoDeps, code: string, client: Client) {
+  await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAddress, client.address);
+  const row = tokenKind(code) === 'ssoExchange' ? await repo.takeExchange(deps.db, hashToken(code)) : undefined;
+  const user =
+    row?.user_id && Date.parse(row.created_at) + EXCHANGE_TTL_MS >= deps.clock.now()
+      ? await accounts.findUserById(deps.db, row.workspace_id, row.user_id)
+      : undefined;
+  if (!user) {
+    await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address);
+    throw unauthenticated('This sign-in code is not valid, was used, or expired: sign in again.');
+  }
+  return { token: await startSession(deps.db, user, client, 'single sign-on'), user };
+}

@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  addClient,
+  addMember,
+  call,
+  createTestApp,
+  type Member,
+  manualClock,
+  signUp,
+  type TestApp,
+} from '../../../test/helpers.js';
+import { ID_TOKEN_TTL_S, startTestProvider, type TestProvider } from '../../../test/oidc-provider.js';
+
+const BASE = 'http://feedback.test';
+const REDIRECT = `${BASE}/api/auth/sso/callback`;
+
+describe('single sign-on with a real OpenID provider', () => {
+  const clock = manualClock();
+  let t: TestApp;
+  let idp: TestProvider;
+  let admin: Member;
+
+  before(async () => {
+    idp = await startTestProvider(REDIRECT);
+    t = await createTestApp({ publicUrl: BASE }, { clock });
+    admin = await signUp(t.app);
+  });
+  after(async () => {
+    await t.close();
+    await idp.close();
+  });
+
+  const configure = (extra: Record<string, unknown> = {}, token = admin.token) =>
+    call(t.app, 'PUT', '/api/workspace/sso', {
+      token,
+      body: {
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        displayName: 'Acme Login',
+        allowedDomains: ['acme.test'],
+        newMemberRole: 'member',
+        requireForMembers: false,
+        ...extra,
+      },
+    });
+
+  /** Starts a sign-in, goes through the provider as `account`, and lands on the callback: where it redirects. */
+  async function signInAs(account: string, beforeCallback?: () => void) {
+    const started = await call(t.app, 'POST', '/api/auth/sso/start', { body: { workspace: admin.workspaceId } });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const back = await idp.signInAt(started.body.url, account);
+    beforeCallback?.();
+    return landOn(back);
+  }
+
+  async function landOn(back: URL) {
+    const landed = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    assert.equal(landed.statusCode, 302);
+    const location = new URL(String(landed.headers.location));
+    assert.equal(location.origin + location.pathname, `${BASE}/sign-in`);
+    assert.equal(location.search, '', 'nothing in the query');
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    return { code: fragment.get('sso_code'), error: fragment.get('sso_error'), back };
+  }
+
+  const exchange = (code: string) => call(t.app, 'POST', '/api/auth/sso/exchange', { body: { code } });
+
+  test('settings: admins only, the issuer discovered first, the client secret kept sealed and never returned', async () => {
+    const member = await addMember(t.app, admin);
+    assert.equal((await configure({}, member.token)).status, 403);
+    assert.equal((await configure({ clientSecret: undefined })).status, 400, 'a secret the first time');
+    const bad = await configure({ issuer: 'http://127.0.0.1:9/nothing' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.detail, /could not be discovered/);
+    assert.equal(
+      (await configure({ issuer: 'http://idp.example.com' })).status,
+      400,
+      'https only, but on this machine',
+    );
+    const saved = await configure();
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    assert.equal(saved.body.redirectUrl, REDIRECT);
+    assert.equal(JSON.stringify(saved.body).includes(idp.clientSecret), false);
+    const row = await t.app.database.db.selectFrom('sso_providers').selectAll().executeTakeFirstOrThrow();
+    assert.equal(row.client_secret.includes(idp.clientSecret), false);
+    // Kept when omitted.
+    assert.equal((await configure({ clientSecret: undefined, displayName: 'Acme Login' })).status, 200);
+    const discovered = await call(t.app, 'GET', '/api/auth/sso?email=someone@ACME.test');
+    assert.deepEqual(discovered.body, { workspaceId: admin.workspaceId, displayName: 'Acme Login' });
+    assert.equal((await call(t.app, 'GET', '/api/auth/sso?email=someone@elsewhere.test')).status, 404);
+    // A domain belongs to one workspace.
+    const other = await signUp(t.app);
+    assert.equal((await configure({}, other.token)).status, 409);
+  });
+
+  test('an existing member with a verified e-mail signs in; the subject is linked, so a changed e-mail is still them', async () => {
+    const member = await addMember(t.app, admin, 'member', 'Mel Member');
+    idp.people.set('mel', { email: member.email, email_verified: true, name: 'Mel at Acme' });
+    const { code, error } = await signInAs('mel');
+    assert.equal(error, null);
+    const session = await exchange(code ?? '');
+    assert.equal(session.status, 200, JSON.stringify(session.body));
+    assert.equal(session.body.user.id, member.id);
+    assert.equal((await exchange(code ?? '')).status, 401, 'the one-time code is good once');
+    idp.people.set('mel', { email: 'mel.renamed@acme.test', email_verified: true });
+    const again = await signInAs('mel');
+    assert.equal((await exchange(again.code ?? '')).body.user.id, member.id);
+    const audit = await call(t.app, 'GET', '/api/workspace/audit?action=signed_in&limit=1', { token: admin.token });
+    assert.equal(audit.body.items[0].detail, 'single sign-on');
+  });
+
+  test('someone new of an allowed domain joins as the chosen role; other domains, unverified e-mails and clients are refused', async () => {
+    idp.people.set('nia', { email: 'nia@acme.test', email_verified: true, name: 'Nia New' });
+    const joined = await exchange((await signInAs('nia')).code ?? '');
+    assert.equal(joined.status, 200);
+    assert.deepEqual([joined.body.user.name, joined.body.user.role], ['Nia New', 'member']);
+    idp.people.set('out', { email: 'out@elsewhere.test', email_verified: true });
+    assert.match((await signInAs('out')).error ?? '', /may not join/);
+    idp.people.set('unv', { email: 'unv@acme.test', email_verified: false });
+    assert.match((await signInAs('unv')).error ?? '', /did not vouch/);
+    const client = await addClient(t.app, admin);
+    const clientEmail = 'cleo@acme.test';
+    await t.app.database.db.updateTable('users').set({ email: clientEmail }).where('id', '=', client.id).execute();
+    idp.people.set('cleo', { email: clientEmail, email_verified: true });
+    assert.match((await signInAs('cleo')).error ?? '', /Client accounts/);
+  });
+
+  test('a removed member is refused, even with a valid ID token', async () => {
+    const member = await addMember(t.app, admin, 'member', 'Rex Removed');
+    idp.people.set('rex', { email: member.email, email_verified: true });
+    assert.equal((await exchange((await signInAs('rex')).code ?? '')).status, 200);
+    assert.equal(
+      (await call(t.app, 'DELETE', `/api/workspace/members/${member.id}`, { token: admin.token })).status,
+      204,
+    );
+    assert.match((await signInAs('rex')).error ?? '', /removed/);
+  });
+
+  test('a wrong state, a replayed answer, a wrong audience and an expired token are refused', async () => {
+    idp.people.set('val', { email: 'val@acme.test', email_verified: true });
+    const started = await call(t.app, 'POST', '/api/auth/sso/start', { body: { workspace: admin.workspaceId } });
+    const back = await idp.signInAt(started.body.url, 'val');
+    const forged = new URL(back);
+    forged.searchParams.set('state', 'a-state-we-never-issued');
+    assert.match((await landOn(forged)).error ?? '', /not started here/);
+    const first = await landOn(back);
+    assert.ok(first.code);
+    assert.match((await landOn(back)).error ?? '', /not started here|already used/, 'replayed');
+    // The same code under a new sign-in's state: the provider refuses a code redeemed once.
+    const another = await call(t.app, 'POST', '/api/auth/sso/start', { body: { workspace: admin.workspaceId } });
+    const replayed = new URL(back);
+    replayed.searchParams.set('state', new URL(another.body.url).searchParams.get('state') ?? '');
+    assert.match((await landOn(replayed)).error ?? '', /could not be accepted/);
+
+    idp.tamperNextIdToken((claims) => ({ ...claims, aud: 'another-client' }));
+    assert.match((await signInAs('val')).error ?? '', /could not be accepted.*"aud"/);
+
+    // Past the token's expiry and the minute of clock skew allowed, within the sign-in's ten minutes.
+    const expired = await signInAs('val', () => clock.advance((ID_TOKEN_TTL_S + 120) * 1000));
+    assert.match(expired.error ?? '', /could not be accepted.*"exp"/);
+  });
+
+  test('required of members: their password is refused; admins keep theirs as the way back in', async () => {
+    const member = await addMember(t.app, admin, 'member', 'Pia Password');
+    assert.equal((await configure({ requireForMembers: true, clientSecret: undefined })).status, 200);
+    try {
+      const refused = await call(t.app, 'POST', '/api/auth/login', {
+        body: { email: member.email, password: 'another good password' },
+      });
+      assert.equal(refused.status, 403);
+      assert.match(refused.body.detail, /Continue with Acme Login/);
+      const fallback = await call(t.app, 'POST', '/api/auth/login', {
+        body: { email: admin.email, password: 'correct horse battery' },
+      });
+      assert.equal(fallback.status, 200);
+      assert.equal(typeof fallback.body.token, 'string');
+    } finally {
+      await configure({ requireForMembers: false, clientSecret: undefined });
+    }
+    assert.equal((await call(t.app, 'DELETE', '/api/workspace/sso', { token: admin.token })).status, 204);
+    assert.equal((await call(t.app, 'GET', `/api/auth/sso?workspace=${admin.workspaceId}`)).status, 404);
+    assert.equal((await configure()).status, 200);
+  });
+});
