@@ -13,6 +13,7 @@ import {
   type Member,
   signUp,
 } from '../../server/test/helpers.js';
+import { startTestProvider } from '../../server/test/oidc-provider.js';
 import {
   type ConsoleStack,
   consoleAs,
@@ -700,6 +701,57 @@ describe('the console in Chromium, served by the server at /', () => {
       token: stack.admin.token,
       body: { twoFactorRequired: 'none' },
     });
+  });
+
+  test('single sign-on: an admin sets up the provider; a member continues with it from the sign-in page; a refusal says why', async () => {
+    const idp = await startTestProvider(`${stack.base}/api/auth/sso/callback`);
+    closers.push(() => idp.close());
+    const member = await addMember(stack.api.app, stack.admin, 'member', 'Sol Single');
+    idp.people.set('sol', { email: member.email, email_verified: true, name: 'Sol' });
+    idp.people.set('unverified', { email: 'someone@example.test', email_verified: false });
+    // The provider's own pages ask for fonts of the internet, which this machine cannot reach.
+    const ours = (error: string) => !error.includes('ERR_NAME_NOT_RESOLVED');
+
+    const asAdmin = await open(stack.admin, '/people');
+    const settings = asAdmin.page.getByRole('region', { name: 'Single sign-on' });
+    await settings.getByLabel('Issuer URL').fill(idp.issuer);
+    await settings.getByLabel('Client ID').fill(idp.clientId);
+    await settings.getByLabel('Client secret').fill(idp.clientSecret);
+    await settings.getByLabel('Button name').fill('Acme Login');
+    await settings.getByLabel('E-mail domains').fill('example.test');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await asAdmin.page.getByRole('status').filter({ hasText: 'Continue with Acme Login' }).waitFor();
+    assert.equal(
+      (await settings.getByRole('region', { name: 'Redirect URL to register' }).textContent())?.trim(),
+      `${stack.base}/api/auth/sso/callback`,
+    );
+    await look(asAdmin.page, 'console-people-sso', asAdmin.errors);
+
+    try {
+      const { page, errors } = await open(null, '/sign-in');
+      await page.getByLabel('E-mail').fill(member.email);
+      await page.getByRole('button', { name: 'Continue with Acme Login' }).click();
+      // The provider's own pages (oidc-provider's development login and consent).
+      await page.locator('input[name=login]').fill('sol');
+      await page.locator('input[name=password]').fill('any');
+      await page.locator('button[type=submit]').click();
+      await page.locator('button[type=submit]', { hasText: /continue/i }).click();
+      await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+      assert.equal(new URL(page.url()).hash, '', 'the one-time code is taken out of the address');
+      assert.deepEqual(errors.filter(ours), []);
+
+      const refused = await open(null, '/sign-in', PHONE);
+      await refused.page.getByLabel('E-mail').fill('someone@example.test');
+      await refused.page.getByRole('button', { name: 'Continue with Acme Login' }).click();
+      await refused.page.locator('input[name=login]').fill('unverified');
+      await refused.page.locator('input[name=password]').fill('any');
+      await refused.page.locator('button[type=submit]').click();
+      await refused.page.locator('button[type=submit]', { hasText: /continue/i }).click();
+      await refused.page.getByRole('alert').filter({ hasText: 'did not vouch for your e-mail' }).waitFor();
+      await look(refused.page, 'console-phone-sso-refused', refused.errors.filter(ours));
+    } finally {
+      await call(stack.api.app, 'DELETE', '/api/workspace/sso', { token: stack.admin.token });
+    }
   });
 
   test('a client signed in through a link is told to use the widget on the app', async () => {

@@ -17,6 +17,7 @@ import {
   useLoad,
   usePages,
 } from '../ui.js';
+import { SingleSignOnSettings } from './sso.js';
 import { TwoFactorRule } from './two-factor.js';
 
 /** A link just made, shown until dismissed. */
@@ -402,10 +403,11 @@ export function People() {
   return (
     <>
       <PageTitle>People</PageTitle>
-      {isAdmin() ? <TwoFactorRule /> : null}
       <Team onLink={setLink} />
       {isAdmin() ? <Invitations onLink={setLink} /> : null}
       <ClientLinks onLink={setLink} />
+      {isAdmin() ? <TwoFactorRule /> : null}
+      {isAdmin() ? <SingleSignOnSettings /> : null}
       <Dialog title={link?.title ?? ''} open={link !== null} onClose={() => setLink(null)}>
         {link ? (
           <>

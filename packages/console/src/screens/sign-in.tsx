@@ -7,6 +7,7 @@ import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
 import { adoptSession, signedOutReason } from '../session.js';
 import { Field, FormError, useAction, useLoad } from '../ui.js';
+import { SingleSignOn } from './sso.js';
 import { SecondFactorStep } from './two-factor.js';
 
 function Frame({ title, children }: { title: string; children: preact.ComponentChildren }) {
@@ -69,6 +70,7 @@ export function SignIn() {
           {action.pending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <SingleSignOn email={email} />
       {server.data?.demo ? (
         <p class="notice small">
           This is a demo server: the demo admin's e-mail and password were printed where the server was started (the

@@ -276,7 +276,7 @@ export function TwoFactorRule() {
         </div>
         <p class="muted small">
           Asked at each person’s next sign-in; whoever has no app yet sets one up then. Client accounts sign in by link
-          and are never asked. A member who lost their phone: “Reset two-factor” below.
+          and are never asked. A member who lost their phone: “Reset two-factor” in the team above.
         </p>
         <FormError message={action.error} />
       </div>

@@ -1,0 +1,218 @@
+// Single sign-on in the console: "Continue with <provider>" on the sign-in page (found by the
+// e-mail's domain, or by the workspace's sign-in link), the provider's answer taken from the
+// address's fragment, and the admins' settings.
+import type { PutSsoBody, SsoDiscovery } from '@svc/contract';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { adoptSession } from '../session.js';
+import { CopyBox, Field, FormError, Loading, useAction, useLoad } from '../ui.js';
+
+/** The provider's answer, after '#': a one-time code to exchange, or why it was refused; taken out of the address. */
+function useProviderAnswer() {
+  const [answer] = useState(() => {
+    const fragment = new URLSearchParams(window.location.hash.slice(1));
+    return { code: fragment.get('sso_code'), error: fragment.get('sso_error') };
+  });
+  useEffect(() => {
+    if (answer.code || answer.error) history.replaceState(null, '', window.location.pathname + window.location.search);
+  }, [answer]);
+  return answer;
+}
+
+/** "Continue with <provider>": for the workspace of the sign-in link, or of the e-mail typed. */
+export function SingleSignOn({ email }: { email: string }) {
+  const answer = useProviderAnswer();
+  const action = useAction();
+  const [found, setFound] = useState<SsoDiscovery | null>(null);
+  const linked = new URLSearchParams(window.location.search).get('sso');
+  const domain = /@([^@\s]+\.[^@\s]+)$/.exec(email.trim())?.[1] ?? '';
+  useEffect(() => {
+    if (answer.code)
+      void action
+        .run(() => api.call('POST /api/auth/sso/exchange', { body: { code: answer.code ?? '' } }))
+        .then((session) => session && adoptSession(session.data.token));
+  }, [answer.code]);
+  useEffect(() => {
+    if (!linked && !domain) return setFound(null);
+    let current = true;
+    const query = linked ? { workspace: linked } : { email: `someone@${domain}` };
+    void api
+      .call('GET /api/auth/sso', { query })
+      .then((result) => current && setFound(result.ok ? result.data : null))
+      .catch(() => null);
+    return () => {
+      current = false;
+    };
+  }, [linked, domain]);
+  return (
+    <>
+      {answer.error ? (
+        <p class="error" role="alert">
+          Single sign-on did not work: {answer.error}
+        </p>
+      ) : null}
+      <FormError message={action.error} />
+      {found ? (
+        <button
+          type="button"
+          class="primary wide"
+          disabled={action.pending}
+          onClick={async () => {
+            const started = await action.run(() =>
+              api.call('POST /api/auth/sso/start', { body: { workspace: found.workspaceId } }),
+            );
+            if (started) window.location.assign(started.data.url);
+          }}
+        >
+          Continue with {found.displayName}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+const ROLES: [string, string][] = [
+  ['', 'Nobody: only people already in the workspace'],
+  ['member', 'As members'],
+  ['admin', 'As admins'],
+];
+
+/** The admins' settings of the workspace's provider. */
+export function SingleSignOnSettings() {
+  const current = useLoad(() => api.call('GET /api/workspace/sso', {}), []);
+  const action = useAction();
+  const [form, setForm] = useState<(Omit<PutSsoBody, 'allowedDomains'> & { domains: string }) | null>(null);
+  const [saved, setSaved] = useState('');
+  const roleId = useId();
+  useEffect(() => {
+    const s = current.data;
+    if (!s) return;
+    setForm({
+      issuer: s.issuer ?? '',
+      clientId: s.clientId ?? '',
+      clientSecret: '',
+      displayName: s.displayName ?? '',
+      domains: s.allowedDomains.join(', '),
+      newMemberRole: s.newMemberRole,
+      requireForMembers: s.requireForMembers,
+    });
+  }, [current.data]);
+  if (!current.data || !form) return <Loading error={current.error} />;
+  const s = current.data;
+  const set = (change: Partial<typeof form>) => setForm({ ...form, ...change });
+  return (
+    <section aria-labelledby="sso">
+      <h2 id="sso">Single sign-on</h2>
+      <form
+        class="card stack"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const { domains, clientSecret, ...rest } = form;
+          const body: PutSsoBody = {
+            ...rest,
+            allowedDomains: domains
+              .split(/[\s,]+/)
+              .map((d) => d.trim().toLowerCase())
+              .filter(Boolean),
+            ...(clientSecret ? { clientSecret } : {}),
+          };
+          const answer = await action.run(() => api.call('PUT /api/workspace/sso', { body }));
+          if (answer) {
+            setSaved(`Saved: the sign-in page now offers “Continue with ${answer.data.displayName}”.`);
+            current.reload();
+          }
+        }}
+      >
+        <p class="muted small">
+          Your team signs in with your identity provider (Google Workspace, Microsoft Entra, Okta, Keycloak, Authentik,
+          GitLab…) through OpenID Connect. Register this server there as a web application with the redirect URL below.
+        </p>
+        <CopyBox label="Redirect URL to register" text={s.redirectUrl} />
+        <Field
+          label="Issuer URL"
+          hint="https://accounts.google.com, https://login.microsoftonline.com/<tenant>/v2.0, https://<org>.okta.com, https://<host>/realms/<realm>"
+          type="url"
+          required
+          value={form.issuer}
+          onValue={(issuer) => set({ issuer })}
+        />
+        <Field label="Client ID" required value={form.clientId} onValue={(clientId) => set({ clientId })} />
+        <Field
+          label="Client secret"
+          hint={s.configured ? 'Stored encrypted and never shown; leave empty to keep it.' : undefined}
+          type="password"
+          autocomplete="off"
+          required={!s.configured}
+          value={form.clientSecret ?? ''}
+          onValue={(clientSecret) => set({ clientSecret })}
+        />
+        <Field
+          label="Button name"
+          hint="The sign-in page shows “Continue with …”."
+          required
+          maxLength={60}
+          value={form.displayName}
+          onValue={(displayName) => set({ displayName })}
+        />
+        <Field
+          label="E-mail domains"
+          hint="Comma-separated: the sign-in page offers single sign-on for these e-mails, and new people of them may join."
+          value={form.domains}
+          onValue={(domains) => set({ domains })}
+        />
+        <div class="field">
+          <label for={roleId}>People of those domains signing in for the first time join</label>
+          <select
+            id={roleId}
+            value={form.newMemberRole ?? ''}
+            onChange={(e) => {
+              const value = (e.target as HTMLSelectElement).value;
+              set({ newMemberRole: value === '' ? null : (value as 'member' | 'admin') });
+            }}
+          >
+            {ROLES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label class="row">
+          <input
+            type="checkbox"
+            checked={form.requireForMembers}
+            onChange={(e) => set({ requireForMembers: (e.target as HTMLInputElement).checked })}
+          />
+          Members must use single sign-on (admins keep their password, the way back in if the provider fails)
+        </label>
+        <FormError message={action.error} />
+        {saved ? (
+          <p class="notice" role="status">
+            {saved}
+          </p>
+        ) : null}
+        <div class="row">
+          <button class="primary" type="submit" disabled={action.pending}>
+            {action.pending ? 'Checking the provider…' : 'Save'}
+          </button>
+          {s.configured ? (
+            <button
+              type="button"
+              class="danger"
+              disabled={action.pending}
+              onClick={async () => {
+                if (await action.run(() => api.call('DELETE /api/workspace/sso', {}))) {
+                  setSaved('Single sign-on removed: everyone signs in with a password.');
+                  current.reload();
+                }
+              }}
+            >
+              Remove single sign-on
+            </button>
+          ) : null}
+        </div>
+        {s.configured ? <CopyBox label="Sign-in link for your team" text={s.signInUrl} /> : null}
+      </form>
+    </section>
+  );
+}
