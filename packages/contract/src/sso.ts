@@ -67,6 +67,7 @@ export type PutSsoBody = Static<typeof PutSsoBody>;
 export const SsoDiscoveryQuery = Type.Object({
   email: Type.Optional(Email),
   workspace: Type.Optional(Line({ minLength: 1, maxLength: 40, description: 'A workspace id' })),
+  project: Type.Optional(Line({ minLength: 1, maxLength: 40, description: 'A project key (the widget asks so)' })),
 });
 export type SsoDiscoveryQuery = Static<typeof SsoDiscoveryQuery>;
 

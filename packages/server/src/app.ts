@@ -55,7 +55,7 @@ export type { Config } from './config.js';
 export { loadConfig } from './config.js';
 
 /** The HTML pages the server renders: they get a Content-Security-Policy that lets them run. */
-const HTML_PAGES = ['/demo', '/docs'];
+const HTML_PAGES = ['/demo', '/docs', '/sso'];
 /** The server package's version: in the API reference and GET /api/server. */
 const SERVER_VERSION = (
   JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }

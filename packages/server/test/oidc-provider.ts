@@ -87,7 +87,7 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
       let url = authorizationUrl;
       let form: URLSearchParams | null = null;
       for (let step = 0; step < 20; step += 1) {
-        const response = await fetch(url, {
+        const response: Response = await fetch(url, {
           method: form ? 'POST' : 'GET',
           redirect: 'manual',
           headers: {
@@ -109,7 +109,7 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
           url = next.href;
           continue;
         }
-        const page = await response.text();
+        const page: string = await response.text();
         if (response.status === 200 && /\/interaction\//.test(url)) {
           form = new URLSearchParams(
             page.includes('name="login"')

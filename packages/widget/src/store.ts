@@ -145,6 +145,53 @@ export class Store {
     return answer;
   }
 
+  /** The workspace's single sign-on, once asked (null: it has none). */
+  sso: { workspaceId: string; displayName: string } | null | undefined = undefined;
+
+  /** Asks once whether this project's workspace signs in with its own provider. */
+  async discoverSso(): Promise<void> {
+    if (this.sso !== undefined) return;
+    const found = await this.api.call('GET /api/auth/sso', { query: { project: this.projectKey } }).catch(() => null);
+    this.sso = found?.ok ? found.data : null;
+  }
+
+  /**
+   * Signs in through the workspace's provider in `popup` (opened by the click, so that no
+   * blocker stops it): the provider's pages there, then the server's last page hands this page
+   * a one-time code (a message from the API's origin only), traded for a session here.
+   */
+  async signInWithSso(popup: Window): Promise<string | null> {
+    const started = await this.api.call('POST /api/auth/sso/start', {
+      body: { workspace: this.sso?.workspaceId ?? '' },
+    });
+    if (!started.ok) {
+      popup.close();
+      return started.data?.detail ?? 'Single sign-on could not start.';
+    }
+    popup.location.href = started.data.url;
+    const answer = await new Promise<{ code?: string | null; error?: string | null } | null>((resolve) => {
+      const apiOrigin = new URL(this.apiBase).origin;
+      const heard = (event: MessageEvent) => {
+        if (event.origin !== apiOrigin || event.source !== popup || event.data?.type !== 'svc-sso') return;
+        done(event.data);
+      };
+      // Closed without an answer: nothing to wait for.
+      const watch = setInterval(() => popup.closed && done(null), 500);
+      const done = (value: { code?: string | null; error?: string | null } | null) => {
+        clearInterval(watch);
+        removeEventListener('message', heard);
+        resolve(value);
+      };
+      addEventListener('message', heard);
+    });
+    if (!answer) return 'The sign-in window was closed.';
+    if (answer.error || !answer.code) return `Single sign-on did not work: ${answer.error ?? 'no answer'}`;
+    const session = await this.api.call('POST /api/auth/sso/exchange', { body: { code: answer.code } });
+    if (!session.ok) return session.data?.detail ?? 'Single sign-on did not work.';
+    await this.adopt(session.data.token, session.data.user);
+    return null;
+  }
+
   /** The code of the authenticator app (or a recovery code), after a right password. */
   async answerSecondFactor(code: string) {
     const answer = await this.api.call('POST /api/auth/two-factor', {

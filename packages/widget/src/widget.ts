@@ -314,6 +314,7 @@ export class Widget {
   private showPanel(): void {
     this.panel.hidden = false;
     this.launcher.setAttribute('aria-expanded', 'true');
+    if (!this.store.user && this.store.sso === undefined) this.render();
   }
 
   private hidePanel(): void {
@@ -396,6 +397,10 @@ export class Widget {
   /** Redraws the panel from the state; focus, typed text and scroll position survive (see `redraw`). */
   private render(): void {
     if (this.holdRedraw()) return;
+    // The sign-in offers the workspace's own provider: asked once, shown when it answers.
+    if (!this.store.user && !this.panel.hidden && this.store.sso === undefined) {
+      void this.store.discoverSso().then(() => this.render());
+    }
     const views = this.views;
     redraw(
       this.panel,
@@ -580,6 +585,24 @@ export class Widget {
         // A second factor to answer, or one to set up elsewhere.
         this.render();
         this.focus('input');
+        return;
+      }
+      await this.panelViews();
+      this.poller.start();
+      this.refreshed();
+      this.focus('[aria-selected=true]');
+    },
+    continueWithSso: async () => {
+      const popup = window.open('', 'svc-sso', 'popup,width=520,height=700');
+      if (!popup) {
+        this.store.notice = 'The sign-in window was blocked: allow pop-ups for this page, then try again.';
+        this.render();
+        return;
+      }
+      const refused = await this.store.signInWithSso(popup).catch(() => 'The feedback server could not be reached.');
+      if (refused || !this.store.user) {
+        this.store.notice = refused ?? '';
+        this.render();
         return;
       }
       await this.panelViews();

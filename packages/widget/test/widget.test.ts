@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { codeAt } from '../../server/src/modules/two-factor/totp.js';
 import { call } from '../../server/test/helpers.js';
+import { startTestProvider } from '../../server/test/oidc-provider.js';
 import {
   appliedComment,
   launchBrowser,
@@ -560,6 +561,49 @@ describe('the widget in Chromium, on another origin than the API', () => {
         token: stack.admin.token,
         body: { twoFactorRequired: 'none' },
       });
+    }
+  });
+
+  test("single sign-on from the widget: Continue with the workspace's provider in a popup, which hands the session back to the page", async () => {
+    const idp = await startTestProvider(`${stack.apiBase}/api/auth/sso/callback`);
+    const member = await newReviewer(stack, 'Sid Single');
+    idp.people.set('sid', { email: member.email, email_verified: true });
+    const configured = await call(stack.api.app, 'PUT', '/api/workspace/sso', {
+      token: stack.admin.token,
+      headers: { host: new URL(stack.apiBase).host },
+      body: {
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        displayName: 'Acme Login',
+        allowedDomains: [],
+        newMemberRole: null,
+        requireForMembers: false,
+      },
+    });
+    assert.equal(configured.status, 200, JSON.stringify(configured.body));
+    try {
+      const page = await (await newContext()).newPage();
+      const starts = recordRequests(page, '/api/auth/sso/start');
+      await page.goto(stack.pageUrl());
+      await widget(page).locator('.launcher').click();
+      const button = widget(page).locator('button', { hasText: 'Continue with Acme Login' });
+      await button.waitFor();
+      const [popup] = await Promise.all([page.waitForEvent('popup'), button.click()]);
+      await popup.locator('input[name=login]').fill('sid');
+      await popup.locator('input[name=password]').fill('any');
+      await popup.locator('button[type=submit]').click();
+      await popup.locator('button[type=submit]', { hasText: /continue/i }).click();
+      await popup.waitForEvent('close');
+      await widget(page).locator('[role=tab]', { hasText: 'Comments' }).waitFor();
+      assert.equal(starts.length, 1);
+      assert.equal(
+        await page.evaluate((key) => localStorage.getItem(key)?.startsWith('svc_sess_'), `svc:token:${stack.apiBase}`),
+        true,
+      );
+    } finally {
+      await call(stack.api.app, 'DELETE', '/api/workspace/sso', { token: stack.admin.token });
+      await idp.close();
     }
   });
 

@@ -9,6 +9,7 @@ export interface Actions {
   repin(id: string): void;
   signIn(form: HTMLFormElement, email: string, password: string): void;
   answerSecondFactor(form: HTMLFormElement, code: string): void;
+  continueWithSso(): void;
   signOut(): void;
   openComment(id: string, pageUrl: string): void;
   setAllPages(all: boolean): void;

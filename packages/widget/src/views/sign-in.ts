@@ -63,6 +63,17 @@ function passwordForm(store: Store, actions: Actions): HTMLFormElement {
       required: true,
     }),
     h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Sign in')),
+    store.sso
+      ? h(
+          'div',
+          { class: 'actions' },
+          h(
+            'button',
+            { class: 'btn', type: 'button', onClick: () => actions.continueWithSso() },
+            `Continue with ${store.sso.displayName}`,
+          ),
+        )
+      : null,
   );
   return form;
 }

@@ -55,6 +55,16 @@ export async function pruneAttempts(db: Db, before: string) {
   await db.deleteFrom('sso_attempts').where('created_at', '<', before).execute();
 }
 
+/** Whether a project of the workspace lets its widget run on pages of `origin`. */
+export async function originAllowed(db: Db, workspaceId: string, origin: string): Promise<boolean> {
+  const projects = await db
+    .selectFrom('projects')
+    .select('allowed_origins')
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+  return projects.some((project) => (JSON.parse(project.allowed_origins) as string[]).includes(origin));
+}
+
 /** The account of this workspace the provider's subject signed in before. */
 export const findBySubject = (db: Db, workspaceId: string, subject: string) =>
   db

@@ -21,6 +21,30 @@ import { presentUser } from '../auth/presenter.js';
 import { clientOf } from '../auth/service.js';
 import * as service from './service.js';
 
+const POPUP_PAGE = '/sso/done';
+
+const POPUP_HTML = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Signing in…</title></head>
+<body style="font-family:system-ui,sans-serif;padding:24px">
+<p id="said">Signing in… This window closes by itself; if it stays, close it and go back to the page.</p>
+<script src="${POPUP_PAGE}.js"></script>
+</body>
+</html>
+`;
+
+const POPUP_SCRIPT = `(() => {
+  const answer = new URLSearchParams(location.hash.slice(1));
+  history.replaceState(null, '', location.pathname);
+  const to = answer.get('to');
+  if (window.opener && to) {
+    window.opener.postMessage({ type: 'svc-sso', code: answer.get('sso_code'), error: answer.get('sso_error') }, to);
+    window.close();
+  }
+  if (answer.get('sso_error')) document.getElementById('said').textContent = 'Single sign-on did not work: ' + answer.get('sso_error');
+})();
+`;
+
 export const ssoRoutes: FastifyPluginAsyncTypebox<{
   sessions: SessionPolicy;
   rules: RateRules;
@@ -63,7 +87,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       try {
-        return await service.start(deps, request.body.workspace, baseUrl(request));
+        return await service.start(deps, request.body.workspace, baseUrl(request), request.headers.origin ?? null);
       } catch (error) {
         if (error instanceof service.ProviderUnavailable) {
           throw new AppError('unavailable', `The workspace’s sign-in provider does not answer: ${error.message}`);
@@ -81,7 +105,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
         tags: ['accounts'],
         summary: 'Where the provider sends the browser back (the redirect URL to register)',
         description:
-          'Redirects to the console’s sign-in page: /sign-in#sso_code=<one-time code> on success, /sign-in#sso_error=<why> otherwise.',
+          'Redirects to the console’s sign-in page: /sign-in#sso_code=<one-time code> on success, /sign-in#sso_error=<why> otherwise; for a sign-in a widget started, to /sso/done (the same after "#", with the page’s origin), which hands it to the widget’s page and closes.',
         querystring: Type.Object({}, { additionalProperties: true }),
         response: { 302: Type.Null() },
       },
@@ -89,17 +113,38 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const base = baseUrl(request);
       const url = new URL(request.url, base);
-      let fragment: string;
+      let answer: URLSearchParams;
+      let returnOrigin: string | null;
       try {
-        fragment = `sso_code=${encodeURIComponent(await service.callback(deps, url))}`;
+        const signedIn = await service.callback(deps, url);
+        answer = new URLSearchParams({ sso_code: signedIn.code });
+        returnOrigin = signedIn.returnOrigin;
       } catch (error) {
         if (!(error instanceof service.Refused)) throw error;
         request.log.info({ reason: error.message }, 'single sign-on refused');
-        fragment = `sso_error=${encodeURIComponent(error.message)}`;
+        answer = new URLSearchParams({ sso_error: error.message });
+        returnOrigin = error.returnOrigin;
       }
       reply.header('cache-control', 'no-store');
-      return reply.redirect(`${base}/sign-in#${fragment}`, 302);
+      // A widget's popup hands the answer to the page that opened it; the console reads it itself.
+      if (returnOrigin) answer.set('to', returnOrigin);
+      return reply.redirect(`${base}${returnOrigin ? POPUP_PAGE : '/sign-in'}#${answer}`, 302);
     },
+  );
+
+  // The popup's last page: hands the answer after '#' to the widget's page (its origin was
+  // checked at the start and written by the server) and closes. Its script is a file: the
+  // pages' Content-Security-Policy allows no inline script.
+  app.get(POPUP_PAGE, { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      // It must still know the page that opened it (the pages' default, same-origin, would cut it off).
+      .header('cross-origin-opener-policy', 'unsafe-none')
+      .send(POPUP_HTML),
+  );
+  app.get(`${POPUP_PAGE}.js`, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(POPUP_SCRIPT),
   );
 
   app.post(

@@ -9,6 +9,7 @@ import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import { type Client, startSession, userTarget } from '../auth/service.js';
 import { hashToken, issueToken, tokenKind } from '../auth/tokens.js';
+import { projectsWithKey } from '../projects/repo.js';
 import type { TwoFactorDeps } from '../two-factor/service.js';
 import { authorizationRequest, describeFailure, discover, type Identity, ProviderError, redeem } from './oidc.js';
 import * as repo from './repo.js';
@@ -95,11 +96,15 @@ export async function removeSettings(deps: SsoDeps, actor: Actor) {
   });
 }
 
-/** The workspace whose single sign-on serves this e-mail's domain, or the one named. */
-export async function discoverFor(deps: SsoDeps, query: { email?: string; workspace?: string }) {
+/** The workspace whose single sign-on serves this e-mail's domain, or the one named, or the project's (its widget asks). */
+export async function discoverFor(deps: SsoDeps, query: { email?: string; workspace?: string; project?: string }) {
   let row: Awaited<ReturnType<typeof repo.findProvider>>;
   if (query.workspace) {
     row = await repo.findProvider(deps.db, query.workspace);
+  } else if (query.project) {
+    // A key several workspaces use names none of them for sure.
+    const projects = await projectsWithKey(deps.db, query.project);
+    row = projects.length === 1 && projects[0] ? await repo.findProvider(deps.db, projects[0].workspace_id) : undefined;
   } else if (query.email) {
     const domain = query.email.trim().toLowerCase().split('@').pop() ?? '';
     row = (await repo.listProviders(deps.db)).find((provider) => domainsOf(provider).includes(domain));
@@ -125,10 +130,18 @@ const providerClient = (deps: SsoDeps, row: NonNullable<Awaited<ReturnType<typeo
   clientSecret: deps.secrets.open(row.client_secret),
 });
 
-/** A sign-in through the workspace's provider begins: the URL to send the browser to. */
-export async function start(deps: SsoDeps, workspaceId: string, base: string) {
+/**
+ * A sign-in through the workspace's provider begins: the URL to send the browser to. Asked
+ * from another origin (a widget on the app's page, which opens it in a popup), that origin
+ * must be one a project of the workspace allows: the popup hands its code back there only.
+ */
+export async function start(deps: SsoDeps, workspaceId: string, base: string, origin: string | null) {
   const row = await repo.findProvider(deps.db, workspaceId);
   if (!row) throw notFound('Single sign-on');
+  const returnOrigin = origin && origin !== new URL(base).origin ? origin : null;
+  if (returnOrigin && !(await repo.originAllowed(deps.db, workspaceId, returnOrigin))) {
+    throw forbidden(`${returnOrigin} is not an allowed origin of this workspace's projects.`);
+  }
   let request: Awaited<ReturnType<typeof authorizationRequest>>;
   try {
     request = await authorizationRequest(providerClient(deps, row), redirectUriOf(base), deps.clock);
@@ -142,6 +155,7 @@ export async function start(deps: SsoDeps, workspaceId: string, base: string) {
     state_hash: hashToken(request.state),
     nonce: request.nonce,
     code_verifier: deps.secrets.seal(request.codeVerifier),
+    return_origin: returnOrigin,
     created_at: iso(now),
   });
   return { url: request.url };
@@ -150,15 +164,25 @@ export async function start(deps: SsoDeps, workspaceId: string, base: string) {
 /** The provider did not answer discovery: nothing to send the browser to. */
 export class ProviderUnavailable extends Error {}
 
-/** Why a sign-in through the provider was refused, in words for the person signing in. */
-export class Refused extends Error {}
+/** Why a sign-in through the provider was refused, in words for the person signing in; where its widget waits, if one does. */
+export class Refused extends Error {
+  constructor(
+    message: string,
+    readonly returnOrigin: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The provider's answer: the ID token checked, the account found (its linked subject, else
  * its verified e-mail) or made (an allowed domain, when the workspace lets people join); a
  * one-time code for the console to exchange for a session.
  */
-export async function callback(deps: SsoDeps, callbackUrl: URL): Promise<string> {
+export async function callback(
+  deps: SsoDeps,
+  callbackUrl: URL,
+): Promise<{ code: string; returnOrigin: string | null }> {
   const params = callbackUrl.searchParams;
   const state = params.get('state') ?? '';
   const attempt = state ? await repo.takeAttempt(deps.db, hashToken(state)) : undefined;
@@ -166,11 +190,12 @@ export async function callback(deps: SsoDeps, callbackUrl: URL): Promise<string>
   if (!attempt || Date.parse(attempt.created_at) + ATTEMPT_TTL_MS < now) {
     throw new Refused('This sign-in was not started here, was already used, or took too long: start it again.');
   }
+  const returnOrigin = attempt.return_origin;
   if (params.get('error')) {
-    throw new Refused(`The provider refused: ${params.get('error_description') ?? params.get('error')}.`);
+    throw new Refused(`The provider refused: ${params.get('error_description') ?? params.get('error')}.`, returnOrigin);
   }
   const row = await repo.findProvider(deps.db, attempt.workspace_id);
-  if (!row) throw new Refused('This workspace no longer signs in with single sign-on.');
+  if (!row) throw new Refused('This workspace no longer signs in with single sign-on.', returnOrigin);
   let identity: Identity;
   try {
     identity = await redeem(
@@ -180,9 +205,11 @@ export async function callback(deps: SsoDeps, callbackUrl: URL): Promise<string>
       deps.clock,
     );
   } catch (error) {
-    throw new Refused(`The provider's answer could not be accepted: ${describeFailure(error)}`);
+    throw new Refused(`The provider's answer could not be accepted: ${describeFailure(error)}`, returnOrigin);
   }
-  const user = await accountFor(deps, row, identity);
+  const user = await accountFor(deps, row, identity).catch((error: unknown) => {
+    throw error instanceof Refused ? new Refused(error.message, returnOrigin) : error;
+  });
   const { token, hash } = issueToken('ssoExchange');
   await repo.insertExchange(deps.db, {
     workspace_id: row.workspace_id,
@@ -191,9 +218,10 @@ export async function callback(deps: SsoDeps, callbackUrl: URL): Promise<string>
     code_verifier: '',
     user_id: user.id,
     exchange_hash: hash,
+    return_origin: null,
     created_at: iso(now),
   });
-  return token;
+  return { code: token, returnOrigin };
 }
 
 async function accountFor(

@@ -4,6 +4,7 @@ import {
   addClient,
   addMember,
   call,
+  createProject,
   createTestApp,
   type Member,
   manualClock,
@@ -160,6 +161,32 @@ describe('single sign-on with a real OpenID provider', () => {
     // Past the token's expiry and the minute of clock skew allowed, within the sign-in's ten minutes.
     const expired = await signInAs('val', () => clock.advance((ID_TOKEN_TTL_S + 120) * 1000));
     assert.match(expired.error ?? '', /could not be accepted.*"exp"/);
+    clock.advance(-(ID_TOKEN_TTL_S + 120) * 1000);
+  });
+
+  test("a widget's sign-in: only from an origin the workspace's projects allow; the popup's last page hands the code there", async () => {
+    const configured = await configure({ clientSecret: idp.clientSecret });
+    assert.equal(configured.status, 200, JSON.stringify(configured.body));
+    const project = await createProject(t.app, admin, { allowedOrigins: ['https://app.acme.test'] });
+    const found = await call(t.app, 'GET', `/api/auth/sso?project=${project.key}`);
+    assert.deepEqual(found.body, { workspaceId: admin.workspaceId, displayName: 'Acme Login' });
+    const startFrom = (origin: string) =>
+      call(t.app, 'POST', '/api/auth/sso/start', { body: { workspace: admin.workspaceId }, headers: { origin } });
+    assert.equal((await startFrom('https://evil.test')).status, 403);
+    const started = await startFrom('https://app.acme.test');
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    idp.people.set('wid', { email: 'wid@acme.test', email_verified: true });
+    const back = await idp.signInAt(started.body.url, 'wid');
+    const landed = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const location = new URL(String(landed.headers.location));
+    assert.equal(location.pathname, '/sso/done');
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    assert.equal(fragment.get('to'), 'https://app.acme.test');
+    assert.equal(fragment.get('sso_error'), null);
+    assert.equal((await exchange(fragment.get('sso_code') ?? '')).status, 200);
+    const page = await t.app.inject({ method: 'GET', url: '/sso/done' });
+    assert.equal(page.headers['cross-origin-opener-policy'], 'unsafe-none');
+    assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
   });
 
   test('required of members: their password is refused; admins keep theirs as the way back in', async () => {
