@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,10 +14,12 @@ import {
   createTestDatabase,
   dialect,
   signUp,
+  TEST_SECRET_KEY,
   testConfig,
 } from '../test/helpers.js';
 import { buildApp } from './app.js';
 import type { DatabaseConfig } from './config.js';
+import { codeAt } from './modules/two-factor/totp.js';
 
 const adminEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/admin.js');
 
@@ -39,13 +42,19 @@ describe('the admin command on a closed server', () => {
   });
   after(() => cleanup());
 
-  const admin = (...args: string[]) => {
-    const run = spawnSync(process.execPath, [adminEntry, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      encoding: 'utf8',
-    });
-    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-  };
+  const runAdmin =
+    (extra: Record<string, string>) =>
+    (...args: string[]) => {
+      const run = spawnSync(process.execPath, [adminEntry, ...args], {
+        env: { PATH: process.env.PATH ?? '', ...env, ...extra },
+        encoding: 'utf8',
+      });
+      return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+    };
+  /** The admin command, with the test servers' secret key (as an operator's environment has the server's). */
+  const admin = Object.assign(runAdmin({ SVC_SECRET_KEY: TEST_SECRET_KEY.toString('base64') }), {
+    withEnv: runAdmin,
+  });
   const withApp = async (fn: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>) => {
     const app = await buildApp(testConfig(database, { signup: 'closed' }));
     try {
@@ -103,6 +112,52 @@ describe('the admin command on a closed server', () => {
     assert.match(usage.stderr, /Unknown command "frobnicate"/);
     assert.equal(admin('create-admin', '--email', 'x@example.com').code, 2);
     assert.match(admin('help').stdout, /create-admin --email/);
+  });
+
+  test('reseal-secrets re-encrypts seeds under a new key; reset-two-factor lets a locked-out admin in with the password', async () => {
+    const created = admin('create-admin', '--email', 'locked@example.com', '--name', 'Lou Locked');
+    assert.equal(created.code, 0, created.stderr);
+    const password = /Password \(shown once\): (\S+)/.exec(created.stdout)?.[1] ?? '';
+    const login = (app: Awaited<ReturnType<typeof buildApp>>) =>
+      call(app, 'POST', '/api/auth/login', { body: { email: 'locked@example.com', password } });
+    let seed = '';
+    await withApp(async (app) => {
+      const token = (await login(app)).body.token;
+      seed = (await call(app, 'POST', '/api/me/two-factor/enrolment', { token, body: { password } })).body.secret;
+      const on = await call(app, 'POST', '/api/me/two-factor/confirm', {
+        token,
+        body: { code: codeAt(seed, Date.now() - 30_000) },
+      });
+      assert.equal(on.status, 200);
+    });
+
+    // The key rotates: the new one current, the old one (the test servers') still read.
+    const newKey = randomBytes(32);
+    const keys = {
+      SVC_SECRET_KEY: newKey.toString('base64'),
+      SVC_SECRET_KEY_PREVIOUS: TEST_SECRET_KEY.toString('base64'),
+    };
+    const resealed = admin.withEnv(keys)('reseal-secrets');
+    assert.equal(resealed.code, 0, resealed.stderr);
+    assert.match(resealed.stdout, /^1 account\(s\) had secrets sealed with an older key/);
+    assert.match(admin.withEnv(keys)('reseal-secrets').stdout, /^0 account/, 'nothing left to do');
+    const app = await buildApp(testConfig(database, { signup: 'closed', secretKeys: [newKey] }));
+    try {
+      const asked = await login(app);
+      assert.equal(asked.body.secondFactor, 'code');
+      const answered = await call(app, 'POST', '/api/auth/two-factor', {
+        body: { challenge: asked.body.challenge, code: codeAt(seed, Date.now()) },
+      });
+      assert.equal(answered.status, 200, 'the seed opens with the new key alone');
+    } finally {
+      await app.close();
+    }
+
+    const reset = admin('reset-two-factor', 'locked@example.com');
+    assert.equal(reset.code, 0, reset.stderr);
+    await withApp(async (app) => {
+      assert.equal(typeof (await login(app)).body.token, 'string', 'the password alone signs in');
+    });
   });
 
   test('import: an export from another server, with its ids; twice adds nothing; its admin gets in by a reset', async () => {
