@@ -397,7 +397,7 @@ describe('the console in Chromium, served by the server at /', () => {
   test('people: invite (link to copy), accept it in another browser, change a role, reset link, client links created, rotated and revoked, remove', async () => {
     const { page, errors } = await open(stack.admin, '/people');
     await page.getByRole('heading', { name: 'Team' }).waitFor();
-    await page.getByLabel('E-mail').fill('newcomer@example.test');
+    await page.getByLabel('E-mail', { exact: true }).fill('newcomer@example.test');
     await page.getByRole('button', { name: 'Invite' }).click();
     const shown = page.getByRole('dialog', { name: /Invitation for newcomer@example.test/ });
     const inviteUrl = (await shown.locator('pre').textContent()) ?? '';
