@@ -350,7 +350,12 @@ export async function requireCurrentPassword(
 ) {
   authorize(actor, 'account.changePassword');
   const user = await repo.findUserById(deps.db, actor.workspaceId, actor.id);
-  if (!user?.password_hash) throw unauthenticated();
+  if (!user) throw unauthenticated();
+  if (!user.password_hash) {
+    throw invalidState(
+      'You have no password here: you joined through single sign-on, whose own sign-in protects you. An admin can make you a password reset link.',
+    );
+  }
   const account = user.email ?? user.id;
   await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAccount, account);
   if (!(await verifyPassword(password, user.password_hash))) {

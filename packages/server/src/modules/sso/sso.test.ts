@@ -117,6 +117,11 @@ describe('single sign-on with a real OpenID provider', () => {
     const joined = await exchange((await signInAs('nia')).code ?? '');
     assert.equal(joined.status, 200);
     assert.deepEqual([joined.body.user.name, joined.body.user.role], ['Nia New', 'member']);
+    const noPassword = await call(t.app, 'POST', '/api/me/two-factor/enrolment', {
+      token: joined.body.token,
+      body: { password: 'anything at all' },
+    });
+    assert.equal(noPassword.status, 409, 'no password to confirm: a clear refusal, not a signed-out session');
     idp.people.set('out', { email: 'out@elsewhere.test', email_verified: true });
     assert.match((await signInAs('out')).error ?? '', /may not join/);
     idp.people.set('unv', { email: 'unv@acme.test', email_verified: false });
