@@ -639,6 +639,8 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByRole('cell', { name: /this one/ }).waitFor();
     await look(page, 'console-account', errors);
     await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    // Done when the list, read again, holds this session alone (the button is disabled meanwhile too).
+    await page.locator('tbody tr').nth(1).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Sign out everywhere else' }).and(page.locator('[disabled]')).waitFor();
     assert.equal((await call(stack.api.app, 'GET', '/api/me', { token: other.body.token })).status, 401);
     await page.getByLabel('Current password').fill('another good password');

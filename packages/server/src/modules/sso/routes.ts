@@ -107,7 +107,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
         description:
           'Redirects to the console’s sign-in page: /sign-in#sso_code=<one-time code> on success, /sign-in#sso_error=<why> otherwise; for a sign-in a widget started, to /sso/done (the same after "#", with the page’s origin), which hands it to the widget’s page and closes.',
         querystring: Type.Object({}, { additionalProperties: true }),
-        response: { 302: Type.Null() },
+        response: { 302: Type.Null(), ...problemResponses() },
       },
     },
     async (request, reply) => {
