@@ -5,7 +5,8 @@ import { Email } from './accounts.js';
 import { Line, Nullable, Timestamp } from './common.js';
 
 const Domain = Type.String({
-  pattern: '^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
+  maxLength: 253,
+  pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
   description: 'A lower-case e-mail domain, such as acme.com',
 });
 

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { call, createProject, createTestDatabase, testConfig } from '../test/helpers.js';
 import { buildApp } from './app.js';
 import { redactUrl } from './logging.js';
+import { codeAt } from './modules/two-factor/totp.js';
 
 describe('no secret in the logs', () => {
   test('secret query parameters are masked in logged URLs; other parameters stay', () => {
@@ -103,6 +104,22 @@ describe('no secret in the logs', () => {
       const page = await app.inject({ method: 'GET', url: `/demo?svc_access=${accessToken}&tab=plans` });
       assert.equal(page.statusCode, 200);
       await call(app, 'POST', '/api/auth/logout', { token: exchanged.body.token });
+
+      // Two-factor sign-in: the seed, a code, recovery codes, the challenge between password and code.
+      const enrolment = await call(app, 'POST', '/api/me/two-factor/enrolment', {
+        token: admin.token,
+        body: { password },
+      });
+      const seed = keep('two-factor seed', enrolment.body.secret);
+      const confirmed = await call(app, 'POST', '/api/me/two-factor/confirm', {
+        token: admin.token,
+        body: { code: codeAt(seed, Date.now() - 30_000) },
+      });
+      const [recovery = ''] = confirmed.body.recoveryCodes as string[];
+      keep('recovery code', recovery);
+      const asked = await call(app, 'POST', '/api/auth/login', { body: { email: 'ada@acme.test', password } });
+      const challenge = keep('sign-in challenge', asked.body.challenge);
+      await call(app, 'POST', '/api/auth/two-factor', { body: { challenge, code: recovery } });
     } finally {
       await app.close();
       await drop();
@@ -114,6 +131,7 @@ describe('no secret in the logs', () => {
       '/api/invites/accept',
       '/api/password-reset/complete',
       '/mcp?project=',
+      '/api/auth/two-factor',
     ]) {
       assert.ok(logged.includes(route), `requests to ${route} are logged`);
     }
