@@ -86,10 +86,17 @@ export type StartSsoBody = Static<typeof StartSsoBody>;
 
 export const SsoStarted = Type.Object({
   url: Type.String({ description: "The provider's authorization URL: open it in the browser" }),
+  binding: Type.String({
+    description:
+      'Keep it in this browser (not in a URL) and send it with the one-time code: a code is exchanged only by the browser that started its sign-in',
+  }),
 });
 
 export const SsoExchangeBody = Type.Object(
-  { code: Line({ minLength: 1, maxLength: 200, description: 'The one-time code the sign-in page received' }) },
-  { examples: [{ code: 'svc_ssx_…' }] },
+  {
+    code: Line({ minLength: 1, maxLength: 200, description: 'The one-time code the sign-in page received' }),
+    binding: Line({ minLength: 1, maxLength: 200, description: 'What POST /api/auth/sso/start answered with the URL' }),
+  },
+  { examples: [{ code: 'svc_ssx_…', binding: 'svc_ssb_…' }] },
 );
 export type SsoExchangeBody = Static<typeof SsoExchangeBody>;

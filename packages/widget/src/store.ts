@@ -186,7 +186,9 @@ export class Store {
     });
     if (!answer) return 'The sign-in window was closed.';
     if (answer.error || !answer.code) return `Single sign-on did not work: ${answer.error ?? 'no answer'}`;
-    const session = await this.api.call('POST /api/auth/sso/exchange', { body: { code: answer.code } });
+    const session = await this.api.call('POST /api/auth/sso/exchange', {
+      body: { code: answer.code, binding: started.data.binding },
+    });
     if (!session.ok) return session.data?.detail ?? 'Single sign-on did not work.';
     await this.adopt(session.data.token, session.data.user);
     return null;

@@ -19,6 +19,15 @@ function useProviderAnswer() {
   return answer;
 }
 
+/** The secret of a sign-in started in this tab, kept for the exchange of its code when the provider sends the tab back. */
+const BINDING_KEY = 'svc:console:sso-binding';
+const keepBinding = (binding: string) => sessionStorage.setItem(BINDING_KEY, binding);
+function takeBinding(): string {
+  const binding = sessionStorage.getItem(BINDING_KEY) ?? 'none';
+  sessionStorage.removeItem(BINDING_KEY);
+  return binding;
+}
+
 /** "Continue with <provider>": for the workspace of the sign-in link, or of the e-mail typed. */
 export function SingleSignOn({ email }: { email: string }) {
   const answer = useProviderAnswer();
@@ -27,10 +36,11 @@ export function SingleSignOn({ email }: { email: string }) {
   const linked = new URLSearchParams(window.location.search).get('sso');
   const domain = /@([^@\s]+\.[^@\s]+)$/.exec(email.trim())?.[1] ?? '';
   useEffect(() => {
-    if (answer.code)
-      void action
-        .run(() => api.call('POST /api/auth/sso/exchange', { body: { code: answer.code ?? '' } }))
-        .then((session) => session && adoptSession(session.data.token));
+    if (!answer.code) return;
+    const binding = takeBinding();
+    void action
+      .run(() => api.call('POST /api/auth/sso/exchange', { body: { code: answer.code ?? '', binding } }))
+      .then((session) => session && adoptSession(session.data.token));
   }, [answer.code]);
   useEffect(() => {
     if (!linked && !domain) return setFound(null);
@@ -61,7 +71,9 @@ export function SingleSignOn({ email }: { email: string }) {
             const started = await action.run(() =>
               api.call('POST /api/auth/sso/start', { body: { workspace: found.workspaceId } }),
             );
-            if (started) window.location.assign(started.data.url);
+            if (!started) return;
+            keepBinding(started.data.binding);
+            window.location.assign(started.data.url);
           }}
         >
           Continue with {found.displayName}

@@ -61,6 +61,8 @@ export interface SsoAttemptTable {
   /** Set once the provider answered: whom the one-time exchange code signs in. */
   user_id: string | null;
   exchange_hash: string | null;
+  /** The hash of the secret the starting browser keeps; the exchange asks for it. */
+  binding_hash: string | null;
   /** Set when a widget started it: the origin of the page its popup hands the code to. */
   return_origin: string | null;
   created_at: Timestamp;

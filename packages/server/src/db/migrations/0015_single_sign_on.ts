@@ -38,6 +38,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('code_verifier', 'text', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
     .addColumn('exchange_hash', 'text', (c) => c.unique())
+    // The hash of a secret the browser that started the sign-in keeps: the one-time code is
+    // exchanged only with it, so an answer of the provider for someone else's sign-in, opened in
+    // this browser, signs nobody in here.
+    .addColumn('binding_hash', 'text')
     // The page a widget started the sign-in from: its popup hands the one-time code back there.
     .addColumn('return_origin', 'text')
     .addColumn('created_at', t.timestamp, (c) => c.notNull())

@@ -10,6 +10,7 @@ export const TOKEN_PREFIX = {
   challenge: 'svc_chl_',
   ssoState: 'svc_sst_',
   ssoExchange: 'svc_ssx_',
+  ssoBinding: 'svc_ssb_',
 } as const;
 
 export type TokenKind = keyof typeof TOKEN_PREFIX;

@@ -154,13 +154,14 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags: ['accounts'],
         summary: 'Trade the one-time code of a single sign-on for a session',
-        description: 'The code works once, for 2 minutes; wrong codes count as failed sign-ins of the address.',
+        description:
+          'The code works once, for 2 minutes, and only with the binding its start answered (kept by the browser that started it); wrong codes count as failed sign-ins of the address.',
         body: SsoExchangeBody,
         response: { 200: SessionResult, ...problemResponses(429) },
       },
     },
     async (request) => {
-      const { token, user } = await service.exchange(deps, request.body.code, clientOf(request));
+      const { token, user } = await service.exchange(deps, request.body, clientOf(request));
       return { token, user: presentUser(user) };
     },
   );

@@ -149,16 +149,18 @@ export async function start(deps: SsoDeps, workspaceId: string, base: string, or
     throw new ProviderUnavailable((error as Error).message);
   }
   const now = deps.clock.now();
+  const binding = issueToken('ssoBinding');
   await repo.pruneAttempts(deps.db, iso(now - ATTEMPT_TTL_MS));
   await repo.insertAttempt(deps.db, {
     workspace_id: workspaceId,
     state_hash: hashToken(request.state),
     nonce: request.nonce,
     code_verifier: deps.secrets.seal(request.codeVerifier),
+    binding_hash: binding.hash,
     return_origin: returnOrigin,
     created_at: iso(now),
   });
-  return { url: request.url };
+  return { url: request.url, binding: binding.token };
 }
 
 /** The provider did not answer discovery: nothing to send the browser to. */
@@ -218,6 +220,7 @@ export async function callback(
     code_verifier: '',
     user_id: user.id,
     exchange_hash: hash,
+    binding_hash: attempt.binding_hash,
     return_origin: null,
     created_at: iso(now),
   });
@@ -276,12 +279,19 @@ async function accountFor(
   });
 }
 
-/** The console trades the one-time code for a session. */
-export async function exchange(deps: SsoDeps, code: string, client: Client) {
+/**
+ * The browser that started the sign-in trades the one-time code, with the secret it kept, for
+ * a session. Without that secret the code is spent for nothing: a provider's answer for someone
+ * else's sign-in, slipped into this browser (login cross-site request forgery), signs nobody in.
+ */
+export async function exchange(deps: SsoDeps, body: { code: string; binding: string }, client: Client) {
   await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAddress, client.address);
-  const row = tokenKind(code) === 'ssoExchange' ? await repo.takeExchange(deps.db, hashToken(code)) : undefined;
+  const row =
+    tokenKind(body.code) === 'ssoExchange' ? await repo.takeExchange(deps.db, hashToken(body.code)) : undefined;
   const user =
-    row?.user_id && Date.parse(row.created_at) + EXCHANGE_TTL_MS >= deps.clock.now()
+    row?.user_id &&
+    row.binding_hash === hashToken(body.binding) &&
+    Date.parse(row.created_at) + EXCHANGE_TTL_MS >= deps.clock.now()
       ? await accounts.findUserById(deps.db, row.workspace_id, row.user_id)
       : undefined;
   if (!user) {

@@ -53,7 +53,7 @@ describe('single sign-on with a real OpenID provider', () => {
     assert.equal(started.status, 200, JSON.stringify(started.body));
     const back = await idp.signInAt(started.body.url, account);
     beforeCallback?.();
-    return landOn(back);
+    return { ...(await landOn(back)), binding: started.body.binding as string };
   }
 
   async function landOn(back: URL) {
@@ -66,7 +66,9 @@ describe('single sign-on with a real OpenID provider', () => {
     return { code: fragment.get('sso_code'), error: fragment.get('sso_error'), back };
   }
 
-  const exchange = (code: string) => call(t.app, 'POST', '/api/auth/sso/exchange', { body: { code } });
+  /** Trades a signed-in answer's one-time code, with the binding its start gave, for a session. */
+  const exchange = (answer: { code: string | null; binding: string }) =>
+    call(t.app, 'POST', '/api/auth/sso/exchange', { body: { code: answer.code ?? '', binding: answer.binding } });
 
   test('settings: admins only, the issuer discovered first, the client secret kept sealed and never returned', async () => {
     const member = await addMember(t.app, admin);
@@ -99,22 +101,28 @@ describe('single sign-on with a real OpenID provider', () => {
   test('an existing member with a verified e-mail signs in; the subject is linked, so a changed e-mail is still them', async () => {
     const member = await addMember(t.app, admin, 'member', 'Mel Member');
     idp.people.set('mel', { email: member.email, email_verified: true, name: 'Mel at Acme' });
-    const { code, error } = await signInAs('mel');
+    const signedIn = await signInAs('mel');
+    const { error } = signedIn;
     assert.equal(error, null);
-    const session = await exchange(code ?? '');
+    const session = await exchange(signedIn);
     assert.equal(session.status, 200, JSON.stringify(session.body));
     assert.equal(session.body.user.id, member.id);
-    assert.equal((await exchange(code ?? '')).status, 401, 'the one-time code is good once');
+    assert.equal((await exchange(signedIn)).status, 401, 'the one-time code is good once');
     idp.people.set('mel', { email: 'mel.renamed@acme.test', email_verified: true });
     const again = await signInAs('mel');
-    assert.equal((await exchange(again.code ?? '')).body.user.id, member.id);
+    assert.equal((await exchange(again)).body.user.id, member.id);
+    // An answer for someone else's sign-in, slipped into another browser: without the binding
+    // its start gave, the code signs nobody in (and is spent).
+    const slipped = await signInAs('mel');
+    assert.equal((await exchange({ code: slipped.code, binding: 'svc_ssb_another-browsers' })).status, 401);
+    assert.equal((await exchange(slipped)).status, 401, 'spent');
     const audit = await call(t.app, 'GET', '/api/workspace/audit?action=signed_in&limit=1', { token: admin.token });
     assert.equal(audit.body.items[0].detail, 'single sign-on');
   });
 
   test('someone new of an allowed domain joins as the chosen role; other domains, unverified e-mails and clients are refused', async () => {
     idp.people.set('nia', { email: 'nia@acme.test', email_verified: true, name: 'Nia New' });
-    const joined = await exchange((await signInAs('nia')).code ?? '');
+    const joined = await exchange(await signInAs('nia'));
     assert.equal(joined.status, 200);
     assert.deepEqual([joined.body.user.name, joined.body.user.role], ['Nia New', 'member']);
     const noPassword = await call(t.app, 'POST', '/api/me/two-factor/enrolment', {
@@ -136,7 +144,7 @@ describe('single sign-on with a real OpenID provider', () => {
   test('a removed member is refused, even with a valid ID token', async () => {
     const member = await addMember(t.app, admin, 'member', 'Rex Removed');
     idp.people.set('rex', { email: member.email, email_verified: true });
-    assert.equal((await exchange((await signInAs('rex')).code ?? '')).status, 200);
+    assert.equal((await exchange(await signInAs('rex'))).status, 200);
     assert.equal(
       (await call(t.app, 'DELETE', `/api/workspace/members/${member.id}`, { token: admin.token })).status,
       204,
@@ -188,7 +196,7 @@ describe('single sign-on with a real OpenID provider', () => {
     const fragment = new URLSearchParams(location.hash.slice(1));
     assert.equal(fragment.get('to'), 'https://app.acme.test');
     assert.equal(fragment.get('sso_error'), null);
-    assert.equal((await exchange(fragment.get('sso_code') ?? '')).status, 200);
+    assert.equal((await exchange({ code: fragment.get('sso_code'), binding: started.body.binding })).status, 200);
     const page = await t.app.inject({ method: 'GET', url: '/sso/done' });
     assert.equal(page.headers['cross-origin-opener-policy'], 'unsafe-none');
     assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
