@@ -436,6 +436,14 @@ export class Widget {
     this.render();
   }
 
+  /** Just signed in (a password, a second factor, single sign-on): the panel, the poll, focus on the tabs. */
+  private async enterPanel(): Promise<void> {
+    await this.panelViews();
+    this.poller.start();
+    this.refreshed();
+    this.focus('[aria-selected=true]');
+  }
+
   /** The signed-in panel's views; loaded once, and again after a failed load. */
   private async panelViews(): Promise<void> {
     this.viewsFailed = false;
@@ -587,10 +595,7 @@ export class Widget {
         this.focus('input');
         return;
       }
-      await this.panelViews();
-      this.poller.start();
-      this.refreshed();
-      this.focus('[aria-selected=true]');
+      await this.enterPanel();
     },
     continueWithSso: async () => {
       const popup = window.open('', 'svc-sso', 'popup,width=520,height=700');
@@ -605,10 +610,7 @@ export class Widget {
         this.render();
         return;
       }
-      await this.panelViews();
-      this.poller.start();
-      this.refreshed();
-      this.focus('[aria-selected=true]');
+      await this.enterPanel();
     },
     answerSecondFactor: async (form, code) => {
       const answer = await submit(form, () => this.store.answerSecondFactor(code), this.unreachable);
@@ -616,10 +618,7 @@ export class Widget {
         if (answer?.status === 401) this.render();
         return;
       }
-      await this.panelViews();
-      this.poller.start();
-      this.refreshed();
-      this.focus('[aria-selected=true]');
+      await this.enterPanel();
     },
     signOut: async () => {
       await this.store.signOut();
