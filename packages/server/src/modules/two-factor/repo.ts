@@ -43,24 +43,16 @@ export async function disable(db: Db, owner: Owner) {
   await updateUser(db, owner)
     .set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null })
     .execute();
-  await db
-    .deleteFrom('recovery_codes')
-    .where('workspace_id', '=', owner.workspaceId)
-    .where('user_id', '=', owner.userId)
-    .execute();
-  await db
-    .deleteFrom('sign_in_challenges')
-    .where('workspace_id', '=', owner.workspaceId)
-    .where('user_id', '=', owner.userId)
-    .execute();
+  await deleteOwned(db, 'recovery_codes', owner);
+  await deleteOwned(db, 'sign_in_challenges', owner);
 }
 
+/** Deletes the user's rows of a table keyed by workspace and user. */
+const deleteOwned = (db: Db, table: 'recovery_codes' | 'sign_in_challenges', owner: Owner) =>
+  db.deleteFrom(table).where('workspace_id', '=', owner.workspaceId).where('user_id', '=', owner.userId).execute();
+
 export async function replaceRecoveryCodes(db: Db, owner: Owner, hashes: readonly string[]) {
-  await db
-    .deleteFrom('recovery_codes')
-    .where('workspace_id', '=', owner.workspaceId)
-    .where('user_id', '=', owner.userId)
-    .execute();
+  await deleteOwned(db, 'recovery_codes', owner);
   await db
     .insertInto('recovery_codes')
     .values(
