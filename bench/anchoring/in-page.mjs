@@ -462,13 +462,20 @@ export async function liveCost({ pins, everyMs, seconds, withTracker, seed }) {
   const rand = random(seed);
   const targets = pickTargets(pins, rand);
   const anchors = new Map(targets.map((el, i) => [`c${i}`, describeElement(el)]));
-  for (const [id, anchor] of [...anchors].slice(0, Math.ceil(pins / 4))) {
+  const gone = new Set([...anchors.keys()].slice(0, Math.ceil(pins / 4)));
+  for (const [id, anchor] of [...anchors].filter(([id]) => gone.has(id))) {
     anchors.set(id, { ...anchor, text: { exact: `gone ${id}` }, selector: `#gone-${id}` });
   }
   const host = document.createElement('div');
   document.body.append(host);
   let placements = 0;
-  const tracker = withTracker ? new PinTracker(host, () => (placements += 1)) : null;
+  let last = new Map();
+  const tracker = withTracker
+    ? new PinTracker(host, (now) => {
+        placements += 1;
+        last = now;
+      })
+    : null;
   tracker?.set(anchors);
   const long = [];
   const observer = new PerformanceObserver((list) => long.push(...list.getEntries().map((e) => e.duration)));
@@ -496,6 +503,13 @@ export async function liveCost({ pins, everyMs, seconds, withTracker, seed }) {
     }, everyMs);
   });
   observer.disconnect();
+  // Where the pins ended: those whose element is there, on it; the others listed as not found.
+  const ending = {
+    present: targets.length - gone.size,
+    onTheirElement: targets.filter((el, i) => !gone.has(`c${i}`) && tracker?.element(`c${i}`) === el).length,
+    missing: gone.size,
+    listedNotFound: [...gone].filter((id) => last.get(id) === null).length,
+  };
   tracker?.destroy();
   host.remove();
   return {
@@ -503,5 +517,6 @@ export async function liveCost({ pins, everyMs, seconds, withTracker, seed }) {
     longTasks: long.length,
     longest: Math.max(0, ...long),
     placements,
+    ...ending,
   };
 }

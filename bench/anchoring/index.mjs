@@ -193,7 +193,8 @@ async function main() {
   console.log(
     `\na page of ${tracked.elements} elements changing every ${live.everyMs} ms for ${live.seconds} s, ${live.pins} pins (a quarter missing):` +
       `\n  without the tracker (the baseline): ${without.longTasks} long tasks, the longest ${without.longest.toFixed(0)} ms` +
-      `\n  with the tracker: ${tracked.longTasks} long tasks, the longest ${tracked.longest.toFixed(0)} ms; pins re-placed ${tracked.placements} times`,
+      `\n  with the tracker: ${tracked.longTasks} long tasks, the longest ${tracked.longest.toFixed(0)} ms; pins re-placed ${tracked.placements} times;` +
+      ` at the end ${tracked.onTheirElement} of ${tracked.present} pins on their element, ${tracked.listedNotFound} of ${tracked.missing} missing ones listed as not found`,
   );
   await browser.close();
 }

@@ -16,8 +16,8 @@ describe('finding a pinned element again', () => {
     const result = await build({
       stdin: {
         contents: `import { describeElement } from './describe.js';
-import { resolveAnchor } from './resolve.js';
-window.anchoring = { describeElement, resolveAnchor };`,
+import { finish, Resolver, resolveAnchor } from './resolve.js';
+window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
         resolveDir: fileURLToPath(new URL('../src/anchoring/', import.meta.url)),
         loader: 'ts',
       },
@@ -76,5 +76,52 @@ window.anchoring = { describeElement, resolveAnchor };`,
       await afterChange(ICONS, 'a[href="/home"] .fa-home', "el.classList.replace('fa-home', 'fa-caret-down');"),
       'nothing',
     );
+  });
+
+  test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
+    const rows = Array.from(
+      { length: 400 },
+      (_, i) => `<li class="row"><a href="/items/${i}">Item ${i}</a> <span class="tag">new</span></li>`,
+    );
+    await page.setContent(`<!doctype html><html><body><ul>${rows.join('')}</ul></body></html>`);
+    await page.addScriptTag({ content: script });
+    const result = await page.evaluate(() => {
+      const { describeElement, finish, Resolver } = (window as any).anchoring;
+      const list = document.querySelector('ul') as HTMLElement;
+      const pinned = [7, 150, 151, 390].map((i) => list.children[i]?.querySelector('span.tag') as Element);
+      const anchors = pinned.map((el) => JSON.parse(JSON.stringify(describeElement(el))));
+      // The page changes: a row inserted at the top, one pinned row removed.
+      list.insertAdjacentHTML(
+        'afterbegin',
+        '<li class="row"><a href="/items/new">Item new</a> <span class="tag">new</span></li>',
+      );
+      pinned[2]?.closest('li')?.remove();
+      const atOnce = anchors.map((anchor: unknown) => new Resolver(document).resolve(anchor)?.element ?? null);
+      let steps = 0;
+      const stepped = anchors.map((anchor: unknown) => {
+        const resolver = new Resolver(document);
+        resolver.pace.deadline = 0; // always due: stops every few elements
+        const lookup = resolver.steps(anchor);
+        for (let step = lookup.next(); ; step = lookup.next(), steps += 1) {
+          if (step.done) return step.value?.element ?? null;
+        }
+      });
+      const reader = new Resolver(document);
+      const found = finish(reader.steps(anchors[1])).element as Element;
+      const before = reader.readsAsItDid(found);
+      found.classList.add('tag-old');
+      return {
+        same: atOnce.map((el: Element | null, i: number) => el === stepped[i]),
+        right: atOnce.map((el: Element | null, i: number) => el === (i === 2 ? null : pinned[i])),
+        steps,
+        before,
+        after: reader.readsAsItDid(found),
+      };
+    });
+    assert.deepEqual(result.same, [true, true, true, true]);
+    assert.deepEqual(result.right, [true, true, true, true]);
+    assert.ok(result.steps > 40, `${result.steps} steps`);
+    assert.equal(result.before, true);
+    assert.equal(result.after, false);
   });
 });

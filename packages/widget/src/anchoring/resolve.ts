@@ -25,6 +25,32 @@ import { first, isDocument, matching, type Root } from './selectors.js';
 
 export type Confidence = 'sure' | 'doubtful';
 
+/** Work that can stop between two of its steps: it yields when its time is up, and returns its result. */
+export type Steps<T> = Generator<void, T, void>;
+
+/** Runs `steps` to their end at once. */
+export function finish<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * When looking must stop for now: past `deadline` (a `performance.now()` time; never unless
+ * one is set). The clock is read every few elements only.
+ */
+export class Pace {
+  deadline = Number.POSITIVE_INFINITY;
+  private calls = 0;
+
+  due(): boolean {
+    if (this.deadline === Number.POSITIVE_INFINITY) return false;
+    this.calls += 1;
+    return this.calls % 16 === 0 && performance.now() > this.deadline;
+  }
+}
+
 export interface Resolution {
   element: Element;
   /** sure: the description agrees; doubtful: the best match, but something changed (shown as "moved?"). */
@@ -270,7 +296,10 @@ class RootIndex {
   private byValue: Map<string, Element[]> | null = null;
   private valueLookups = 0;
 
-  constructor(readonly root: Root) {}
+  constructor(
+    readonly root: Root,
+    private readonly pace: Pace,
+  ) {}
 
   featuresOf(el: Element): Features {
     let features = this.features.get(el);
@@ -334,7 +363,7 @@ class RootIndex {
   }
 
   /** How many elements look like `el` and have the same text around them (its parent's): only their places tell them apart. */
-  indistinguishable(el: Element): number {
+  *indistinguishable(el: Element): Steps<number> {
     const f = this.featuresOf(el);
     const look = this.lookOf(el);
     const parent = this.parentTextOf(el);
@@ -350,17 +379,24 @@ class RootIndex {
     // Once many have been read in this pass, those whose text starts as its does: one walk of
     // the page then serves every anchor of the pass (and costs more than one anchor's reading).
     if (f.text && (this.byText || this.lookAlikesRead + looks.length > LOOK_ALIKES_READ)) {
+      yield* this.readingTexts();
       looks = this.startingAs(f.text).filter((other) => other.matches(selector));
     }
     this.lookAlikesRead += looks.length;
     const attributes = LOOK_ATTRIBUTES.filter(([key]) => f.attributes[key]);
-    return looks.filter(
-      (other) =>
+    let count = 0;
+    for (const other of looks) {
+      if (
         attributes.every(([key, name]) => other.getAttribute(name)?.trim().slice(0, 300) === f.attributes[key]) &&
         this.textOf(other) === f.text &&
         this.lookOf(other) === look &&
-        this.parentTextOf(other) === parent,
-    ).length;
+        this.parentTextOf(other) === parent
+      ) {
+        count += 1;
+      }
+      if (this.pace.due()) yield;
+    }
+    return count;
   }
 
   surroundingsOf(el: Element): Surroundings {
@@ -390,7 +426,7 @@ class RootIndex {
    * Elements with `value` for one of the attributes an anchor names (`id`, `testId`, `name`,
    * `href`, …): one walk of the page serves every anchor resolved in this pass.
    */
-  withValue(key: keyof AnchorAttributes, value: string): Element[] {
+  *withValue(key: keyof AnchorAttributes, value: string): Steps<Element[]> {
     // A few lookups ask the page each time; past that, one walk of the page answers the rest.
     this.valueLookups += 1;
     if (!this.byValue && this.valueLookups <= DIRECT_LOOKUPS) {
@@ -412,8 +448,10 @@ class RootIndex {
       for (const el of matching(this.root, '*')) {
         if (el.id) note('id', el.id, el);
         for (const [name, attribute] of INDEXED_ATTRIBUTES) note(name, el.getAttribute(attribute), el);
+        if (this.pace.due()) yield;
       }
-      this.byValue = byValue;
+      // Another lookup may have finished the walk while this one waited.
+      this.byValue ??= byValue;
     }
     return this.byValue.get(`${key}\u0000${value}`) ?? [];
   }
@@ -423,7 +461,7 @@ class RootIndex {
    * text nodes (see `withTextStart`), and each element under the start of its first text
    * (see `startingAs`).
    */
-  private readTexts(): TextIndex {
+  *readingTexts(): Steps<TextIndex> {
     if (this.byText) return this.byText;
     const byText = { parents: new Map<string, Element[]>(), firsts: new Map<string, Element[]>() };
     const filed = new Set<Element>();
@@ -445,9 +483,14 @@ class RootIndex {
         firsts.push(el);
       }
       byText.firsts.set(key, firsts);
+      if (this.pace.due()) yield;
     }
-    this.byText = byText;
-    return byText;
+    this.byText ??= byText;
+    return this.byText;
+  }
+
+  private readTexts(): TextIndex {
+    return this.byText ?? finish(this.readingTexts());
   }
 
   /** Every element whose text (see `textOf`) may be `text`: those whose first text node starts as `text` does. */
@@ -542,6 +585,8 @@ function documentBox(el: Element, box: DOMRect) {
  */
 export class Resolver {
   private readonly indexes = new Map<Root, RootIndex>();
+  /** Set its deadline to have `steps` stop there (see `Steps`). */
+  readonly pace = new Pace();
   /** Why the last anchor was not found: for tests and for the curious. */
   refusal = '';
 
@@ -552,6 +597,17 @@ export class Resolver {
 
   constructor(private readonly document: Document) {}
 
+  /**
+   * Whether `el` still reads as this pass read it (its text and classes): a lookup that went on
+   * over several frames read a page that may have changed meanwhile.
+   */
+  readsAsItDid(el: Element): boolean {
+    const index = this.indexes.get(el.getRootNode() as Root);
+    if (!index || !el.isConnected) return false;
+    const now = featuresOf(el);
+    return lookOf(now.tag, now.text, now.classes, now.attributes) === index.lookOf(el);
+  }
+
   /** How many elements of `root` show `text` (the innermost with all of it). */
   showing(root: Root, text: string): number {
     return this.indexOf(root).showing(text);
@@ -560,7 +616,7 @@ export class Resolver {
   private indexOf(root: Root): RootIndex {
     let index = this.indexes.get(root);
     if (!index) {
-      index = new RootIndex(root);
+      index = new RootIndex(root, this.pace);
       this.indexes.set(root, index);
     }
     return index;
@@ -588,7 +644,16 @@ export class Resolver {
     return root;
   }
 
+  /** The element `anchor` describes, or null (`refusal` says why). */
   resolve(anchor: Anchor): Resolution | null {
+    return finish(this.steps(anchor));
+  }
+
+  /**
+   * `resolve`, in steps that stop when the pace is due: a page's readings are kept, so a lookup
+   * can go on in the next frame. The page may change between steps: see `readsAsItDid`.
+   */
+  *steps(anchor: Anchor): Steps<Resolution | null> {
     this.refusal = '';
     const index = this.indexFor(anchor);
     if (!index) return this.refuse('frame');
@@ -608,7 +673,7 @@ export class Resolver {
       found.push(element);
       const scored = this.score(index, anchor, element, true);
       const agrees = scored.score >= SURE && scored.own >= SURE && scored.identity >= IDENTITY && scored.around >= 0.5;
-      if (agrees && this.toldApart(index, anchor, scored.element)) {
+      if (agrees && (yield* this.toldApart(index, anchor, scored.element))) {
         return { element: scored.element, confidence: 'sure', score: scored.score };
       }
     }
@@ -616,14 +681,14 @@ export class Resolver {
     // tag and classes (its neighbour in the same link may be another icon): candidates that
     // differ in either are not it.
     // An element with text or a name of its own is none that does not carry it.
-    const ranked = this.ranked(anchor, index, found).filter((scored) =>
+    const ranked = (yield* this.rankedSteps(anchor, index, found)).filter((scored) =>
       identified(anchor)
         ? scored.identity >= IDENTITY
         : scored.around >= AROUND_FOR_CHANGED && scored.own >= OWN_FOR_UNIDENTIFIED,
     );
     const best = this.bestOf(ranked);
     if (!best) return this.refuse('none');
-    if (!this.toldApart(index, anchor, best.element)) return this.refuse('look-alikes');
+    if (!(yield* this.toldApart(index, anchor, best.element))) return this.refuse('look-alikes');
     // Enough of the description agrees; or the element's own text, exactly, with little else.
     if (best.score < ACCEPT && !(best.identity >= 0.95 && best.score >= ACCEPT_BY_TEXT)) return this.refuse('weak');
     // Fewer elements show its text than when it was pinned: this may be another that showed it
@@ -673,11 +738,11 @@ export class Resolver {
    * removed, perhaps the pinned one) and nothing does. When `el` alone changed (elements
    * still look as the pinned one did), the rivalry rules decide.
    */
-  private toldApart(index: RootIndex, anchor: Anchor, el: Element): boolean {
+  private *toldApart(index: RootIndex, anchor: Anchor, el: Element): Steps<boolean> {
     const look = index.lookOf(el);
     const was = lookOf(anchor.tag ?? '', anchor.text?.exact ?? '', anchor.classes ?? [], anchor.attributes ?? {});
     if (look !== was && index.lookingLike(anchor.tag ?? '', was).length > 0) return true;
-    return index.indistinguishable(el) === (anchor.twins ?? 0) + 1;
+    return (yield* index.indistinguishable(el)) === (anchor.twins ?? 0) + 1;
   }
 
   /**
@@ -708,13 +773,20 @@ export class Resolver {
    * The candidates most like the anchor, best first, each with its score: all are ranked
    * quickly on what each element has read off it, the first few compared in full.
    */
-  ranked(anchor: Anchor, index = this.indexFor(anchor), found?: Element[]) {
-    if (!index) return [];
+  ranked(anchor: Anchor): Scored[] {
+    const index = this.indexFor(anchor);
+    return index ? finish(this.rankedSteps(anchor, index)) : [];
+  }
+
+  private *rankedSteps(anchor: Anchor, index: RootIndex, found?: Element[]): Steps<Scored[]> {
     const bySelectors =
       found ?? [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => first(index.root, selector) ?? []);
-    const quick = [...this.candidates(index, anchor, bySelectors)]
-      .map((element) => this.score(index, anchor, element, false))
-      .sort((a, b) => b.score - a.score);
+    const quick: Scored[] = [];
+    for (const element of yield* this.candidates(index, anchor, bySelectors)) {
+      quick.push(this.score(index, anchor, element, false));
+      if (this.pace.due()) yield;
+    }
+    quick.sort((a, b) => b.score - a.score);
     // The first few, and all as good as the first (look-alikes differ only in what is compared in full).
     const top = quick[0]?.score ?? 0;
     const finalists = quick.filter(
@@ -729,17 +801,17 @@ export class Resolver {
   }
 
   /** Where to look: what the selectors find (the first of each), elements sharing a naming attribute or a class, elements starting with the same text, and elements of the same tag when they are few. */
-  private candidates(index: RootIndex, anchor: Anchor, bySelectors: Element[]): Set<Element> {
+  private *candidates(index: RootIndex, anchor: Anchor, bySelectors: Element[]): Steps<Set<Element>> {
     const found = new Set<Element>(bySelectors);
     const add = (elements: Iterable<Element>) => {
       for (const element of elements) found.add(element);
     };
     const a = anchor.attributes ?? {};
-    if (a.id) add(index.withValue('id', a.id));
-    if (a.testId) add(index.withValue('testId', a.testId));
+    if (a.id) add(yield* index.withValue('id', a.id));
+    if (a.testId) add(yield* index.withValue('testId', a.testId));
     for (const key of NAMING_ATTRIBUTES) {
       const value = a[key];
-      if (value && !meaningless(value)) add(index.withValue(key, value));
+      if (value && !meaningless(value)) add(yield* index.withValue(key, value));
     }
     // Its first class, as written or else with a build's hash after it (see `stableClass`).
     const firstClass = anchor.classes?.[0];
@@ -748,6 +820,7 @@ export class Resolver {
       add((named.length ? named : matching(index.root, `[class*="${CSS.escape(firstClass)}__"]`)).slice(0, 1000));
     }
     const text = anchor.text?.exact || anchor.name;
+    if (text || anchor.context?.parent) yield* index.readingTexts();
     if (text) add(index.withTextStart(text));
     // An element without text of its own (an icon) is looked for in what has the text around it.
     else if (anchor.context?.parent && anchor.tag) {

@@ -10,7 +10,7 @@ import type { Anchor } from '@svc/contract';
 import { overlaps } from '../geometry.js';
 import { textOf } from './features.js';
 import { boxInTop } from './pick.js';
-import { type Confidence, Resolver } from './resolve.js';
+import { type Confidence, type Resolution, Resolver, type Steps } from './resolve.js';
 import { first } from './selectors.js';
 
 /** Where a pin goes, relative to the widget's host, and whether it shows. */
@@ -22,6 +22,17 @@ export interface Placement {
   confidence: Confidence;
   /** False while its element is hidden, or scrolled out of the container that holds it. */
   visible: boolean;
+}
+
+interface Lookup {
+  id: string;
+  anchor: Anchor;
+  resolver: Resolver;
+  steps: Steps<Resolution | null>;
+  /** Time spent in it so far, in ms, over all frames. */
+  spent: number;
+  /** Whether the page changed while it read it. */
+  pageChanged: boolean;
 }
 
 interface Found {
@@ -50,7 +61,7 @@ function clippersOf(el: Element): Element[] {
   return clippers;
 }
 
-/** What an app's own frame leaves: looking goes on in the next frame past this many milliseconds. */
+/** What an app's own frame leaves: looking stops for the frame past this many milliseconds, and goes on in the next. */
 const FRAME_BUDGET_MS = 8;
 
 /**
@@ -78,10 +89,10 @@ export class PinTracker {
   private changed = false;
   private retryMs = RETRY_MS;
   private lastLook = 0;
-  /** The slowest lookup lately, in ms (forgotten little by little). */
-  private slowest = 0;
   /** What was read of the page, kept from frame to frame until it changes. */
   private resolver: Resolver | null = null;
+  /** The lookup under way, over as many frames as it needs; its pin stays pending until it ends. */
+  private lookup: Lookup | null = null;
   private readonly observer: MutationObserver;
   private readonly onScroll = () => this.schedule(false);
   private readonly onResize = () => {
@@ -96,6 +107,7 @@ export class PinTracker {
   ) {
     this.observer = new MutationObserver(() => {
       this.resolver = null;
+      if (this.lookup) this.lookup.pageChanged = true;
       this.schedule(true);
     });
     this.observer.observe(document.documentElement, {
@@ -113,6 +125,7 @@ export class PinTracker {
   set(anchors: Map<string, Anchor>): void {
     const before = this.anchors;
     this.anchors = anchors;
+    if (this.lookup && anchors.get(this.lookup.id) !== this.lookup.anchor) this.lookup = null;
     for (const id of [...this.found.keys(), ...this.missing, ...this.pending]) {
       if (!anchors.has(id)) {
         this.found.delete(id);
@@ -183,31 +196,52 @@ export class PinTracker {
     }
   }
 
-  /** Looks for pending pins until the frame's budget is spent; slow looking spaces out the next retries. */
+  /** Looks for pending pins until the frame's budget is spent, going on with the lookup under way; slow looking spaces out the next retries. */
   private work(): void {
-    if (!this.pending.size) return;
-    const started = performance.now();
-    this.resolver ??= new Resolver(document);
-    const resolver = this.resolver;
-    let looked = 0;
-    for (const id of [...this.pending]) {
-      // At least one a frame; another only when one as slow as the slowest lately still fits.
-      if (looked && performance.now() - started + this.slowest > FRAME_BUDGET_MS) break;
-      const start = performance.now();
-      this.pending.delete(id);
-      const anchor = this.anchors.get(id);
-      if (anchor) this.look(resolver, id, anchor);
-      this.slowest = Math.max(this.slowest * 0.8, performance.now() - start);
-      looked += 1;
+    const deadline = performance.now() + FRAME_BUDGET_MS;
+    let ended = 0;
+    let slow = false;
+    while (this.pending.size && performance.now() < deadline) {
+      this.lookup ??= this.start();
+      const lookup = this.lookup;
+      if (!lookup) break;
+      const started = performance.now();
+      lookup.resolver.pace.deadline = deadline;
+      const step = lookup.steps.next();
+      lookup.spent += performance.now() - started;
+      if (!step.done) break;
+      this.lookup = null;
+      this.pending.delete(lookup.id);
+      this.settle(lookup, step.value);
+      ended += 1;
+      slow ||= lookup.spent > SLOW_MS;
     }
-    const took = performance.now() - started;
-    this.retryMs = took > SLOW_MS ? Math.min(RETRY_MAX_MS, this.retryMs * 2) : RETRY_MS;
+    if (ended) this.retryMs = slow ? Math.min(RETRY_MAX_MS, this.retryMs * 2) : RETRY_MS;
   }
 
-  private look(resolver: Resolver, id: string, anchor: Anchor): void {
-    const resolved = resolver.resolve(anchor);
+  /** A lookup of the first pending pin, on what is read of the page now. */
+  private start(): Lookup | null {
+    for (const id of this.pending) {
+      const anchor = this.anchors.get(id);
+      if (!anchor) {
+        this.pending.delete(id);
+        continue;
+      }
+      this.resolver ??= new Resolver(document);
+      return { id, anchor, resolver: this.resolver, steps: this.resolver.steps(anchor), spent: 0, pageChanged: false };
+    }
+    return null;
+  }
+
+  /** What a lookup found. One that read a page changing under it is looked for again when its element no longer reads as it did. */
+  private settle(lookup: Lookup, resolved: Resolution | null): void {
+    const { id } = lookup;
     if (!resolved) {
       this.missing.add(id);
+      return;
+    }
+    if (lookup.pageChanged && !lookup.resolver.readsAsItDid(resolved.element)) {
+      this.pending.add(id);
       return;
     }
     this.missing.delete(id);
