@@ -351,3 +351,50 @@ export function FilterSelect({
 /** The options of a filter by person: anyone, then each one listed. */
 export const peopleOptions = (people: readonly { id: string; name: string }[] | undefined) =>
   [['', 'Anyone'] as const, ...(people ?? []).map((p) => [p.id, p.name] as const)] as const;
+
+/**
+ * Asks before something that cannot be undone: what will happen, a button that does it, and
+ * Cancel. `request` runs through `action` (its error shown here); `done` follows when it succeeds.
+ */
+export function ConfirmDialog<T>({
+  title,
+  open,
+  onClose,
+  children,
+  confirm,
+  action,
+  request,
+  done,
+}: {
+  title: string;
+  open: boolean;
+  onClose: () => void;
+  children: ComponentChildren;
+  /** What the button says: the action ("Remove", "Delete"). */
+  confirm: string;
+  action: ReturnType<typeof useAction>;
+  request: () => Promise<AnswerWith<T>>;
+  done: () => void;
+}) {
+  return (
+    <Dialog title={title} open={open} onClose={onClose}>
+      {children}
+      <FormError message={action.error} />
+      <div class="row">
+        <button
+          type="button"
+          class="danger"
+          disabled={action.pending}
+          onClick={async () => {
+            if (await action.run(request)) done();
+          }}
+        >
+          {confirm}
+        </button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  );
+}

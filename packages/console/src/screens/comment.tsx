@@ -10,6 +10,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
 import {
+  ConfirmDialog,
   Dialog,
   Field,
   FormError,
@@ -478,30 +479,19 @@ function NotFixedDialog({ comment, open, onClose, act, action }: DialogProps & {
 
 function DeleteDialog({ comment, open, onClose, action }: DialogProps) {
   return (
-    <Dialog title="Delete this comment?" open={open} onClose={onClose}>
+    <ConfirmDialog
+      title="Delete this comment?"
+      open={open}
+      onClose={onClose}
+      confirm="Delete"
+      action={action}
+      request={() => api.call('DELETE /api/comments/{id}', { params: { id: comment.id } })}
+      done={() => {
+        onClose();
+        navigate('/comments');
+      }}
+    >
       <p>The comment, its replies and its notifications are deleted for everyone. This cannot be undone.</p>
-      <FormError message={action.error} />
-      <div class="row">
-        <button
-          type="button"
-          class="danger"
-          disabled={action.pending}
-          onClick={async () => {
-            const answer = await action.run(() =>
-              api.call('DELETE /api/comments/{id}', { params: { id: comment.id } }),
-            );
-            if (answer) {
-              onClose();
-              navigate('/comments');
-            }
-          }}
-        >
-          Delete
-        </button>
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

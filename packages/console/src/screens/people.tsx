@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { isAdmin, me } from '../session.js';
 import {
+  ConfirmDialog,
   CopyBox,
   Dialog,
   Field,
@@ -138,65 +139,42 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
         </div>
       ) : null}
       <MoreRows pages={members} label="Show more members" />
-      <Dialog
+      <ConfirmDialog
         title={`Reset ${resetting?.name ?? ''}’s two-factor sign-in?`}
         open={resetting !== null}
         onClose={() => setResetting(null)}
+        confirm="Reset two-factor"
+        action={action}
+        request={() =>
+          api.call('DELETE /api/workspace/members/{id}/two-factor', { params: { id: resetting?.id ?? '' } })
+        }
+        done={() => {
+          setResetting(null);
+          members.reload();
+        }}
       >
         <p>
           Their authenticator app and recovery codes stop working. They sign in with their password alone, or set up a
           new app at sign-in if the workspace requires one. For a lost phone; the audit log records it.
         </p>
-        <FormError message={action.error} />
-        <div class="row">
-          <button
-            type="button"
-            class="danger"
-            disabled={action.pending}
-            onClick={async () => {
-              const id = resetting?.id ?? '';
-              if (
-                await action.run(() => api.call('DELETE /api/workspace/members/{id}/two-factor', { params: { id } }))
-              ) {
-                setResetting(null);
-                members.reload();
-              }
-            }}
-          >
-            Reset two-factor
-          </button>
-          <button type="button" onClick={() => setResetting(null)}>
-            Cancel
-          </button>
-        </div>
-      </Dialog>
-      <Dialog title={`Remove ${removing?.name ?? ''}?`} open={removing !== null} onClose={() => setRemoving(null)}>
+      </ConfirmDialog>
+      <ConfirmDialog
+        title={`Remove ${removing?.name ?? ''}?`}
+        open={removing !== null}
+        onClose={() => setRemoving(null)}
+        confirm="Remove"
+        action={action}
+        request={() => api.call('DELETE /api/workspace/members/{id}', { params: { id: removing?.id ?? '' } })}
+        done={() => {
+          setRemoving(null);
+          members.reload();
+        }}
+      >
         <p>
           Their sessions and API keys stop working at once. Their comments and replies stay, shown as by “Former
           member”.
         </p>
-        <FormError message={action.error} />
-        <div class="row">
-          <button
-            type="button"
-            class="danger"
-            disabled={action.pending}
-            onClick={async () => {
-              const id = removing?.id ?? '';
-              const answer = await action.run(() => api.call('DELETE /api/workspace/members/{id}', { params: { id } }));
-              if (answer) {
-                setRemoving(null);
-                members.reload();
-              }
-            }}
-          >
-            Remove
-          </button>
-          <button type="button" onClick={() => setRemoving(null)}>
-            Cancel
-          </button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }
