@@ -7,9 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CHANGES_WAIT_MAX_S, SCREENSHOT_MAX_BYTES } from '../packages/contract/src/rules.js';
-import { BODY_LIMIT } from '../packages/server/src/app.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { BUSY_DELAY_MS, CALM_DELAY_MS, PACE_SAMPLE_MS, PACE_STEPS_S } from '../packages/server/src/http/poll-pace.js';
+import { BODY_LIMIT } from '../packages/server/src/http/server.js';
 import { MINUTE_MS, type RateRule } from '../packages/server/src/limits/rate-limit.js';
 import { rateRules } from '../packages/server/src/limits/rules.js';
 
@@ -59,7 +59,7 @@ export function figures(): Record<string, string> {
   const loaded = loadConfig({});
   if (!loaded.ok) throw new Error(loaded.problems.join('\n'));
   const { config } = loaded;
-  const rules = rateRules(config.limits);
+  const rules = rateRules(config);
   const { comments, replies } = rules;
   return {
     'widget.firstLoad': kb(gzipped(widgetFile('widget.js'))),

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
+import { systemClock } from './clock.js';
 import { type DatabaseConfig, loadConfig } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -85,7 +86,7 @@ async function main(argv: string[]): Promise<void> {
   const database = openDatabase(config.database);
   try {
     await database.withStartupLock(async () => migrateToLatest(database.db, await database.currentSchema()));
-    const deps = { db: database.db, database, sessions: config.sessions, rules: rateRules(config.limits) };
+    const deps = { db: database.db, database, sessions: config.sessions, rules: rateRules(config), clock: systemClock };
     const userByEmail = async () => {
       if (!target) throw new UsageError(`${command} needs the user's e-mail.`);
       const user = await accounts.findUserByEmail(database.db, target);

@@ -34,7 +34,7 @@ describe('caches are dropped only once the write has committed', { skip: dialect
       commit_sha: null,
       commit_url: null,
       read_at: null,
-      created_at: nowIso(),
+      created_at: nowIso(t.app.ctx.clock),
     });
     await t.app.database.changes.publish(trx, { kind: 'unread', key: ids.recipientId });
   };

@@ -1,5 +1,5 @@
 /**
- * What time it is, for the rules that depend on it (a session's idle timeout and lifetime).
+ * What time it is, for every rule that compares times (sessions, links, rate limits, challenges).
  * The server reads the system's; tests pass one they can move forward instead of sleeping.
  */
 export interface Clock {

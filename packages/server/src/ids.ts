@@ -1,4 +1,5 @@
 import { monotonicFactory } from 'ulid';
+import type { Clock } from './clock.js';
 
 export type IdPrefix =
   | 'ws'
@@ -28,6 +29,7 @@ export function newId(prefix: IdPrefix): string {
 
 export const ID_BODY_PATTERN = /^[a-z]{2,3}_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export function nowIso(): string {
-  return new Date().toISOString();
+/** The clock's time as stored: an ISO 8601 timestamp in UTC. */
+export function nowIso(clock: Clock): string {
+  return new Date(clock.now()).toISOString();
 }

@@ -1,10 +1,13 @@
 import type { FastifySchema, HTTPMethods } from 'fastify';
+import type { AppContext } from './context.js';
 import type { Database } from './db/dialect/index.js';
 import type { Actor } from './modules/auth/actor.js';
 import type { Readiness } from './readiness.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** What every part of the application shares (see context.ts): routes read their services' needs from it. */
+    ctx: AppContext;
     /** The database: `database.db` to query, `database.changes` to hear other processes' writes. */
     database: Database;
     /** Migrating, serving or draining: what /readyz reports. */

@@ -104,6 +104,11 @@ export function manualClock(): Clock & { advance(ms: number): void } {
   };
 }
 
+/** Resolves once `count` requests of `app` wait for comments to change: a long poll has reached its wait. */
+export async function waitersAre(app: FastifyInstance, count: number): Promise<void> {
+  while (app.ctx.watch.size !== count) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 export interface TestApp {
   app: FastifyInstance;
   close: () => Promise<void>;

@@ -80,7 +80,7 @@ async function readCounts(db: Db, key: string, rule: RateRule, now: number, add:
 }
 
 /** Counts one event of `subject` and refuses it (429 with Retry-After) when it goes over the limit. */
-export async function consumeRateLimit(db: Db, rule: RateRule, subject: string, now = Date.now()): Promise<void> {
+export async function consumeRateLimit(db: Db, rule: RateRule, subject: string, now: number): Promise<void> {
   const counts = await readCounts(db, keyOf(rule, subject), rule, now, true);
   if (estimate(rule, counts, now) > rule.limit) throw rateLimited(retryAfterSeconds(rule, counts, now));
 }
@@ -89,12 +89,12 @@ export async function consumeRateLimit(db: Db, rule: RateRule, subject: string, 
  * Refuses (429) when `subject` has already used up its limit, without counting anything:
  * for limits on failures, checked before the work an attacker would like to make us do.
  */
-export async function refuseWhenExhausted(db: Db, rule: RateRule, subject: string, now = Date.now()): Promise<void> {
+export async function refuseWhenExhausted(db: Db, rule: RateRule, subject: string, now: number): Promise<void> {
   const counts = await readCounts(db, keyOf(rule, subject), rule, now, false);
   if (estimate(rule, counts, now) + 1 > rule.limit) throw rateLimited(retryAfterSeconds(rule, counts, now));
 }
 
 /** Counts one event (a failure) of `subject` without refusing anything. */
-export async function countEvent(db: Db, rule: RateRule, subject: string, now = Date.now()): Promise<void> {
+export async function countEvent(db: Db, rule: RateRule, subject: string, now: number): Promise<void> {
   await readCounts(db, keyOf(rule, subject), rule, now, true);
 }

@@ -1,10 +1,10 @@
-import type { Limits } from '../config.js';
+import type { Config } from '../config.js';
 import { MINUTE_MS, type RateRule } from './rate-limit.js';
 
 export type RateRules = ReturnType<typeof rateRules>;
 
 /** The configured limits as the rate limiter counts them: one place for names and windows. */
-export function rateRules(limits: Limits) {
+export function rateRules({ limits, buildRateLimit }: Pick<Config, 'limits' | 'buildRateLimit'>) {
   const rule = (name: string, limit: number, windowMs: number): RateRule => ({ name, limit, windowMs });
   return {
     signInFailuresPerAddress: rule('signin-address', limits.signInFailuresPerAddress, 10 * MINUTE_MS),
@@ -17,5 +17,7 @@ export function rateRules(limits: Limits) {
     replies: rule('replies', limits.repliesPerMinute, MINUTE_MS),
     apiKeys: rule('api-keys', limits.apiKeysPerHour, 60 * MINUTE_MS),
     apiKeysPerUser: limits.apiKeysPerUser,
+    /** Build reports per user (SVC_BUILD_RATE_LIMIT). */
+    buildReports: rule('build-report', buildRateLimit, MINUTE_MS),
   };
 }

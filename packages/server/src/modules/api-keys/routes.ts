@@ -3,14 +3,13 @@ import { ApiKey, ApiKeyCreated, CreateApiKeyBody, IdParams, Page, PageOnlyQuery,
 import { Type } from 'typebox';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
-import type { RateRules } from '../../limits/rules.js';
 import { presentApiKey, presentWorkspaceApiKey } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['api keys'];
 
-export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = async (app, { rules }) => {
-  const deps: service.ApiKeyDeps = { db: app.database.db, database: app.database, rules };
+export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
 
   app.get(
     '/api/me/api-keys',
@@ -23,7 +22,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = asy
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listApiKeys(app.database.db, request.actor, request.query);
+      const { rows, limit } = await service.listApiKeys(ctx.db, request.actor, request.query);
       return toPage(rows, limit, presentApiKey);
     },
   );
@@ -40,7 +39,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = asy
         response: { 201: ApiKeyCreated, ...problemResponses(403, 409, 429) },
       },
     },
-    async (request, reply) => reply.code(201).send(await service.createApiKey(deps, request.actor, request.body.name)),
+    async (request, reply) => reply.code(201).send(await service.createApiKey(ctx, request.actor, request.body.name)),
   );
 
   app.delete(
@@ -54,7 +53,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = asy
       },
     },
     async (request, reply) => {
-      await service.revokeApiKey(deps, request.actor, request.params.id);
+      await service.revokeApiKey(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -70,7 +69,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = asy
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listWorkspaceApiKeys(app.database.db, request.actor, request.query);
+      const { rows, limit } = await service.listWorkspaceApiKeys(ctx.db, request.actor, request.query);
       return toPage(rows, limit, presentWorkspaceApiKey);
     },
   );
@@ -86,7 +85,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules }> = asy
       },
     },
     async (request, reply) => {
-      await service.revokeWorkspaceApiKey(deps, request.actor, request.params.id);
+      await service.revokeWorkspaceApiKey(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );

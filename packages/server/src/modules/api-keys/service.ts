@@ -1,13 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/dialect/index.js';
-import type { Db, Tables } from '../../db/schema.js';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
-import type { RateRules } from '../../limits/rules.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
@@ -15,11 +13,7 @@ import { forgetCredentials } from '../auth/service.js';
 import { issueToken } from '../auth/tokens.js';
 import * as repo from './repo.js';
 
-export interface ApiKeyDeps {
-  db: Kysely<Tables>;
-  database: Database;
-  rules: Pick<RateRules, 'apiKeys' | 'apiKeysPerUser'>;
-}
+export type ApiKeyDeps = Pick<AppContext, 'db' | 'database' | 'rules' | 'clock'>;
 
 type Deps = ApiKeyDeps;
 
@@ -31,7 +25,7 @@ export async function listApiKeys(db: Db, actor: Actor, query: { limit?: number;
 
 export async function createApiKey(deps: Deps, actor: Actor, name: string) {
   authorize(actor, 'apiKeys.manage');
-  await consumeRateLimit(deps.db, deps.rules.apiKeys, actor.id);
+  await consumeRateLimit(deps.db, deps.rules.apiKeys, actor.id, deps.clock.now());
   return issueApiKey(deps, { id: actor.id, workspace_id: actor.workspaceId }, name, auditBy(actor));
 }
 
@@ -51,7 +45,7 @@ export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: 
     name: keyName,
     key_hash: hash,
     last_four: token.slice(-4),
-    created_at: nowIso(),
+    created_at: nowIso(deps.clock),
   };
   await inTransaction(db, async (trx) => {
     await repo.insertApiKey(trx, row);

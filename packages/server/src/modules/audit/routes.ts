@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AuditEvent, AuditQuery, Page } from '@svc/contract';
-import type { Clock } from '../../clock.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
 import { listAudit, presentAudit, pruneAudit } from './audit.js';
@@ -8,23 +7,21 @@ import { listAudit, presentAudit, pruneAudit } from './audit.js';
 /** How often events past their retention are deleted. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
-export const auditRoutes: FastifyPluginAsyncTypebox<{ retentionDays: number; clock: Clock }> = async (
-  app,
-  { retentionDays, clock },
-) => {
+export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   app.get(
     '/api/workspace/audit',
     {
       schema: {
         tags: ['workspace'],
         summary: 'The audit log, newest first: sign-ins, sessions, people, links, keys and projects (admin)',
-        description: `Kept ${retentionDays} days (SVC_AUDIT_RETENTION_DAYS). Filter by action, by who acted (a user id), and by time.`,
+        description: `Kept ${ctx.config.auditRetentionDays} days (SVC_AUDIT_RETENTION_DAYS). Filter by action, by who acted (a user id), and by time.`,
         querystring: AuditQuery,
         response: { 200: Page(AuditEvent), ...problemResponses(400, 403) },
       },
     },
     async (request) => {
-      const { rows, limit } = await listAudit(app.database.db, request.actor, request.query);
+      const { rows, limit } = await listAudit(ctx.db, request.actor, request.query);
       return toPage(rows, limit, presentAudit);
     },
   );
@@ -32,9 +29,13 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ retentionDays: number; clo
   // Pruned in the background, once at start and then hourly; a failure is logged and retried the next hour.
   let pruning: Promise<void> = Promise.resolve();
   const prune = () => {
-    pruning = pruneAudit(app.database.db, retentionDays, clock.now()).then(
+    pruning = pruneAudit(ctx.db, ctx.config.auditRetentionDays, ctx.clock.now()).then(
       (deleted) => {
-        if (deleted) app.log.info({ deleted, retentionDays }, 'audit events past their retention deleted');
+        if (deleted)
+          app.log.info(
+            { deleted, retentionDays: ctx.config.auditRetentionDays },
+            'audit events past their retention deleted',
+          );
       },
       (error: Error) => app.log.warn({ err: error }, 'pruning the audit log failed'),
     );

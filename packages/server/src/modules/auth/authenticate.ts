@@ -2,7 +2,7 @@ import { VIA_HEADER } from '@svc/contract/rules';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CoherentCache } from '../../cache/coherent-cache.js';
 import type { Clock } from '../../clock.js';
-import type { SessionPolicy } from '../../config.js';
+import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { unauthenticated } from '../../errors.js';
 import type { Actor } from './actor.js';
@@ -44,12 +44,11 @@ function refusal(token: string) {
  * may have recorded a later use; one that is expired there too is deleted.
  */
 export async function authenticate(
-  db: Db,
-  actors: CoherentCache<Actor>,
+  ctx: Pick<AppContext, 'db' | 'caches' | 'sessions' | 'clock'>,
   header: string | undefined,
-  sessions: SessionPolicy,
-  clock: Clock,
 ): Promise<Actor> {
+  const { db, sessions, clock } = ctx;
+  const actors = ctx.caches.actors;
   const token = bearerToken(header);
   if (!token) throw unauthenticated();
   const hash = hashToken(token);
@@ -99,13 +98,9 @@ export function cachedCaller(
  * learns nothing about input rules. The hook is attached per route, and a cached session
  * answers without a promise.
  */
-export function registerAuthentication(
-  app: FastifyInstance,
-  db: Db,
-  actors: CoherentCache<Actor>,
-  sessions: SessionPolicy,
-  clock: Clock,
-): void {
+export function registerAuthentication(app: FastifyInstance, ctx: AppContext): void {
+  const { clock } = ctx;
+  const actors = ctx.caches.actors;
   // Cached callers are shared between requests: each request gets a copy that says where it came from.
   const callerOf = (request: FastifyRequest, actor: Actor): Actor => ({
     ...actor,
@@ -120,7 +115,7 @@ export function registerAuthentication(
       done();
       return;
     }
-    authenticate(db, actors, header, sessions, clock).then(
+    authenticate(ctx, header).then(
       (actor) => {
         request.actor = callerOf(request, actor);
         done();

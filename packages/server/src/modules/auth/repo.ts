@@ -1,3 +1,4 @@
+import type { Clock } from '../../clock.js';
 import type { Db, SessionTable, UserTable } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 
@@ -58,7 +59,7 @@ export type NewUser = Pick<UserTable, 'workspace_id' | 'email' | 'name' | 'role'
   Partial<Pick<UserTable, 'password_hash' | 'access_token_hash' | 'project_id'>>;
 
 /** Creates a user and reads it back as the presenter needs it. */
-export async function createUser(db: Db, user: NewUser): Promise<UserRow> {
+export async function createUser(db: Db, clock: Clock, user: NewUser): Promise<UserRow> {
   const id = newId('usr');
   await db
     .insertInto('users')
@@ -67,7 +68,7 @@ export async function createUser(db: Db, user: NewUser): Promise<UserRow> {
       password_hash: null,
       access_token_hash: null,
       project_id: null,
-      created_at: nowIso(),
+      created_at: nowIso(clock),
       removed_at: null,
       last_sign_in_at: null,
       ...user,

@@ -15,27 +15,17 @@ import {
   SignupResult,
 } from '@svc/contract';
 import { Type } from 'typebox';
-import type { Clock } from '../../clock.js';
-import type { SessionPolicy, SignupPolicy } from '../../config.js';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
-import type { RateRules } from '../../limits/rules.js';
-import type { SecretBox } from '../../secrets.js';
 import { refusePasswordWhenRequired } from '../sso/service.js';
-import { askSecondFactor, type TwoFactorDeps } from '../two-factor/service.js';
+import { askSecondFactor } from '../two-factor/service.js';
 import { presentSession, presentUser, presentWorkspace } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['accounts'];
 
-export const authRoutes: FastifyPluginAsyncTypebox<{
-  signup: SignupPolicy;
-  sessions: SessionPolicy;
-  rules: RateRules;
-  secrets: SecretBox;
-  clock: Clock;
-}> = async (app, { signup, sessions, rules, secrets, clock }) => {
-  const deps: TwoFactorDeps = { db: app.database.db, database: app.database, sessions, rules, secrets, clock };
+export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
 
   app.post(
     '/api/signup',
@@ -49,7 +39,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { token, user, workspace } = await service.signup(deps, signup, request.body, service.clientOf(request));
+      const { token, user, workspace } = await service.signup(
+        ctx,
+        ctx.config.signup,
+        request.body,
+        service.clientOf(request),
+      );
       return reply.code(201).send({ token, user: presentUser(user), workspace: presentWorkspace(workspace) });
     },
   );
@@ -68,9 +63,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const signedIn = await service.login(deps, request.body, service.clientOf(request), async (user) => {
-        await refusePasswordWhenRequired(deps.db, user);
-        return askSecondFactor(deps, user);
+      const signedIn = await service.login(ctx, request.body, service.clientOf(request), async (user) => {
+        await refusePasswordWhenRequired(ctx.db, user);
+        return askSecondFactor(ctx, user);
       });
       return 'asked' in signedIn ? signedIn.asked : { token: signedIn.token, user: presentUser(signedIn.user) };
     },
@@ -89,7 +84,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const { token, user } = await service.signInWithAccessToken(
-        deps,
+        ctx,
         request.body.accessToken,
         service.clientOf(request),
       );
@@ -101,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
     '/api/auth/logout',
     { schema: { tags, summary: 'End the current session', response: { 204: Type.Null(), ...problemResponses(409) } } },
     async (request, reply) => {
-      await service.logout(deps, request.actor);
+      await service.logout(ctx, request.actor);
       return reply.code(204).send(null);
     },
   );
@@ -110,7 +105,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
     '/api/me',
     { schema: { tags, summary: 'The caller and their workspace', response: { 200: Me, ...problemResponses() } } },
     async (request) => {
-      const { user, workspace } = await service.me(app.database.db, request.actor);
+      const { user, workspace } = await service.me(ctx.db, request.actor);
       return { user: presentUser(user), workspace: presentWorkspace(workspace) };
     },
   );
@@ -128,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listSessions(deps, request.actor, request.query);
+      const { rows, limit } = await service.listSessions(ctx, request.actor, request.query);
       return toPage(rows, limit, presentSession);
     },
   );
@@ -144,7 +139,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await service.endSession(deps, request.actor, request.params.id);
+      await service.endSession(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -158,7 +153,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: EndedSessions, ...problemResponses() },
       },
     },
-    async (request) => ({ ended: await service.endOtherSessions(deps, request.actor) }),
+    async (request) => ({ ended: await service.endOtherSessions(ctx, request.actor) }),
   );
 
   app.post(
@@ -172,7 +167,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => ({
-      ended: await service.changePassword(deps, request.actor, request.body, service.clientOf(request)),
+      ended: await service.changePassword(ctx, request.actor, request.body, service.clientOf(request)),
     }),
   );
 };

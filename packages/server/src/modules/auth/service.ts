@@ -1,16 +1,15 @@
 import type { ChangePasswordBody, LoginBody, Role, SecondFactorAsked, SignupBody } from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { SessionPolicy, SignupPolicy } from '../../config.js';
-import type { Database } from '../../db/dialect/index.js';
-import type { Db, Tables } from '../../db/schema.js';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit, countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
-import type { RateRules } from '../../limits/rules.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from './actor.js';
 import { hashPassword, requireUncommonPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
@@ -18,12 +17,7 @@ import { authorize } from './policy.js';
 import * as repo from './repo.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from './tokens.js';
 
-export interface AuthDeps {
-  db: Kysely<Tables>;
-  database: Database;
-  sessions: SessionPolicy;
-  rules: RateRules;
-}
+export type AuthDeps = Pick<AppContext, 'db' | 'database' | 'sessions' | 'rules' | 'clock'>;
 
 type Deps = AuthDeps;
 
@@ -121,12 +115,13 @@ export type SignInWay =
 /** A new session for `user`, recorded in the audit log with how it began; its bearer token. */
 export async function startSession(
   db: Db,
+  clock: Clock,
   user: { id: string; workspace_id: string; name: string },
   client: Client,
   way: SignInWay,
 ): Promise<string> {
   const { token, hash } = issueToken('session');
-  const now = nowIso();
+  const now = nowIso(clock);
   await repo.insertSession(db, {
     id: newId('ses'),
     workspace_id: user.workspace_id,
@@ -179,8 +174,8 @@ export async function signup(deps: Deps, policy: SignupPolicy, input: SignupBody
     throw forbidden('Sign-up is closed on this server: ask an admin of your workspace to invite you.');
   }
   requireUncommonPassword(input.password, '/password');
-  await consumeRateLimit(deps.db, deps.rules.signUpsPerAddress, client.address);
-  return createWorkspace(deps, input, (trx, user) => startSession(trx, user, client, 'sign-up'));
+  await consumeRateLimit(deps.db, deps.rules.signUpsPerAddress, client.address, deps.clock.now());
+  return createWorkspace(deps, input, (trx, user) => startSession(trx, deps.clock, user, client, 'sign-up'));
 }
 
 /**
@@ -199,8 +194,8 @@ export async function createWorkspace<T>(
   return withUniqueEmail(deps, email, () =>
     inTransaction(deps.db, async (trx) => {
       const workspaceId = newId('ws');
-      await repo.insertWorkspace(trx, { id: workspaceId, name: workspaceName, created_at: nowIso() });
-      const user = await repo.createUser(trx, {
+      await repo.insertWorkspace(trx, { id: workspaceId, name: workspaceName, created_at: nowIso(deps.clock) });
+      const user = await repo.createUser(trx, deps.clock, {
         workspace_id: workspaceId,
         email,
         name,
@@ -251,32 +246,32 @@ export async function login(
 ): Promise<{ token: string; user: repo.UserRow } | { asked: SecondFactorAsked }> {
   const { db, rules } = deps;
   const email = normaliseEmail(input.email);
-  await refuseWhenExhausted(db, rules.signInFailuresPerAddress, client.address);
-  await refuseWhenExhausted(db, rules.signInFailuresPerAccount, email);
+  await refuseWhenExhausted(db, rules.signInFailuresPerAddress, client.address, deps.clock.now());
+  await refuseWhenExhausted(db, rules.signInFailuresPerAccount, email, deps.clock.now());
   const user = await repo.findUserByEmail(db, email);
   const ok = await verifyPassword(input.password, user?.password_hash ?? UNKNOWN_USER_HASH);
   if (!user?.password_hash || !ok) {
-    await countEvent(db, rules.signInFailuresPerAddress, client.address);
-    await countEvent(db, rules.signInFailuresPerAccount, email);
+    await countEvent(db, rules.signInFailuresPerAddress, client.address, deps.clock.now());
+    await countEvent(db, rules.signInFailuresPerAccount, email, deps.clock.now());
     // Tried on an account of a workspace: its admins see it. An unknown e-mail belongs to no workspace.
     if (user) await recordAudit(db, accountBy(user, client), 'sign_in_failed', null, 'wrong password');
     throw unauthenticated('E-mail or password is incorrect.');
   }
   const asked = await askMore(user);
   if (asked) return { asked };
-  return { token: await startSession(db, user, client, 'password'), user };
+  return { token: await startSession(db, deps.clock, user, client, 'password'), user };
 }
 
 export async function signInWithAccessToken(deps: Deps, accessToken: string, client: Client) {
   const { db, rules } = deps;
-  await refuseWhenExhausted(db, rules.accessLinkFailuresPerAddress, client.address);
+  await refuseWhenExhausted(db, rules.accessLinkFailuresPerAddress, client.address, deps.clock.now());
   const user =
     tokenKind(accessToken) === 'access' ? await repo.findUserByAccessTokenHash(db, hashToken(accessToken)) : undefined;
   if (!user) {
-    await countEvent(db, rules.accessLinkFailuresPerAddress, client.address);
+    await countEvent(db, rules.accessLinkFailuresPerAddress, client.address, deps.clock.now());
     throw unauthenticated('This access link is not valid, or its account has been removed.');
   }
-  return { token: await startSession(db, user, client, 'access link'), user };
+  return { token: await startSession(db, deps.clock, user, client, 'access link'), user };
 }
 
 /** Ends the caller's session, at once in every server process. */
@@ -295,7 +290,7 @@ export async function logout(deps: Deps, actor: Actor): Promise<void> {
 /** The caller's sessions in force, newest first; the one making the request is marked. */
 export async function listSessions(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }) {
   const { limit, after, fetch } = pageRequest(query);
-  const now = Date.now();
+  const now = deps.clock.now();
   const rows = await repo.listSessions(deps.db, actor.workspaceId, actor.id, {
     before: after,
     limit: fetch,
@@ -342,7 +337,7 @@ export async function endOtherSessions(deps: Deps, actor: Actor): Promise<number
  * failed sign-in of the account (and of the address) and is audited with what was being done.
  */
 export async function requireCurrentPassword(
-  deps: Pick<Deps, 'db' | 'rules'>,
+  deps: Pick<Deps, 'db' | 'rules' | 'clock'>,
   actor: Actor,
   password: string,
   client: Client,
@@ -357,10 +352,10 @@ export async function requireCurrentPassword(
     );
   }
   const account = user.email ?? user.id;
-  await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAccount, account);
+  await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAccount, account, deps.clock.now());
   if (!(await verifyPassword(password, user.password_hash))) {
-    await countEvent(deps.db, deps.rules.signInFailuresPerAccount, account);
-    await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address);
+    await countEvent(deps.db, deps.rules.signInFailuresPerAccount, account, deps.clock.now());
+    await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address, deps.clock.now());
     await recordAudit(deps.db, auditBy(actor), 'sign_in_failed', null, `wrong current password, ${doing}`);
     throw invalidField(path, 'is not your current password');
   }

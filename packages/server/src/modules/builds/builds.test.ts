@@ -10,6 +10,7 @@ import {
   createTestDatabase,
   dialect,
   type Member,
+  manualClock,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -239,7 +240,7 @@ describe('build reports', () => {
   });
 });
 
-/** Rate-limit windows are fixed minutes: start a burst well inside one, so it cannot straddle two. */
+/** Rate-limit windows are fixed minutes: start a burst well inside one, so it cannot straddle two (server processes read the system's clock). */
 async function awayFromMinuteBoundary(): Promise<void> {
   const intoMinute = Date.now() % 60_000;
   if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
@@ -247,12 +248,14 @@ async function awayFromMinuteBoundary(): Promise<void> {
 
 describe('build report rate limit', () => {
   test('past SVC_BUILD_RATE_LIMIT reports a minute, 429 rate_limited with Retry-After', async () => {
-    const t = await createTestApp({ buildRateLimit: 3 });
+    const clock = manualClock();
+    const t = await createTestApp({ buildRateLimit: 3 }, { clock });
     try {
       const admin = await signUp(t.app);
       const other = await addMember(t.app, admin);
       const project = await createProject(t.app, admin);
-      await awayFromMinuteBoundary();
+      // A second into a minute: the burst cannot straddle two.
+      clock.advance(60_000 - (clock.now() % 60_000) + 1000);
       for (let i = 0; i < 3; i++) {
         const ok = await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
           token: admin.token,
@@ -275,6 +278,13 @@ describe('build report rate limit', () => {
         body: { sha: 'abcdef9' },
       });
       assert.equal(someoneElse.status, 201);
+      // Two minutes later the burst weighs nothing.
+      clock.advance(120_000);
+      const later = await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
+        token: admin.token,
+        body: { sha: 'abcdef8' },
+      });
+      assert.equal(later.status, 201);
     } finally {
       await t.close();
     }

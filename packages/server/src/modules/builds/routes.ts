@@ -11,19 +11,13 @@ import {
 } from '@svc/contract';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
-import { MINUTE_MS } from '../../limits/rate-limit.js';
-import type { CommentEventSink } from '../comments/events.js';
 import { presentBuild, presentPendingDeploy } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['builds'];
 
-export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number; events: CommentEventSink }> = async (
-  app,
-  { reportsPerMinute, events },
-) => {
-  const reportLimit = { name: 'build-report', limit: reportsPerMinute, windowMs: MINUTE_MS };
-  const deps = { db: app.database.db, database: app.database, events, reportLimit };
+export const buildRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
 
   app.post(
     '/api/projects/:key/builds',
@@ -39,7 +33,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number; 
       },
     },
     async (request, reply) => {
-      const result = await service.reportBuild(deps, request.actor, request.params.key, request.body);
+      const result = await service.reportBuild(ctx, request.actor, request.params.key, request.body);
       return reply.code(result.firstSeen ? 201 : 200).send(result);
     },
   );
@@ -57,7 +51,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number; 
     },
     async (request) => {
       const { rows, limit, deployments } = await service.listBuilds(
-        app.database.db,
+        ctx.db,
         request.actor,
         request.params.key,
         request.query,
@@ -78,12 +72,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox<{ reportsPerMinute: number; 
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listPendingDeploy(
-        app.database.db,
-        request.actor,
-        request.params.key,
-        request.query,
-      );
+      const { rows, limit } = await service.listPendingDeploy(ctx.db, request.actor, request.params.key, request.query);
       return toPage(rows, limit, presentPendingDeploy);
     },
   );

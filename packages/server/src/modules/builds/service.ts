@@ -1,26 +1,19 @@
 import { type BuildReportBody, normalizeSha } from '@svc/contract';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/dialect/index.js';
+import type { AppContext } from '../../context.js';
 import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { newId, nowIso } from '../../ids.js';
-import { consumeRateLimit, type RateRule } from '../../limits/rate-limit.js';
+import { consumeRateLimit } from '../../limits/rate-limit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
-import type { CommentEventSink } from '../comments/events.js';
 import { deployedByBuild } from '../comments/lifecycle.js';
 import { getProject } from '../projects/service.js';
 import * as repo from './repo.js';
 
-export interface BuildDeps {
-  db: Kysely<Tables>;
-  database: Database;
-  events: CommentEventSink;
-  /** Build reports per user. */
-  reportLimit: RateRule;
-}
+export type BuildDeps = Pick<AppContext, 'db' | 'database' | 'events' | 'rules' | 'clock'>;
 
 function requireSha(value: string, path: string): string {
   const sha = normalizeSha(value);
@@ -38,11 +31,11 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
   // One malformed entry fails the whole report, before anything is written.
   const sha = requireSha(input.sha, '/sha');
   const contained = (input.containsCommitShas ?? []).map((entry, i) => requireSha(entry, `/containsCommitShas/${i}`));
-  await consumeRateLimit(deps.db, deps.reportLimit, actor.id);
+  await consumeRateLimit(deps.db, deps.rules.buildReports, actor.id, deps.clock.now());
 
   return inTransaction(deps.db, async (trx) => {
     const buildId = newId('bld');
-    const at = nowIso();
+    const at = nowIso(deps.clock);
     const firstSeen = await repo.insertBuildOnce(trx, {
       id: buildId,
       workspace_id: actor.workspaceId,

@@ -7,13 +7,12 @@ import {
   VERIFIED_REPLY,
   VERIFY_NOTE_MAX,
 } from '@svc/contract';
-import type { Database } from '../../db/dialect/index.js';
+import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { invalidField, invalidState, notFound } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { type Action, authorize, authorizeAuthorOrAdmin, can } from '../auth/policy.js';
-import type { CommentEventSink } from './events.js';
 import { excerpt } from './excerpt.js';
 import * as repo from './repo.js';
 import { type EventDetail, recordEvent, recordLive } from './timeline.js';
@@ -28,10 +27,7 @@ import { type EventDetail, recordEvent, recordLive } from './timeline.js';
 
 type Comment = repo.CommentRow;
 
-export interface LifecycleDeps {
-  database: Database;
-  events: CommentEventSink;
-}
+export type LifecycleDeps = Pick<AppContext, 'database' | 'events' | 'clock'>;
 
 /** What a transition needs: the transaction, its deps, who acts, the comment as locked, and the input. */
 interface Step<Input> {
@@ -105,7 +101,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     covers: (comment, input) =>
       !(comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, (input as AppliedCommit).sha)),
     effect: async ({ trx, deps, actor, comment, input }: Step<AppliedCommit>) => {
-      const now = nowIso();
+      const now = nowIso(deps.clock);
       // A new fix: it must be deployed and verified again.
       await repo.updateComment(trx, actor.workspaceId, comment.id, {
         status: 'applied',
@@ -145,9 +141,12 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     also: 'a new link replaces the old; nothing else changes, nobody is notified',
     covers: (comment, input) =>
       comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, (input as AppliedCommit).sha),
-    effect: async ({ trx, actor, comment, input }: Step<AppliedCommit>) => {
+    effect: async ({ trx, deps, actor, comment, input }: Step<AppliedCommit>) => {
       if (input.url === comment.commit_url) return false;
-      await repo.updateComment(trx, actor.workspaceId, comment.id, { commit_url: input.url, updated_at: nowIso() });
+      await repo.updateComment(trx, actor.workspaceId, comment.id, {
+        commit_url: input.url,
+        updated_at: nowIso(deps.clock),
+      });
       return true;
     },
     event: ({ comment }: Step<AppliedCommit>) => ({ kind: 'reapplied', commitSha: comment.commit_sha }),
@@ -162,11 +161,11 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     also: 'verifiedAt once; system reply `Verified ✓`; no notification',
     covers: (_comment, input) => (input as VerifyInput).ok,
     check: checkVerdictCommit,
-    effect: async ({ trx, actor, comment }: Step<VerifyInput>) => {
+    effect: async ({ trx, deps, actor, comment }: Step<VerifyInput>) => {
       // Verifying twice changes nothing and adds no second reply.
       if (comment.verified_at) return false;
-      const now = nowIso();
-      await addReply(trx, actor, comment, { author_id: null, kind: 'system', body: VERIFIED_REPLY });
+      const now = nowIso(deps.clock);
+      await addReply(trx, actor, comment, { author_id: null, kind: 'system', body: VERIFIED_REPLY }, now);
       await repo.updateComment(trx, actor.workspaceId, comment.id, { verified_at: now, updated_at: now });
       return true;
     },
@@ -187,7 +186,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     },
     effect: async ({ trx, deps, actor, comment, input }: Step<VerifyInput>) => {
       const body = `${REJECTED_REPLY_PREFIX}${rejectionNote(input.note)}`;
-      await addReply(trx, actor, comment, { author_id: actor.id, kind: 'user', body });
+      await addReply(trx, actor, comment, { author_id: actor.id, kind: 'user', body }, nowIso(deps.clock));
       await markReopened(trx, deps, actor, comment, body);
       return true;
     },
@@ -221,9 +220,12 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     to: 'archived',
     also: 'idempotent',
     covers: () => true,
-    effect: async ({ trx, actor, comment }: Step<undefined>) => {
+    effect: async ({ trx, deps, actor, comment }: Step<undefined>) => {
       if (comment.status === 'archived') return false;
-      await repo.updateComment(trx, actor.workspaceId, comment.id, { status: 'archived', updated_at: nowIso() });
+      await repo.updateComment(trx, actor.workspaceId, comment.id, {
+        status: 'archived',
+        updated_at: nowIso(deps.clock),
+      });
       return true;
     },
     event: () => ({ kind: 'archived' }),
@@ -324,7 +326,7 @@ export async function fire<T extends Trigger>(
   row.check?.(step);
   if (await row.effect(step)) {
     const event = row.event?.(step);
-    if (event) await recordEvent(trx, comment, event.kind, actor, event);
+    if (event) await recordEvent(trx, comment, event.kind, actor, event, nowIso(deps.clock));
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
   }
   return row.to === 'gone' ? null : ((await repo.findComment(trx, scopeOf(actor), id)) ?? null);
@@ -370,7 +372,7 @@ async function markReopened(trx: Db, deps: LifecycleDeps, actor: Actor, comment:
   await repo.updateComment(trx, actor.workspaceId, comment.id, {
     status: 'open',
     verified_at: null,
-    updated_at: nowIso(),
+    updated_at: nowIso(deps.clock),
   });
   await deps.events.raise(trx, {
     type: 'CommentReopened',
@@ -388,13 +390,14 @@ async function addReply(
   actor: Actor,
   comment: Comment,
   reply: { author_id: string | null; kind: 'user' | 'system'; body: string },
+  at: string,
 ) {
   await repo.insertReply(trx, {
     id: newId('rpl'),
     workspace_id: actor.workspaceId,
     comment_id: comment.id,
     ...reply,
-    created_at: nowIso(),
+    created_at: at,
   });
 }
 

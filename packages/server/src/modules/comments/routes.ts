@@ -19,21 +19,15 @@ import {
 import { Type } from 'typebox';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
-import type { RateRules } from '../../limits/rules.js';
-import type { CommentEventSink } from './events.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
-import type { CommentWatch } from './watch.js';
 
 const tags = ['comments'];
 const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
-export const commentRoutes: FastifyPluginAsyncTypebox<{
-  events: CommentEventSink;
-  rules: RateRules;
-  watch: CommentWatch;
-}> = async (app, { events, rules, watch }) => {
-  const deps = { db: app.database.db, database: app.database, events, rules };
+export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
+  const { watch } = ctx;
   // Screenshots arrive as the image itself; the service reads its type from the bytes.
   app.addContentTypeParser(
     SCREENSHOT_TYPES,
@@ -54,7 +48,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      presentComment(await service.putScreenshot(deps, request.actor, request.params.id, request.body), request.actor),
+      presentComment(await service.putScreenshot(ctx, request.actor, request.params.id, request.body), request.actor),
   );
 
   app.put(
@@ -71,7 +65,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      presentComment(await service.repin(deps, request.actor, request.params.id, request.body), request.actor),
+      presentComment(await service.repin(ctx, request.actor, request.params.id, request.body), request.actor),
   );
 
   app.get(
@@ -85,7 +79,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const shot = await service.getScreenshot(app.database.db, request.actor, request.params.id);
+      const shot = await service.getScreenshot(ctx.db, request.actor, request.params.id);
       return reply
         .header('cache-control', 'private, max-age=3600')
         .header('content-type', shot.content_type)
@@ -106,7 +100,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const row = await service.createComment(
-        deps,
+        ctx,
         request.actor,
         request.params.key,
         request.body,
@@ -128,12 +122,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listComments(
-        app.database.db,
-        request.actor,
-        request.params.key,
-        request.query,
-      );
+      const { rows, limit } = await service.listComments(ctx.db, request.actor, request.params.key, request.query);
       return toPage(rows, limit, (row) => presentComment(row, request.actor));
     },
   );
@@ -152,7 +141,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { actor, query } = request;
-      let page = await service.changesSince(app.database.db, actor, query);
+      let page = await service.changesSince(ctx.db, actor, query);
       if (page.rows.length === 0 && query.cursor !== undefined && (query.wait ?? 0) > 0) {
         // Stop waiting when the client goes away (the response closes before it is sent).
         const gone = new AbortController();
@@ -168,7 +157,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
         reply.raw.off('close', onClose);
         // Answered because the server is closing: the connection must not linger as keep-alive.
         if (watch.closed) reply.header('connection', 'close');
-        page = await service.changesSince(app.database.db, actor, query);
+        page = await service.changesSince(ctx.db, actor, query);
       }
       return { items: page.rows.map((row) => presentComment(row, actor)), cursor: page.cursor };
     },
@@ -188,7 +177,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { rows, limit } = await service.findComments(app.database, request.actor, request.query);
+      const { rows, limit } = await service.findComments(ctx.database, request.actor, request.query);
       return toPage(rows, limit, (row) => presentComment(row, request.actor));
     },
   );
@@ -204,11 +193,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { comment, replies, timeline } = await service.getComment(
-        app.database.db,
-        request.actor,
-        request.params.id,
-      );
+      const { comment, replies, timeline } = await service.getComment(ctx.db, request.actor, request.params.id);
       return presentCommentWithReplies(comment, replies, timeline, request.actor);
     },
   );
@@ -227,7 +212,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) =>
       reply
         .code(201)
-        .send(presentReply(await service.addReply(deps, request.actor, request.params.id, request.body.body))),
+        .send(presentReply(await service.addReply(ctx, request.actor, request.params.id, request.body.body))),
   );
 
   app.post(
@@ -244,7 +229,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      presentComment(await service.applyComment(deps, request.actor, request.params.id, request.body), request.actor),
+      presentComment(await service.applyComment(ctx, request.actor, request.params.id, request.body), request.actor),
   );
 
   app.post(
@@ -258,7 +243,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      presentComment(await service.reopenComment(deps, request.actor, request.params.id), request.actor),
+      presentComment(await service.reopenComment(ctx, request.actor, request.params.id), request.actor),
   );
 
   app.post(
@@ -272,7 +257,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) =>
-      presentComment(await service.archiveComment(deps, request.actor, request.params.id), request.actor),
+      presentComment(await service.archiveComment(ctx, request.actor, request.params.id), request.actor),
   );
 
   app.delete(
@@ -286,7 +271,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await service.deleteComment(deps, request.actor, request.params.id);
+      await service.deleteComment(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -13,6 +13,7 @@ import {
 } from '@svc/contract';
 import type { Kysely } from 'kysely';
 import { UAParser } from 'ua-parser-js';
+import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db, Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -21,11 +22,9 @@ import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
-import type { RateRules } from '../../limits/rules.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
-import type { CommentEventSink } from './events.js';
 import { excerpt } from './excerpt.js';
 import * as lifecycle from './lifecycle.js';
 import { anchorColumns } from './presenter.js';
@@ -33,16 +32,10 @@ import * as repo from './repo.js';
 import { listTimeline, recordEvent } from './timeline.js';
 
 /** What changing a comment needs: the database (its handle and its dialect) and where its events go. */
-export interface CommentDeps {
-  db: Kysely<Tables>;
-  database: Database;
-  events: CommentEventSink;
-}
+export type CommentDeps = Pick<AppContext, 'db' | 'database' | 'events' | 'clock'>;
 
 /** Writing comments and replies also counts them per user: far above what a person writes. */
-export interface CommentWriteDeps extends CommentDeps {
-  rules: Pick<RateRules, 'comments' | 'replies'>;
-}
+export type CommentWriteDeps = CommentDeps & Pick<AppContext, 'rules'>;
 
 /** The comment in the caller's scope, or 404. */
 export async function requireComment(db: Db, actor: Actor, id: string) {
@@ -66,8 +59,8 @@ export async function createComment(
   const body = requireText(input.body, '/body');
   const page = pageOf(input.pageUrl, pageParamsOfProject(project));
   if (!page) throw invalidField('/pageUrl', 'must be an http(s) URL');
-  await consumeRateLimit(deps.db, deps.rules.comments, actor.id);
-  const now = nowIso();
+  await consumeRateLimit(deps.db, deps.rules.comments, actor.id, deps.clock.now());
+  const now = nowIso(deps.clock);
   const id = newId('cmt');
   const row = {
     id,
@@ -120,7 +113,7 @@ export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: 
     throw new AppError('unsupported_media_type', 'A screenshot must be a PNG, JPEG or WebP image.');
   }
   return inTransaction(deps.db, async (trx) => {
-    const now = nowIso();
+    const now = nowIso(deps.clock);
     await repo.putScreenshot(trx, {
       id: newId('att'),
       workspace_id: actor.workspaceId,
@@ -186,7 +179,7 @@ export async function repin(deps: CommentDeps, actor: Actor, commentId: string, 
     if (actor.role === 'client' && comment.author_id !== actor.id) {
       throw forbidden('A quick-access account can move the pins of its own comments only.');
     }
-    const now = nowIso();
+    const now = nowIso(deps.clock);
     await repo.updateComment(trx, actor.workspaceId, comment.id, {
       ...anchorColumns(input.anchor),
       repinned_at: now,
@@ -241,11 +234,11 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
   authorize(actor, 'comments.reply');
   const body = requireText(text, '/body');
   await requireComment(deps.db, actor, commentId);
-  await consumeRateLimit(deps.db, deps.rules.replies, actor.id);
+  await consumeRateLimit(deps.db, deps.rules.replies, actor.id, deps.clock.now());
   return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, commentId);
     const id = newId('rpl');
-    const now = nowIso();
+    const now = nowIso(deps.clock);
     await repo.insertReply(trx, {
       id,
       workspace_id: actor.workspaceId,

@@ -156,7 +156,14 @@ describe(`each comment's timeline (${dialect})`, () => {
     const events = { raise: async () => {}, changed: async () => {} };
     await assert.rejects(
       inTransaction(t.app.database.db, async (trx) => {
-        const reopened = await fire(trx, { database: t.app.database, events }, actor, 'reopen', id, undefined);
+        const reopened = await fire(
+          trx,
+          { database: t.app.database, events, clock: t.app.ctx.clock },
+          actor,
+          'reopen',
+          id,
+          undefined,
+        );
         assert.equal(reopened?.status, 'open');
         throw new Error('the rest of the change failed');
       }),

@@ -49,8 +49,8 @@ export async function recordEvent(
   comment: About,
   kind: TimelineKind,
   actor: Actor,
-  detail: EventDetail = {},
-  at = nowIso(),
+  detail: EventDetail,
+  at: string,
 ): Promise<void> {
   await trx
     .insertInto('comment_events')

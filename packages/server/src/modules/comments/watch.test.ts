@@ -12,6 +12,7 @@ import {
   type Member,
   signUp,
   type TestApp,
+  waitersAre,
 } from '../../../test/helpers.js';
 import { callServer, killRemainingServers, startServers } from '../../../test/server-process.js';
 
@@ -56,7 +57,7 @@ describe('waiting for feedback: GET /api/comments/changes', () => {
     const { cursor } = (await changes('')).body;
     const started = Date.now();
     const waiting = changes(`?cursor=${cursor}&wait=30`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitersAre(t.app, 1);
     const created = await createComment(t.app, admin, project.key, 'Wakes the waiter');
     const answer = await waiting;
     assert.equal(answer.body.items[0].id, created.id);
@@ -94,7 +95,7 @@ describe('waiting for feedback: GET /api/comments/changes', () => {
     const seen = await changes(`?project=${project.key}&cursor=${cursor}`);
     assert.equal(seen.body.items[0].screenshot, null, 'created first, its screenshot not yet sent');
     const waiting = changes(`?project=${project.key}&cursor=${seen.body.cursor}&wait=2`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitersAre(t.app, 1);
     const started = Date.now();
     await createComment(t.app, admin, other.key, 'Another project');
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -121,13 +122,13 @@ describe('waiting for feedback: GET /api/comments/changes', () => {
     const { cursor } = (await changes('')).body;
     const key = (await call(t.app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'w' } })).body.key;
     const bySession = Array.from({ length: 5 }, () => changes(`?cursor=${cursor}&wait=3`));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitersAre(t.app, 5);
     const sixth = await changes(`?cursor=${cursor}&wait=3`);
     assert.equal(sixth.status, 429);
     assert.equal(sixth.body.code, 'rate_limited');
     assert.equal(sixth.headers['retry-after'], '5');
     const byKey = Array.from({ length: 5 }, () => changes(`?cursor=${cursor}&wait=3`, key));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitersAre(t.app, 10);
     const eleventh = await changes(`?cursor=${cursor}&wait=3`, key);
     assert.equal(eleventh.status, 429);
     assert.match(eleventh.body.detail, /10 waits at once per user/);
@@ -147,7 +148,7 @@ describe('waiting for feedback: GET /api/comments/changes', () => {
     const url = (await own.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     const { cursor } = (await callServer(url, 'GET', '/api/comments/changes', { token: boss.token })).body;
     const waiting = callServer(url, 'GET', `/api/comments/changes?cursor=${cursor}&wait=60`, { token: boss.token });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitersAre(own.app, 1);
     const started = Date.now();
     const closing = own.close();
     const answer = await waiting;

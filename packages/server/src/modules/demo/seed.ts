@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Anchor } from '@svc/contract';
 import type { Kysely } from 'kysely';
+import { systemClock } from '../../clock.js';
 import type { Tables } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 import { insertApiKey } from '../api-keys/repo.js';
@@ -38,10 +39,10 @@ export async function seedDemoIfEmpty(
   const passwordHash = await hashPassword(password);
   const apiKey = issueToken('apiKey');
   await db.transaction().execute(async (trx) => {
-    const now = nowIso();
+    const now = nowIso(systemClock);
     const workspaceId = newId('ws');
     await insertWorkspace(trx, { id: workspaceId, name: 'Demo workspace', created_at: now });
-    const admin = await createUser(trx, {
+    const admin = await createUser(trx, systemClock, {
       workspace_id: workspaceId,
       email: DEMO_EMAIL,
       name: 'Demo Admin',

@@ -13,7 +13,8 @@ import { screenshotsZip } from './screenshots.js';
 
 const TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
-export const exportRoutes: FastifyPluginAsyncTypebox<{ version: string }> = async (app, { version }) => {
+export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   app.get(
     '/api/workspace/export',
     {
@@ -33,7 +34,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ version: string }> = asyn
         request.query.project,
         format === 'csv' ? 'CSV' : 'JSON Lines',
       );
-      const source = { db: app.database.db, serverVersion: version, actor, projectId: project?.id ?? null };
+      const source = { db: ctx.db, serverVersion: ctx.version, actor, projectId: project?.id ?? null };
       download(reply, TYPES[format], `${project ? project.key : 'workspace'}-comments-${today()}.${format}`);
       return reply.send(Readable.from(format === 'csv' ? csvLines(source) : jsonLines(source)));
     },
@@ -57,16 +58,16 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ version: string }> = asyn
     async (request, reply) => {
       const { actor, project } = await startExport(request.actor, request.query.project, 'screenshots (zip)');
       download(reply, 'application/zip', `${project ? project.key : 'workspace'}-screenshots-${today()}.zip`);
-      return reply.send(screenshotsZip({ db: app.database.db, actor, projectId: project?.id ?? null }));
+      return reply.send(screenshotsZip({ db: ctx.db, actor, projectId: project?.id ?? null }));
     },
   );
 
   /** An admin's export of the workspace or one project (404 for one it cannot see), recorded in the audit log. */
   async function startExport(actor: Actor, projectKey: string | undefined, what: string) {
     authorize(actor, 'workspace.export');
-    const project = projectKey ? await getProject(app.database.db, actor, projectKey) : null;
+    const project = projectKey ? await getProject(ctx.db, actor, projectKey) : null;
     await recordAudit(
-      app.database.db,
+      ctx.db,
       auditBy(actor),
       'exported',
       project ? { kind: 'project', id: project.id, label: project.key } : null,

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Insights, InsightsQuery } from '@svc/contract';
-import type { Clock } from '../../clock.js';
 import { problemResponses } from '../../http/problem.js';
 import { authorize } from '../auth/policy.js';
 import { getProject } from '../projects/service.js';
 import { readInsights } from './insights.js';
 
-export const insightsRoutes: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (app, { clock }) => {
+export const insightsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   app.get(
     '/api/workspace/insights',
     {
@@ -22,12 +22,12 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{ clock: Clock }> = async
     async (request) => {
       const { actor } = request;
       authorize(actor, 'workspace.readInsights');
-      const project = request.query.project ? await getProject(app.database.db, actor, request.query.project) : null;
-      return readInsights(app.database, actor, {
+      const project = request.query.project ? await getProject(ctx.db, actor, request.query.project) : null;
+      return readInsights(ctx.database, actor, {
         projectId: project?.id ?? null,
         projectKey: project?.key ?? null,
         days: request.query.days ?? 30,
-        now: clock.now(),
+        now: ctx.clock.now(),
       });
     },
   );

@@ -15,20 +15,18 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { toPage } from '../../http/pagination.js';
 import { problemResponses } from '../../http/problem.js';
+import { publicBase } from '../../http/server.js';
 import { presentUser } from '../auth/presenter.js';
-import { type AuthDeps, clientOf } from '../auth/service.js';
+import { clientOf } from '../auth/service.js';
 import { presentInvite } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['workspace'];
 
-export const invitationRoutes: FastifyPluginAsyncTypebox<{
-  deps: Omit<service.LinkDeps, keyof Pick<AuthDeps, 'db' | 'database'>>;
-  publicUrl: string | null;
-}> = async (app, options) => {
-  const deps: service.LinkDeps = { db: app.database.db, database: app.database, ...options.deps };
+export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   /** Links start with SVC_PUBLIC_URL when set, else with the address the admin reached the server at. */
-  const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
+  const baseUrl = (request: FastifyRequest) => publicBase(request, ctx.config.publicUrl);
 
   app.post(
     '/api/workspace/invites',
@@ -41,7 +39,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.createInvite(deps, request.actor, request.body, baseUrl(request))),
+      reply.code(201).send(await service.createInvite(ctx, request.actor, request.body, baseUrl(request))),
   );
 
   app.get(
@@ -55,7 +53,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listInvites(deps, request.actor, request.query);
+      const { rows, limit } = await service.listInvites(ctx, request.actor, request.query);
       return toPage(rows, limit, presentInvite);
     },
   );
@@ -71,7 +69,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await service.cancelInvite(deps, request.actor, request.params.id);
+      await service.cancelInvite(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -88,7 +86,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { token, user } = await service.acceptInvite(deps, request.body, clientOf(request));
+      const { token, user } = await service.acceptInvite(ctx, request.body, clientOf(request));
       return reply.code(201).send({ token, user: presentUser(user) });
     },
   );
@@ -104,7 +102,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.createPasswordReset(deps, request.actor, request.params.id, baseUrl(request))),
+      reply.code(201).send(await service.createPasswordReset(ctx, request.actor, request.params.id, baseUrl(request))),
   );
 
   app.post(
@@ -119,7 +117,7 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { token, user } = await service.completePasswordReset(deps, request.body, clientOf(request));
+      const { token, user } = await service.completePasswordReset(ctx, request.body, clientOf(request));
       return { token, user: presentUser(user) };
     },
   );

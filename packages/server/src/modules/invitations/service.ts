@@ -1,6 +1,8 @@
 // Invitations and password resets: one-time links an admin creates and passes on (no e-mail is
 // sent). Only the token's hash is stored; a link works once, until it expires.
+
 import type { AcceptInviteBody, CompletePasswordResetBody, CreateInviteBody } from '@svc/contract';
+import type { AppContext } from '../../context.js';
 import type { OneTimeLinkTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, notFound, unauthenticated } from '../../errors.js';
@@ -26,9 +28,7 @@ import {
 import { hashToken, issueToken, type TokenKind, tokenKind } from '../auth/tokens.js';
 import * as repo from './repo.js';
 
-export interface LinkDeps extends AuthDeps {
-  links: { inviteTtlMs: number; passwordResetTtlMs: number };
-}
+export type LinkDeps = AuthDeps & Pick<AppContext, 'links'>;
 
 /** Where links point: the console's pages, the token after `#` so that it never reaches a server log. */
 const linkUrl = (baseUrl: string, page: 'invite' | 'reset', token: string) => `${baseUrl}/${page}#${token}`;
@@ -42,7 +42,7 @@ export async function createInvite(deps: LinkDeps, actor: Actor, input: CreateIn
     ]);
   }
   const { token, hash } = issueToken('invite');
-  const now = new Date();
+  const now = new Date(deps.clock.now());
   const row: OneTimeLinkTable = {
     id: newId('inv'),
     workspace_id: actor.workspaceId,
@@ -79,7 +79,10 @@ export async function createInvite(deps: LinkDeps, actor: Actor, input: CreateIn
 export async function listInvites(deps: LinkDeps, actor: Actor, query: { limit?: number; cursor?: string }) {
   authorize(actor, 'workspace.manageMembers');
   const { limit, after, fetch } = pageRequest(query);
-  return { rows: await repo.listInvites(deps.db, actor.workspaceId, nowIso(), { after, limit: fetch }), limit };
+  return {
+    rows: await repo.listInvites(deps.db, actor.workspaceId, nowIso(deps.clock), { after, limit: fetch }),
+    limit,
+  };
 }
 
 export async function cancelInvite(deps: LinkDeps, actor: Actor, id: string): Promise<void> {
@@ -97,11 +100,12 @@ export async function cancelInvite(deps: LinkDeps, actor: Actor, id: string): Pr
  */
 async function requireLink(deps: LinkDeps, kind: TokenKind, token: string, client: Client) {
   const { db, rules } = deps;
-  await refuseWhenExhausted(db, rules.accessLinkFailuresPerAddress, client.address);
+  await refuseWhenExhausted(db, rules.accessLinkFailuresPerAddress, client.address, deps.clock.now());
   const purpose = kind === 'invite' ? 'invite' : 'password_reset';
-  const link = tokenKind(token) === kind ? await repo.findLiveLink(db, purpose, hashToken(token), nowIso()) : undefined;
+  const link =
+    tokenKind(token) === kind ? await repo.findLiveLink(db, purpose, hashToken(token), nowIso(deps.clock)) : undefined;
   if (!link) {
-    await countEvent(db, rules.accessLinkFailuresPerAddress, client.address);
+    await countEvent(db, rules.accessLinkFailuresPerAddress, client.address, deps.clock.now());
     throw unauthenticated(
       'This link is not valid: it was used already, has expired or was withdrawn. Ask an admin for a new one.',
     );
@@ -119,7 +123,7 @@ export async function acceptInvite(deps: LinkDeps, input: AcceptInviteBody, clie
   return withUniqueEmail(deps, email, () =>
     inTransaction(deps.db, async (trx) => {
       if (!(await repo.consumeLink(trx, link.id))) throw unauthenticated('This invitation was used already.');
-      const user = await accounts.createUser(trx, {
+      const user = await accounts.createUser(trx, deps.clock, {
         workspace_id: link.workspace_id,
         email,
         name,
@@ -134,7 +138,7 @@ export async function acceptInvite(deps: LinkDeps, input: AcceptInviteBody, clie
         { kind: 'invitation', id: link.id, label: email },
         `as ${user.role}`,
       );
-      return { token: await startSession(trx, user, client, 'invitation'), user };
+      return { token: await startSession(trx, deps.clock, user, client, 'invitation'), user };
     }),
   );
 }
@@ -145,7 +149,7 @@ export async function createPasswordReset(deps: LinkDeps, actor: Actor, userId: 
   const user = await accounts.findUserById(deps.db, actor.workspaceId, userId);
   if (!user || user.role === 'client') throw notFound('Member');
   const { token, hash } = issueToken('passwordReset');
-  const now = new Date();
+  const now = new Date(deps.clock.now());
   const expiresAt = new Date(now.getTime() + deps.links.passwordResetTtlMs).toISOString();
   await inTransaction(deps.db, async (trx) => {
     await repo.deleteEarlierLinks(trx, actor.workspaceId, 'password_reset', { userId: user.id });
@@ -180,6 +184,6 @@ export async function completePasswordReset(deps: LinkDeps, input: CompletePassw
     await forgetCredentials(deps, trx, ended);
     const by = accountBy(user, client);
     await recordAudit(trx, by, 'password_reset_completed', userTarget(user), 'through the link an admin made');
-    return { token: await startSession(trx, user, client, 'password reset'), user };
+    return { token: await startSession(trx, deps.clock, user, client, 'password reset'), user };
   });
 }

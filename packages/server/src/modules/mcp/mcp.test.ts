@@ -13,6 +13,7 @@ import {
   type Member,
   signUp,
   type TestApp,
+  waitersAre,
 } from '../../../test/helpers.js';
 
 type Text = { type: 'text'; text: string };
@@ -134,7 +135,7 @@ describe('MCP over Streamable HTTP: /mcp', () => {
     const client = await connect();
     const start = json(await client.callTool({ name: 'wait_for_feedback', arguments: {} }));
     const waiting = client.callTool({ name: 'wait_for_feedback', arguments: { cursor: start.cursor, wait: 20 } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitersAre(t.app, 1);
     const started = Date.now();
     const { id } = await createComment(t.app, admin, project.key, 'The logo is blurry');
     const woke = json(await waiting);
@@ -335,7 +336,7 @@ describe('/mcp behind a public name (SVC_PUBLIC_URL), and closing', () => {
     );
     const { cursor } = json(await client.callTool({ name: 'wait_for_feedback', arguments: {} }));
     const waiting = client.callTool({ name: 'wait_for_feedback', arguments: { cursor, wait: 25 } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitersAre(t.app, 1);
     const started = Date.now();
     await t.app.close();
     const answer = json(await waiting);

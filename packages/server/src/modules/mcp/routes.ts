@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Line } from '@svc/contract';
 import { Type } from 'typebox';
 import { AppError, forbidden } from '../../errors.js';
-import type { CommentWatch } from '../comments/watch.js';
 import { selfCallingHost } from './host.js';
 
 /** The MCP SDK, loaded on the first MCP request: most servers and processes never serve one. */
@@ -53,11 +52,9 @@ const McpQuery = Type.Object({
  * server whose tools call this API with the caller's own API key. No session, no stream to
  * resume, so GET and DELETE are refused (405) as the transport allows.
  */
-export const mcpRoutes: FastifyPluginAsyncTypebox<{
-  publicUrl: string | null;
-  version: string;
-  watch: CommentWatch;
-}> = async (app, { publicUrl, version, watch }) => {
+export const mcpRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { watch, version } = app.ctx;
+  const { publicUrl } = app.ctx.config;
   app.post(
     '/mcp',
     {

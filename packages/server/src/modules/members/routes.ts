@@ -22,7 +22,7 @@ import * as service from './service.js';
 const tags = ['workspace'];
 
 export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const deps = { db: app.database.db, database: app.database };
+  const ctx = app.ctx;
 
   app.post(
     '/api/workspace/members',
@@ -37,7 +37,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const user = await service.addMember(deps, request.actor, request.body);
+      const user = await service.addMember(ctx, request.actor, request.body);
       return reply.code(201).send({ user: presentUser(user) });
     },
   );
@@ -53,7 +53,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { user, accessToken, accessUrl } = await service.createQuickAccess(deps, request.actor, request.body);
+      const { user, accessToken, accessUrl } = await service.createQuickAccess(ctx, request.actor, request.body);
       return reply.code(201).send({ user: presentUser(user), accessToken, accessUrl });
     },
   );
@@ -70,7 +70,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listMembers(deps.db, request.actor, request.query);
+      const { rows, limit } = await service.listMembers(ctx.db, request.actor, request.query);
       return toPage(rows, limit, (row) => presentMember(row, request.actor));
     },
   );
@@ -87,7 +87,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({
-      user: presentUser(await service.changeRole(deps, request.actor, request.params.id, request.body.role)),
+      user: presentUser(await service.changeRole(ctx, request.actor, request.params.id, request.body.role)),
     }),
   );
 
@@ -102,7 +102,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.removeMember(deps, request.actor, request.params.id);
+      await service.removeMember(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -118,7 +118,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { rows, limit } = await service.listClients(deps.db, request.actor, request.query);
+      const { rows, limit } = await service.listClients(ctx.db, request.actor, request.query);
       return toPage(rows, limit, presentClient);
     },
   );
@@ -133,7 +133,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: AccessLink, ...problemResponses(403, 404) },
       },
     },
-    async (request) => service.rotateAccessLink(deps, request.actor, request.params.id),
+    async (request) => service.rotateAccessLink(ctx, request.actor, request.params.id),
   );
 
   app.delete(
@@ -147,7 +147,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      await service.revokeClient(deps, request.actor, request.params.id);
+      await service.revokeClient(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );

@@ -15,7 +15,7 @@ import { issueToken } from '../auth/tokens.js';
 import { findProjectByKey } from '../projects/repo.js';
 import * as repo from './repo.js';
 
-type Deps = Pick<AuthDeps, 'db' | 'database'>;
+type Deps = Pick<AuthDeps, 'db' | 'database' | 'clock'>;
 
 /** What a removed member's comments and replies are attributed to. */
 export const FORMER_MEMBER = 'Former member';
@@ -67,7 +67,7 @@ export async function removeMember(deps: Deps, actor: Actor, userId: string): Pr
   await inTransaction(deps.db, async (trx) => {
     const user = await requireTeamMember(trx, actor, userId);
     await keepAnAdmin(trx, actor, user, 'remove it');
-    const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(), FORMER_MEMBER);
+    const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(deps.clock), FORMER_MEMBER);
     await forgetCredentials(deps, trx, ended);
     await recordAudit(trx, auditBy(actor), 'member_removed', userTarget(user), `was ${user.role}`);
   });
@@ -116,7 +116,7 @@ export async function revokeClient(deps: Deps, actor: Actor, userId: string): Pr
   authorize(actor, 'workspace.manageClients');
   await inTransaction(deps.db, async (trx) => {
     const user = await requireClient(trx, actor, userId);
-    const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(), null);
+    const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(deps.clock), null);
     await forgetCredentials(deps, trx, ended);
     await recordAudit(trx, auditBy(actor), 'client_link_revoked', userTarget(user));
   });
@@ -130,7 +130,7 @@ export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) 
   const passwordHash = await hashPassword(input.password);
   return withUniqueEmail(deps, email, () =>
     inTransaction(deps.db, async (trx) => {
-      const user = await accounts.createUser(trx, {
+      const user = await accounts.createUser(trx, deps.clock, {
         workspace_id: actor.workspaceId,
         email,
         name,
@@ -156,7 +156,7 @@ export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQ
   const create = () =>
     inTransaction(deps.db, async (trx) => {
       const { token, hash } = issueToken('access');
-      const user = await accounts.createUser(trx, {
+      const user = await accounts.createUser(trx, deps.clock, {
         workspace_id: actor.workspaceId,
         email,
         name,

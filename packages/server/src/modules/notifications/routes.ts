@@ -107,13 +107,9 @@ function unreadCountFromMemory(caches: Caches, clock: Clock, pace: PollPace): Fa
 
 const UNREAD_COUNT_URL = '/api/me/notifications/unread-count';
 
-export const notificationRoutes: FastifyPluginAsyncTypebox<{
-  caches: Caches;
-  fastPath: FastPath;
-  clock: Clock;
-  pace: PollPace;
-}> = async (app, { caches, fastPath, clock, pace }) => {
-  const deps = { db: app.database.db, database: app.database, caches };
+export const notificationRoutes: FastifyPluginAsyncTypebox<{ fastPath: FastPath }> = async (app, { fastPath }) => {
+  const ctx = app.ctx;
+  const { caches, clock, pace } = ctx;
 
   // Polled by every open widget: answered before routing when it can be (see FastPath).
   fastPath.add(UNREAD_COUNT_URL, unreadCountFromMemory(caches, clock, pace));
@@ -136,7 +132,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{
     },
     (request, reply) => {
       // A cached count answers synchronously: no promise on the hot path.
-      const count = service.unreadCount(deps, request.actor);
+      const count = service.unreadCount(ctx, request.actor);
       if (typeof count === 'number') return answerCount(request, reply as FastifyReply, count, pace);
       return count.then((n) => answerCount(request, reply as FastifyReply, n, pace));
     },
@@ -153,7 +149,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { rows, limit, unreadCount } = await service.listNotifications(deps, request.actor, request.query);
+      const { rows, limit, unreadCount } = await service.listNotifications(ctx, request.actor, request.query);
       return { ...toPage(rows, limit, presentNotification), unreadCount };
     },
   );
@@ -168,7 +164,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: ReadAllResult, ...problemResponses(404) },
       },
     },
-    async (request) => service.markAllRead(deps, request.actor, request.body.upTo),
+    async (request) => service.markAllRead(ctx, request.actor, request.body.upTo),
   );
 
   app.get(
@@ -181,7 +177,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Notification, ...problemResponses(404) },
       },
     },
-    async (request) => presentNotification(await service.getNotification(deps, request.actor, request.params.id)),
+    async (request) => presentNotification(await service.getNotification(ctx, request.actor, request.params.id)),
   );
 
   app.post(
@@ -194,6 +190,6 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: Notification, ...problemResponses(404) },
       },
     },
-    async (request) => presentNotification(await service.markRead(deps, request.actor, request.params.id)),
+    async (request) => presentNotification(await service.markRead(ctx, request.actor, request.params.id)),
   );
 };

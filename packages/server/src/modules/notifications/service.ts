@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Caches } from '../../caches.js';
+import type { Clock } from '../../clock.js';
+import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
-import type { Db, NotificationTable, Tables } from '../../db/schema.js';
+import type { Db, NotificationTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
@@ -10,11 +10,7 @@ import type { Actor } from '../auth/actor.js';
 import type { CommentEvent, CommentEventSink } from '../comments/events.js';
 import * as repo from './repo.js';
 
-export interface NotificationDeps {
-  db: Kysely<Tables>;
-  database: Database;
-  caches: Caches;
-}
+export type NotificationDeps = Pick<AppContext, 'db' | 'database' | 'caches' | 'clock'>;
 
 type Draft = Pick<NotificationTable, 'type' | 'excerpt' | 'commit_sha' | 'commit_url'> & { recipientId: string | null };
 
@@ -54,7 +50,7 @@ function draftFor(event: CommentEvent): Draft | null {
  * Turns comment events into notifications, inside the transaction of the action, and
  * tells every process whose counts changed once it commits.
  */
-export function notificationSink(database: Database): Pick<CommentEventSink, 'raise'> {
+export function notificationSink(database: Database, clock: Clock): Pick<CommentEventSink, 'raise'> {
   const countChanged = (trx: Db, userId: string) => database.changes.publish(trx, { kind: 'unread', key: userId });
   return {
     async raise(trx, event) {
@@ -78,7 +74,7 @@ export function notificationSink(database: Database): Pick<CommentEventSink, 'ra
         commit_sha: draft.commit_sha,
         commit_url: draft.commit_url,
         read_at: null,
-        created_at: nowIso(),
+        created_at: nowIso(clock),
       });
       await countChanged(trx, draft.recipientId);
     },
@@ -115,7 +111,7 @@ export async function getNotification(deps: NotificationDeps, actor: Actor, id: 
 export async function markRead(deps: NotificationDeps, actor: Actor, id: string) {
   return inTransaction(deps.db, async (trx) => {
     if (!(await repo.findNotification(trx, actor.id, id))) throw notFound('Notification');
-    if ((await repo.markRead(trx, actor.id, nowIso(), { id })) > 0) {
+    if ((await repo.markRead(trx, actor.id, nowIso(deps.clock), { id })) > 0) {
       await deps.database.changes.publish(trx, { kind: 'unread', key: actor.id });
     }
     const row = await repo.findNotification(trx, actor.id, id);
@@ -128,7 +124,7 @@ export async function markRead(deps: NotificationDeps, actor: Actor, id: string)
 export async function markAllRead(deps: NotificationDeps, actor: Actor, upTo: string | undefined) {
   const marked = await inTransaction(deps.db, async (trx) => {
     if (upTo !== undefined && !(await repo.findNotification(trx, actor.id, upTo))) throw notFound('Notification');
-    const count = await repo.markRead(trx, actor.id, nowIso(), { upTo });
+    const count = await repo.markRead(trx, actor.id, nowIso(deps.clock), { upTo });
     if (count > 0) await deps.database.changes.publish(trx, { kind: 'unread', key: actor.id });
     return count;
   });

@@ -7,17 +7,18 @@ import client from 'prom-client';
 import { Type } from 'typebox';
 import { problemResponses, sendProblem } from '../../http/problem.js';
 import type { RouteMetrics } from '../../http/route-metrics.js';
+import { signupOpen } from '../auth/service.js';
 
 const tags = ['operations'];
 
 /** Liveness, readiness and Prometheus metrics; not encapsulated, so every route registered after it is measured. */
 const ops: FastifyPluginAsyncTypebox<{
   metrics: RouteMetrics;
-  metricsToken: string | null;
-  server: Omit<ServerInfo, 'signup'>;
-  /** Whether sign-up is open now: under the default policy it closes once a workspace exists. */
-  signupOpen: () => Promise<boolean>;
-}> = async (app, { metrics, metricsToken, server, signupOpen }) => {
+  /** What GET /api/server says besides the version and whether sign-up is open. */
+  server: Omit<ServerInfo, 'signup' | 'version'>;
+}> = async (app, { metrics, server }) => {
+  const ctx = app.ctx;
+  const { metricsToken } = ctx.config;
   const expected = metricsToken === null ? null : Buffer.from(`Bearer ${metricsToken}`);
   const mayScrape = (authorization: string | undefined) => {
     if (expected === null) return true;
@@ -57,7 +58,7 @@ const ops: FastifyPluginAsyncTypebox<{
         response: { 200: ServerInfo, ...problemResponses() },
       },
     },
-    async () => ({ ...server, signup: await signupOpen() }),
+    async () => ({ ...server, version: ctx.version, signup: await signupOpen(ctx.db, ctx.config.signup) }),
   );
 
   // Probes and scrapes come every few seconds: logged only when something goes wrong.
@@ -85,7 +86,7 @@ const ops: FastifyPluginAsyncTypebox<{
       const notReady = app.readiness.notReadyBecause;
       if (notReady) return sendProblem(reply, 'unavailable', notReady);
       try {
-        await app.database.ping();
+        await ctx.database.ping();
         return { status: 'ready' as const };
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');

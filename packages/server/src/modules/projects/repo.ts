@@ -65,8 +65,12 @@ export async function projectsWithKey(db: Db, key: string) {
 const REFUSED_ORIGINS_KEPT = 20;
 
 /** Notes that the project's widget was refused on `origin`, keeping the latest few per project. */
-export async function recordRefusedOrigin(db: Db, project: { id: string; workspace_id: string }, origin: string) {
-  const at = nowIso();
+export async function recordRefusedOrigin(
+  db: Db,
+  project: { id: string; workspace_id: string },
+  origin: string,
+  at: string,
+) {
   await db
     .insertInto('refused_origins')
     .values({

@@ -9,10 +9,8 @@ import {
   UpdateProjectBody,
 } from '@svc/contract';
 import { Type } from 'typebox';
-import type { Clock } from '../../clock.js';
 import { problemResponses } from '../../http/problem.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
-import type { RateRules } from '../../limits/rules.js';
 import { scopeOf } from '../auth/actor.js';
 import { clientOf } from '../auth/service.js';
 import { presentProject } from './presenter.js';
@@ -21,11 +19,8 @@ import * as service from './service.js';
 
 const tags = ['projects'];
 
-export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock: Clock }> = async (
-  app,
-  { rules, clock },
-) => {
-  const deps = { db: app.database.db, database: app.database };
+export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
 
   app.post(
     '/api/projects',
@@ -38,7 +33,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock:
       },
     },
     async (request, reply) =>
-      reply.code(201).send(presentProject(await service.createProject(deps, request.actor, request.body))),
+      reply.code(201).send(presentProject(await service.createProject(ctx, request.actor, request.body))),
   );
 
   app.get(
@@ -50,7 +45,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock:
         response: { 200: Type.Object({ items: Type.Array(Project) }), ...problemResponses() },
       },
     },
-    async (request) => ({ items: (await listProjects(app.database.db, scopeOf(request.actor))).map(presentProject) }),
+    async (request) => ({ items: (await listProjects(ctx.db, scopeOf(request.actor))).map(presentProject) }),
   );
 
   app.get(
@@ -63,7 +58,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock:
         response: { 200: Project, ...problemResponses(404) },
       },
     },
-    async (request) => presentProject(await service.getProject(app.database.db, request.actor, request.params.key)),
+    async (request) => presentProject(await service.getProject(ctx.db, request.actor, request.params.key)),
   );
 
   app.patch(
@@ -78,7 +73,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock:
       },
     },
     async (request) =>
-      presentProject(await service.updateProject(deps, request.actor, request.params.key, request.body)),
+      presentProject(await service.updateProject(ctx, request.actor, request.params.key, request.body)),
   );
 
   app.delete(
@@ -93,7 +88,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock:
       },
     },
     async (request, reply) => {
-      await service.deleteProject(deps, request.actor, request.params.key);
+      await service.deleteProject(ctx, request.actor, request.params.key);
       return reply.code(204).send(null);
     },
   );
@@ -109,14 +104,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock:
       },
     },
     async (request) => ({
-      items: (await service.refusedOrigins(app.database.db, request.actor, request.params.key, clock.now())).map(
-        (row) => ({
-          origin: row.origin,
-          firstSeenAt: row.first_seen_at,
-          lastSeenAt: row.last_seen_at,
-          attempts: row.attempts,
-        }),
-      ),
+      items: (await service.refusedOrigins(ctx.db, request.actor, request.params.key, ctx.clock.now())).map((row) => ({
+        origin: row.origin,
+        firstSeenAt: row.first_seen_at,
+        lastSeenAt: row.last_seen_at,
+        attempts: row.attempts,
+      })),
     }),
   );
 
@@ -137,8 +130,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ rules: RateRules; clock:
     },
     async (request, reply) => {
       reply.header('access-control-allow-origin', '*');
-      await consumeRateLimit(app.database.db, rules.originChecksPerAddress, clientOf(request).address);
-      return service.checkWidgetOrigin(app.database.db, request.query.project, request.headers.origin);
+      await consumeRateLimit(ctx.db, ctx.rules.originChecksPerAddress, clientOf(request).address, ctx.clock.now());
+      return service.checkWidgetOrigin(ctx, request.query.project, request.headers.origin);
     },
   );
 };

@@ -1,7 +1,6 @@
 import type { CreateProjectBody, UpdateProjectBody } from '@svc/contract';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/dialect/index.js';
-import type { Db, ProjectTable, Tables } from '../../db/schema.js';
+import type { AppContext } from '../../context.js';
+import type { Db, ProjectTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, invalidField, notFound } from '../../errors.js';
 import { requireText } from '../../http/validation.js';
@@ -12,10 +11,7 @@ import { authorize } from '../auth/policy.js';
 import { credentialHashesOf } from '../auth/repo.js';
 import * as repo from './repo.js';
 
-interface Deps {
-  db: Kysely<Tables>;
-  database: Database;
-}
+type Deps = Pick<AppContext, 'db' | 'database' | 'clock'>;
 
 /** An http(s) URL, or null when the text is not one. */
 export function parseHttpUrl(text: string): URL | null {
@@ -80,7 +76,7 @@ export async function createProject(deps: Deps, actor: Actor, input: CreateProje
     app_url: normaliseUrl(input.appUrl ?? null, '/appUrl'),
     allowed_origins: normaliseOrigins(input.allowedOrigins ?? []),
     page_params: pageParamsOf(input.pageParams ?? []),
-    created_at: nowIso(),
+    created_at: nowIso(deps.clock),
   };
   try {
     await inTransaction(deps.db, async (trx) => {
@@ -162,13 +158,15 @@ const REFUSED_ORIGINS_SHOWN_MS = 30 * 24 * 60 * 60 * 1000;
  * server has the key: with several, the page could be any workspace's, and recording it in all
  * would show one workspace's addresses to another.
  */
-export async function checkWidgetOrigin(db: Db, key: string, origin: string | undefined) {
+export async function checkWidgetOrigin(deps: Pick<Deps, 'db' | 'clock'>, key: string, origin: string | undefined) {
+  const { db } = deps;
   const normalised = origin ? parseHttpUrl(origin)?.origin : undefined;
   if (!normalised || normalised !== origin) return { origin: origin ?? null, allowed: false };
   const projects = await repo.projectsWithKey(db, key);
   const allowed = projects.some((p) => (JSON.parse(p.allowed_origins) as string[]).includes(normalised));
   const [only] = projects;
-  if (!allowed && only && projects.length === 1) await repo.recordRefusedOrigin(db, only, normalised);
+  if (!allowed && only && projects.length === 1)
+    await repo.recordRefusedOrigin(db, only, normalised, nowIso(deps.clock));
   return { origin: normalised, allowed };
 }
 

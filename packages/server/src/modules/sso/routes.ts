@@ -11,12 +11,9 @@ import {
 } from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Clock } from '../../clock.js';
-import type { SessionPolicy } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { problemResponses } from '../../http/problem.js';
-import type { RateRules } from '../../limits/rules.js';
-import type { SecretBox } from '../../secrets.js';
+import { publicBase } from '../../http/server.js';
 import { presentUser } from '../auth/presenter.js';
 import { clientOf } from '../auth/service.js';
 import * as service from './service.js';
@@ -45,16 +42,10 @@ const POPUP_SCRIPT = `(() => {
 })();
 `;
 
-export const ssoRoutes: FastifyPluginAsyncTypebox<{
-  sessions: SessionPolicy;
-  rules: RateRules;
-  secrets: SecretBox;
-  clock: Clock;
-  publicUrl: string | null;
-}> = async (app, { sessions, rules, secrets, clock, publicUrl }) => {
-  const deps: service.SsoDeps = { db: app.database.db, database: app.database, sessions, rules, secrets, clock };
+export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   /** The address the provider sends people back to must be the one registered: the public URL when set. */
-  const baseUrl = (request: FastifyRequest) => publicUrl ?? `${request.protocol}://${request.host}`;
+  const baseUrl = (request: FastifyRequest) => publicBase(request, ctx.config.publicUrl);
 
   app.get(
     '/api/auth/sso',
@@ -69,7 +60,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: SsoDiscovery, ...problemResponses(404) },
       },
     },
-    async (request) => service.discoverFor(deps, request.query),
+    async (request) => service.discoverFor(ctx, request.query),
   );
 
   app.post(
@@ -87,7 +78,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       try {
-        return await service.start(deps, request.body.workspace, baseUrl(request), request.headers.origin ?? null);
+        return await service.start(ctx, request.body.workspace, baseUrl(request), request.headers.origin ?? null);
       } catch (error) {
         if (error instanceof service.ProviderUnavailable) {
           throw new AppError('unavailable', `The workspace’s sign-in provider does not answer: ${error.message}`);
@@ -116,7 +107,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
       let answer: URLSearchParams;
       let returnOrigin: string | null;
       try {
-        const signedIn = await service.callback(deps, url);
+        const signedIn = await service.callback(ctx, url);
         answer = new URLSearchParams({ sso_code: signedIn.code });
         returnOrigin = signedIn.returnOrigin;
       } catch (error) {
@@ -161,7 +152,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { token, user } = await service.exchange(deps, request.body, clientOf(request));
+      const { token, user } = await service.exchange(ctx, request.body, clientOf(request));
       return { token, user: presentUser(user) };
     },
   );
@@ -175,7 +166,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: SsoSettings, ...problemResponses(403) },
       },
     },
-    async (request) => service.settings(deps, request.actor, baseUrl(request)),
+    async (request) => service.settings(ctx, request.actor, baseUrl(request)),
   );
 
   app.put(
@@ -190,7 +181,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: SsoSettings, ...problemResponses(403, 409) },
       },
     },
-    async (request) => service.saveSettings(deps, request.actor, request.body, baseUrl(request)),
+    async (request) => service.saveSettings(ctx, request.actor, request.body, baseUrl(request)),
   );
 
   app.delete(
@@ -203,7 +194,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await service.removeSettings(deps, request.actor);
+      await service.removeSettings(ctx, request.actor);
       return reply.code(204).send(null);
     },
   );

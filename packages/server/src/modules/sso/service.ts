@@ -261,7 +261,7 @@ async function accountFor(
   }
   const role = row.new_member_role;
   return inTransaction(deps.db, async (trx) => {
-    const user = await accounts.createUser(trx, {
+    const user = await accounts.createUser(trx, deps.clock, {
       workspace_id: workspaceId,
       email,
       name: (identity.name ?? email.split('@')[0] ?? email).slice(0, 100),
@@ -285,7 +285,7 @@ async function accountFor(
  * else's sign-in, slipped into this browser (login cross-site request forgery), signs nobody in.
  */
 export async function exchange(deps: SsoDeps, body: { code: string; binding: string }, client: Client) {
-  await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAddress, client.address);
+  await refuseWhenExhausted(deps.db, deps.rules.signInFailuresPerAddress, client.address, deps.clock.now());
   const row =
     tokenKind(body.code) === 'ssoExchange' ? await repo.takeExchange(deps.db, hashToken(body.code)) : undefined;
   const user =
@@ -295,8 +295,8 @@ export async function exchange(deps: SsoDeps, body: { code: string; binding: str
       ? await accounts.findUserById(deps.db, row.workspace_id, row.user_id)
       : undefined;
   if (!user) {
-    await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address);
+    await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address, deps.clock.now());
     throw unauthenticated('This sign-in code is not valid, was used, or expired: sign in again.');
   }
-  return { token: await startSession(deps.db, user, client, 'single sign-on'), user };
+  return { token: await startSession(deps.db, deps.clock, user, client, 'single sign-on'), user };
 }

@@ -13,22 +13,13 @@ import {
   WorkspaceSecurity,
 } from '@svc/contract';
 import { Type } from 'typebox';
-import type { Clock } from '../../clock.js';
-import type { SessionPolicy } from '../../config.js';
 import { problemResponses } from '../../http/problem.js';
-import type { RateRules } from '../../limits/rules.js';
-import type { SecretBox } from '../../secrets.js';
 import { presentUser } from '../auth/presenter.js';
 import { clientOf } from '../auth/service.js';
 import * as service from './service.js';
 
-export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
-  sessions: SessionPolicy;
-  rules: RateRules;
-  secrets: SecretBox;
-  clock: Clock;
-}> = async (app, { sessions, rules, secrets, clock }) => {
-  const deps: service.TwoFactorDeps = { db: app.database.db, database: app.database, sessions, rules, secrets, clock };
+export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   const tags = ['accounts'];
 
   app.post(
@@ -45,7 +36,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request) => {
-      const { token, user, recoveryCodes } = await service.answerSecondFactor(deps, request.body, clientOf(request));
+      const { token, user, recoveryCodes } = await service.answerSecondFactor(ctx, request.body, clientOf(request));
       return { token, user: presentUser(user), ...(recoveryCodes ? { recoveryCodes } : {}) };
     },
   );
@@ -63,7 +54,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: TwoFactorEnrolment, ...problemResponses(409) },
       },
     },
-    async (request) => service.enrolAtSignIn(deps, request.body.challenge),
+    async (request) => service.enrolAtSignIn(ctx, request.body.challenge),
   );
 
   app.get(
@@ -75,7 +66,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: TwoFactorStatus, ...problemResponses() },
       },
     },
-    async (request) => service.status(deps, request.actor),
+    async (request) => service.status(ctx, request.actor),
   );
 
   app.post(
@@ -89,7 +80,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: TwoFactorEnrolment, ...problemResponses(403, 409, 429) },
       },
     },
-    async (request) => service.startEnrolment(deps, request.actor, request.body.password, clientOf(request)),
+    async (request) => service.startEnrolment(ctx, request.actor, request.body.password, clientOf(request)),
   );
 
   app.post(
@@ -102,7 +93,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: RecoveryCodes, ...problemResponses(409) },
       },
     },
-    async (request) => service.confirmEnrolment(deps, request.actor, request.body.code),
+    async (request) => service.confirmEnrolment(ctx, request.actor, request.body.code),
   );
 
   app.post(
@@ -115,7 +106,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: RecoveryCodes, ...problemResponses(403, 409, 429) },
       },
     },
-    async (request) => service.renewRecoveryCodes(deps, request.actor, request.body.password, clientOf(request)),
+    async (request) => service.renewRecoveryCodes(ctx, request.actor, request.body.password, clientOf(request)),
   );
 
   app.post(
@@ -129,7 +120,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await service.disableOwn(deps, request.actor, request.body.password, clientOf(request));
+      await service.disableOwn(ctx, request.actor, request.body.password, clientOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -143,7 +134,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: WorkspaceSecurity, ...problemResponses(403) },
       },
     },
-    async (request) => service.security(deps, request.actor),
+    async (request) => service.security(ctx, request.actor),
   );
 
   app.patch(
@@ -158,7 +149,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
         response: { 200: WorkspaceSecurity, ...problemResponses(403) },
       },
     },
-    async (request) => service.updateSecurity(deps, request.actor, request.body),
+    async (request) => service.updateSecurity(ctx, request.actor, request.body),
   );
 
   app.delete(
@@ -174,7 +165,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      await service.resetMember(deps, request.actor, request.params.id);
+      await service.resetMember(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);
     },
   );

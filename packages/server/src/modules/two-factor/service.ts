@@ -6,11 +6,10 @@ import type {
   TwoFactorStatus,
   UpdateWorkspaceSecurityBody,
 } from '@svc/contract';
-import type { Clock } from '../../clock.js';
+import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
-import type { SecretBox } from '../../secrets.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
@@ -34,10 +33,7 @@ import {
   newSeed,
 } from './totp.js';
 
-export interface TwoFactorDeps extends AuthDeps {
-  secrets: SecretBox;
-  clock: Clock;
-}
+export type TwoFactorDeps = AuthDeps & Pick<AppContext, 'secrets'>;
 
 /** How long a sign-in waits for its second factor, and how many wrong answers it takes. */
 const CHALLENGE_TTL_MS = 10 * 60_000;
@@ -108,10 +104,10 @@ export async function enrolAtSignIn(deps: TwoFactorDeps, token: string) {
  */
 export async function answerSecondFactor(deps: TwoFactorDeps, body: SecondFactorBody, client: Client) {
   const { db, rules } = deps;
-  await refuseWhenExhausted(db, rules.signInFailuresPerAddress, client.address);
+  await refuseWhenExhausted(db, rules.signInFailuresPerAddress, client.address, deps.clock.now());
   const { row, user } = await openChallenge(deps, body.challenge);
   const account = user.email ?? user.id;
-  await refuseWhenExhausted(db, rules.signInFailuresPerAccount, account);
+  await refuseWhenExhausted(db, rules.signInFailuresPerAccount, account, deps.clock.now());
   const owner = repo.ofUser(user.workspace_id, user.id);
   const now = deps.clock.now();
   const code = body.code.trim();
@@ -128,7 +124,7 @@ export async function answerSecondFactor(deps: TwoFactorDeps, body: SecondFactor
             const recoveryCodes = await enableWith(trx, owner, pending, step, iso(now));
             await repo.deleteChallenge(trx, row.id);
             await recordAudit(trx, accountBy(user, client), 'two_factor_enabled', userTarget(user), 'at sign-in');
-            return { token: await startSession(trx, user, client, 'password and code'), recoveryCodes };
+            return { token: await startSession(trx, deps.clock, user, client, 'password and code'), recoveryCodes };
           });
   } else {
     const stored = await repo.readSecondFactor(db, owner);
@@ -144,14 +140,20 @@ export async function answerSecondFactor(deps: TwoFactorDeps, body: SecondFactor
       if (!spent) return null;
       await repo.deleteChallenge(trx, row.id);
       return {
-        token: await startSession(trx, user, client, byRecovery ? 'password and recovery code' : 'password and code'),
+        token: await startSession(
+          trx,
+          deps.clock,
+          user,
+          client,
+          byRecovery ? 'password and recovery code' : 'password and code',
+        ),
       };
     });
   }
   if (!answer) {
     await repo.countWrongAnswer(db, row.id);
-    await countEvent(db, rules.signInFailuresPerAddress, client.address);
-    await countEvent(db, rules.signInFailuresPerAccount, account);
+    await countEvent(db, rules.signInFailuresPerAddress, client.address, deps.clock.now());
+    await countEvent(db, rules.signInFailuresPerAccount, account, deps.clock.now());
     await recordAudit(db, accountBy(user, client), 'sign_in_failed', null, 'wrong second-factor code');
     throw invalidField(
       '/code',

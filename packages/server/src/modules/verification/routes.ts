@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Comment, CommentIdParams, VerifyBody } from '@svc/contract';
 import { problemResponses } from '../../http/problem.js';
-import type { CommentEventSink } from '../comments/events.js';
 import { presentComment } from '../comments/presenter.js';
 import { verifyComment } from './service.js';
 
-export const verificationRoutes: FastifyPluginAsyncTypebox<{ events: CommentEventSink }> = async (app, { events }) => {
-  const deps = { db: app.database.db, database: app.database, events };
+export const verificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const ctx = app.ctx;
   app.post(
     '/api/comments/:id/verify',
     {
@@ -21,6 +20,6 @@ export const verificationRoutes: FastifyPluginAsyncTypebox<{ events: CommentEven
       },
     },
     async (request) =>
-      presentComment(await verifyComment(deps, request.actor, request.params.id, request.body), request.actor),
+      presentComment(await verifyComment(ctx, request.actor, request.params.id, request.body), request.actor),
   );
 };
