@@ -1,5 +1,4 @@
 import type { Db, ProjectTable } from '../../db/schema.js';
-import { nowIso } from '../../ids.js';
 import type { Scope } from '../auth/actor.js';
 
 /** Projects visible in a scope: a project-limited client sees only its own. */
