@@ -48,35 +48,39 @@ function retryAfterSeconds(rule: RateRule, counts: Counts, now: number): number 
 
 async function readCounts(db: Db, key: string, rule: RateRule, now: number, add: boolean): Promise<Counts> {
   const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
-  let current = 0;
+  const previousStart = windowStart - rule.windowMs;
   if (add) {
+    // One statement counts the event and reads the previous window's count.
     const row = await db
       .insertInto('rate_limits')
       .values({ key, window_start: windowStart, count: 1 })
       .onConflict((oc) =>
         oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limits.count', '+', 1) })),
       )
-      .returning('count')
+      .returning((eb) => [
+        'count',
+        eb
+          .selectFrom('rate_limits as earlier')
+          .select('earlier.count')
+          .where('earlier.key', '=', key)
+          .where('earlier.window_start', '=', previousStart)
+          .as('previous'),
+      ])
       .executeTakeFirstOrThrow();
-    current = row.count;
-    if (current === 1) {
+    if (row.count === 1) {
       // First event of a new window: windows older than the previous one are of no more use.
-      await db
-        .deleteFrom('rate_limits')
-        .where('key', '=', key)
-        .where('window_start', '<', windowStart - rule.windowMs)
-        .execute();
+      await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', previousStart).execute();
     }
+    return { current: row.count, previous: Number(row.previous ?? 0), windowStart };
   }
   const rows = await db
     .selectFrom('rate_limits')
     .select(['window_start', 'count'])
     .where('key', '=', key)
-    .where('window_start', 'in', add ? [windowStart - rule.windowMs] : [windowStart - rule.windowMs, windowStart])
+    .where('window_start', 'in', [previousStart, windowStart])
     .execute();
   const countAt = (start: number) => Number(rows.find((r) => Number(r.window_start) === start)?.count ?? 0);
-  if (!add) current = countAt(windowStart);
-  return { current, previous: countAt(windowStart - rule.windowMs), windowStart };
+  return { current: countAt(windowStart), previous: countAt(previousStart), windowStart };
 }
 
 /** Counts one event of `subject` and refuses it (429 with Retry-After) when it goes over the limit. */

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Tables } from '../schema.js';
-import { afterCommit } from '../transaction.js';
+import type { Db, Tables } from '../schema.js';
+import { afterCommit, beforeCommit } from '../transaction.js';
 import type { Change, ChangeHandler, Database, DayBounds, ShaRange } from './types.js';
 
 // Read timestamptz as ISO 8601 strings, the shape the SQLite side stores and the API speaks.
@@ -31,6 +31,13 @@ function withSessionSettings(url: string): string {
 /** The kinds of change the feed carries; a payload of any other kind is ignored. */
 const CHANGE_KINDS: ReadonlySet<string> = new Set<Change['kind']>(['credential', 'unread', 'origins', 'comments']);
 
+/** Announces `payloads` on the change channel: one statement, delivered when `db`'s transaction commits. */
+async function notify(db: Db, payloads: string[]): Promise<void> {
+  if (!payloads.length) return;
+  const calls = payloads.map((payload) => sql`pg_notify(${CHANGE_CHANNEL}, ${payload})`);
+  await sql`select ${sql.join(calls)}`.execute(db);
+}
+
 export function postgresDatabase(databaseUrl: string): Database {
   const url = withSessionSettings(databaseUrl);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
@@ -39,6 +46,8 @@ export function postgresDatabase(databaseUrl: string): Database {
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 
   const handlers: ChangeHandler[] = [];
+  /** Payloads of a transaction still to be announced, by transaction. */
+  const queued = new WeakMap<object, string[]>();
   const emit = (change: Change | 'reset') => {
     for (const handler of handlers) handler(change);
   };
@@ -99,7 +108,12 @@ export function postgresDatabase(databaseUrl: string): Database {
     },
     changes: {
       publish: async (trx, change) => {
-        await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${change.kind}:${change.key}`})`.execute(trx);
+        const payload = `${change.kind}:${change.key}`;
+        // The changes of one transaction are announced together, in its last statement.
+        const waiting = queued.get(trx);
+        if (waiting) waiting.push(payload);
+        else if (beforeCommit(trx, (db) => notify(db, queued.get(trx) ?? []))) queued.set(trx, [payload]);
+        else await notify(trx, [payload]);
         // This process hears its own NOTIFY too, but a moment later; act at commit.
         afterCommit(trx, () => emit(change));
       },

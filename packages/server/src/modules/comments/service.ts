@@ -233,21 +233,25 @@ export async function getComment(db: Kysely<Tables>, actor: Actor, id: string) {
 export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: string, text: string) {
   authorize(actor, 'comments.reply');
   const body = requireText(text, '/body');
-  await requireComment(deps.db, actor, commentId);
+  // Counted in a statement of its own: inside the transaction, the count's row would stay
+  // locked until the commit, and one writer's replies would queue behind each other.
   await consumeRateLimit(deps.db, deps.rules.replies, actor.id, deps.clock.now());
   return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, commentId);
-    const id = newId('rpl');
     const now = nowIso(deps.clock);
-    await repo.insertReply(trx, {
-      id,
+    const reply: repo.ReplyRow = {
+      id: newId('rpl'),
       workspace_id: actor.workspaceId,
       comment_id: comment.id,
       author_id: actor.id,
       kind: 'user',
       body,
       created_at: now,
-    });
+      author_name: actor.name,
+      author_role: actor.role,
+    };
+    const { author_name, author_role, ...row } = reply;
+    await repo.insertReply(trx, row);
     await recordEvent(trx, comment, 'replied', actor, { note: excerpt(body) }, now);
     await deps.events.raise(trx, {
       type: 'ReplyAdded',
@@ -257,9 +261,6 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
       authorId: comment.author_id,
       excerpt: excerpt(body),
     });
-    const replies = await repo.listReplies(trx, actor.workspaceId, comment.id);
-    const reply = replies.find((r) => r.id === id);
-    if (!reply) throw new Error('reply vanished inside its own transaction');
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
     return reply;
   });
