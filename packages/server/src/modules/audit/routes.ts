@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AuditEvent, AuditQuery, Page } from '@svc/contract';
 import { toPage } from '../../http/pagination.js';
-import { problemResponses } from '../../http/problem.js';
+import { route } from '../../http/route.js';
 import { listAudit, presentAudit, pruneAudit } from './audit.js';
 
 /** How often events past their retention are deleted. */
@@ -9,16 +8,13 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  app.get(
-    '/api/workspace/audit',
+  route(
+    app,
+    'GET /api/workspace/audit',
     {
-      schema: {
-        tags: ['workspace'],
-        summary: 'The audit log, newest first: sign-ins, sessions, people, links, keys and projects (admin)',
-        description: `Kept ${ctx.config.auditRetentionDays} days (SVC_AUDIT_RETENTION_DAYS). Filter by action, by who acted (a user id), and by time.`,
-        querystring: AuditQuery,
-        response: { 200: Page(AuditEvent), ...problemResponses(400, 403) },
-      },
+      tags: ['workspace'],
+      summary: 'The audit log, newest first: sign-ins, sessions, people, links, keys and projects (admin)',
+      description: `Kept ${ctx.config.auditRetentionDays} days (SVC_AUDIT_RETENTION_DAYS). Filter by action, by who acted (a user id), and by time.`,
     },
     async (request) => {
       const { rows, limit } = await listAudit(ctx.db, request.actor, request.query);

@@ -1,24 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  ApplyBody,
-  Comment,
-  CommentChanges,
-  CommentChangesQuery,
-  CommentIdParams,
-  CommentWithReplies,
-  CreateCommentBody,
-  FindCommentsQuery,
-  ListCommentsQuery,
-  Page,
-  ProjectKeyParams,
-  RepinBody,
-  Reply,
-  ReplyBody,
-  SCREENSHOT_MAX_BYTES,
-} from '@svc/contract';
-import { Type } from 'typebox';
+import { SCREENSHOT_MAX_BYTES } from '@svc/contract';
 import { toPage } from '../../http/pagination.js';
-import { problemResponses } from '../../http/problem.js';
+import { route } from '../../http/route.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
 
@@ -35,49 +18,36 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (_request, body, done) => done(null, body),
   );
 
-  app.put(
-    '/api/comments/:id/screenshot',
+  route(
+    app,
+    'PUT /api/comments/{id}/screenshot',
     {
       bodyLimit: SCREENSHOT_MAX_BYTES,
-      schema: {
-        tags,
-        summary: "Attach the comment's screenshot (its author); replaces the one it had",
-        description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${SCREENSHOT_MAX_BYTES / 1024} KB (413 above). The type is read from the bytes: anything else is 415.`,
-        params: CommentIdParams,
-        response: { 200: Comment, ...problemResponses(403, 404, 413, 415) },
-      },
+      tags,
+      summary: "Attach the comment's screenshot (its author); replaces the one it had",
+      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${SCREENSHOT_MAX_BYTES / 1024} KB (413 above). The type is read from the bytes: anything else is 415.`,
     },
     async (request) =>
       presentComment(await service.putScreenshot(ctx, request.actor, request.params.id, request.body), request.actor),
   );
 
-  app.put(
-    '/api/comments/:id/anchor',
+  route(
+    app,
+    'PUT /api/comments/{id}/anchor',
     {
-      schema: {
-        tags,
-        summary: "Move the comment's pin to another element (re-pin)",
-        description:
-          'For its author, a member or an admin (a quick-access account: its own comments only). The anchor is replaced; the status, replies and notifications stay as they are, and nobody is notified. The comment then says who moved it and when (`repinned`).',
-        params: CommentIdParams,
-        body: RepinBody,
-        response: { 200: Comment, ...problemResponses(403, 404) },
-      },
+      tags,
+      summary: "Move the comment's pin to another element (re-pin)",
+      description:
+        'For its author, a member or an admin (a quick-access account: its own comments only). The anchor is replaced; the status, replies and notifications stay as they are, and nobody is notified. The comment then says who moved it and when (`repinned`).',
     },
     async (request) =>
       presentComment(await service.repin(ctx, request.actor, request.params.id, request.body), request.actor),
   );
 
-  app.get(
-    '/api/comments/:id/screenshot',
-    {
-      schema: {
-        tags,
-        summary: "The comment's screenshot, to whoever may read the comment",
-        params: CommentIdParams,
-        response: { 200: Type.Unknown({ description: 'The image' }), ...problemResponses(404) },
-      },
-    },
+  route(
+    app,
+    'GET /api/comments/{id}/screenshot',
+    { tags, summary: "The comment's screenshot, to whoever may read the comment" },
     async (request, reply) => {
       const shot = await service.getScreenshot(ctx.db, request.actor, request.params.id);
       return reply
@@ -87,17 +57,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    '/api/projects/:key/comments',
-    {
-      schema: {
-        tags,
-        summary: 'Pin a comment on a page',
-        params: ProjectKeyParams,
-        body: CreateCommentBody,
-        response: { 201: Comment, ...problemResponses(403, 404, 429) },
-      },
-    },
+  route(
+    app,
+    'POST /api/projects/{key}/comments',
+    { tags, summary: 'Pin a comment on a page' },
     async (request, reply) => {
       const row = await service.createComment(
         ctx,
@@ -110,34 +73,24 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/api/projects/:key/comments',
-    {
-      schema: {
-        tags,
-        summary: "A project's comments, newest first",
-        params: ProjectKeyParams,
-        querystring: ListCommentsQuery,
-        response: { 200: Page(Comment), ...problemResponses(404) },
-      },
-    },
+  route(
+    app,
+    'GET /api/projects/{key}/comments',
+    { tags, summary: "A project's comments, newest first" },
     async (request) => {
       const { rows, limit } = await service.listComments(ctx.db, request.actor, request.params.key, request.query);
       return toPage(rows, limit, (row) => presentComment(row, request.actor));
     },
   );
 
-  app.get(
-    '/api/comments/changes',
+  route(
+    app,
+    'GET /api/comments/changes',
     {
-      schema: {
-        tags,
-        summary: 'Wait for feedback: comments created or changed since a cursor (long poll)',
-        description:
-          'Without a cursor, answers at once with the cursor of now. With one, answers the comments created or changed since (oldest change first) and the next cursor; when there are none, waits up to `wait` seconds (at most 60) and answers as soon as one of the project (of any project, without `project`) changes. Deleted comments are not reported. One user may hold 10 waits at once, one session or API key 5: past that, 429.',
-        querystring: CommentChangesQuery,
-        response: { 200: CommentChanges, ...problemResponses(404, 429) },
-      },
+      tags,
+      summary: 'Wait for feedback: comments created or changed since a cursor (long poll)',
+      description:
+        'Without a cursor, answers at once with the cursor of now. With one, answers the comments created or changed since (oldest change first) and the next cursor; when there are none, waits up to `wait` seconds (at most 60) and answers as soon as one of the project (of any project, without `project`) changes. Deleted comments are not reported. One user may hold 10 waits at once, one session or API key 5: past that, 429.',
     },
     async (request, reply) => {
       const { actor, query } = request;
@@ -163,18 +116,14 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/api/comments',
+  route(
+    app,
+    'GET /api/comments',
     {
-      config: { conditional: true },
-      schema: {
-        tags,
-        summary: 'Find comments across your projects: by project, status, author, page, text and time',
-        description:
-          'Newest first (sort=oldest for the other way), keyset-paginated. q matches whole words, any case, in the comment or any of its replies, using the database full-text index. Answers a weak ETag: send it back as If-None-Match to get 304 while nothing changed.',
-        querystring: FindCommentsQuery,
-        response: { 200: Page(Comment), ...problemResponses(404) },
-      },
+      tags,
+      summary: 'Find comments across your projects: by project, status, author, page, text and time',
+      description:
+        'Newest first (sort=oldest for the other way), keyset-paginated. q matches whole words, any case, in the comment or any of its replies, using the database full-text index. Answers a weak ETag: send it back as If-None-Match to get 304 while nothing changed.',
     },
     async (request) => {
       const { rows, limit } = await service.findComments(ctx.database, request.actor, request.query);
@@ -182,94 +131,47 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/api/comments/:id',
-    {
-      schema: {
-        tags,
-        summary: 'A comment with its replies and its timeline',
-        params: CommentIdParams,
-        response: { 200: CommentWithReplies, ...problemResponses(404) },
-      },
-    },
+  route(
+    app,
+    'GET /api/comments/{id}',
+    { tags, summary: 'A comment with its replies and its timeline' },
     async (request) => {
       const { comment, replies, timeline } = await service.getComment(ctx.db, request.actor, request.params.id);
       return presentCommentWithReplies(comment, replies, timeline, request.actor);
     },
   );
 
-  app.post(
-    '/api/comments/:id/replies',
-    {
-      schema: {
-        tags,
-        summary: 'Reply to a comment',
-        params: CommentIdParams,
-        body: ReplyBody,
-        response: { 201: Reply, ...problemResponses(403, 404, 429) },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(presentReply(await service.addReply(ctx, request.actor, request.params.id, request.body.body))),
+  route(app, 'POST /api/comments/{id}/replies', { tags, summary: 'Reply to a comment' }, async (request, reply) =>
+    reply
+      .code(201)
+      .send(presentReply(await service.addReply(ctx, request.actor, request.params.id, request.body.body))),
   );
 
-  app.post(
-    '/api/comments/:id/apply',
+  route(
+    app,
+    'POST /api/comments/{id}/apply',
     {
-      schema: {
-        tags,
-        summary: 'Record the fix of a comment with its commit',
-        description:
-          'Without commitUrl, the link is built from the project repoUrl when it is on GitHub, GitLab, Bitbucket, Gitea or Codeberg.',
-        params: CommentIdParams,
-        body: ApplyBody,
-        response: { 200: Comment, ...problemResponses(403, 404, 409) },
-      },
+      tags,
+      summary: 'Record the fix of a comment with its commit',
+      description:
+        'Without commitUrl, the link is built from the project repoUrl when it is on GitHub, GitLab, Bitbucket, Gitea or Codeberg.',
     },
     async (request) =>
       presentComment(await service.applyComment(ctx, request.actor, request.params.id, request.body), request.actor),
   );
 
-  app.post(
-    '/api/comments/:id/reopen',
-    {
-      schema: {
-        tags,
-        summary: 'Reopen an applied comment',
-        params: CommentIdParams,
-        response: { 200: Comment, ...problemResponses(403, 404, 409) },
-      },
-    },
-    async (request) =>
-      presentComment(await service.reopenComment(ctx, request.actor, request.params.id), request.actor),
+  route(app, 'POST /api/comments/{id}/reopen', { tags, summary: 'Reopen an applied comment' }, async (request) =>
+    presentComment(await service.reopenComment(ctx, request.actor, request.params.id), request.actor),
   );
 
-  app.post(
-    '/api/comments/:id/archive',
-    {
-      schema: {
-        tags,
-        summary: 'Archive a comment',
-        params: CommentIdParams,
-        response: { 200: Comment, ...problemResponses(403, 404) },
-      },
-    },
-    async (request) =>
-      presentComment(await service.archiveComment(ctx, request.actor, request.params.id), request.actor),
+  route(app, 'POST /api/comments/{id}/archive', { tags, summary: 'Archive a comment' }, async (request) =>
+    presentComment(await service.archiveComment(ctx, request.actor, request.params.id), request.actor),
   );
 
-  app.delete(
-    '/api/comments/:id',
-    {
-      schema: {
-        tags,
-        summary: 'Delete a comment with its replies (author or admin)',
-        params: CommentIdParams,
-        response: { 204: Type.Null(), ...problemResponses(403, 404) },
-      },
-    },
+  route(
+    app,
+    'DELETE /api/comments/{id}',
+    { tags, summary: 'Delete a comment with its replies (author or admin)' },
     async (request, reply) => {
       await service.deleteComment(ctx, request.actor, request.params.id);
       return reply.code(204).send(null);

@@ -1,6 +1,6 @@
 import type { TimelineEvent, TimelineKind } from '@svc/contract';
 import type { CommentEventTable, Db } from '../../db/schema.js';
-import { newId, } from '../../ids.js';
+import { newId } from '../../ids.js';
 import type { Actor } from '../auth/actor.js';
 import { MEASURED_KINDS, remeasure } from './measures.js';
 

@@ -1,9 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ExportQuery, ScreenshotsExportQuery } from '@svc/contract';
 import type { FastifyReply } from 'fastify';
-import { Type } from 'typebox';
-import { problemResponses } from '../../http/problem.js';
+import { route } from '../../http/route.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
@@ -15,17 +13,14 @@ const TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; ch
 
 export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  app.get(
-    '/api/workspace/export',
+  route(
+    app,
+    'GET /api/workspace/export',
     {
-      schema: {
-        tags: ['workspace'],
-        summary: "The workspace's (or one project's) comments, whole, as JSON Lines or CSV (admin), streamed",
-        description:
-          'JSON Lines: a header line, the projects, the people named (never a secret), then one line per comment with its replies, timeline and context, oldest first. CSV: one row per comment. Recorded in the audit log.',
-        querystring: ExportQuery,
-        response: { 200: Type.Unknown({ description: 'The file, streamed' }), ...problemResponses(400, 403, 404) },
-      },
+      tags: ['workspace'],
+      summary: "The workspace's (or one project's) comments, whole, as JSON Lines or CSV (admin), streamed",
+      description:
+        'JSON Lines: a header line, the projects, the people named (never a secret), then one line per comment with its replies, timeline and context, oldest first. CSV: one row per comment. Recorded in the audit log.',
     },
     async (request, reply) => {
       const format = request.query.format ?? 'jsonl';
@@ -40,20 +35,14 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/api/workspace/export/screenshots',
+  route(
+    app,
+    'GET /api/workspace/export/screenshots',
     {
-      schema: {
-        tags: ['workspace'],
-        summary: "The workspace's (or one project's) screenshots as a zip (admin), streamed",
-        description:
-          'One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), dated when it was taken. Recorded in the audit log.',
-        querystring: ScreenshotsExportQuery,
-        response: {
-          200: Type.Unknown({ description: 'The zip archive, streamed' }),
-          ...problemResponses(400, 403, 404),
-        },
-      },
+      tags: ['workspace'],
+      summary: "The workspace's (or one project's) screenshots as a zip (admin), streamed",
+      description:
+        'One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), dated when it was taken. Recorded in the audit log.',
     },
     async (request, reply) => {
       const { actor, project } = await startExport(request.actor, request.query.project, 'screenshots (zip)');

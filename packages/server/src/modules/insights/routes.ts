@@ -1,23 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Insights, InsightsQuery } from '@svc/contract';
-import { problemResponses } from '../../http/problem.js';
+import { route } from '../../http/route.js';
 import { authorize } from '../auth/policy.js';
 import { getProject } from '../projects/service.js';
 import { readInsights } from './insights.js';
 
 export const insightsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  app.get(
-    '/api/workspace/insights',
+  route(
+    app,
+    'GET /api/workspace/insights',
     {
-      schema: {
-        tags: ['workspace'],
-        summary: 'The loop in numbers: backlog, waits, fixes sent back, first-time-right, what is stuck (team)',
-        description:
-          'Over the last `days` (default 30), for the workspace or one project: open comments at the end of each day (UTC), median and 90th-percentile waits from written to first fix, fix to Live and Live to verified, how many fixes were sent back and how many verified comments were right the first time, everyone’s and split by how the fix was made (signed in, API key, MCP agent); the oldest open comments and those Live but never verified.',
-        querystring: InsightsQuery,
-        response: { 200: Insights, ...problemResponses(400, 403, 404) },
-      },
+      tags: ['workspace'],
+      summary: 'The loop in numbers: backlog, waits, fixes sent back, first-time-right, what is stuck (team)',
+      description:
+        'Over the last `days` (default 30), for the workspace or one project: open comments at the end of each day (UTC), median and 90th-percentile waits from written to first fix, fix to Live and Live to verified, how many fixes were sent back and how many verified comments were right the first time, everyone’s and split by how the fix was made (signed in, API key, MCP agent); the oldest open comments and those Live but never verified.',
     },
     async (request) => {
       const { actor } = request;

@@ -1,22 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  ListNotificationsQuery,
-  Notification,
-  NotificationIdParams,
-  NotificationPage,
-  ReadAllBody,
-  ReadAllResult,
-  UnreadCount,
-} from '@svc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { Caches } from '../../caches.js';
 import type { Clock } from '../../clock.js';
 import { matchesEtag } from '../../http/conditional.js';
 import type { FastAnswer, FastAnswerer, FastPath } from '../../http/fast-path.js';
 import { toPage } from '../../http/pagination.js';
 import type { PollPace } from '../../http/poll-pace.js';
-import { problemResponses } from '../../http/problem.js';
+import { route, routePath } from '../../http/route.js';
 import { apiSecurityHeaders } from '../../http/security-headers.js';
 import { cachedCaller } from '../auth/authenticate.js';
 import { presentNotification } from './presenter.js';
@@ -105,30 +95,24 @@ function unreadCountFromMemory(caches: Caches, clock: Clock, pace: PollPace): Fa
   };
 }
 
-const UNREAD_COUNT_URL = '/api/me/notifications/unread-count';
+const UNREAD_COUNT = 'GET /api/me/notifications/unread-count';
 
 export const notificationRoutes: FastifyPluginAsyncTypebox<{ fastPath: FastPath }> = async (app, { fastPath }) => {
   const ctx = app.ctx;
   const { caches, clock, pace } = ctx;
 
   // Polled by every open widget: answered before routing when it can be (see FastPath).
-  fastPath.add(UNREAD_COUNT_URL, unreadCountFromMemory(caches, clock, pace));
-  app.get(
-    UNREAD_COUNT_URL,
+  fastPath.add(routePath(UNREAD_COUNT), unreadCountFromMemory(caches, clock, pace));
+  route(
+    app,
+    UNREAD_COUNT,
     {
       // Polled every few seconds by every open tab: one log line per poll would drown the rest.
       logLevel: 'warn',
-      schema: {
-        tags,
-        summary: 'Your unread count, for the badge; poll with If-None-Match',
-        description:
-          'Answers a strong ETag and Cache-Control: private, no-cache; a matching If-None-Match gets 304. X-Poll-Interval: the seconds to wait before the next poll (raised while the server is busy).',
-        response: {
-          200: UnreadCount,
-          304: Type.Null({ description: 'Unchanged since the ETag sent' }),
-          ...problemResponses(),
-        },
-      },
+      tags,
+      summary: 'Your unread count, for the badge; poll with If-None-Match',
+      description:
+        'Answers a strong ETag and Cache-Control: private, no-cache; a matching If-None-Match gets 304. X-Poll-Interval: the seconds to wait before the next poll (raised while the server is busy).',
     },
     (request, reply) => {
       // A cached count answers synchronously: no promise on the hot path.
@@ -138,58 +122,26 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ fastPath: FastPath 
     },
   );
 
-  app.get(
-    '/api/me/notifications',
-    {
-      schema: {
-        tags,
-        summary: 'Your notifications, newest first',
-        querystring: ListNotificationsQuery,
-        response: { 200: NotificationPage, ...problemResponses() },
-      },
-    },
-    async (request) => {
-      const { rows, limit, unreadCount } = await service.listNotifications(ctx, request.actor, request.query);
-      return { ...toPage(rows, limit, presentNotification), unreadCount };
-    },
-  );
+  route(app, 'GET /api/me/notifications', { tags, summary: 'Your notifications, newest first' }, async (request) => {
+    const { rows, limit, unreadCount } = await service.listNotifications(ctx, request.actor, request.query);
+    return { ...toPage(rows, limit, presentNotification), unreadCount };
+  });
 
-  app.post(
-    '/api/me/notifications/read-all',
-    {
-      schema: {
-        tags,
-        summary: 'Mark your notifications read, all or up to one of them',
-        body: ReadAllBody,
-        response: { 200: ReadAllResult, ...problemResponses(404) },
-      },
-    },
+  route(
+    app,
+    'POST /api/me/notifications/read-all',
+    { tags, summary: 'Mark your notifications read, all or up to one of them' },
     async (request) => service.markAllRead(ctx, request.actor, request.body.upTo),
   );
 
-  app.get(
-    '/api/me/notifications/:id',
-    {
-      schema: {
-        tags,
-        summary: 'One of your notifications',
-        params: NotificationIdParams,
-        response: { 200: Notification, ...problemResponses(404) },
-      },
-    },
-    async (request) => presentNotification(await service.getNotification(ctx, request.actor, request.params.id)),
+  route(app, 'GET /api/me/notifications/{id}', { tags, summary: 'One of your notifications' }, async (request) =>
+    presentNotification(await service.getNotification(ctx, request.actor, request.params.id)),
   );
 
-  app.post(
-    '/api/me/notifications/:id/read',
-    {
-      schema: {
-        tags,
-        summary: 'Mark one of your notifications read',
-        params: NotificationIdParams,
-        response: { 200: Notification, ...problemResponses(404) },
-      },
-    },
+  route(
+    app,
+    'POST /api/me/notifications/{id}/read',
+    { tags, summary: 'Mark one of your notifications read' },
     async (request) => presentNotification(await service.markRead(ctx, request.actor, request.params.id)),
   );
 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ENDPOINTS } from '@svc/contract/endpoints';
+import { ENDPOINTS } from '@svc/contract/api';
 import { call, createTestApp, signUp, type TestApp } from '../../../test/helpers.js';
 
 describe('operations endpoints', () => {

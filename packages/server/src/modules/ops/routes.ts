@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Problem, ServerInfo } from '@svc/contract';
+import { Problem, type ServerInfo } from '@svc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import client from 'prom-client';
 import { Type } from 'typebox';
-import { problemResponses, sendProblem } from '../../http/problem.js';
+import { sendProblem } from '../../http/problem.js';
+import { route } from '../../http/route.js';
 import type { RouteMetrics } from '../../http/route-metrics.js';
 import { signupOpen } from '../auth/service.js';
 
@@ -48,16 +49,10 @@ const ops: FastifyPluginAsyncTypebox<{
     route.onSend = [...[route.onSend ?? []].flat(), onSend] as typeof route.onSend;
   });
 
-  app.get(
-    '/api/server',
-    {
-      config: { public: true },
-      schema: {
-        tags,
-        summary: "The server's version and whether it is a demo server",
-        response: { 200: ServerInfo, ...problemResponses() },
-      },
-    },
+  route(
+    app,
+    'GET /api/server',
+    { tags, summary: "The server's version and whether it is a demo server" },
     async () => ({ ...server, version: ctx.version, signup: await signupOpen(ctx.db, ctx.config.signup) }),
   );
 

@@ -1,18 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import {
-  PutSsoBody,
-  SessionResult,
-  SsoDiscovery,
-  SsoDiscoveryQuery,
-  SsoExchangeBody,
-  SsoSettings,
-  SsoStarted,
-  StartSsoBody,
-} from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { AppError } from '../../errors.js';
-import { problemResponses } from '../../http/problem.js';
+import { route } from '../../http/route.js';
 import { publicBase } from '../../http/server.js';
 import { presentUser } from '../auth/presenter.js';
 import { clientOf } from '../auth/service.js';
@@ -47,34 +36,26 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** The address the provider sends people back to must be the one registered: the public URL when set. */
   const baseUrl = (request: FastifyRequest) => publicBase(request, ctx.config.publicUrl);
 
-  app.get(
-    '/api/auth/sso',
+  route(
+    app,
+    'GET /api/auth/sso',
     {
-      config: { public: true },
-      schema: {
-        tags: ['accounts'],
-        summary: 'Find the single sign-on for an e-mail (by its domain) or a workspace',
-        description:
-          'What the sign-in page shows as "Continue with <displayName>": the workspace whose provider serves the e-mail’s domain (one of its allowed domains), or the workspace named (its sign-in link). 404 when there is none.',
-        querystring: SsoDiscoveryQuery,
-        response: { 200: SsoDiscovery, ...problemResponses(404) },
-      },
+      tags: ['accounts'],
+      summary: 'Find the single sign-on for an e-mail (by its domain) or a workspace',
+      description:
+        'What the sign-in page shows as "Continue with <displayName>": the workspace whose provider serves the e-mail’s domain (one of its allowed domains), or the workspace named (its sign-in link). 404 when there is none.',
     },
     async (request) => service.discoverFor(ctx, request.query),
   );
 
-  app.post(
-    '/api/auth/sso/start',
+  route(
+    app,
+    'POST /api/auth/sso/start',
     {
-      config: { public: true },
-      schema: {
-        tags: ['accounts'],
-        summary: 'Begin signing in with the workspace’s provider: the URL to open',
-        description:
-          'Authorization code flow with PKCE, state and nonce. The provider sends the browser back to /api/auth/sso/callback, which sends it on to the console’s sign-in page with a one-time code after "#" (never in a query); the console exchanges it (POST /api/auth/sso/exchange).',
-        body: StartSsoBody,
-        response: { 200: SsoStarted, ...problemResponses(404, 503) },
-      },
+      tags: ['accounts'],
+      summary: 'Begin signing in with the workspace’s provider: the URL to open',
+      description:
+        'Authorization code flow with PKCE, state and nonce. The provider sends the browser back to /api/auth/sso/callback, which sends it on to the console’s sign-in page with a one-time code after "#" (never in a query); the console exchanges it (POST /api/auth/sso/exchange).',
     },
     async (request) => {
       try {
@@ -88,18 +69,14 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    service.CALLBACK_PATH,
+  route(
+    app,
+    service.CALLBACK,
     {
-      config: { public: true },
-      schema: {
-        tags: ['accounts'],
-        summary: 'Where the provider sends the browser back (the redirect URL to register)',
-        description:
-          'Redirects to the console’s sign-in page: /sign-in#sso_code=<one-time code> on success, /sign-in#sso_error=<why> otherwise; for a sign-in a widget started, to /sso/done (the same after "#", with the page’s origin), which hands it to the widget’s page and closes.',
-        querystring: Type.Object({}, { additionalProperties: true }),
-        response: { 302: Type.Null(), ...problemResponses() },
-      },
+      tags: ['accounts'],
+      summary: 'Where the provider sends the browser back (the redirect URL to register)',
+      description:
+        'Redirects to the console’s sign-in page: /sign-in#sso_code=<one-time code> on success, /sign-in#sso_error=<why> otherwise; for a sign-in a widget started, to /sso/done (the same after "#", with the page’s origin), which hands it to the widget’s page and closes.',
     },
     async (request, reply) => {
       const base = baseUrl(request);
@@ -138,18 +115,14 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(POPUP_SCRIPT),
   );
 
-  app.post(
-    '/api/auth/sso/exchange',
+  route(
+    app,
+    'POST /api/auth/sso/exchange',
     {
-      config: { public: true },
-      schema: {
-        tags: ['accounts'],
-        summary: 'Trade the one-time code of a single sign-on for a session',
-        description:
-          'The code works once, for 2 minutes, and only with the binding its start answered (kept by the browser that started it); wrong codes count as failed sign-ins of the address.',
-        body: SsoExchangeBody,
-        response: { 200: SessionResult, ...problemResponses(429) },
-      },
+      tags: ['accounts'],
+      summary: 'Trade the one-time code of a single sign-on for a session',
+      description:
+        'The code works once, for 2 minutes, and only with the binding its start answered (kept by the browser that started it); wrong codes count as failed sign-ins of the address.',
     },
     async (request) => {
       const { token, user } = await service.exchange(ctx, request.body, clientOf(request));
@@ -157,42 +130,29 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/api/workspace/sso',
-    {
-      schema: {
-        tags: ['workspace'],
-        summary: 'The workspace’s single sign-on (its client secret is never returned)',
-        response: { 200: SsoSettings, ...problemResponses(403) },
-      },
-    },
+  route(
+    app,
+    'GET /api/workspace/sso',
+    { tags: ['workspace'], summary: 'The workspace’s single sign-on (its client secret is never returned)' },
     async (request) => service.settings(ctx, request.actor, baseUrl(request)),
   );
 
-  app.put(
-    '/api/workspace/sso',
+  route(
+    app,
+    'PUT /api/workspace/sso',
     {
-      schema: {
-        tags: ['workspace'],
-        summary: 'Set up single sign-on with an OpenID Connect provider',
-        description:
-          'The issuer is discovered before anything is saved (400 naming what failed). The client secret is encrypted at rest; omit it to keep the stored one. An e-mail domain belongs to one workspace’s single sign-on (409). requireForMembers refuses members’ passwords; admins keep theirs.',
-        body: PutSsoBody,
-        response: { 200: SsoSettings, ...problemResponses(403, 409) },
-      },
+      tags: ['workspace'],
+      summary: 'Set up single sign-on with an OpenID Connect provider',
+      description:
+        'The issuer is discovered before anything is saved (400 naming what failed). The client secret is encrypted at rest; omit it to keep the stored one. An e-mail domain belongs to one workspace’s single sign-on (409). requireForMembers refuses members’ passwords; admins keep theirs.',
     },
     async (request) => service.saveSettings(ctx, request.actor, request.body, baseUrl(request)),
   );
 
-  app.delete(
-    '/api/workspace/sso',
-    {
-      schema: {
-        tags: ['workspace'],
-        summary: 'Stop signing in with single sign-on (everyone keeps or resets a password)',
-        response: { 204: Type.Null(), ...problemResponses(403, 404) },
-      },
-    },
+  route(
+    app,
+    'DELETE /api/workspace/sso',
+    { tags: ['workspace'], summary: 'Stop signing in with single sign-on (everyone keeps or resets a password)' },
     async (request, reply) => {
       await service.removeSettings(ctx, request.actor);
       return reply.code(204).send(null);

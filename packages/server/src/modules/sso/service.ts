@@ -2,6 +2,7 @@ import type { PutSsoBody, SsoSettings } from '@svc/contract';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, forbidden, invalidField, notFound, unauthenticated } from '../../errors.js';
+import { routePath } from '../../http/route.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
@@ -20,7 +21,8 @@ export type SsoDeps = TwoFactorDeps;
 const ATTEMPT_TTL_MS = 10 * 60_000;
 const EXCHANGE_TTL_MS = 2 * 60_000;
 
-export const CALLBACK_PATH = '/api/auth/sso/callback';
+export const CALLBACK = 'GET /api/auth/sso/callback';
+const CALLBACK_PATH = routePath(CALLBACK);
 const redirectUriOf = (base: string) => `${base}${CALLBACK_PATH}`;
 
 const iso = (ms: number) => new Date(ms).toISOString();

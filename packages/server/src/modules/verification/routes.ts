@@ -1,23 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Comment, CommentIdParams, VerifyBody } from '@svc/contract';
-import { problemResponses } from '../../http/problem.js';
+import { route } from '../../http/route.js';
 import { presentComment } from '../comments/presenter.js';
 import { verifyComment } from './service.js';
 
 export const verificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  app.post(
-    '/api/comments/:id/verify',
+  route(
+    app,
+    'POST /api/comments/{id}/verify',
     {
-      schema: {
-        tags: ['comments'],
-        summary: "The author's verdict on an applied fix",
-        description:
-          'ok: true sets verifiedAt and adds the automated reply "Verified ✓" (idempotent). ok: false needs a note; the comment reopens, the reply "Not fixed: <note>" is added and whoever applied it is notified. Only the author or a workspace admin; only while applied (else 409).',
-        params: CommentIdParams,
-        body: VerifyBody,
-        response: { 200: Comment, ...problemResponses(403, 404, 409) },
-      },
+      tags: ['comments'],
+      summary: "The author's verdict on an applied fix",
+      description:
+        'ok: true sets verifiedAt and adds the automated reply "Verified ✓" (idempotent). ok: false needs a note; the comment reopens, the reply "Not fixed: <note>" is added and whoever applied it is notified. Only the author or a workspace admin; only while applied (else 409).',
     },
     async (request) =>
       presentComment(await verifyComment(ctx, request.actor, request.params.id, request.body), request.actor),

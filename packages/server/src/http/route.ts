@@ -1,0 +1,75 @@
+// Registers an API route from its endpoint's value in the contract (`@svc/contract/api`): the
+// method and path, the schemas it validates and answers with, the problems it documents,
+// whether it is public and whether it answers conditionally all come from there. The route
+// adds what only the server knows: its documentation, Fastify's options, and its handler,
+// whose request and reply are typed from the same schemas.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { type Api, api, type EndpointSpec } from '@svc/contract/api';
+import type {
+  ContextConfigDefault,
+  FastifyInstance,
+  HTTPMethods,
+  LogLevel,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from 'fastify';
+import { problemResponses } from './problem.js';
+
+export type Endpoint = keyof Api;
+
+/** The Fastify schema an endpoint's value makes, as the type provider reads it. */
+type SchemaOf<S> = (S extends { params: infer P } ? { params: P } : unknown) &
+  (S extends { query: infer Q } ? { querystring: Q } : unknown) &
+  (S extends { body: infer B } ? { body: B } : unknown) &
+  (S extends { answers: infer A } ? { response: A } : unknown);
+
+export type RouteHandler<E extends Endpoint> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  SchemaOf<Api[E]>,
+  TypeBoxTypeProvider
+>;
+
+/** What a route adds to its endpoint: its documentation, and Fastify's options where it needs them. */
+export interface RouteOptions {
+  tags: string[];
+  summary: string;
+  description?: string;
+  logLevel?: LogLevel;
+  bodyLimit?: number;
+}
+
+/** The route's path as Fastify writes it: `{id}` → `:id`. */
+export const routePath = (endpoint: Endpoint) => (endpoint.split(' ')[1] ?? '').replace(/\{(\w+)\}/g, ':$1');
+
+export function route<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  options: RouteOptions,
+  handler: RouteHandler<E>,
+): void {
+  const spec: EndpointSpec = api[endpoint];
+  const { tags, summary, description, ...fastify } = options;
+  app.route({
+    ...fastify,
+    method: endpoint.split(' ')[0] as HTTPMethods,
+    url: routePath(endpoint),
+    schema: {
+      tags,
+      summary,
+      ...(description === undefined ? {} : { description }),
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { querystring: spec.query } : {}),
+      ...(spec.body ? { body: spec.body } : {}),
+      response: { ...spec.answers, ...problemResponses(...spec.problems) },
+    },
+    config: { public: spec.public === true, conditional: spec.conditional === true },
+    handler: handler as RouteHandlerMethod,
+  });
+}
