@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
-import { closeContext, createContext, stopWaiting } from './context.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './errors.js';
 import { registerCors } from './http/cors.js';
@@ -31,6 +30,7 @@ import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { widgetRoutes } from './modules/widget/routes.js';
 import { Readiness } from './readiness.js';
+import { closeContext, createContext, stopWaiting } from './wiring.js';
 
 export type { Config } from './config.js';
 export { loadConfig } from './config.js';
