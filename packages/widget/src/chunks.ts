@@ -2,6 +2,7 @@
 // they are needed: the signed-in panel, the anchoring (finding and picking elements) and the
 // screenshot. Each sets one global when it runs, read once here.
 import type { Anchoring } from './anchoring/index.js';
+import { SCREENSHOT_BUDGET_MS, ScreenshotTooSlow } from './screenshot-budget.js';
 import type { signedInView } from './views/signed-in.js';
 
 export interface CaptureOptions {
@@ -20,12 +21,6 @@ export interface ChunkSource {
   apiBase: string;
   nonce: string;
 }
-
-/** Past this, a comment is left without its screenshot (the reviewer may try again). */
-export const SCREENSHOT_BUDGET_MS = 5_000;
-
-/** Why a screenshot was not taken: it took longer than the budget. */
-export class ScreenshotTooSlow extends Error {}
 
 export interface Chunks {
   __svcPanel: { signedInView: typeof signedInView };

@@ -1,4 +1,11 @@
-import type { Shortcut } from './anchoring/index.js';
+/** A keyboard shortcut, as the embed names it ("alt+shift+c"). */
+export interface Shortcut {
+  key: string;
+  alt: boolean;
+  shift: boolean;
+  ctrl: boolean;
+  meta: boolean;
+}
 
 /** Whether a key press is the shortcut. `code` for letters and digits: Alt changes what `key` says on some layouts. */
 export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut): boolean {
@@ -12,7 +19,22 @@ export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut): boole
   );
 }
 
-import type { WidgetConfig } from './widget.js';
+/** The widget's configuration, read from the embed (see `configFrom`). */
+export interface WidgetConfig {
+  apiBase: string;
+  projectKey: string;
+  notifyPollMs: number;
+  /** Record console errors, uncaught errors and rejections for new comments. */
+  captureConsole: boolean;
+  /** Record failed requests (method, address without query, status, duration) for new comments. */
+  captureNetwork: boolean;
+  /** Whether "Attach a screenshot" starts checked on the new-comment form. */
+  screenshot: boolean;
+  /** Starts picking without moving focus out of the page (and picks, pressed again); null: none. */
+  pickShortcut: Shortcut | null;
+  /** The page's CSP nonce (the widget script's own by default), for the scripts it loads and, in old browsers, its style. */
+  nonce: string;
+}
 
 const DEFAULT_POLL_MS = 60_000;
 /** The badge is never polled more often than this, whatever the embed asks. */

@@ -10,7 +10,7 @@ import type { StatusFilterValue } from '@svc/contract/vocabulary';
 import type { Placement } from './anchoring/index.js';
 import { widgetApi } from './api.js';
 import { captureContext } from './capture.js';
-import { ScreenshotTooSlow } from './chunks.js';
+import { ScreenshotTooSlow } from './screenshot-budget.js';
 
 /** A comment as the widget holds it: its replies once they have been loaded. */
 export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies' | 'timeline'>>;

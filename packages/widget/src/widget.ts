@@ -2,9 +2,9 @@
 // DOM and focus; the state lives in the store and each view is a function of it.
 
 import { Poller } from '@svc/contract/poller';
-import type { Picked, PinTracker, Placement, Shortcut } from './anchoring/index.js';
+import type { Picked, PinTracker, Placement } from './anchoring/index.js';
 import { type Chunks, loadChunk, takeScreenshot } from './chunks.js';
-import { matchesShortcut } from './config.js';
+import { matchesShortcut, type WidgetConfig } from './config.js';
 import { adoptStyles, h, redraw } from './dom.js';
 import { overlaps } from './geometry.js';
 import { watchNavigation } from './navigation.js';
@@ -14,22 +14,6 @@ import type { Actions } from './views/actions.js';
 import { formStatus, submit } from './views/form.js';
 import { flashView, pinsView } from './views/pins.js';
 import { signInView } from './views/sign-in.js';
-
-export interface WidgetConfig {
-  apiBase: string;
-  projectKey: string;
-  notifyPollMs: number;
-  /** Record console errors, uncaught errors and rejections for new comments. */
-  captureConsole: boolean;
-  /** Record failed requests (method, address without query, status, duration) for new comments. */
-  captureNetwork: boolean;
-  /** Whether "Attach a screenshot" starts checked on the new-comment form. */
-  screenshot: boolean;
-  /** Starts picking without moving focus out of the page (and picks, pressed again); null: none. */
-  pickShortcut: Shortcut | null;
-  /** The page's CSP nonce (the widget script's own by default), for the scripts it loads and, in old browsers, its style. */
-  nonce: string;
-}
 
 /** The launcher's speech bubble, built node by node: a page that enforces Trusted Types refuses markup strings. */
 function icon(): SVGSVGElement {

@@ -2,15 +2,12 @@
 // changed, bounded in size (see the contract's `Anchor`).
 import type { Anchor, AnchorFrame } from '@svc/contract';
 import {
-  CONTEXT_MAX,
+  contextOf,
   type Features,
   featuresOf,
-  parentText,
   QUOTE_CONTEXT_MAX,
-  siblingText,
   stableAttributes,
   stableClasses,
-  type TextReader,
   textAround,
   textOf,
 } from './features.js';
@@ -34,18 +31,6 @@ function framesOf(el: Element): AnchorFrame[] {
     node = frame;
   }
   return frames;
-}
-
-/** The text around the element: its parent's and its nearest siblings' (only the parts it has). */
-export function contextOf(el: Element, own: string, read?: TextReader): NonNullable<Anchor['context']> {
-  const context: NonNullable<Anchor['context']> = {};
-  const parent = parentText(el, own, read).slice(0, CONTEXT_MAX);
-  const previous = siblingText(el, 'previous', read);
-  const next = siblingText(el, 'next', read);
-  if (parent) context.parent = parent;
-  if (previous) context.previous = previous;
-  if (next) context.next = next;
-  return context;
 }
 
 /**

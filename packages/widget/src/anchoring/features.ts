@@ -1,7 +1,7 @@
 // What can be read off an element to recognise it again: its text, accessible name, role,
 // stable attributes and classes, label, and the text around it. The same readings describe
 // the pinned element and every candidate when it is looked for, so they compare like for like.
-import type { AnchorAttributes } from '@svc/contract';
+import type { Anchor, AnchorAttributes } from '@svc/contract';
 
 export const TEXT_MAX = 200;
 export const CONTEXT_MAX = 120;
@@ -280,4 +280,16 @@ export function textAround(el: Element, direction: 'before' | 'after', max = QUO
   }
   const text = normalize(parts.join(''));
   return direction === 'before' ? text.slice(-max) : text.slice(0, max);
+}
+
+/** The text around the element: its parent's and its nearest siblings' (only the parts it has). */
+export function contextOf(el: Element, own: string, read?: TextReader): NonNullable<Anchor['context']> {
+  const context: NonNullable<Anchor['context']> = {};
+  const parent = parentText(el, own, read).slice(0, CONTEXT_MAX);
+  const previous = siblingText(el, 'previous', read);
+  const next = siblingText(el, 'next', read);
+  if (parent) context.parent = parent;
+  if (previous) context.previous = previous;
+  if (next) context.next = next;
+  return context;
 }

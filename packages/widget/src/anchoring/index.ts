@@ -2,8 +2,9 @@
 // or an element is being picked, so that the widget's first load stays small.
 import type { Anchor } from '@svc/contract';
 import { elementInWords } from '@svc/contract/element-words';
+import type { Shortcut } from '../config.js';
 import { describeElement } from './describe.js';
-import { type Picked, pickElement, type Shortcut } from './pick.js';
+import { type Picked, pickElement } from './pick.js';
 import { PinTracker, type Placement } from './track.js';
 
 export interface Anchoring {

@@ -4,22 +4,13 @@
 // outside click stays open; started from the shortcut, picking moves no focus, so an inline
 // editor or a hover state can be pinned too.
 import type { Anchor } from '@svc/contract';
-import { matchesShortcut } from '../config.js';
+import { matchesShortcut, type Shortcut } from '../config.js';
 import { describeElement } from './describe.js';
 import { isElement } from './selectors.js';
 
 export interface Picked {
   element: Element;
   anchor: Anchor;
-}
-
-/** A keyboard shortcut, as the embed names it ("alt+shift+c"). */
-export interface Shortcut {
-  key: string;
-  alt: boolean;
-  shift: boolean;
-  ctrl: boolean;
-  meta: boolean;
 }
 
 /** The box of `el` in the top document's viewport, through the iframes it is in. */

@@ -10,8 +10,8 @@
 // is clearly ahead of the best candidate elsewhere on the page. Otherwise the answer is "not
 // found": a pin on the wrong element is worse than a pin listed apart.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
-import { contextOf } from './describe.js';
 import {
+  contextOf,
   type Features,
   featuresOf,
   lastingClass,
