@@ -31,9 +31,11 @@ function filtersUrl(filters: Record<string, string>): string {
   return query.size ? `/comments?${query}` : '/comments';
 }
 
+type Filters = Record<'project' | 'status' | 'author' | 'pageUrl' | 'q' | 'cursor', string>;
+
 export function Comments() {
   const params = currentQuery();
-  const filters = {
+  const filters: Filters = {
     project: params.get('project') ?? '',
     status: params.get('status') ?? '',
     author: params.get('author') ?? '',
@@ -41,12 +43,6 @@ export function Comments() {
     q: params.get('q') ?? '',
     cursor: params.get('cursor') ?? '',
   };
-  const setFilter = (name: keyof typeof filters, value: string) =>
-    navigate(filtersUrl({ ...filters, cursor: '', [name]: value }), true);
-  const projects = useLoad(() => api.call('GET /api/projects', {}), []);
-  const members = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
-    every: true,
-  });
   const list = useLoad(
     () =>
       api.call('GET /api/comments', {
@@ -63,19 +59,8 @@ export function Comments() {
     [location.search],
   );
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [search, setSearch] = useState(filters.q);
-  const [page, setPage] = useState(filters.pageUrl);
   const bulk = useAction();
-  const rows = useRef<HTMLTableSectionElement>(null);
   const items = list.data?.items ?? [];
-
-  const moveFocus = (event: KeyboardEvent, index: number) => {
-    const links = rows.current?.querySelectorAll<HTMLAnchorElement>('a[data-row]');
-    if (event.key === 'ArrowDown') links?.[Math.min(index + 1, links.length - 1)]?.focus();
-    else if (event.key === 'ArrowUp') links?.[Math.max(index - 1, 0)]?.focus();
-    else return;
-    event.preventDefault();
-  };
 
   const archiveSelected = async () => {
     for (const id of selected) {
@@ -89,6 +74,53 @@ export function Comments() {
   return (
     <>
       <PageTitle>Comments</PageTitle>
+      <CommentFilters filters={filters} />
+      {selected.size ? (
+        <div class="row" style="margin-bottom:8px">
+          <span>{selected.size} selected</span>
+          <button type="button" disabled={bulk.pending} onClick={archiveSelected}>
+            Archive selected
+          </button>
+          <button type="button" class="link" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </button>
+        </div>
+      ) : null}
+      <FormError message={bulk.error} />
+      {list.data ? null : <Loading error={list.error} />}
+      {list.data && items.length === 0 ? <p class="empty">No comments match these filters.</p> : null}
+      {items.length ? <CommentTable items={items} selected={selected} onSelect={setSelected} /> : null}
+      <div class="row" style="margin-top:12px">
+        {filters.cursor ? (
+          <button type="button" onClick={() => navigate(filtersUrl({ ...filters, cursor: '' }), true)}>
+            First page
+          </button>
+        ) : null}
+        {list.data?.nextCursor ? (
+          <button
+            type="button"
+            onClick={() => navigate(filtersUrl({ ...filters, cursor: list.data?.nextCursor ?? '' }), true)}
+          >
+            Next page
+          </button>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+/** The filters, kept in the address: words and page address on Search, the others at once. */
+function CommentFilters({ filters }: { filters: Filters }) {
+  const setFilter = (name: keyof Filters, value: string) =>
+    navigate(filtersUrl({ ...filters, cursor: '', [name]: value }), true);
+  const projects = useLoad(() => api.call('GET /api/projects', {}), []);
+  const members = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
+    every: true,
+  });
+  const [search, setSearch] = useState(filters.q);
+  const [page, setPage] = useState(filters.pageUrl);
+  return (
+    <>
       <form
         class="filters"
         aria-label="Filter comments"
@@ -150,102 +182,93 @@ export function Comments() {
           </button>
         ))}
       </fieldset>
-      {selected.size ? (
-        <div class="row" style="margin-bottom:8px">
-          <span>{selected.size} selected</span>
-          <button type="button" disabled={bulk.pending} onClick={archiveSelected}>
-            Archive selected
-          </button>
-          <button type="button" class="link" onClick={() => setSelected(new Set())}>
-            Clear selection
-          </button>
-        </div>
-      ) : null}
-      <FormError message={bulk.error} />
-      {list.data ? null : <Loading error={list.error} />}
-      {list.data && items.length === 0 ? <p class="empty">No comments match these filters.</p> : null}
-      {items.length ? (
-        <div class="table-wrap">
-          <table>
-            <caption class="skip">Comments, newest first. Arrow keys move between rows.</caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label="Select every comment of this page"
-                    checked={selected.size === items.length}
-                    onChange={(e) =>
-                      setSelected((e.target as HTMLInputElement).checked ? new Set(items.map((c) => c.id)) : new Set())
-                    }
-                  />
-                </th>
-                <th scope="col">Comment</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="hide-phone">
-                  Project
-                </th>
-                <th scope="col" class="hide-phone">
-                  Author
-                </th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody ref={rows}>
-              {items.map((c: Comment, index) => (
-                <tr key={c.id} class="selectable" aria-selected={selected.has(c.id)}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`Select the comment by ${c.author.name}`}
-                      checked={selected.has(c.id)}
-                      onChange={(e) => {
-                        const next = new Set(selected);
-                        if ((e.target as HTMLInputElement).checked) next.add(c.id);
-                        else next.delete(c.id);
-                        setSelected(next);
-                      }}
-                    />
-                  </td>
-                  <td class="wrap">
-                    <Link
-                      href={`/comments/${encodeURIComponent(c.id)}`}
-                      data-row=""
-                      onKeyDown={(event) => moveFocus(event as unknown as KeyboardEvent, index)}
-                    >
-                      {c.body.length > 140 ? `${c.body.slice(0, 140)}…` : c.body}
-                    </Link>
-                    <div class="muted small">{new URL(c.pageUrl).pathname}</div>
-                  </td>
-                  <td>
-                    <StatusPills comment={c} />
-                  </td>
-                  <td class="hide-phone">{c.projectKey}</td>
-                  <td class="hide-phone">{c.author.name}</td>
-                  <td>
-                    <Time iso={c.updatedAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <div class="row" style="margin-top:12px">
-        {filters.cursor ? (
-          <button type="button" onClick={() => navigate(filtersUrl({ ...filters, cursor: '' }), true)}>
-            First page
-          </button>
-        ) : null}
-        {list.data?.nextCursor ? (
-          <button
-            type="button"
-            onClick={() => navigate(filtersUrl({ ...filters, cursor: list.data?.nextCursor ?? '' }), true)}
-          >
-            Next page
-          </button>
-        ) : null}
-      </div>
     </>
+  );
+}
+
+/** The comments of this page; arrow keys move between rows, checkboxes select for archiving. */
+function CommentTable({
+  items,
+  selected,
+  onSelect,
+}: {
+  items: Comment[];
+  selected: Set<string>;
+  onSelect: (selected: Set<string>) => void;
+}) {
+  const rows = useRef<HTMLTableSectionElement>(null);
+  const moveFocus = (event: KeyboardEvent, index: number) => {
+    const links = rows.current?.querySelectorAll<HTMLAnchorElement>('a[data-row]');
+    if (event.key === 'ArrowDown') links?.[Math.min(index + 1, links.length - 1)]?.focus();
+    else if (event.key === 'ArrowUp') links?.[Math.max(index - 1, 0)]?.focus();
+    else return;
+    event.preventDefault();
+  };
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="skip">Comments, newest first. Arrow keys move between rows.</caption>
+        <thead>
+          <tr>
+            <th scope="col">
+              <input
+                type="checkbox"
+                aria-label="Select every comment of this page"
+                checked={selected.size === items.length}
+                onChange={(e) =>
+                  onSelect((e.target as HTMLInputElement).checked ? new Set(items.map((c) => c.id)) : new Set())
+                }
+              />
+            </th>
+            <th scope="col">Comment</th>
+            <th scope="col">Status</th>
+            <th scope="col" class="hide-phone">
+              Project
+            </th>
+            <th scope="col" class="hide-phone">
+              Author
+            </th>
+            <th scope="col">Updated</th>
+          </tr>
+        </thead>
+        <tbody ref={rows}>
+          {items.map((c: Comment, index) => (
+            <tr key={c.id} class="selectable" aria-selected={selected.has(c.id)}>
+              <td>
+                <input
+                  type="checkbox"
+                  aria-label={`Select the comment by ${c.author.name}`}
+                  checked={selected.has(c.id)}
+                  onChange={(e) => {
+                    const next = new Set(selected);
+                    if ((e.target as HTMLInputElement).checked) next.add(c.id);
+                    else next.delete(c.id);
+                    onSelect(next);
+                  }}
+                />
+              </td>
+              <td class="wrap">
+                <Link
+                  href={`/comments/${encodeURIComponent(c.id)}`}
+                  data-row=""
+                  onKeyDown={(event) => moveFocus(event as unknown as KeyboardEvent, index)}
+                >
+                  {c.body.length > 140 ? `${c.body.slice(0, 140)}…` : c.body}
+                </Link>
+                <div class="muted small">{new URL(c.pageUrl).pathname}</div>
+              </td>
+              <td>
+                <StatusPills comment={c} />
+              </td>
+              <td class="hide-phone">{c.projectKey}</td>
+              <td class="hide-phone">{c.author.name}</td>
+              <td>
+                <Time iso={c.updatedAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
