@@ -72,7 +72,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('readiness', readiness);
   app.decorate('migrate', async () => {
     await ctx.database.withStartupLock(async () => migrateToLatest(ctx.db, await ctx.database.currentSchema()));
-    readiness.phase = 'serving';
+    readiness.serve();
   });
   if (options.deferMigrations) {
     app.addHook('onRequest', async (request, reply) => {

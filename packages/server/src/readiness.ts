@@ -5,6 +5,17 @@
  */
 export class Readiness {
   phase: 'migrating' | 'serving' | 'draining' = 'migrating';
+  private startServing: () => void = () => {};
+  /** Settles once the database is migrated: work that needs the schema (pruning) waits for it. */
+  readonly serving = new Promise<void>((resolve) => {
+    this.startServing = resolve;
+  });
+
+  /** The database is migrated: requests are served. */
+  serve(): void {
+    this.phase = 'serving';
+    this.startServing();
+  }
 
   /** Why the process is not ready, or null when it serves. */
   get notReadyBecause(): string | null {

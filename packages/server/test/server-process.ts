@@ -8,6 +8,8 @@ export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
   stdout: () => string;
+  /** Resolves once standard output holds `pattern` (the banner comes a moment after "ready"); rejects after 10 s. */
+  printed: (pattern: RegExp) => Promise<void>;
   /** Sends SIGTERM and resolves with the exit code. */
   stop: () => Promise<number | null>;
 }
@@ -53,6 +55,13 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
         child,
         baseUrl: match[1],
         stdout: () => out,
+        printed: async (pattern) => {
+          const deadline = Date.now() + 10_000;
+          while (!pattern.test(out)) {
+            if (Date.now() > deadline) throw new Error(`${pattern} never printed:\n${out}`);
+            await new Promise((wait) => setTimeout(wait, 25));
+          }
+        },
         stop: () => {
           child.kill('SIGTERM');
           return exited;

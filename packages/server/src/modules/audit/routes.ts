@@ -37,10 +37,14 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     );
   };
   let timer: ReturnType<typeof setInterval> | undefined;
+  // Not before the schema is there: a server that listens first migrates after it is ready.
   app.addHook('onReady', async () => {
-    prune();
-    timer = setInterval(prune, PRUNE_EVERY_MS);
-    timer.unref();
+    void app.readiness.serving.then(() => {
+      if (app.readiness.phase !== 'serving') return;
+      prune();
+      timer = setInterval(prune, PRUNE_EVERY_MS);
+      timer.unref();
+    });
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
