@@ -68,6 +68,8 @@ export function route<E extends Endpoint>(
       ...(spec.query ? { querystring: spec.query } : {}),
       ...(spec.body ? { body: spec.body } : {}),
       response: { ...spec.answers, ...problemResponses(...spec.problems) },
+      // The API reference says which routes take no token.
+      ...(spec.public ? { security: [] } : {}),
     },
     config: { public: spec.public === true, conditional: spec.conditional === true },
     handler: handler as RouteHandlerMethod,

@@ -45,6 +45,8 @@ describe('operations endpoints', () => {
     assert.ok(apply.responses['200'] && apply.responses['409'] && apply.responses['400']);
     assert.ok(apply.responses['409'].content['application/problem+json'], 'problems are documented as served');
     assert.ok(apply.responses['200'].content['application/json']);
+    assert.deepEqual(doc.paths['/api/auth/login'].post.security, [], 'a public route takes no token');
+    assert.equal(apply.security, undefined, 'the others take the bearer token');
   });
 
   test("the clients' typed map and the server's API routes are the same list, both ways", async () => {
