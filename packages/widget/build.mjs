@@ -1,8 +1,9 @@
-// Bundles the widget into dist/widget.js, and the screenshot chunk it loads only when someone
-// attaches a screenshot into dist/widget-screenshot.js. The build fails, printing the size,
+// Bundles the widget into dist/widget.js, and the chunks it loads only when needed: the panel,
+// the anchoring, the screenshot and each language but English. The build fails, printing the size,
 // when the widget's first load (widget.js, gzipped) is over its budget.
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { LOCALES, PSEUDO_LOCALE } from '@svc/contract/i18n';
 import { build } from 'esbuild';
 import { appendBundleNotices } from '../../scripts/licences.mjs';
 
@@ -43,6 +44,33 @@ for (const [entry, name] of [
   appendBundleNotices(chunk.metafile);
 }
 
+// A chunk per language but English (in widget.js and the panel's chunk): the widget's catalogue
+// and the shared words (states, timeline, refusals, elements), loaded when someone reads it.
+// The pseudo-language of the tests is English, accented, longer and bracketed.
+const TRANSLATED = LOCALES.slice(1);
+for (const locale of [...TRANSLATED, PSEUDO_LOCALE]) {
+  const source =
+    locale === PSEUDO_LOCALE
+      ? `import { pseudoMessages } from '@svc/contract/i18n';
+import { en } from '@svc/contract/locales/en';
+import { enFirstLoad, enPanel } from './src/locales/en.ts';
+const messages = pseudoMessages({ ...en, ...enFirstLoad, ...enPanel });`
+      : `import { messages as widget } from './src/locales/${locale}.ts';
+import { messages as shared } from '@svc/contract/locales/${locale}';
+const messages = { ...shared, ...widget };`;
+  await build({
+    ...common,
+    metafile: false,
+    stdin: {
+      contents: `${source}
+(window.__svcLocales ??= {})[${JSON.stringify(locale)}] = messages;`,
+      resolveDir: new URL('.', import.meta.url).pathname,
+      loader: 'ts',
+    },
+    outfile: file(`widget-locale-${locale}.js`),
+  });
+}
+
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const sizes = (name) => {
   const raw = fs.readFileSync(file(name));
@@ -52,7 +80,8 @@ const widget = sizes('widget.js');
 const chunks = ['widget-panel.js', 'widget-anchoring.js', 'widget-screenshot.js'].map(
   (name) => `${name} ${kb(sizes(name).gzipped)}`,
 );
-const line = `widget.js: ${kb(widget.raw)} minified, ${kb(widget.gzipped)} gzipped (budget ${kb(BUDGET_BYTES)} gzipped); loaded on demand, gzipped: ${chunks.join(', ')}`;
+const languages = TRANSLATED.map((locale) => `${locale} ${kb(sizes(`widget-locale-${locale}.js`).gzipped)}`);
+const line = `widget.js: ${kb(widget.raw)} minified, ${kb(widget.gzipped)} gzipped (budget ${kb(BUDGET_BYTES)} gzipped); loaded on demand, gzipped: ${chunks.join(', ')}; languages, gzipped: ${languages.join(', ')}`;
 if (widget.gzipped > BUDGET_BYTES) {
   console.error(`${line}: OVER BUDGET`);
   process.exit(1);

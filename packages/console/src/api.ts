@@ -4,7 +4,7 @@
 // scripts from reading it. Signing out, or the server refusing it, removes it.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { FetchApiClient } from '@svc/contract/fetch-client';
-import { problemSentence } from '@svc/contract/vocabulary';
+import { ENGLISH, problemSentence } from '@svc/contract/vocabulary';
 
 function storage(): Storage | undefined {
   try {
@@ -19,5 +19,5 @@ export const api = new FetchApiClient('', 'svc:console:token', storage());
 /** The reason a refused call gives, for a form or a notice. */
 export function problemText(answer: Answer<Endpoint> | null): string {
   if (!answer) return 'Could not reach the server. Check your connection and try again.';
-  return problemSentence(answer.ok ? undefined : answer.data, answer.status);
+  return problemSentence(answer.ok ? undefined : answer.data, answer.status, ENGLISH);
 }

@@ -1,5 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { Line, Nullable, Text, Timestamp } from './common.js';
+import { LOCALES, type Locale as LocaleTag } from './i18n.js';
+
+/** A language of the apps' catalogues (see i18n.ts). */
+export const Locale = Type.Unsafe<LocaleTag>({
+  type: 'string',
+  enum: [...LOCALES],
+  description: 'A language of the widget and the console',
+});
 
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('client')]);
 export type Role = Static<typeof Role>;
@@ -20,6 +28,9 @@ export const User = Type.Object({
   email: Nullable(Type.String()),
   role: Role,
   projectKey: Nullable(Type.String({ description: 'Set for a quick-access account limited to one project' })),
+  locale: Nullable(Locale, {
+    description: 'The language this person reads the widget and the console in; null: as their page or browser says',
+  }),
   createdAt: Timestamp,
 });
 export type User = Static<typeof User>;
@@ -35,8 +46,23 @@ export const Workspace = Type.Object({
   name: Type.String(),
   createdAt: Timestamp,
   twoFactorRequired: TwoFactorRequired,
+  defaultLocale: Nullable(Locale, {
+    description: 'The language of those whose browser speaks none of the apps’ languages; null: English',
+  }),
 });
 export type Workspace = Static<typeof Workspace>;
+
+export const UpdateMeBody = Type.Object(
+  { locale: Nullable(Locale, { description: 'null: as the page or browser says' }) },
+  { examples: [{ locale: 'de' }] },
+);
+export type UpdateMeBody = Static<typeof UpdateMeBody>;
+
+export const UpdateWorkspaceBody = Type.Object(
+  { defaultLocale: Nullable(Locale, { description: 'null: English' }) },
+  { examples: [{ defaultLocale: 'fr' }] },
+);
+export type UpdateWorkspaceBody = Static<typeof UpdateWorkspaceBody>;
 
 export const SignupBody = Type.Object(
   {

@@ -45,7 +45,8 @@ export const Page = <T extends TSchema>(item: T) =>
     }),
   });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Nullable = <T extends TSchema>(schema: T, options?: { description: string }) =>
+  Type.Union([schema, Type.Null()], options);
 
 /** A trimmed one-line text (a name): the server refuses it when it is empty once trimmed. */
 export const Text = (maxLength: number, description?: string) =>

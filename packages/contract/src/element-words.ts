@@ -2,27 +2,32 @@
 // same phrase in the widget, the console, the CLI and the agents' tools, whether or not the
 // element is on the page at hand. Free of schema code, so bundles stay small.
 import type { Anchor } from './anchor.js';
+import { format, type Translate } from './i18n.js';
+import { en, type VocabularyId } from './locales/en.js';
 
 /**
- * Words for roles and tags, one table: "name=words" pairs, a role's name first where a tag
- * has the same (the role decides when an element has both). Written as one string because
- * it travels in the widget.
+ * The kind of element for each role and tag, one table: "name=kind" pairs (the kind is a
+ * message of the shared catalogue, `element.<kind>`), a role's name first where a tag has the
+ * same (the role decides when an element has both). Written as one string because it travels
+ * in the widget.
  */
-const WORDS = new Map(
+const KINDS = new Map(
   (
-    'button=button,link=link,a=link,img=image,image=image,svg=image,textbox=field,input=field,searchbox=search field,' +
-    'checkbox=checkbox,radio=radio button,switch=switch,combobox=menu,select=menu,listbox=list,option=option,' +
-    'slider=slider,heading=heading,list=list,listitem=list item,li=list item,table=table,row=table row,' +
-    'cell=table cell,gridcell=table cell,td=table cell,columnheader=column heading,th=table heading,' +
-    'rowheader=row heading,navigation=navigation,nav=navigation,form=form,tab=tab,tablist=tab list,menu=menu,' +
-    'menuitem=menu item,dialog=dialog,alert=alert,banner=page header,contentinfo=page footer,main=main content,' +
+    'button=button,link=link,a=link,img=image,image=image,svg=image,textbox=field,input=field,searchbox=searchField,' +
+    'checkbox=checkbox,radio=radio,switch=switch,combobox=menu,select=menu,listbox=list,option=option,' +
+    'slider=slider,heading=heading,list=list,listitem=listItem,li=listItem,table=table,row=row,' +
+    'cell=cell,gridcell=cell,td=cell,columnheader=columnHeading,th=tableHeading,' +
+    'rowheader=rowHeading,navigation=navigation,nav=navigation,form=form,tab=tab,tablist=tabList,menu=menu,' +
+    'menuitem=menuItem,dialog=dialog,alert=alert,banner=pageHeader,contentinfo=pageFooter,main=main,' +
     'region=section,section=section,article=article,complementary=sidebar,aside=sidebar,paragraph=paragraph,' +
-    'p=paragraph,progressbar=progress bar,figure=figure,textarea=text box,label=label,video=video,header=header,' +
+    'p=paragraph,progressbar=progress,figure=figure,textarea=textBox,label=label,video=video,header=header,' +
     'footer=footer'
   )
     .split(',')
     .map((pair) => pair.split('=') as [string, string]),
 );
+
+const english: Translate = (id, values) => format('en', en[id as VocabularyId] ?? id, values);
 
 const HEADINGS = /^h[1-6]$/;
 const NAME_MAX = 40;
@@ -33,10 +38,10 @@ const quoted = (words: string) => {
 };
 
 /** What kind of element it is, in words: "button", "table cell", "part of the page". */
-export function elementKind(anchor: Pick<Anchor, 'role' | 'tag' | 'selector'>): string {
+export function elementKind(anchor: Pick<Anchor, 'role' | 'tag' | 'selector'>, t: Translate = english): string {
   const tag = anchor.tag ?? lastTagOf(anchor.selector);
-  if (tag && HEADINGS.test(tag)) return 'heading';
-  return (anchor.role && WORDS.get(anchor.role)) || (tag && WORDS.get(tag)) || 'part of the page';
+  if (tag && HEADINGS.test(tag)) return t('element.heading');
+  return t(`element.${(anchor.role && KINDS.get(anchor.role)) || (tag && KINDS.get(tag)) || 'part'}`);
 }
 
 /**
@@ -44,14 +49,14 @@ export function elementKind(anchor: Pick<Anchor, 'role' | 'tag' | 'selector'>): 
  * button", "an image"); with a selector alone (anchors from before descriptions, or from the
  * API): what the selector says ("list item 3 in #plans").
  */
-export function elementInWords(anchor: Anchor): string {
-  if (anchor.tag === undefined) return selectorInWords(anchor.selector);
-  const kind = elementKind(anchor);
+export function elementInWords(anchor: Anchor, t: Translate = english): string {
+  if (anchor.tag === undefined) return selectorInWords(anchor.selector, t);
+  const kind = elementKind(anchor, t);
   const name = quoted(
     anchor.name || anchor.label || anchor.attributes?.ariaLabel || anchor.attributes?.alt || anchor.text?.exact || '',
   );
-  if (name) return `the “${name}” ${kind}`;
-  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+  if (name) return t('element.named', { name, kind });
+  return t('element.unnamed', { kind, vowel: /^[aeiou]/.test(kind) ? 'yes' : 'no' });
 }
 
 function lastTagOf(selector: string): string | undefined {
@@ -60,7 +65,7 @@ function lastTagOf(selector: string): string | undefined {
 }
 
 /** A selector read aloud: "button in #plans", "list item 3". */
-export function selectorInWords(selector: string): string {
+export function selectorInWords(selector: string, t: Translate = english): string {
   const steps = selector.split('>').map((step) => step.trim());
   const last = steps.pop() ?? '';
   const name = (step: string) => {
@@ -70,10 +75,11 @@ export function selectorInWords(selector: string): string {
     if (testId) return `“${testId}”`;
     const tag = /^[a-z][a-z0-9]*/.exec(step)?.[0] ?? '';
     const nth = /nth-of-type\((\d+)\)/.exec(step)?.[1];
-    const word = HEADINGS.test(tag) ? 'heading' : (WORDS.get(tag) ?? (tag ? `<${tag}>` : 'element'));
-    return nth ? `${word} ${nth}` : word;
+    const kind = HEADINGS.test(tag) ? 'heading' : KINDS.get(tag);
+    const word = kind ? t(`element.${kind}`) : tag ? `<${tag}>` : t('element.element');
+    return nth ? t('element.nth', { kind: word, n: nth }) : word;
   };
   const where = [...steps].reverse().find((step) => step.startsWith('#') || step.includes('data-testid'));
   const what = name(last);
-  return where ? `${what} in ${name(where)}` : what;
+  return where ? t('element.inside', { what, where: name(where) }) : what;
 }

@@ -28,6 +28,12 @@ export const problemType = (code: ErrorCode) => `urn:svc:problem:${code}`;
 export const FieldError = Type.Object({
   path: Type.String({ description: 'JSON pointer to the offending value, e.g. /containsCommitShas/3' }),
   message: Type.String(),
+  rule: Type.Optional(
+    Type.String({
+      description:
+        'The schema rule the value breaks (required, minLength, maxLength, format, pattern…): the apps say it in the reader’s language',
+    }),
+  ),
 });
 export type FieldError = Static<typeof FieldError>;
 

@@ -1,4 +1,12 @@
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const formats = new Map<string, Intl.RelativeTimeFormat>();
+const relative = (locale: string | undefined) => {
+  const key = locale ?? '';
+  const known = formats.get(key);
+  if (known) return known;
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  formats.set(key, format);
+  return format;
+};
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 60],
   ['minute', 60],
@@ -8,8 +16,8 @@ const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', Number.POSITIVE_INFINITY],
 ];
 
-/** "5 minutes ago", "just now", "in 2 days": how the browser apps show a timestamp. */
-export function relativeTimeText(iso: string, now = Date.now()): string {
+/** "5 minutes ago", "now", "in 2 days": how the browser apps show a timestamp, in `locale` (the browser's by default). */
+export function relativeTimeText(iso: string, now = Date.now(), locale?: string): string {
   let value = (Date.parse(iso) - now) / 1000;
   let unit: Intl.RelativeTimeFormatUnit = 'second';
   for (const [name, size] of STEPS) {
@@ -17,5 +25,5 @@ export function relativeTimeText(iso: string, now = Date.now()): string {
     if (Math.abs(value) < size) break;
     value /= size;
   }
-  return unit === 'second' && Math.abs(value) < 45 ? 'just now' : relative.format(Math.round(value), unit);
+  return relative(locale).format(unit === 'second' && Math.abs(value) < 45 ? 0 : Math.round(value), unit);
 }

@@ -1,20 +1,60 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { translator } from './i18n.js';
+import { en } from './locales/en.js';
+import { messages as fr } from './locales/fr.js';
 import { problemSentence } from './vocabulary.js';
+
+const english = translator('en', en);
+const french = translator('fr', en, fr);
 
 test('a refusal is said once: a detail that names its field is not followed by the field again', () => {
   const message = 'is one of the most commonly used passwords; choose another';
   assert.equal(
-    problemSentence({ detail: `/password ${message}`, errors: [{ path: '/password', message }], status: 400 }, 400),
+    problemSentence(
+      { detail: `/password ${message}`, errors: [{ path: '/password', message }], status: 400 },
+      400,
+      english,
+    ),
     `password ${message}`,
   );
   assert.equal(
     problemSentence(
       { detail: 'The body is not valid.', errors: [{ path: '/name', message: 'must not be blank' }] },
       400,
+      english,
     ),
     'The body is not valid. (name must not be blank)',
   );
-  assert.equal(problemSentence(undefined, 502), 'The server answered 502.');
-  assert.equal(problemSentence({ title: 'Conflict' }, 409), 'Conflict');
+  assert.equal(problemSentence(undefined, 502, english), 'The server answered 502.');
+  assert.equal(problemSentence({ title: 'Conflict' }, 409, english), 'Conflict');
+});
+
+test('in another language a refusal is the message of its code, its field and rule in that language', () => {
+  assert.equal(
+    problemSentence(
+      {
+        code: 'validation_failed',
+        detail: '/body must NOT have more than 5000 characters',
+        errors: [{ path: '/body', message: 'must NOT have more than 5000 characters', rule: 'maxLength' }],
+      },
+      400,
+      french,
+    ),
+    'Un élément du formulaire n’est pas valide. Commentaire : trop long',
+  );
+  // A field or rule the catalogue does not name: the path as it is, and "not valid".
+  assert.equal(
+    problemSentence(
+      { code: 'validation_failed', errors: [{ path: '/colour', message: 'odd', rule: 'oddness' }] },
+      400,
+      french,
+    ),
+    'Un élément du formulaire n’est pas valide. colour : non valide',
+  );
+  assert.equal(
+    problemSentence({ code: 'rate_limited', detail: 'Too many requests' }, 429, french),
+    'Trop de tentatives : patientez un instant, puis réessayez.',
+  );
+  assert.equal(problemSentence(undefined, 502, french), 'Le serveur a répondu 502.');
 });

@@ -1,7 +1,10 @@
 // How the product speaks of a comment, in one place for the widget, the console, the CLI and the
 // agents' tools: its states as people see them (Open, Completed, Live, Verified, Archived), the
-// status filters and their labels, and a refusal of the API as one sentence. Free of schema
+// status filters and their labels, its timeline, and a refusal of the API as one sentence. In
+// English unless an app passes its translator (the words are in locales/). Free of schema
 // code, so bundles stay small.
+import { format, type Translate, type Values } from './i18n.js';
+import { en, type VocabularyId } from './locales/en.js';
 import { shortSha } from './sha.js';
 
 /** The fields a comment's state is read from. */
@@ -20,32 +23,36 @@ export function displayState(comment: StateFields): DisplayState {
   return comment.deployedAt ? 'live' : 'completed';
 }
 
+/** A catalogue's message by id, for the shared words (English unless the app passes its translator). */
+export type VocabularyTranslate = Translate<VocabularyId>;
+const english: VocabularyTranslate = (id, values) => format('en', en[id], values);
+/** The shared words in English, for an app that speaks nothing else yet. */
+export const ENGLISH = { locale: 'en', t: english };
+
 /** A comment's pills, in order: its state ("Live · 3abdb14"), then Verified when its author confirmed the fix. */
-export function statePills(comment: StateFields): { kind: DisplayState | 'verified'; label: string }[] {
+export function statePills(
+  comment: StateFields,
+  t: VocabularyTranslate = english,
+): { kind: DisplayState | 'verified'; label: string }[] {
   const state = displayState(comment);
   const label =
-    state === 'live' && comment.deployedBuildSha ? `Live · ${shortSha(comment.deployedBuildSha)}` : STATE_LABELS[state];
+    state === 'live' && comment.deployedBuildSha
+      ? t('state.liveIn', { build: shortSha(comment.deployedBuildSha) })
+      : t(`state.${state}`);
   const pills: { kind: DisplayState | 'verified'; label: string }[] = [{ kind: state, label }];
-  if (comment.verifiedAt) pills.push({ kind: 'verified', label: 'Verified' });
+  if (comment.verifiedAt) pills.push({ kind: 'verified', label: t('state.verified') });
   return pills;
 }
 
-export const STATE_LABELS: Record<DisplayState, string> = {
-  open: 'Open',
-  completed: 'Completed',
-  live: 'Live',
-  archived: 'Archived',
-};
-
-/** The filters of comment lists (the API's `status`, '' for all), with their labels. */
+/** The filters of comment lists (the API's `status`, '' for all), with the ids of their labels. */
 export const STATUS_FILTERS = [
-  ['', 'All'],
-  ['open', 'Open'],
-  ['applied', 'Completed'],
-  ['live', 'Live'],
-  ['verified', 'Verified'],
-  ['archived', 'Archived'],
-] as const;
+  ['', 'filter.all'],
+  ['open', 'state.open'],
+  ['applied', 'state.completed'],
+  ['live', 'state.live'],
+  ['verified', 'state.verified'],
+  ['archived', 'state.archived'],
+] as const satisfies readonly (readonly [string, VocabularyId])[];
 export type StatusFilterValue = (typeof STATUS_FILTERS)[number][0];
 
 /** A refusal of the API, as the server writes it (RFC 9457 problem details with our `code`). */
@@ -55,18 +62,37 @@ export interface ProblemDocument {
   status?: number;
   detail?: string;
   code?: string;
-  errors?: { path: string; message: string }[];
+  errors?: { path: string; message: string; rule?: string }[];
 }
 
 /**
- * A refusal as one sentence for a person: its detail (else its title), and the first field it
- * names unless the detail already says it.
+ * A refusal as one sentence for a person. In English, the server's own detail (else its title)
+ * and the first field it names unless the detail already says it; in another language, the
+ * message of its code, and the field it names with the rule it breaks, in that language.
  */
-export function problemSentence(problem: ProblemDocument | undefined, status: number): string {
-  const detail = problem?.detail ?? problem?.title ?? `The server answered ${status}.`;
+export function problemSentence(
+  problem: ProblemDocument | undefined,
+  status: number,
+  i18n: { locale: string; t(id: string, values?: Values): string },
+): string {
   const field = problem?.errors?.[0];
+  const fieldName = field?.path.replace(/^\//, '') ?? '';
+  const { t } = i18n;
+  // A translator answers an id it has no message for with the id.
+  const known = (id: string, otherwise: () => string) => {
+    const text = t(id);
+    return text === id ? otherwise() : text;
+  };
+  if (i18n.locale !== 'en') {
+    const sentence = known(`problem.${problem?.code}`, () => t('problem.status', { status: String(status) }));
+    if (!field) return sentence;
+    const broken = known(`problem.rule.${field.rule}`, () => t('problem.rule.other'));
+    const name = known(`field.${fieldName}`, () => fieldName);
+    return `${sentence} ${t('problem.field', { field: name, problem: broken })}`;
+  }
+  const detail = problem?.detail ?? problem?.title ?? t('problem.status', { status: String(status) });
   if (!field || detail.includes(field.message)) return detail.replace(/^\/(?=\w)/, '');
-  return `${detail} (${field.path.replace(/^\//, '') || 'request'} ${field.message})`;
+  return `${detail} (${fieldName || 'request'} ${field.message})`;
 }
 
 /** A timeline event's fields the sentences read (the API's `TimelineEvent`). */
@@ -80,69 +106,70 @@ export interface TimelineFields {
   note: string | null;
 }
 
-const VIA_WORDS = { person: '', api_key: ' with an API key', mcp: ' through an agent (MCP)' } as const;
-
-/** "2 h", "3 d", "under a minute": how long one step of a comment's story took. */
-export function durationText(ms: number): string {
+/** "2 hr", "3 days", "under a minute": how long one step of a comment's story took. */
+export function durationText(ms: number, t: VocabularyTranslate = english, locale = 'en'): string {
   const minutes = Math.round(ms / 60_000);
-  if (minutes < 1) return 'under a minute';
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h`;
-  return `${Math.round(hours / 24)} d`;
+  if (minutes < 1) return t('duration.underAMinute');
+  const [value, unit] =
+    minutes < 60
+      ? [minutes, 'minute']
+      : minutes < 48 * 60
+        ? [Math.round(minutes / 60), 'hour']
+        : [Math.round(minutes / 1440), 'day'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
 }
 
+const KINDS: Record<string, VocabularyId> = {
+  created: 'timeline.created',
+  replied: 'timeline.replied',
+  applied: 'timeline.applied',
+  reapplied: 'timeline.reapplied',
+  verified: 'timeline.verified',
+  not_fixed: 'timeline.notFixed',
+  reopened: 'timeline.reopened',
+  archived: 'timeline.archived',
+  repinned: 'timeline.repinned',
+  screenshot_added: 'timeline.screenshotAdded',
+};
+
+const buildOf = (event: TimelineFields, t: VocabularyTranslate) =>
+  event.buildSha ? shortSha(event.buildSha) : t('timeline.unknownBuild');
+
 /** One event of a comment's timeline as a sentence: "Applied by Dana in 3abdb14 through an agent (MCP)". */
-export function timelineSentence(event: TimelineFields): string {
-  const by = event.by ? ` by ${event.by.name}` : '';
-  const via = event.via ? VIA_WORDS[event.via] : '';
-  const commit = event.commitSha ? ` in ${shortSha(event.commitSha)}` : '';
-  switch (event.kind) {
-    case 'created':
-      return `Written${by}`;
-    case 'replied':
-      return `${event.by?.name ?? 'Someone'} replied${event.note ? `: “${event.note}”` : ''}`;
-    case 'applied':
-      return `Applied${by}${commit}${via}`;
-    case 'reapplied':
-      return `Applied again${by}${commit}${via}`;
-    case 'live':
-      return `Live in build ${event.buildSha ? shortSha(event.buildSha) : '(unknown)'}`;
-    case 'verified':
-      return `Verified${by}`;
-    case 'not_fixed':
-      return `Not fixed, said ${event.by?.name ?? 'its author'}${event.note ? `: “${event.note}”` : ''}`;
-    case 'reopened':
-      return `Reopened${by}${via}`;
-    case 'archived':
-      return `Archived${by}${via}`;
-    case 'repinned':
-      return `Pin moved${by}`;
-    case 'screenshot_added':
-      return `Screenshot added${by}`;
-    default:
-      return event.kind;
-  }
+export function timelineSentence(event: TimelineFields, t: VocabularyTranslate = english): string {
+  if (event.kind === 'live') return t('timeline.live', { build: buildOf(event, t) });
+  const id = KINDS[event.kind];
+  if (!id) return event.kind;
+  return t(id, {
+    by: event.by?.name ?? 'none',
+    via: event.via ?? 'none',
+    commit: event.commitSha ? shortSha(event.commitSha) : 'none',
+    note: event.note ?? 'none',
+  });
 }
 
 /**
- * The story of a comment's latest fix in one line: "Applied by Dana in 3abdb14 · Live 2 h later
+ * The story of a comment's latest fix in one line: "Applied by Dana in 3abdb14 · Live 2 hr later
  * in build 9f1c2e0 · Verified by Cleo". Null while it was never applied.
  */
-export function fixStory(timeline: readonly TimelineFields[]): string | null {
+export function fixStory(
+  timeline: readonly TimelineFields[],
+  t: VocabularyTranslate = english,
+  locale = 'en',
+): string | null {
   let start = -1;
   timeline.forEach((event, index) => {
     if (event.kind === 'applied' || event.kind === 'reapplied') start = index;
   });
   const applied = timeline[start];
   if (!applied) return null;
-  const parts = [timelineSentence({ ...applied, kind: 'applied' })];
+  const parts = [timelineSentence({ ...applied, kind: 'applied' }, t)];
   for (const event of timeline.slice(start + 1)) {
     if (event.kind === 'live') {
-      const later = durationText(Date.parse(event.at) - Date.parse(applied.at));
-      parts.push(`Live ${later} later in build ${event.buildSha ? shortSha(event.buildSha) : '(unknown)'}`);
+      const later = durationText(Date.parse(event.at) - Date.parse(applied.at), t, locale);
+      parts.push(t('timeline.liveLater', { duration: later, build: buildOf(event, t) }));
     } else if (['verified', 'not_fixed', 'reopened'].includes(event.kind)) {
-      parts.push(timelineSentence(event));
+      parts.push(timelineSentence(event, t));
     }
   }
   return parts.join(' · ');

@@ -1,8 +1,10 @@
 // The widget's heavier parts are scripts of their own on the API server, loaded the first time
 // they are needed: the signed-in panel, the anchoring (finding and picking elements) and the
 // screenshot. Each sets one global when it runs, read once here.
+import { LOCALES, type Messages, PSEUDO_LOCALE } from '@svc/contract/i18n';
 import type { Anchoring } from './anchoring/index.js';
 import { SCREENSHOT_BUDGET_MS, ScreenshotTooSlow } from './screenshot-budget.js';
+import type { signInView } from './views/sign-in.js';
 import type { signedInView } from './views/signed-in.js';
 
 export interface CaptureOptions {
@@ -23,7 +25,7 @@ export interface ChunkSource {
 }
 
 export interface Chunks {
-  __svcPanel: { signedInView: typeof signedInView };
+  __svcPanel: { signInView: typeof signInView; signedInView: typeof signedInView; english: Messages; styles: string };
   __svcAnchoring: Anchoring;
   __svcScreenshot: Capture;
 }
@@ -34,7 +36,13 @@ const FILES: Record<keyof Chunks, string> = {
   __svcScreenshot: 'widget-screenshot.js',
 };
 
-const loading = new Map<keyof Chunks, Promise<unknown>>();
+/** The languages with a chunk: every one but English (in the widget itself), and the pseudo-language of the tests. */
+export const CHUNK_LOCALES = [...LOCALES.slice(1), PSEUDO_LOCALE];
+
+/** A language's chunk: its catalogue, set in `window.__svcLocales` under its tag. */
+const localeFile = (locale: string) => `widget-locale-${locale}.js`;
+
+const loading = new Map<string, Promise<unknown>>();
 
 /** The one Trusted Types policy the widget creates; hosts that list their policies add this name. */
 export const TRUSTED_TYPES_POLICY = 'svc-widget';
@@ -49,7 +57,9 @@ let policy: ScriptUrlPolicy | null | undefined;
  */
 function scriptUrl(apiBase: string, file: string): string {
   if (policy === undefined) {
-    const ours = new Set(Object.values(FILES).map((name) => `${apiBase}/${name}`));
+    const ours = new Set(
+      [...Object.values(FILES), ...CHUNK_LOCALES.map(localeFile)].map((name) => `${apiBase}/${name}`),
+    );
     const factory = (window as { trustedTypes?: { createPolicy(name: string, rules: object): ScriptUrlPolicy } })
       .trustedTypes;
     try {
@@ -69,26 +79,39 @@ function scriptUrl(apiBase: string, file: string): string {
 }
 
 /** The chunk's exports, loading its script once; a failed load may be tried again later. */
-export function loadChunk<K extends keyof Chunks>({ apiBase, nonce }: ChunkSource, name: K): Promise<Chunks[K]> {
-  let promise = loading.get(name) as Promise<Chunks[K]> | undefined;
+export function loadChunk<K extends keyof Chunks>(source: ChunkSource, name: K): Promise<Chunks[K]> {
+  return loadScript(source, FILES[name], () => (window as unknown as Partial<Chunks>)[name] as Chunks[K] | undefined);
+}
+
+/** A language's catalogue, from its chunk. */
+export function loadLocale(source: ChunkSource, locale: string): Promise<Messages> {
+  return loadScript(
+    source,
+    localeFile(locale),
+    () => (window as { __svcLocales?: Record<string, Messages> }).__svcLocales?.[locale],
+  );
+}
+
+function loadScript<T>({ apiBase, nonce }: ChunkSource, file: string, exported: () => T | undefined): Promise<T> {
+  let promise = loading.get(file) as Promise<T> | undefined;
   if (!promise) {
-    promise = new Promise<Chunks[K]>((resolve, reject) => {
+    promise = new Promise<T>((resolve, reject) => {
       const script = document.createElement('script');
-      script.src = scriptUrl(apiBase, FILES[name]);
+      script.src = scriptUrl(apiBase, file);
       script.async = true;
       if (nonce) script.nonce = nonce;
       script.onload = () => {
-        const exported = (window as unknown as Partial<Chunks>)[name];
-        if (exported) resolve(exported as Chunks[K]);
-        else reject(new Error(`${FILES[name]} did not load`));
+        const value = exported();
+        if (value) resolve(value);
+        else reject(new Error(`${file} did not load`));
       };
       script.onerror = () => {
-        loading.delete(name);
-        reject(new Error(`${FILES[name]} did not load`));
+        loading.delete(file);
+        reject(new Error(`${file} did not load`));
       };
       document.head.append(script);
     });
-    loading.set(name, promise);
+    loading.set(file, promise);
   }
   return promise;
 }

@@ -34,6 +34,8 @@ export interface WidgetConfig {
   pickShortcut: Shortcut | null;
   /** The page's CSP nonce (the widget script's own by default), for the scripts it loads and, in old browsers, its style. */
   nonce: string;
+  /** The language the site asks for (`data-locale`), after the person's own choice; null: none. */
+  locale: string | null;
 }
 
 const DEFAULT_POLL_MS = 60_000;
@@ -98,5 +100,6 @@ export function configFrom(global: EmbedOptions, script: EmbedScript | null): Wi
     screenshot: flag('screenshot'),
     pickShortcut: shortcutFrom(String(global.pickShortcut ?? data.pickShortcut ?? DEFAULT_PICK_SHORTCUT)),
     nonce: String(global.nonce ?? script?.nonce ?? ''),
+    locale: global.locale ?? data.locale ?? null,
   };
 }

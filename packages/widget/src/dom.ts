@@ -1,3 +1,4 @@
+import { PSEUDO_LOCALE } from '@svc/contract/i18n';
 import { relativeTimeText } from '@svc/contract/time';
 
 type Child = Node | string | number | null | undefined | false;
@@ -35,16 +36,18 @@ export function setStyles(el: HTMLElement, properties: Record<string, string>): 
 }
 
 /**
- * The widget's CSS on its shadow root: a constructed style sheet, which a page's `style-src`
- * does not govern; where the browser has none, a `<style>` carrying the page's nonce.
+ * Adds CSS to the widget's shadow root, after what it has: a constructed style sheet, which a
+ * page's `style-src` does not govern; where the browser has none, a `<style>` carrying the
+ * page's nonce.
  */
 export function adoptStyles(root: ShadowRoot, css: string, nonce: string): void {
   if ('adoptedStyleSheets' in root && 'replaceSync' in CSSStyleSheet.prototype) {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
-    root.adoptedStyleSheets = [sheet];
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
   } else {
-    root.prepend(h('style', { nonce: nonce || null }, css));
+    const last = [...root.children].filter((el) => el.localName === 'style').pop();
+    root.insertBefore(h('style', { nonce: nonce || null }, css), last ? last.nextSibling : root.firstChild);
   }
 }
 
@@ -90,9 +93,14 @@ export function redraw(container: HTMLElement, nodes: Node[]): void {
   if (caret && again instanceof HTMLTextAreaElement) again.setSelectionRange(caret[0] ?? null, caret[1] ?? null);
 }
 
-/** A `<time>` showing "5 minutes ago", with the absolute date on hover. */
-export function timeAgo(iso: string): HTMLTimeElement {
-  return h('time', { datetime: iso, title: new Date(iso).toLocaleString() }, relativeTimeText(iso));
+/** A `<time>` showing "5 minutes ago" in the widget's language, with the absolute date on hover. */
+export function timeAgo(iso: string, words: { locale: string }): HTMLTimeElement {
+  const locale = words.locale === PSEUDO_LOCALE ? 'en' : words.locale;
+  return h(
+    'time',
+    { datetime: iso, title: new Date(iso).toLocaleString(locale) },
+    relativeTimeText(iso, Date.now(), locale),
+  );
 }
 
 /**

@@ -1,6 +1,17 @@
-// The panel chunk: what a signed-in person sees in the panel (tabs, comments, updates, the
-// new-comment form). Loaded by the widget once someone is signed in, so a page whose visitors
-// never sign in loads only the launcher, the sign-in and the badge.
+// The panel chunk: what the panel shows (the sign-in; once signed in, the tabs, comments,
+// updates and the new-comment form) with its English words. Loaded by the widget once someone
+// is signed in or opens the panel, so a page whose visitors never do loads only the launcher,
+// the badge and the pins.
+import { enVocabulary } from '@svc/contract/locales/en';
+import type { Chunks } from './chunks.js';
+import { enPanel } from './locales/en.js';
+import { panelStyles } from './styles.js';
+import { signInView } from './views/sign-in.js';
 import { signedInView } from './views/signed-in.js';
 
-(window as unknown as { __svcPanel: { signedInView: typeof signedInView } }).__svcPanel = { signedInView };
+(window as unknown as Chunks).__svcPanel = {
+  signInView,
+  signedInView,
+  english: { ...enPanel, ...enVocabulary },
+  styles: panelStyles,
+};

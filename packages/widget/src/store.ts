@@ -4,12 +4,14 @@
 import type { Anchor, Comment as ApiComment, CommentWithReplies, Notification, User } from '@svc/contract';
 import type { Answer } from '@svc/contract/endpoints';
 import type { FetchApiClient } from '@svc/contract/fetch-client';
+import type { Locale } from '@svc/contract/i18n';
 import { pageOf } from '@svc/contract/page';
 import type { PollResult } from '@svc/contract/poller';
-import type { StatusFilterValue } from '@svc/contract/vocabulary';
+import { type ProblemDocument, problemSentence, type StatusFilterValue } from '@svc/contract/vocabulary';
 import type { Placement } from './anchoring/index.js';
 import { widgetApi } from './api.js';
 import { captureContext } from './capture.js';
+import { type Words, wordsOf } from './i18n.js';
 import { ScreenshotTooSlow } from './screenshot-budget.js';
 
 /** A comment as the widget holds it: its replies once they have been loaded. */
@@ -59,6 +61,10 @@ export class Store {
   placements = new Map<string, Placement | null>();
   /** The comment whose pin is being moved. */
   repinning: string | null = null;
+  /** The language the widget speaks, and its words. */
+  i18n: Words = wordsOf('en');
+  /** The workspace's default language, once read (`GET /api/me`). */
+  workspaceLocale: string | null | undefined = undefined;
   /** A comment's element in words, once the anchoring is loaded (it brings the words). */
   words: ((comment: Pick<ApiComment, 'id' | 'anchor'>) => string) | null = null;
   private readonly screenshots = new Map<string, Promise<string | null>>();
@@ -116,8 +122,8 @@ export class Store {
     }
     const refused = answer ? null : await this.refusedOrigin();
     this.notice = refused
-      ? `This page's address (${refused.origin}) may not use this feedback project yet: ask whoever sent the link to add it to the project's allowed origins.`
-      : 'This access link is no longer valid. Ask for a new one, or sign in.';
+      ? this.i18n.t('signIn.linkRefusedHere', { origin: refused.origin })
+      : this.i18n.t('signIn.linkInvalid');
     return false;
   }
 
@@ -125,7 +131,10 @@ export class Store {
   async resume(): Promise<User | null> {
     if (!this.api.token) return null;
     const me = await this.api.call('GET /api/me', {}).catch(() => null);
-    if (me?.ok) return me.data.user;
+    if (me?.ok) {
+      this.workspaceLocale = me.data.workspace.defaultLocale;
+      return me.data.user;
+    }
     if (me?.status === 401) this.api.setToken(null);
     return null;
   }
@@ -139,8 +148,7 @@ export class Store {
       this.challenge = answer.data.challenge;
     } else {
       // Setting up an app takes a QR code and recovery codes to keep: the console's sign-in does it.
-      this.notice =
-        'Your workspace requires two-factor sign-in: sign in once on the feedback console to set up your app, then here.';
+      this.notice = this.i18n.t('signIn.setUpTwoFactor');
     }
     return answer;
   }
@@ -166,7 +174,7 @@ export class Store {
     });
     if (!started.ok) {
       popup.close();
-      return started.data?.detail ?? 'Single sign-on could not start.';
+      return started.data ? this.refusal(started) : this.i18n.t('signIn.ssoNotStarted');
     }
     popup.location.href = started.data.url;
     const answer = await new Promise<{ code?: string | null; error?: string | null } | null>((resolve) => {
@@ -184,12 +192,13 @@ export class Store {
       };
       addEventListener('message', heard);
     });
-    if (!answer) return 'The sign-in window was closed.';
-    if (answer.error || !answer.code) return `Single sign-on did not work: ${answer.error ?? 'no answer'}`;
+    if (!answer) return this.i18n.t('signIn.popupClosed');
+    if (answer.error) return this.i18n.t('signIn.ssoFailedBecause', { reason: answer.error });
+    if (!answer.code) return this.i18n.t('signIn.ssoFailed');
     const session = await this.api.call('POST /api/auth/sso/exchange', {
       body: { code: answer.code, binding: started.data.binding },
     });
-    if (!session.ok) return session.data?.detail ?? 'Single sign-on did not work.';
+    if (!session.ok) return session.data ? this.refusal(session) : this.i18n.t('signIn.ssoFailed');
     await this.adopt(session.data.token, session.data.user);
     return null;
   }
@@ -204,7 +213,7 @@ export class Store {
       await this.adopt(answer.data.token, answer.data.user);
     } else if (answer.status === 401) {
       this.challenge = null;
-      this.notice = answer.data?.detail ?? 'This sign-in has expired: sign in again.';
+      this.notice = answer.data ? this.refusal(answer) : this.i18n.t('signIn.expired');
     }
     return answer;
   }
@@ -229,10 +238,32 @@ export class Store {
     this.forget();
   }
 
+  /** A refusal of the API as one sentence in the widget's language. */
+  refusal(answer: { status: number; data?: ProblemDocument | null }): string {
+    return problemSentence(answer.data ?? undefined, answer.status, this.i18n);
+  }
+
+  /** The person's own language (null: as the page or browser says), kept on their account. */
+  async setLocale(locale: Locale | null) {
+    const answer = await this.api.call('PATCH /api/me', { body: { locale } });
+    if (answer.ok) this.user = answer.data;
+    return answer;
+  }
+
+  /** The workspace's default language, read when nothing before it in the order names one. */
+  async readWorkspaceLocale(): Promise<string | null> {
+    if (this.workspaceLocale === undefined && this.user) {
+      const me = await this.api.call('GET /api/me', {}).catch(() => null);
+      this.workspaceLocale = me?.ok ? me.data.workspace.defaultLocale : null;
+    }
+    return this.workspaceLocale ?? null;
+  }
+
   /** Drops the token and everything read with it. */
   forget(notice = ''): void {
     this.api.setToken(null);
     this.user = null;
+    this.workspaceLocale = undefined;
     this.notice = notice;
     this.count = 0;
     this.etag = null;
@@ -413,15 +444,13 @@ export class Store {
       image = await take();
     } catch (error) {
       return failed(
-        error instanceof ScreenshotTooSlow
-          ? 'Sent without a screenshot: this page took too long to capture.'
-          : 'Sent, but the screenshot could not be taken.',
+        error instanceof ScreenshotTooSlow ? this.i18n.t('screenshot.tooSlow') : this.i18n.t('screenshot.notTaken'),
       );
     }
     const stored = await this.api
       .call('PUT /api/comments/{id}/screenshot', { params: { id }, body: image })
       .catch(() => null);
-    if (!stored?.ok) return failed('Sent, but the screenshot could not be stored.');
+    if (!stored?.ok) return failed(this.i18n.t('screenshot.notStored'));
     if (this.confirmation?.id === id) this.confirmation = null;
     this.screenshots.delete(id);
     return true;
@@ -455,7 +484,7 @@ export class Store {
       this.replace(answer.data);
       this.confirmation = {
         id,
-        text: verdict.ok ? 'Thank you: marked as fixed.' : 'Reopened with your note: whoever fixed it has been told.',
+        text: this.i18n.t(verdict.ok ? 'verify.thanks' : 'verify.reopenedWithNote'),
       };
       if (this.expanded.has(id)) await this.loadThread(id);
     }
@@ -470,7 +499,7 @@ export class Store {
     );
     if (answer.ok) {
       this.replace(answer.data);
-      this.confirmation = { id, text: action === 'archive' ? 'Archived.' : 'Reopened.' };
+      this.confirmation = { id, text: this.i18n.t(action === 'archive' ? 'triage.archived' : 'triage.reopened') };
     }
     return answer;
   }
@@ -480,7 +509,7 @@ export class Store {
     const answer = await this.api.call('PUT /api/comments/{id}/anchor', { params: { id }, body: { anchor } });
     if (answer.ok) {
       this.replace(answer.data);
-      this.confirmation = { id, text: 'Pin moved.' };
+      this.confirmation = { id, text: this.i18n.t('triage.pinMoved') };
     }
     return answer;
   }

@@ -1,19 +1,20 @@
 // The widget's shell: launcher, badge, panel, pins and picking on the host page. It owns the
 // DOM and focus; the state lives in the store and each view is a function of it.
 
+import { pickLocale, type Translate } from '@svc/contract/i18n';
 import { Poller } from '@svc/contract/poller';
 import type { Picked, PinTracker, Placement } from './anchoring/index.js';
-import { type Chunks, loadChunk, takeScreenshot } from './chunks.js';
+import { type Chunks, loadChunk, loadLocale, takeScreenshot } from './chunks.js';
 import { matchesShortcut, type WidgetConfig } from './config.js';
 import { adoptStyles, h, redraw } from './dom.js';
 import { overlaps } from './geometry.js';
+import { addEnglish, wordsOf } from './i18n.js';
 import { watchNavigation } from './navigation.js';
 import { Store, type Tab } from './store.js';
 import { styles } from './styles.js';
 import type { Actions } from './views/actions.js';
 import { formStatus, submit } from './views/form.js';
 import { flashView, pinsView } from './views/pins.js';
-import { signInView } from './views/sign-in.js';
 
 /** The launcher's speech bubble, built node by node: a page that enforces Trusted Types refuses markup strings. */
 function icon(): SVGSVGElement {
@@ -76,13 +77,7 @@ export class Widget {
     'aria-expanded': 'false',
     onClick: () => (this.panel.hidden ? this.open() : this.close()),
   });
-  private readonly panel = h('section', {
-    class: 'panel',
-    role: 'dialog',
-    'aria-modal': 'true',
-    'aria-label': 'Feedback',
-    hidden: true,
-  });
+  private readonly panel = h('section', { class: 'panel', role: 'dialog', 'aria-modal': 'true', hidden: true });
   private readonly pins = h('div');
   private readonly outline = h('div', { class: 'outline' });
   private readonly store: Store;
@@ -101,6 +96,8 @@ export class Widget {
    */
   private pressedAt = 0;
   private redrawAfterPress = false;
+  /** Counts the changes of language asked for: only the latest is applied. */
+  private languageAsked = 0;
 
   /** The signed-in panel's views, once their chunk is loaded. */
   private views: Chunks['__svcPanel'] | null = null;
@@ -132,6 +129,7 @@ export class Widget {
         },
       },
     );
+    this.panel.setAttribute('aria-label', this.store.i18n.t('widget.label'));
     this.launcher.append(icon(), this.badge);
     this.root.append(this.pins, this.outline, this.panel, this.launcher);
     adoptStyles(this.root, styles, config.nonce);
@@ -176,6 +174,7 @@ export class Widget {
 
   async mount(): Promise<void> {
     document.body.append(this.host);
+    void this.speak();
     this.stayOnPage();
     if (!(await this.store.exchangeAccessLink(this.accessToken))) this.showPanel();
     const user = await this.store.resume();
@@ -256,7 +255,9 @@ export class Widget {
     const anchoring = await loadChunk(this.config, '__svcAnchoring');
     if (!this.store.words) {
       this.store.words = (c) =>
-        c.anchor ? anchoring.inWords(c.anchor, this.tracker?.element(c.id) ?? null) : 'the whole page';
+        c.anchor
+          ? anchoring.inWords(c.anchor, this.tracker?.element(c.id) ?? null, this.store.i18n.t as Translate)
+          : this.store.i18n.t('comment.wholePage');
       if (!this.panel.hidden) this.render();
     }
     return anchoring;
@@ -277,8 +278,8 @@ export class Widget {
     this.showPanel();
     this.render();
     this.focus('[aria-selected=true], input, textarea');
-    // Signed in before the panel's views arrived: they show, and take focus, once loaded.
-    if (this.store.user && !this.views) {
+    // Opened before the panel's views arrived: they show, and take focus, once loaded.
+    if (!this.views) {
       void this.panelViews().then(() => {
         // Shown meanwhile (the sign-in finished first): drawn again, it would lose what has focus.
         if (this.panel.hidden || this.panel.querySelector('[role=tablist]')) return;
@@ -317,6 +318,7 @@ export class Widget {
     // The panel's views load meanwhile: polling and pins do not wait for them.
     const views = this.panelViews();
     await this.store.signedIn(user);
+    void this.speak();
     this.poller.start();
     this.syncPins();
     await views;
@@ -325,7 +327,7 @@ export class Widget {
   /** The server refused the token: back to the sign-in, saying why. */
   private sessionEnded(): void {
     if (!this.store.user) return;
-    this.forget('Your session has ended. Please sign in again.');
+    this.forget(this.store.i18n.t('signIn.sessionEnded'));
     this.showPanel();
     this.render();
   }
@@ -370,10 +372,8 @@ export class Widget {
     const count = this.store.count;
     this.badge.hidden = count === 0;
     this.badge.textContent = count > 99 ? '99+' : String(count);
-    this.launcher.setAttribute(
-      'aria-label',
-      count ? `Feedback, ${count} unread update${count === 1 ? '' : 's'}` : 'Feedback',
-    );
+    const { t } = this.store.i18n;
+    this.launcher.setAttribute('aria-label', count ? t('widget.unread', { count }) : t('widget.label'));
   }
 
   // --- rendering -------------------------------------------------------------------------
@@ -386,22 +386,26 @@ export class Widget {
       void this.store.discoverSso().then(() => this.render());
     }
     const views = this.views;
+    const { t } = this.store.i18n;
+    // Shown before the panel's views are loaded (a session ended, a refused link): drawn once they are.
+    if (!views && !this.viewsFailed && !this.panel.hidden)
+      void this.panelViews().then(() => this.views && this.render());
     redraw(
       this.panel,
-      !this.store.user
-        ? signInView(this.store, this.actions)
-        : views
+      views
+        ? this.store.user
           ? views.signedInView(this.store, this.actions)
-          : this.viewsFailed
-            ? [
-                h(
-                  'p',
-                  { class: 'empty', role: 'alert' },
-                  'The feedback panel could not be loaded. ',
-                  h('button', { class: 'link', type: 'button', onClick: () => this.open() }, 'Try again'),
-                ),
-              ]
-            : [h('p', { class: 'empty', role: 'status' }, 'Loading…')],
+          : views.signInView(this.store, this.actions)
+        : this.viewsFailed
+          ? [
+              h(
+                'p',
+                { class: 'empty', role: 'alert' },
+                `${t('widget.panelFailed')} `,
+                h('button', { class: 'link', type: 'button', onClick: () => this.open() }, t('widget.tryAgain')),
+              ),
+            ]
+          : [h('p', { class: 'empty', role: 'status' }, t('widget.loading'))],
     );
   }
 
@@ -431,8 +435,37 @@ export class Widget {
   /** The signed-in panel's views; loaded once, and again after a failed load. */
   private async panelViews(): Promise<void> {
     this.viewsFailed = false;
-    this.views ??= await loadChunk(this.config, '__svcPanel').catch(() => null);
+    const views = this.views ?? (await loadChunk(this.config, '__svcPanel').catch(() => null));
+    if (views && !this.views) {
+      this.views = views;
+      addEnglish(views.english);
+      adoptStyles(this.root, views.styles, this.config.nonce);
+    }
     this.viewsFailed = !this.views;
+  }
+
+  /**
+   * Speaks the language the order gives (the person's, the site's, the browser's, the
+   * workspace's; see i18n.ts): its chunk loaded first, then everything drawn again in it, right
+   * to left where it is written so. A chunk that does not load leaves the language as it was.
+   */
+  private async speak(): Promise<void> {
+    const asked = ++this.languageAsked;
+    const locale =
+      pickLocale([this.store.user?.locale, this.config.locale, ...(navigator.languages ?? [])]) ??
+      pickLocale([await this.store.readWorkspaceLocale()]) ??
+      'en';
+    if (locale === this.store.i18n.locale) return;
+    const messages = locale === 'en' ? {} : await loadLocale(this.config, locale).catch(() => null);
+    if (!messages || asked !== this.languageAsked) return;
+    const words = wordsOf(locale, messages);
+    this.store.i18n = words;
+    this.host.setAttribute('lang', locale);
+    this.host.setAttribute('dir', words.dir);
+    this.panel.setAttribute('aria-label', words.t('widget.label'));
+    this.updateBadge();
+    this.renderPins();
+    this.render();
   }
 
   private renderPins(): void {
@@ -465,21 +498,20 @@ export class Widget {
   private async startPicking(options: { keepFocus?: boolean } = {}): Promise<void> {
     this.hidePanel();
     const key = this.config.pickShortcut;
-    const how = key
-      ? ` or press ${[key.ctrl && 'Ctrl', key.alt && 'Alt', key.shift && 'Shift', key.meta && 'Meta', key.key.toUpperCase()].filter(Boolean).join('+')} over it`
+    const { t } = this.store.i18n;
+    const shortcut = key
+      ? [key.ctrl && 'Ctrl', key.alt && 'Alt', key.shift && 'Shift', key.meta && 'Meta', key.key.toUpperCase()]
+          .filter(Boolean)
+          .join('+')
       : '';
     const hint = h(
       'div',
       { class: 'hint', role: 'status' },
-      h(
-        'span',
-        { class: 'long' },
-        `Click the element your comment is about${how} (or Tab to it and press Enter). Esc cancels.`,
-      ),
-      h('span', { class: 'short' }, 'Tap what your comment is about'),
+      h('span', { class: 'long' }, shortcut ? t('pick.hintWithShortcut', { shortcut }) : t('pick.hint')),
+      h('span', { class: 'short' }, t('pick.hintShort')),
       this.store.repinning
         ? null
-        : h('button', { class: 'btn', type: 'button', onClick: () => this.finishPicking('page') }, 'Whole page'),
+        : h('button', { class: 'btn', type: 'button', onClick: () => this.finishPicking('page') }, t('pick.wholePage')),
     );
     this.root.append(hint);
     // Pins would sit on top of the very elements being picked.
@@ -571,7 +603,7 @@ export class Widget {
       else void store.loadComments().then(() => this.render());
     },
     signIn: async (form, email, password) => {
-      const answer = await submit(form, () => this.store.signIn(email, password), this.unreachable);
+      const answer = await submit(form, () => this.store.signIn(email, password), this.store.i18n, this.unreachable);
       if (!answer?.ok) return;
       if (!this.store.user) {
         // A second factor to answer, or one to set up elsewhere.
@@ -584,11 +616,11 @@ export class Widget {
     continueWithSso: async () => {
       const popup = window.open('', 'svc-sso', 'popup,width=520,height=700');
       if (!popup) {
-        this.store.notice = 'The sign-in window was blocked: allow pop-ups for this page, then try again.';
+        this.store.notice = this.store.i18n.t('signIn.popupBlocked');
         this.render();
         return;
       }
-      const refused = await this.store.signInWithSso(popup).catch(() => 'The feedback server could not be reached.');
+      const refused = await this.store.signInWithSso(popup).catch(() => this.store.i18n.t('request.unreachable'));
       if (refused || !this.store.user) {
         this.store.notice = refused ?? '';
         this.render();
@@ -597,7 +629,7 @@ export class Widget {
       await this.enterPanel();
     },
     answerSecondFactor: async (form, code) => {
-      const answer = await submit(form, () => this.store.answerSecondFactor(code), this.unreachable);
+      const answer = await submit(form, () => this.store.answerSecondFactor(code), this.store.i18n, this.unreachable);
       if (!this.store.user) {
         if (answer?.status === 401) this.render();
         return;
@@ -607,6 +639,7 @@ export class Widget {
     signOut: async () => {
       await this.store.signOut();
       this.forget();
+      void this.speak();
       this.render();
       this.focus('input');
     },
@@ -665,13 +698,13 @@ export class Widget {
       this.render();
     },
     reply: async (form, id, body) => {
-      const answer = await submit(form, () => this.store.reply(id, body), this.unreachable);
+      const answer = await submit(form, () => this.store.reply(id, body), this.store.i18n, this.unreachable);
       if (!answer?.ok) return;
       this.render();
       this.focus(`#svc-reply-${CSS.escape(id)}`);
     },
     verify: async (form, id, body) => {
-      const answer = await submit(form, () => this.store.verify(id, body), this.unreachable);
+      const answer = await submit(form, () => this.store.verify(id, body), this.store.i18n, this.unreachable);
       if (!answer?.ok) return;
       this.refreshed();
       this.focus(`[data-comment="${CSS.escape(id)}"]`);
@@ -685,22 +718,33 @@ export class Widget {
     },
     sendComment: async (form, body, attach) => {
       const shoot = (element: Element | null) => {
-        formStatus(form, 'Sent. Taking the screenshot…');
+        formStatus(form, this.store.i18n.t('screenshot.sentTaking'));
         return this.screenshot(element);
       };
-      const answer = await submit(form, () => this.store.createComment(body, attach ? shoot : null), this.unreachable);
+      const answer = await submit(
+        form,
+        () => this.store.createComment(body, attach ? shoot : null),
+        this.store.i18n,
+        this.unreachable,
+      );
       if (!answer?.ok) return;
       this.refreshed();
       this.focus(`[data-comment="${CSS.escape(answer.data.id)}"]`);
     },
     retryScreenshot: async (id) => {
-      this.store.confirmation = { id, text: 'Taking the screenshot…' };
+      this.store.confirmation = { id, text: this.store.i18n.t('screenshot.taking') };
       this.render();
       const attached = await this.store.attachScreenshot(id, () => this.screenshot(this.tracker?.element(id) ?? null));
-      if (attached) this.store.confirmation = { id, text: 'Screenshot attached.' };
+      if (attached) this.store.confirmation = { id, text: this.store.i18n.t('screenshot.attached') };
       await this.store.loadComments();
       this.refreshed();
       this.focus(attached ? `[data-comment="${CSS.escape(id)}"]` : `#svc-shoot-${CSS.escape(id)}`);
+    },
+    setLanguage: async (locale) => {
+      await this.store.setLocale(locale).catch(() => null);
+      await this.speak();
+      this.render();
+      this.focus('#svc-language');
     },
     cancelDraft: () => {
       this.store.draft = null;

@@ -9,6 +9,8 @@ export interface WorkspaceTable {
   name: string;
   created_at: Timestamp;
   two_factor_required: Generated<TwoFactorRequired>;
+  /** The language of those whose browser speaks none the apps do; null: English. */
+  default_locale: Generated<string | null>;
 }
 
 export interface UserTable {
@@ -34,6 +36,8 @@ export interface UserTable {
   totp_last_step: Generated<number | null>;
   /** `<issuer>|<sub>` of the single sign-on provider that signed this account in. */
   sso_subject: Generated<string | null>;
+  /** The language this person chose for the widget and the console; null: as the page or browser says. */
+  locale: Generated<string | null>;
 }
 
 export interface SsoProviderTable {

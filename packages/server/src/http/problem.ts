@@ -39,7 +39,7 @@ export function fieldErrors(validation: AjvError[]): FieldError[] {
     let path = error.instancePath;
     if (error.keyword === 'required') path += `/${String(error.params.missingProperty)}`;
     if (error.keyword === 'additionalProperties') path += `/${String(error.params.additionalProperty)}`;
-    return { path, message: messageFor(error) };
+    return { path, message: messageFor(error), rule: error.keyword };
   });
 }
 

@@ -2,6 +2,7 @@
 // or an element is being picked, so that the widget's first load stays small.
 import type { Anchor } from '@svc/contract';
 import { elementInWords } from '@svc/contract/element-words';
+import type { Translate } from '@svc/contract/i18n';
 import type { Shortcut } from '../config.js';
 import { describeElement } from './describe.js';
 import { type Picked, pickElement } from './pick.js';
@@ -15,8 +16,8 @@ export interface Anchoring {
 }
 
 /** The element in words: from its anchor, or from the element itself for an anchor of a selector alone. */
-function inWords(anchor: Anchor, element: Element | null): string {
-  return elementInWords(anchor.tag === undefined && element ? describeElement(element) : anchor);
+function inWords(anchor: Anchor, element: Element | null, t: Translate): string {
+  return elementInWords(anchor.tag === undefined && element ? describeElement(element) : anchor, t);
 }
 
 export type { Picked, PinTracker, Placement, Shortcut };

@@ -1,3 +1,4 @@
+import type { Locale } from '@svc/contract/i18n';
 import type { StatusFilter, Tab } from '../store.js';
 
 /** What the views can ask of the widget; each re-renders and moves focus where the user expects. */
@@ -11,6 +12,8 @@ export interface Actions {
   answerSecondFactor(form: HTMLFormElement, code: string): void;
   continueWithSso(): void;
   signOut(): void;
+  /** The person's own language for the widget (null: as the page or browser says). */
+  setLanguage(locale: Locale | null): void;
   openComment(id: string, pageUrl: string): void;
   setAllPages(all: boolean): void;
   setStatus(status: StatusFilter): void;

@@ -2,14 +2,15 @@ import { COMMENT_BODY_MAX } from '@svc/contract/rules';
 import { shortSha } from '@svc/contract/sha';
 import { fixStory, statePills } from '@svc/contract/vocabulary';
 import { h, timeAgo } from '../dom.js';
+import type { MessageId } from '../i18n.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { field, formError } from './form.js';
 import { commitLink } from './parts.js';
 import { verifyControls } from './verify.js';
 
-function pills(c: Comment): Node[] {
-  return statePills(c).map((pill) => h('span', { class: `pill ${pill.kind}` }, pill.label));
+function pills(store: Store, c: Comment): Node[] {
+  return statePills(c, store.i18n.t).map((pill) => h('span', { class: `pill ${pill.kind}` }, pill.label));
 }
 
 /**
@@ -19,33 +20,36 @@ function pills(c: Comment): Node[] {
 function triageActions(store: Store, actions: Actions, c: Comment): Node | null {
   const can = c.can;
   const here = c.pageUrl === store.page();
+  const { t } = store.i18n;
   if (store.deleting === c.id) {
     return h(
       'div',
-      { class: 'actions', role: 'group', 'aria-label': 'Delete this comment?' },
-      h('span', { class: 'muted' }, 'Delete it and its replies for everyone?'),
+      { class: 'actions', role: 'group', 'aria-label': t('triage.deleteQuestion') },
+      h('span', { class: 'muted' }, t('triage.deleteConfirm')),
       h(
         'button',
         { class: 'btn', type: 'button', id: `svc-keep-${c.id}`, onClick: () => actions.setDeleting(null) },
-        'Keep',
+        t('triage.keep'),
       ),
-      h('button', { class: 'btn danger', type: 'button', onClick: () => actions.remove(c.id) }, 'Delete'),
+      h('button', { class: 'btn danger', type: 'button', onClick: () => actions.remove(c.id) }, t('triage.delete')),
     );
   }
-  const button = (label: string, id: string, onClick: () => void) =>
-    h('button', { class: 'icon', type: 'button', id: `svc-${id}-${c.id}`, onClick }, label);
+  const button = (label: MessageId, id: string, onClick: () => void) =>
+    h('button', { class: 'icon', type: 'button', id: `svc-${id}-${c.id}`, onClick }, t(label));
   const buttons = [
-    can.reopen && !can.verify ? button('Reopen', 'reopen', () => actions.triage(c.id, 'reopen')) : null,
-    can.archive ? button('Archive', 'archive', () => actions.triage(c.id, 'archive')) : null,
-    can.delete ? button('Delete', 'delete', () => actions.setDeleting(c.id)) : null,
-    can.repin && here ? button(c.anchor ? 'Move pin' : 'Pin to an element', 'repin', () => actions.repin(c.id)) : null,
+    can.reopen && !can.verify ? button('triage.reopen', 'reopen', () => actions.triage(c.id, 'reopen')) : null,
+    can.archive ? button('triage.archive', 'archive', () => actions.triage(c.id, 'archive')) : null,
+    can.delete ? button('triage.delete', 'delete', () => actions.setDeleting(c.id)) : null,
+    can.repin && here
+      ? button(c.anchor ? 'triage.movePin' : 'triage.pinToElement', 'repin', () => actions.repin(c.id))
+      : null,
   ].filter((node) => node !== null);
   if (!buttons.length) return null;
   // The team's triage, or a reviewer's own pin: labelled for what it holds.
   const team = can.archive || can.reopen;
   return h(
     'div',
-    { class: team ? 'actions team' : 'actions', role: 'group', 'aria-label': team ? 'Triage' : 'Pin' },
+    { class: team ? 'actions team' : 'actions', role: 'group', 'aria-label': t(team ? 'triage.team' : 'triage.pin') },
     buttons,
   );
 }
@@ -57,7 +61,7 @@ function whereabouts(store: Store, id: string): Node | null {
   return h(
     'strong',
     { class: placed ? 'moved' : 'missing' },
-    placed ? ' · moved? The element may have changed' : ' · not found on this page',
+    store.i18n.t(placed ? 'comment.moved' : 'comment.missing'),
   );
 }
 
@@ -69,8 +73,9 @@ const pageOfUrl = (url: string) => {
 
 /** The screenshot as a thumbnail; selecting it opens it full size. */
 function thumbnail(store: Store, c: Comment): Node {
-  const image = h('img', { class: 'thumb', alt: 'Screenshot of the page when this was written' });
-  const open = h('button', { class: 'shot', type: 'button', 'aria-label': 'Open the screenshot full size' }, image);
+  const { t } = store.i18n;
+  const image = h('img', { class: 'thumb', alt: t('comment.screenshotAlt') });
+  const open = h('button', { class: 'shot', type: 'button', 'aria-label': t('comment.openScreenshot') }, image);
   void store.screenshotUrl(c.id).then((url) => {
     if (!url) return open.remove();
     image.src = url;
@@ -84,18 +89,32 @@ function details(store: Store, actions: Actions, c: Comment): Node | null {
   const context = c.context;
   if (!context) return null;
   const shown = store.details.has(c.id);
+  const { t } = store.i18n;
   const software = (s: { name: string; version: string | null } | null) =>
     s ? `${s.name} ${s.version ?? ''}`.trim() : '?';
   const facts: [string, string][] = [
-    ['Browser', `${software(context.browser)} on ${software(context.os)}`],
+    [t('comment.browser'), t('comment.browserValue', { browser: software(context.browser), os: software(context.os) })],
     [
-      'Window',
-      `${context.viewport.width}×${context.viewport.height} at ${context.devicePixelRatio}x (screen ${context.screen.width}×${context.screen.height})`,
+      t('comment.window'),
+      t('comment.windowValue', {
+        width: context.viewport.width,
+        height: context.viewport.height,
+        ratio: context.devicePixelRatio,
+        screenWidth: context.screen.width,
+        screenHeight: context.screen.height,
+      }),
     ],
-    ['Language', `${context.language}, ${context.timeZone}, ${context.colorScheme} theme`],
-    ['Address', context.url],
+    [
+      t('comment.language'),
+      t('comment.languageValue', {
+        language: context.language,
+        timeZone: context.timeZone,
+        scheme: context.colorScheme,
+      }),
+    ],
+    [t('comment.address'), context.url],
   ];
-  if (context.buildSha) facts.push(['Build', shortSha(context.buildSha)]);
+  if (context.buildSha) facts.push([t('comment.build'), shortSha(context.buildSha)]);
   return h(
     'div',
     null,
@@ -108,9 +127,7 @@ function details(store: Store, actions: Actions, c: Comment): Node | null {
         'aria-expanded': String(shown),
         onClick: () => actions.toggleDetails(c.id),
       },
-      shown
-        ? 'Hide details'
-        : `Details${context.errors.length ? ` · ${context.errors.length} error${context.errors.length === 1 ? '' : 's'}` : ''}`,
+      shown ? t('comment.hideDetails') : t('comment.details', { errors: context.errors.length }),
     ),
     shown
       ? h(
@@ -124,10 +141,10 @@ function details(store: Store, actions: Actions, c: Comment): Node | null {
           context.errors.length
             ? h(
                 'ul',
-                { 'aria-label': 'Page errors' },
+                { 'aria-label': t('comment.pageErrors') },
                 context.errors.map((e) => h('li', null, h('strong', null, e.kind), ' ', e.message)),
               )
-            : h('p', { class: 'muted' }, 'No page errors were recorded.'),
+            : h('p', { class: 'muted' }, t('comment.noPageErrors')),
         )
       : null,
   );
@@ -136,6 +153,7 @@ function details(store: Store, actions: Actions, c: Comment): Node | null {
 export function commentCard(store: Store, actions: Actions, c: Comment, pin?: number): HTMLElement {
   const open = store.expanded.has(c.id);
   const here = c.pageUrl === store.page();
+  const { t, parts } = store.i18n;
   return h(
     'li',
     {
@@ -144,27 +162,42 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
       id: `svc-comment-${c.id}`,
       'data-comment': c.id,
       tabindex: '-1',
-      'aria-label': `Comment by ${c.author.name}`,
+      'aria-label': t('comment.label', { author: c.author.name }),
     },
     h(
       'div',
       { class: 'row' },
       pin && store.placements.get(c.id) !== null
-        ? h('span', { class: 'number', title: `Pin ${pin} on the page` }, String(pin))
+        ? h('span', { class: 'number', title: t('comment.pinNumber', { number: pin }) }, String(pin))
         : null,
       h('strong', null, c.author.name),
-      h('span', { class: 'muted' }, timeAgo(c.createdAt)),
-      h('span', { class: 'pills' }, pills(c)),
+      h('span', { class: 'muted' }, timeAgo(c.createdAt, store.i18n)),
+      h('span', { class: 'pills' }, pills(store, c)),
     ),
     h('p', null, c.body),
     c.screenshot ? thumbnail(store, c) : null,
     c.anchor && store.words
-      ? h('div', { class: 'muted' }, `About ${store.words(c)}`, here ? whereabouts(store, c.id) : null)
+      ? h(
+          'div',
+          { class: 'muted' },
+          t('comment.about', { element: store.words(c) }),
+          here ? whereabouts(store, c.id) : null,
+        )
       : null,
-    c.repinned ? h('div', { class: 'muted' }, `Pin moved by ${c.repinned.by.name} `, timeAgo(c.repinned.at)) : null,
+    c.repinned
+      ? h(
+          'div',
+          { class: 'muted' },
+          ...parts('comment.pinMovedBy', { name: c.repinned.by.name, when: timeAgo(c.repinned.at, store.i18n) }),
+        )
+      : null,
     store.allPages ? h('div', { class: 'muted' }, pageOfUrl(c.pageUrl)) : null,
     c.status === 'applied' && c.commitSha
-      ? h('div', { class: 'muted' }, 'Fixed in ', commitLink(c.commitSha, c.commitUrl, shortSha(c.commitSha)))
+      ? h(
+          'div',
+          { class: 'muted' },
+          ...parts('comment.fixedIn', { commit: commitLink(store, c.commitSha, c.commitUrl, shortSha(c.commitSha)) }),
+        )
       : null,
     store.confirmation?.id === c.id
       ? h(
@@ -182,7 +215,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
                     id: `svc-shoot-${c.id}`,
                     onClick: () => actions.retryScreenshot(c.id),
                   },
-                  'Try the screenshot again',
+                  t('comment.retryScreenshot'),
                 ),
               ]
             : null,
@@ -203,36 +236,37 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
           'aria-expanded': String(open),
           onClick: () => actions.toggleReplies(c.id),
         },
-        open ? 'Hide replies' : c.replyCount ? `${c.replyCount} repl${c.replyCount === 1 ? 'y' : 'ies'}` : 'Reply',
+        open ? t('comment.hideReplies') : t('comment.replies', { count: c.replyCount }),
       ),
     ),
-    open ? thread(actions, c) : null,
+    open ? thread(store, actions, c) : null,
   );
 }
 
-function thread(actions: Actions, c: Comment): Node {
+function thread(store: Store, actions: Actions, c: Comment): Node {
+  const { t } = store.i18n;
   const form = h(
     'form',
     {
       onSubmit: (event: Event) => {
         event.preventDefault();
         const text = field(form, 'body');
-        if (!text) return formError(form, 'Write a reply first.');
+        if (!text) return formError(form, t('comment.writeReplyFirst'));
         actions.reply(form, c.id, text);
       },
     },
-    h('label', { for: `svc-reply-${c.id}` }, 'Reply'),
+    h('label', { for: `svc-reply-${c.id}` }, t('comment.replyLabel')),
     h('textarea', { id: `svc-reply-${c.id}`, name: 'body', rows: '2', maxlength: COMMENT_BODY_MAX }),
-    h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Send reply')),
+    h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, t('comment.sendReply'))),
   );
-  const story = c.timeline ? fixStory(c.timeline) : null;
+  const story = c.timeline ? fixStory(c.timeline, t, store.i18n.locale) : null;
   return h(
     'div',
     null,
     story ? h('p', { class: 'muted story' }, story) : null,
     h(
       'ul',
-      { class: 'replies', 'aria-label': 'Replies' },
+      { class: 'replies', 'aria-label': t('comment.repliesList') },
       (c.replies ?? []).map((r) =>
         h(
           'li',
@@ -240,8 +274,8 @@ function thread(actions: Actions, c: Comment): Node {
           h(
             'div',
             { class: 'row' },
-            h('strong', null, r.author?.name ?? 'Update'),
-            h('span', { class: 'muted' }, timeAgo(r.createdAt)),
+            h('strong', null, r.author?.name ?? t('comment.update')),
+            h('span', { class: 'muted' }, timeAgo(r.createdAt, store.i18n)),
           ),
           h('div', { class: 'pre' }, r.body),
         ),

@@ -5,9 +5,10 @@ import type { Actions } from './actions.js';
 import { commentCard } from './comment-card.js';
 
 export function commentsView(store: Store, actions: Actions): Node[] {
+  const { t } = store.i18n;
   const filter = h(
     'div',
-    { class: 'filters', role: 'group', 'aria-label': 'Show' },
+    { class: 'filters', role: 'group', 'aria-label': t('comments.show') },
     STATUS_FILTERS.map(([value, label]) =>
       h(
         'button',
@@ -18,7 +19,7 @@ export function commentsView(store: Store, actions: Actions): Node[] {
           'aria-pressed': String(store.status === value),
           onClick: () => actions.setStatus(value),
         },
-        label,
+        t(label),
       ),
     ),
   );
@@ -31,7 +32,7 @@ export function commentsView(store: Store, actions: Actions): Node[] {
       checked: store.allPages,
       onChange: (event: Event) => actions.setAllPages((event.target as HTMLInputElement).checked),
     }),
-    'All pages',
+    t('comments.allPages'),
   );
   const numbers = store.pinNumbers();
   const card = (c: Comment) => commentCard(store, actions, c, numbers.get(c.id));
@@ -39,33 +40,35 @@ export function commentsView(store: Store, actions: Actions): Node[] {
   const missing = store.comments.filter((c) => numbers.has(c.id) && store.placements.get(c.id) === null);
   const listed = store.comments.filter((c) => !missing.includes(c));
   const list = listed.length
-    ? h('ul', { 'aria-label': 'Comments' }, listed.map(card))
+    ? h('ul', { 'aria-label': t('comments.list') }, listed.map(card))
     : h(
         'p',
         { class: 'empty' },
-        store.status
-          ? 'No comments with this status.'
-          : store.allPages
-            ? 'No comments yet.'
-            : missing.length
-              ? 'No other comments on this page.'
-              : 'No comments on this page yet.',
+        t(
+          store.status
+            ? 'comments.emptyStatus'
+            : store.allPages
+              ? 'comments.emptyAll'
+              : missing.length
+                ? 'comments.emptyOthers'
+                : 'comments.emptyPage',
+        ),
       );
   const apart = missing.length
     ? h(
         'section',
         { class: 'missing', 'aria-labelledby': 'svc-missing-title' },
-        h('h3', { id: 'svc-missing-title' }, `Not found on this page (${missing.length})`),
-        h(
-          'p',
-          { class: 'muted' },
-          'The element these comments are about is not on this version of the page: it may have been removed or changed. Their screenshots show where they were.',
-        ),
-        h('ul', { 'aria-label': 'Not found on this page' }, missing.map(card)),
+        h('h3', { id: 'svc-missing-title' }, t('comments.missingTitle', { count: missing.length })),
+        h('p', { class: 'muted' }, t('comments.missingHelp')),
+        h('ul', { 'aria-label': t('comments.missingList') }, missing.map(card)),
       )
     : null;
   const more = store.nextCursor
-    ? h('button', { class: 'btn', type: 'button', id: 'svc-more', onClick: () => actions.showMore() }, 'Show more')
+    ? h(
+        'button',
+        { class: 'btn', type: 'button', id: 'svc-more', onClick: () => actions.showMore() },
+        t('comments.more'),
+      )
     : null;
   return [toggle, filter, list, apart, more].filter((node): node is HTMLElement => node !== null);
 }

@@ -1,6 +1,7 @@
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { problemSentence } from '@svc/contract/vocabulary';
 import { h } from '../dom.js';
+import type { Words } from '../i18n.js';
 
 /** The value of a form's field, trimmed. */
 export function field(form: HTMLFormElement, name: string): string {
@@ -28,6 +29,7 @@ export type Unreachable = () => Promise<{ origin: string; allowUrl: string } | n
 export async function submit<E extends Endpoint>(
   form: HTMLFormElement | null,
   request: () => Promise<Answer<E>>,
+  words: Words,
   unreachable?: Unreachable,
 ): Promise<Answer<E> | null> {
   const buttons = form ? [...form.querySelectorAll('button')] : [];
@@ -36,23 +38,19 @@ export async function submit<E extends Endpoint>(
     const answer = await request();
     if (answer.ok) form?.reset();
     else if (form) {
-      formError(form, problemSentence(answer.data, answer.status));
+      formError(form, problemSentence(answer.data, answer.status, words));
     }
     return answer;
   } catch {
     const refused = await unreachable?.();
     if (form && refused) {
-      formError(
-        form,
-        `This page's address (${refused.origin}) may not use this feedback project. An admin adds it to the project's allowed origins: `,
-        h(
-          'a',
-          { href: refused.allowUrl, target: '_blank', rel: 'noopener noreferrer' },
-          'open the project in the console',
-        ),
-        '.',
+      const link = h(
+        'a',
+        { href: refused.allowUrl, target: '_blank', rel: 'noopener noreferrer' },
+        words.t('request.originRefusedLink'),
       );
-    } else if (form) formError(form, 'Could not reach the feedback server. Check your connection and try again.');
+      formError(form, ...words.parts('request.originRefused', { origin: refused.origin, link }));
+    } else if (form) formError(form, words.t('request.unreachable'));
     return null;
   } finally {
     for (const button of buttons) if (button.isConnected) button.disabled = false;

@@ -1,24 +1,20 @@
-import type { Comment } from '@svc/contract';
 import { COMMENT_BODY_MAX } from '@svc/contract/rules';
 import { h } from '../dom.js';
-import type { Draft } from '../store.js';
+import type { Draft, Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { field, formError } from './form.js';
 
 /** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
-export function newCommentView(
-  draft: Draft,
-  actions: Actions,
-  screenshot: boolean,
-  words: ((comment: Pick<Comment, 'id' | 'anchor'>) => string) | null,
-): Node {
+export function newCommentView(store: Store, draft: Draft, actions: Actions): Node {
+  const { t } = store.i18n;
+  const words = store.words;
   const form = h(
     'form',
     {
       onSubmit: (event: Event) => {
         event.preventDefault();
         const body = field(form, 'body');
-        if (!body) return formError(form, 'Write your comment first.');
+        if (!body) return formError(form, t('new.writeFirst'));
         actions.sendComment(form, body, (form.elements.namedItem('screenshot') as HTMLInputElement).checked);
       },
     },
@@ -26,27 +22,25 @@ export function newCommentView(
       'p',
       { class: 'muted' },
       draft.anchor
-        ? `About ${words ? words({ id: '', anchor: draft.anchor }) : 'the element you picked'}`
-        : 'About the whole page',
+        ? words
+          ? t('new.aboutElement', { element: words({ id: '', anchor: draft.anchor }) })
+          : t('new.aboutPickedElement')
+        : t('new.aboutPage'),
     ),
-    h('label', { for: 'svc-new-body' }, 'Your comment'),
+    h('label', { for: 'svc-new-body' }, t('new.body')),
     h('textarea', { id: 'svc-new-body', name: 'body', rows: '4', maxlength: COMMENT_BODY_MAX, required: true }),
     h(
       'label',
       { class: 'toggle' },
-      h('input', { type: 'checkbox', name: 'screenshot', id: 'svc-new-shot', checked: screenshot }),
-      'Attach a screenshot of this page',
+      h('input', { type: 'checkbox', name: 'screenshot', id: 'svc-new-shot', checked: store.screenshotByDefault }),
+      t('new.screenshot'),
     ),
-    h(
-      'p',
-      { class: 'muted' },
-      'Sent with your comment: the page address, browser, screen size and recent page errors. Password fields are never captured.',
-    ),
+    h('p', { class: 'muted' }, t('new.sentWith')),
     h(
       'div',
       { class: 'actions' },
-      h('button', { class: 'btn', type: 'button', onClick: () => actions.cancelDraft() }, 'Cancel'),
-      h('button', { class: 'btn primary', type: 'submit' }, 'Send'),
+      h('button', { class: 'btn', type: 'button', onClick: () => actions.cancelDraft() }, t('new.cancel')),
+      h('button', { class: 'btn primary', type: 'submit' }, t('new.send')),
     ),
   );
   return form;

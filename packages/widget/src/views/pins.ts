@@ -21,7 +21,11 @@ export function pinsView(store: Store, openComment: (id: string, pageUrl: string
           type: 'button',
           hidden: !placed.visible,
           style: { left: `${placed.left + placed.width}px`, top: `${placed.top}px` },
-          'aria-label': `Comment ${number} by ${c.author.name}${doubtful ? ' (its element may have changed)' : ''}: ${c.body.slice(0, 60)}`,
+          'aria-label': store.i18n.t(doubtful ? 'pin.labelDoubtful' : 'pin.label', {
+            number,
+            author: c.author.name,
+            excerpt: c.body.slice(0, 60),
+          }),
           'data-pin': c.id,
           onClick: () => openComment(c.id, c.pageUrl),
         },

@@ -4,15 +4,17 @@ import type { Actions } from './actions.js';
 import { closeButton } from './parts.js';
 
 export function signInView(store: Store, actions: Actions): Node[] {
-  const form = store.challenge ? codeForm(actions) : passwordForm(store, actions);
+  const { t } = store.i18n;
+  const form = store.challenge ? codeForm(store, actions) : passwordForm(store, actions);
   return [
-    h('header', null, h('strong', { class: 'title' }, 'Sign in to comment'), closeButton(actions)),
+    h('header', null, h('strong', { class: 'title' }, t('signIn.title')), closeButton(store, actions)),
     h('div', { class: 'body' }, form),
   ];
 }
 
 /** After a right password, for an account with two-factor sign-in. */
-function codeForm(actions: Actions): HTMLFormElement {
+function codeForm(store: Store, actions: Actions): HTMLFormElement {
+  const { t } = store.i18n;
   const form = h(
     'form',
     {
@@ -21,12 +23,8 @@ function codeForm(actions: Actions): HTMLFormElement {
         actions.answerSecondFactor(form, (form.elements.namedItem('code') as HTMLInputElement).value);
       },
     },
-    h('label', { for: 'svc-code' }, 'Code from your authenticator app'),
-    h(
-      'p',
-      { class: 'muted', id: 'svc-code-hint' },
-      'Six digits; or one of your recovery codes if you lost your phone.',
-    ),
+    h('label', { for: 'svc-code' }, t('signIn.code')),
+    h('p', { class: 'muted', id: 'svc-code-hint' }, t('signIn.codeHint')),
     h('input', {
       id: 'svc-code',
       name: 'code',
@@ -36,12 +34,13 @@ function codeForm(actions: Actions): HTMLFormElement {
       maxlength: 20,
       required: true,
     }),
-    h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Sign in')),
+    h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, t('signIn.submit'))),
   );
   return form;
 }
 
 function passwordForm(store: Store, actions: Actions): HTMLFormElement {
+  const { t } = store.i18n;
   const form = h(
     'form',
     {
@@ -52,9 +51,9 @@ function passwordForm(store: Store, actions: Actions): HTMLFormElement {
       },
     },
     store.notice ? h('p', { class: 'error', role: 'alert' }, store.notice) : null,
-    h('label', { for: 'svc-email' }, 'E-mail'),
+    h('label', { for: 'svc-email' }, t('signIn.email')),
     h('input', { id: 'svc-email', name: 'email', type: 'email', autocomplete: 'username', required: true }),
-    h('label', { for: 'svc-password' }, 'Password'),
+    h('label', { for: 'svc-password' }, t('signIn.password')),
     h('input', {
       id: 'svc-password',
       name: 'password',
@@ -62,7 +61,7 @@ function passwordForm(store: Store, actions: Actions): HTMLFormElement {
       autocomplete: 'current-password',
       required: true,
     }),
-    h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, 'Sign in')),
+    h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, t('signIn.submit'))),
     store.sso
       ? h(
           'div',
@@ -70,7 +69,7 @@ function passwordForm(store: Store, actions: Actions): HTMLFormElement {
           h(
             'button',
             { class: 'btn', type: 'button', onClick: () => actions.continueWithSso() },
-            `Continue with ${store.sso.displayName}`,
+            t('signIn.sso', { provider: store.sso.displayName }),
           ),
         )
       : null,

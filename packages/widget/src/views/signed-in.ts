@@ -1,3 +1,4 @@
+import { isLocale, LOCALE_NAMES, LOCALES } from '@svc/contract/i18n';
 import { h } from '../dom.js';
 import type { Store, Tab } from '../store.js';
 import type { Actions } from './actions.js';
@@ -8,6 +9,7 @@ import { updatesView } from './updates.js';
 
 /** The header with its tabs and buttons, and the active tab's panel. */
 export function signedInView(store: Store, actions: Actions): Node[] {
+  const { t } = store.i18n;
   const tab = (id: Tab, label: string) =>
     h(
       'button',
@@ -30,31 +32,37 @@ export function signedInView(store: Store, actions: Actions): Node[] {
   const header = h(
     'header',
     null,
-    h('div', { role: 'tablist', 'aria-label': 'Feedback' }, tab('updates', 'Updates'), tab('comments', 'Comments')),
+    h(
+      'div',
+      { role: 'tablist', 'aria-label': t('panel.tabs') },
+      tab('updates', t('panel.updates')),
+      tab('comments', t('panel.comments')),
+    ),
     h(
       'button',
       {
         class: 'icon',
         type: 'button',
         'data-new': '',
-        'aria-label': 'New comment',
+        'aria-label': t('panel.newLabel'),
         onClick: () => actions.startPicking(),
       },
-      '+ New',
+      t('panel.new'),
     ),
-    closeButton(actions),
+    closeButton(store, actions),
     h(
       'div',
       { class: 'who' },
-      h('span', null, 'Signed in as ', h('strong', null, store.user?.name ?? '')),
-      h('button', { class: 'link', type: 'button', onClick: () => actions.signOut() }, 'Sign out'),
+      h('span', null, ...store.i18n.parts('panel.signedInAs', { name: h('strong', null, store.user?.name ?? '') })),
+      h('button', { class: 'link', type: 'button', onClick: () => actions.signOut() }, t('panel.signOut')),
+      languageMenu(store, actions),
     ),
   );
   const content =
     store.tab === 'updates'
       ? updatesView(store, actions)
       : store.draft
-        ? newCommentView(store.draft, actions, store.screenshotByDefault, store.words)
+        ? newCommentView(store, store.draft, actions)
         : commentsView(store, actions);
   return [
     header,
@@ -64,4 +72,25 @@ export function signedInView(store: Store, actions: Actions): Node[] {
       content,
     ),
   ];
+}
+
+/** The person's language, kept on their account: "as this page or browser says", or one of the ten. */
+function languageMenu(store: Store, actions: Actions): Node {
+  const chosen = store.user?.locale ?? '';
+  return h(
+    'select',
+    {
+      id: 'svc-language',
+      class: 'language',
+      'aria-label': store.i18n.t('panel.language'),
+      onChange: (event: Event) => {
+        const value = (event.target as HTMLSelectElement).value;
+        actions.setLanguage(isLocale(value) ? value : null);
+      },
+    },
+    h('option', { value: '', selected: chosen === '' }, store.i18n.t('panel.languageAuto')),
+    LOCALES.map((locale) =>
+      h('option', { value: locale, lang: locale, selected: chosen === locale }, LOCALE_NAMES[locale]),
+    ),
+  );
 }

@@ -1,21 +1,23 @@
 import type { Notification } from '@svc/contract';
 import { h, timeAgo } from '../dom.js';
+import type { MessageId } from '../i18n.js';
 import type { Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { commitLink } from './parts.js';
 
-const TYPE_LABELS: Record<Notification['type'], string> = {
-  CommentApplied: 'Fix applied',
-  CommentReopened: 'Reopened',
-  ReplyAdded: 'New reply',
+const TYPE_LABELS: Record<Notification['type'], MessageId> = {
+  CommentApplied: 'updates.CommentApplied',
+  CommentReopened: 'updates.CommentReopened',
+  ReplyAdded: 'updates.ReplyAdded',
 };
 
 export function updatesView(store: Store, actions: Actions): Node {
-  if (!store.notifications) return h('p', { class: 'empty' }, 'Loading…');
-  if (store.notifications.length === 0) return h('p', { class: 'empty' }, 'No updates yet.');
+  const { t } = store.i18n;
+  if (!store.notifications) return h('p', { class: 'empty' }, t('updates.loading'));
+  if (store.notifications.length === 0) return h('p', { class: 'empty' }, t('updates.empty'));
   return h(
     'ul',
-    { 'aria-label': 'Updates' },
+    { 'aria-label': t('updates.list') },
     store.notifications.map((n) =>
       h(
         'li',
@@ -31,13 +33,13 @@ export function updatesView(store: Store, actions: Actions): Node {
           h(
             'span',
             { class: 'row' },
-            h('span', { class: 'type' }, TYPE_LABELS[n.type] ?? n.type),
-            n.actor ? h('span', { class: 'muted' }, `by ${n.actor.name}`) : null,
-            h('span', { class: 'muted end' }, timeAgo(n.createdAt)),
+            h('span', { class: 'type' }, TYPE_LABELS[n.type] ? t(TYPE_LABELS[n.type]) : n.type),
+            n.actor ? h('span', { class: 'muted' }, t('updates.by', { name: n.actor.name })) : null,
+            h('span', { class: 'muted end' }, timeAgo(n.createdAt, store.i18n)),
           ),
           h('span', { class: 'excerpt' }, n.excerpt),
         ),
-        n.type === 'CommentApplied' && n.commitSha ? commitLink(n.commitSha, n.commitUrl ?? null) : null,
+        n.type === 'CommentApplied' && n.commitSha ? commitLink(store, n.commitSha, n.commitUrl ?? null) : null,
       ),
     ),
   );

@@ -6,10 +6,11 @@ import { field } from './form.js';
 
 /** "Verified" / "Not fixed" for the comment's author, and the note that reopens it. */
 export function verifyControls(store: Store, actions: Actions, c: Comment): Node {
+  const { t } = store.i18n;
   if (store.rejecting !== c.id) {
     return h(
       'div',
-      { class: 'actions start', role: 'group', 'aria-label': 'Is it fixed?' },
+      { class: 'actions start', role: 'group', 'aria-label': t('verify.question') },
       c.verifiedAt
         ? null
         : h(
@@ -19,17 +20,17 @@ export function verifyControls(store: Store, actions: Actions, c: Comment): Node
               type: 'button',
               onClick: () => actions.verify(null, c.id, { ok: true }),
             },
-            'Verified',
+            t('verify.verified'),
           ),
       h(
         'button',
         { class: 'btn', type: 'button', id: `svc-not-fixed-${c.id}`, onClick: () => actions.setRejecting(c.id) },
-        'Not fixed',
+        t('verify.notFixed'),
       ),
     );
   }
   const counter = h('span', { class: 'muted', 'aria-live': 'polite' }, `0/${VERIFY_NOTE_MAX}`);
-  const send = h('button', { class: 'btn primary', type: 'submit', disabled: true }, 'Reopen');
+  const send = h('button', { class: 'btn primary', type: 'submit', disabled: true }, t('verify.reopen'));
   const form = h(
     'form',
     {
@@ -39,7 +40,7 @@ export function verifyControls(store: Store, actions: Actions, c: Comment): Node
         if (note.length >= 1 && note.length <= VERIFY_NOTE_MAX) actions.verify(form, c.id, { ok: false, note });
       },
     },
-    h('label', { for: `svc-note-${c.id}` }, 'What is still wrong? (required)'),
+    h('label', { for: `svc-note-${c.id}` }, t('verify.noteLabel')),
     h('textarea', {
       id: `svc-note-${c.id}`,
       name: 'note',
@@ -56,7 +57,7 @@ export function verifyControls(store: Store, actions: Actions, c: Comment): Node
       'div',
       { class: 'actions' },
       counter,
-      h('button', { class: 'btn', type: 'button', onClick: () => actions.setRejecting(null) }, 'Cancel'),
+      h('button', { class: 'btn', type: 'button', onClick: () => actions.setRejecting(null) }, t('verify.cancel')),
       send,
     ),
   );

@@ -14,6 +14,7 @@ import * as m0012 from './0012_audit_log.js';
 import * as m0013 from './0013_insights.js';
 import * as m0014 from './0014_two_factor.js';
 import * as m0015 from './0015_single_sign_on.js';
+import * as m0016 from './0016_languages.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013_insights': m0013,
   '0014_two_factor': m0014,
   '0015_single_sign_on': m0015,
+  '0016_languages': m0016,
 };
 
 export const migrationProvider: MigrationProvider = {

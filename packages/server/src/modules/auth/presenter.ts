@@ -1,4 +1,5 @@
 import type { Session, User, Workspace } from '@svc/contract';
+import { isLocale } from '@svc/contract/i18n';
 import type { Selectable } from 'kysely';
 import type { WorkspaceTable } from '../../db/schema.js';
 import type { UserRow } from './repo.js';
@@ -9,6 +10,7 @@ export const presentUser = (row: UserRow): User => ({
   email: row.email,
   role: row.role,
   projectKey: row.project_key,
+  locale: isLocale(row.locale) ? row.locale : null,
   createdAt: row.created_at,
 });
 
@@ -17,6 +19,7 @@ export const presentWorkspace = (row: Selectable<WorkspaceTable>): Workspace => 
   name: row.name,
   createdAt: row.created_at,
   twoFactorRequired: row.two_factor_required,
+  defaultLocale: isLocale(row.default_locale) ? row.default_locale : null,
 });
 
 export const presentSession = (row: {

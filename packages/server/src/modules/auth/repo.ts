@@ -3,7 +3,10 @@ import type { Db, SessionTable, UserTable } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 
 /** A user row (its second factor aside: see two-factor/repo.ts) with the key of the project a quick-access account is limited to. */
-export type UserRow = Omit<UserTable, `totp_${string}` | 'sso_subject'> & { project_key: string | null };
+export type UserRow = Omit<UserTable, `totp_${string}` | 'sso_subject' | 'locale'> & {
+  project_key: string | null;
+  locale: string | null;
+};
 
 const userColumns = [
   'users.id',
@@ -17,6 +20,7 @@ const userColumns = [
   'users.created_at',
   'users.removed_at',
   'users.last_sign_in_at',
+  'users.locale',
   'projects.key as project_key',
 ] as const;
 
@@ -45,6 +49,19 @@ export async function emailTaken(db: Db, email: string): Promise<boolean> {
 
 export const findWorkspace = (db: Db, workspaceId: string) =>
   db.selectFrom('workspaces').selectAll().where('id', '=', workspaceId).executeTakeFirstOrThrow();
+
+export async function setUserLocale(db: Db, workspaceId: string, userId: string, locale: string | null) {
+  await db
+    .updateTable('users')
+    .set({ locale })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function setWorkspaceLocale(db: Db, workspaceId: string, locale: string | null) {
+  await db.updateTable('workspaces').set({ default_locale: locale }).where('id', '=', workspaceId).execute();
+}
 
 /** Whether the server holds any workspace (the demo's included). */
 export async function anyWorkspace(db: Db): Promise<boolean> {

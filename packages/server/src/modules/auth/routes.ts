@@ -70,6 +70,29 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route(
     app,
+    'PATCH /api/me',
+    {
+      tags,
+      summary: 'Your settings: the language you read the widget and the console in',
+      description: 'For every account, client accounts included. null: as your page or browser says.',
+    },
+    async (request) => presentUser(await service.updateMe(ctx.db, request.actor, request.body)),
+  );
+
+  route(
+    app,
+    'PATCH /api/workspace',
+    {
+      tags: ['workspace'],
+      summary: 'The workspace’s settings: its default language',
+      description:
+        'The language of the widget and the console for those who chose none and whose page and browser name none of the ten the apps speak. null: English.',
+    },
+    async (request) => presentWorkspace(await service.updateWorkspace(ctx.db, request.actor, request.body)),
+  );
+
+  route(
+    app,
     'GET /api/me/sessions',
     {
       tags,

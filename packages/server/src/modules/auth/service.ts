@@ -1,4 +1,12 @@
-import type { ChangePasswordBody, LoginBody, Role, SecondFactorAsked, SignupBody } from '@svc/contract';
+import type {
+  ChangePasswordBody,
+  LoginBody,
+  Role,
+  SecondFactorAsked,
+  SignupBody,
+  UpdateMeBody,
+  UpdateWorkspaceBody,
+} from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { SessionPolicy, SignupPolicy } from '../../config.js';
@@ -387,4 +395,17 @@ export async function me(db: Db, actor: Actor) {
   const user = await repo.findUserById(db, actor.workspaceId, actor.id);
   if (!user) throw unauthenticated();
   return { user, workspace: await repo.findWorkspace(db, actor.workspaceId) };
+}
+
+/** The caller's own settings: the language they read the apps in (any account, clients too). */
+export async function updateMe(db: Db, actor: Actor, body: UpdateMeBody) {
+  await repo.setUserLocale(db, actor.workspaceId, actor.id, body.locale);
+  return (await me(db, actor)).user;
+}
+
+/** The workspace's settings: the language of those whose browser speaks none of the apps'. */
+export async function updateWorkspace(db: Db, actor: Actor, body: UpdateWorkspaceBody) {
+  authorize(actor, 'workspace.manageSettings');
+  await repo.setWorkspaceLocale(db, actor.workspaceId, body.defaultLocale);
+  return repo.findWorkspace(db, actor.workspaceId);
 }

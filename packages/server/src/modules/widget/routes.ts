@@ -1,3 +1,4 @@
+import { LOCALES, PSEUDO_LOCALE } from '@svc/contract/i18n';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import { readBuiltFile } from '../../http/built-file.js';
@@ -5,8 +6,14 @@ import { readBuiltFile } from '../../http/built-file.js';
 /** Browsers re-check the scripts at most this often; the ETag makes the check a 304. */
 const MAX_AGE_SECONDS = 300;
 
-/** The widget, and the chunks it loads on demand (anchoring, screenshot). */
-const SCRIPTS = ['widget.js', 'widget-panel.js', 'widget-anchoring.js', 'widget-screenshot.js'] as const;
+/** The widget, and the chunks it loads on demand (panel, anchoring, screenshot, each language but English). */
+const SCRIPTS = [
+  'widget.js',
+  'widget-panel.js',
+  'widget-anchoring.js',
+  'widget-screenshot.js',
+  ...[...LOCALES.slice(1), PSEUDO_LOCALE].map((locale) => `widget-locale-${locale}.js`),
+];
 
 function readScript(name: string): { body: Buffer; etag: string } | null {
   const file = readBuiltFile(`@svc/widget/${name}`);
