@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { LOCALES } from '../packages/contract/src/i18n.js';
 import { CHANGES_WAIT_MAX_S, SCREENSHOT_MAX_BYTES } from '../packages/contract/src/rules.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { BUSY_DELAY_MS, CALM_DELAY_MS, PACE_SAMPLE_MS, PACE_STEPS_S } from '../packages/server/src/http/poll-pace.js';
@@ -67,6 +68,11 @@ export function figures(): Record<string, string> {
     'widget.panel': kb(gzipped(widgetFile('widget-panel.js'))),
     'widget.anchoring': kb(gzipped(widgetFile('widget-anchoring.js'))),
     'widget.screenshot': kb(gzipped(widgetFile('widget-screenshot.js'))),
+    // The language chunks: the smallest and the largest.
+    'widget.languages': (() => {
+      const sizes = LOCALES.slice(1).map((locale) => gzipped(widgetFile(`widget-locale-${locale}.js`)));
+      return `${kb(Math.min(...sizes))} to ${kb(Math.max(...sizes))}`;
+    })(),
     'console.initial': kb(consoleInitialScripts().reduce((sum, file) => sum + gzipped(file), 0)),
     'console.budget': budget('packages/console/build.mjs'),
     'limits.body': `${BODY_LIMIT / 1024} KiB`,

@@ -2,8 +2,7 @@
 // same phrase in the widget, the console, the CLI and the agents' tools, whether or not the
 // element is on the page at hand. Free of schema code, so bundles stay small.
 import type { Anchor } from './anchor.js';
-import { format, type Translate } from './i18n.js';
-import { en, type VocabularyId } from './locales/en.js';
+import type { Translate } from './i18n.js';
 
 /**
  * The kind of element for each role and tag, one table: "name=kind" pairs (the kind is a
@@ -27,8 +26,6 @@ const KINDS = new Map(
     .map((pair) => pair.split('=') as [string, string]),
 );
 
-const english: Translate = (id, values) => format('en', en[id as VocabularyId] ?? id, values);
-
 const HEADINGS = /^h[1-6]$/;
 const NAME_MAX = 40;
 
@@ -38,7 +35,7 @@ const quoted = (words: string) => {
 };
 
 /** What kind of element it is, in words: "button", "table cell", "part of the page". */
-export function elementKind(anchor: Pick<Anchor, 'role' | 'tag' | 'selector'>, t: Translate = english): string {
+export function elementKind(anchor: Pick<Anchor, 'role' | 'tag' | 'selector'>, t: Translate): string {
   const tag = anchor.tag ?? lastTagOf(anchor.selector);
   if (tag && HEADINGS.test(tag)) return t('element.heading');
   return t(`element.${(anchor.role && KINDS.get(anchor.role)) || (tag && KINDS.get(tag)) || 'part'}`);
@@ -49,7 +46,7 @@ export function elementKind(anchor: Pick<Anchor, 'role' | 'tag' | 'selector'>, t
  * button", "an image"); with a selector alone (anchors from before descriptions, or from the
  * API): what the selector says ("list item 3 in #plans").
  */
-export function elementInWords(anchor: Anchor, t: Translate = english): string {
+export function elementInWords(anchor: Anchor, t: Translate): string {
   if (anchor.tag === undefined) return selectorInWords(anchor.selector, t);
   const kind = elementKind(anchor, t);
   const name = quoted(
@@ -65,7 +62,7 @@ function lastTagOf(selector: string): string | undefined {
 }
 
 /** A selector read aloud: "button in #plans", "list item 3". */
-export function selectorInWords(selector: string, t: Translate = english): string {
+export function selectorInWords(selector: string, t: Translate): string {
   const steps = selector.split('>').map((step) => step.trim());
   const last = steps.pop() ?? '';
   const name = (step: string) => {

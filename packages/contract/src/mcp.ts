@@ -18,7 +18,7 @@ import {
 import { elementInWords } from './element-words.js';
 import type { AnswerOf, CallOf, Endpoint } from './endpoints.js';
 import { ReadAllBody } from './notifications.js';
-import { displayState, fixStory, timelineSentence } from './vocabulary.js';
+import { displayState, ENGLISH, fixStory, timelineSentence } from './vocabulary.js';
 
 /** The longest a wait_for_feedback call holds, in seconds: under the common client time-outs. */
 export const AGENT_WAIT_MAX_S = 25;
@@ -48,7 +48,7 @@ function brief(comment: Comment) {
     status: displayState(comment) === 'completed' ? 'applied' : displayState(comment),
     verified: comment.verifiedAt !== null,
     page: comment.pageUrl,
-    element: comment.anchor ? elementInWords(comment.anchor) : null,
+    element: comment.anchor ? elementInWords(comment.anchor, ENGLISH.t) : null,
     author: comment.author.name,
     body: comment.body.length > 300 ? `${comment.body.slice(0, 299)}…` : comment.body,
     replies: comment.replyCount,

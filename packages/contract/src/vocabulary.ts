@@ -25,7 +25,10 @@ export function displayState(comment: StateFields): DisplayState {
 
 /** A catalogue's message by id, for the shared words (English unless the app passes its translator). */
 export type VocabularyTranslate = Translate<VocabularyId>;
-const english: VocabularyTranslate = (id, values) => format('en', en[id], values);
+const english: Translate = (id, values) => {
+  const message = en[id as VocabularyId];
+  return message === undefined ? id : format('en', message, values);
+};
 /** The shared words in English, for an app that speaks nothing else yet. */
 export const ENGLISH = { locale: 'en', t: english };
 

@@ -4,7 +4,7 @@
 // every text property is set again on each top-level part. The custom properties are the
 // theming surface.
 export const styles = `
-:host{all:initial!important;display:block!important;position:absolute!important;top:0!important;left:0!important;width:0!important;height:0!important;margin:0!important;padding:0!important;border:0!important;transform:none!important;z-index:2147483000!important;--pf-notify:#f59e0b;--pf-accent:#4f46e5;--pf-text:#111827;--pf-muted:#6b7280;--pf-bg:#fff;--pf-line:#e5e7eb;--pf-ok:#059669;--pf-live:#7c3aed;--pf-font:system-ui,-apple-system,"Segoe UI",sans-serif}
+:host{all:initial!important;display:block!important;position:absolute!important;top:0!important;left:0!important;width:0!important;height:0!important;margin:0!important;padding:0!important;border:0!important;transform:none!important;z-index:2147483000!important;--pf-notify:#f59e0b;--pf-accent:#4f46e5;--pf-text:#111827;--pf-muted:#4b5563;--pf-bg:#fff;--pf-line:#e5e7eb;--pf-ok:#047857;--pf-live:#7c3aed;--pf-font:system-ui,-apple-system,"Segoe UI",sans-serif}
 :host>*{font:400 14px/1.45 var(--pf-font);color:var(--pf-text);letter-spacing:normal;word-spacing:normal;text-transform:none;text-align:start;text-indent:0;text-shadow:none;white-space:normal;direction:ltr;visibility:visible;cursor:auto}
 :host([dir=rtl])>*{direction:rtl}
 *{box-sizing:border-box;font-family:var(--pf-font)}
@@ -44,9 +44,10 @@ button{cursor:pointer}
 /** What the panel's contents look like: in the panel's chunk, added when it loads. */
 export const panelStyles = `
 header{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:8px;border-bottom:1px solid var(--pf-line)}
-.who{flex-basis:100%;min-width:0;display:flex;gap:8px;align-items:center;font-size:12px;color:var(--pf-muted);padding:0 6px}
+.who{flex-basis:100%;min-width:0;display:flex;flex-wrap:wrap;gap:4px 8px;align-items:center;font-size:12px;color:var(--pf-muted);padding:0 6px}
 .who span{min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .who strong{color:var(--pf-text);font-weight:600}
+.language{margin-inline-start:auto;max-width:100%;min-width:0;font:inherit;font-size:12px;color:var(--pf-text);background:#fff;border:1px solid var(--pf-line);border-radius:6px;padding:2px 4px}
 [role=tablist]{display:flex;gap:2px;flex:1}
 [role=tab]{border:0;background:none;padding:6px 10px;border-radius:6px;color:var(--pf-muted);font-weight:600}
 [role=tab][aria-selected=true]{background:#eef2ff;color:var(--pf-accent)}
@@ -88,7 +89,7 @@ a{color:var(--pf-accent)}
 textarea,input{width:100%;border:1px solid #d1d5db;border-radius:6px;padding:7px 9px;background:#fff}
 textarea{min-height:64px;resize:vertical}
 label{display:block;font-weight:600;margin:8px 0 4px}
-.actions{display:flex;gap:6px;justify-content:flex-end;margin-top:8px;align-items:center}
+.actions{display:flex;flex-wrap:wrap;gap:6px;justify-content:flex-end;margin-top:8px;align-items:center}
 .btn.danger{color:#b91c1c;border-color:#fca5a5}
 .btn.primary{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
 .btn.ok{background:#047857;border-color:#047857;color:#fff}

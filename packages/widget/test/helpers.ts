@@ -130,7 +130,7 @@ ${
   <div class="plan"><h2>Starter</h2><p class="price">$0</p></div>
   <div class="plan"><h2>Team</h2><p class="price">$49</p><button type="button">Choose Team</button></div>
 </section>
-<script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${params.get('project')}" data-notify-poll-ms="1000"${params.has('noconsole') ? ' data-capture-console="false"' : ''}${params.has('noshot') ? ' data-screenshot="false"' : ''} async></script>
+<script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${params.get('project')}" data-notify-poll-ms="1000"${params.has('noconsole') ? ' data-capture-console="false"' : ''}${params.has('noshot') ? ' data-screenshot="false"' : ''}${params.has('locale') ? ` data-locale="${params.get('locale')}"` : ''} async></script>
 </body></html>`;
 }
 
@@ -146,9 +146,12 @@ export async function openWidget(
   stack: Stack,
   member: Member,
   contexts: BrowserContext[],
-  options: { url?: string; viewport?: { width: number; height: number } } = {},
+  options: { url?: string; viewport?: { width: number; height: number }; locale?: string } = {},
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 760 } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1100, height: 760 },
+    ...(options.locale ? { locale: options.locale } : {}),
+  });
   contexts.push(context);
   const page = await signedInPage(context, stack, member);
   await page.goto(options.url ?? stack.pageUrl());

@@ -285,7 +285,7 @@ describe('the widget in Chromium, on another origin than the API', () => {
         const pill = document
           .querySelector('[data-svc-widget]')
           ?.shadowRoot?.querySelector(`[data-comment="${id}"] .pill.verified`);
-        return pill && getComputedStyle(pill).color === 'rgb(5, 150, 105)';
+        return pill && getComputedStyle(pill).color === 'rgb(4, 120, 87)';
       },
       id,
       { timeout: 5000 },

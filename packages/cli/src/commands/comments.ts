@@ -1,7 +1,7 @@
 import type { Comment, CommentStatus, CommentWithReplies } from '@svc/contract';
 import { elementInWords } from '@svc/contract/element-words';
 import { shortSha } from '@svc/contract/sha';
-import { fixStory, statePills, timelineSentence } from '@svc/contract/vocabulary';
+import { ENGLISH, fixStory, statePills, timelineSentence } from '@svc/contract/vocabulary';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
@@ -69,7 +69,8 @@ export function printComment(comment: CommentWithReplies): void {
     if (context.buildSha) printData(`  build     ${shortSha(context.buildSha)}`);
     for (const error of context.errors) printData(`  ! ${error.kind.padEnd(9)} ${error.message}`);
   }
-  if (comment.anchor) printData(`  element   ${elementInWords(comment.anchor)} (${comment.anchor.selector})`);
+  if (comment.anchor)
+    printData(`  element   ${elementInWords(comment.anchor, ENGLISH.t)} (${comment.anchor.selector})`);
   if (comment.repinned) printData(`  pin moved by ${comment.repinned.by.name} at ${comment.repinned.at}`);
   if (comment.screenshot)
     printData(`  screenshot: svc-cli screenshot ${comment.id} (${Math.round(comment.screenshot.bytes / 1024)} KB)`);

@@ -5,7 +5,7 @@ import { elementInWords } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
-import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabulary';
+import { durationText, ENGLISH, fixStory, timelineSentence } from '@svc/contract/vocabulary';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { Link, navigate } from '../router.js';
@@ -220,7 +220,7 @@ function CommentFacts({ comment }: { comment: Comment }) {
       <dd>
         {comment.anchor ? (
           <>
-            {elementInWords(comment.anchor)} <code class="muted small">{comment.anchor.selector}</code>
+            {elementInWords(comment.anchor, ENGLISH.t)} <code class="muted small">{comment.anchor.selector}</code>
             {comment.repinned ? (
               <div class="muted small">
                 Pin moved by {comment.repinned.by.name} <Time iso={comment.repinned.at} />

@@ -48,7 +48,7 @@ export const messages: WidgetTranslation = {
   'panel.updates': '更新',
   'panel.comments': 'コメント',
   'panel.new': '+ 新規',
-  'panel.newLabel': '新しいコメント',
+  'panel.newLabel': '新規コメント',
   'panel.signedInAs': '{name} としてサインイン中',
   'panel.signOut': 'サインアウト',
   'panel.language': '言語',

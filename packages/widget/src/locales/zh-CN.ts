@@ -45,7 +45,7 @@ export const messages: WidgetTranslation = {
   'panel.updates': '动态',
   'panel.comments': '评论',
   'panel.new': '+ 新建',
-  'panel.newLabel': '新评论',
+  'panel.newLabel': '新建评论',
   'panel.signedInAs': '已登录为 {name}',
   'panel.signOut': '退出登录',
   'panel.language': '语言',

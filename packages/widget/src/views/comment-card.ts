@@ -97,11 +97,12 @@ function details(store: Store, actions: Actions, c: Comment): Node | null {
     [
       t('comment.window'),
       t('comment.windowValue', {
-        width: context.viewport.width,
-        height: context.viewport.height,
-        ratio: context.devicePixelRatio,
-        screenWidth: context.screen.width,
-        screenHeight: context.screen.height,
+        // Sizes in pixels, written as the browser reported them (no thousands separator).
+        width: String(context.viewport.width),
+        height: String(context.viewport.height),
+        ratio: String(context.devicePixelRatio),
+        screenWidth: String(context.screen.width),
+        screenHeight: String(context.screen.height),
       }),
     ],
     [

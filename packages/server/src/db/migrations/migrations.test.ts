@@ -499,4 +499,44 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+
+  test('0016 (languages): people and workspaces of 0015 read the apps as their page or browser says until they choose', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0015';
+    await databaseAt(database, '0015_single_sign_on', async (db) => {
+      await db
+        .insertInto('workspaces')
+        .values({ id: 'ws_1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z', two_factor_required: 'none' })
+        .execute();
+      await db
+        .insertInto('users')
+        .values({
+          id: 'usr_1',
+          workspace_id: 'ws_1',
+          email: 'ada@a.test',
+          name: 'Ada',
+          role: 'admin',
+          password_hash: await hashPassword(password),
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const signedIn = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'ada@a.test', password },
+      });
+      const headers = { authorization: `Bearer ${signedIn.json().token}` };
+      const me = await app.inject({ method: 'GET', url: '/api/me', headers });
+      assert.equal(me.json().user.locale, null);
+      assert.equal(me.json().workspace.defaultLocale, null);
+      const chosen = await app.inject({ method: 'PATCH', url: '/api/me', headers, payload: { locale: 'ar' } });
+      assert.equal(chosen.json().locale, 'ar');
+    } finally {
+      await app.close();
+    }
+  });
 });

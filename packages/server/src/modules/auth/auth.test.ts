@@ -146,6 +146,45 @@ describe('accounts and authentication', () => {
       .executeTakeFirstOrThrow();
     assert.match(user.password_hash ?? '', /^scrypt\$/);
   });
+
+  test('each person chooses their language, clients too; a language the apps do not speak is refused and nothing written', async () => {
+    const client = await addClient(t.app, admin);
+    for (const person of [admin, client]) {
+      const chosen = await call(t.app, 'PATCH', '/api/me', { token: person.token, body: { locale: 'pt-BR' } });
+      assert.equal(chosen.status, 200);
+      assert.equal(chosen.body.locale, 'pt-BR');
+    }
+    const refused = await call(t.app, 'PATCH', '/api/me', { token: client.token, body: { locale: 'pt' } });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.errors[0].path, '/locale');
+    assert.equal(refused.body.errors[0].rule, 'enum');
+    const me = await call(t.app, 'GET', '/api/me', { token: client.token });
+    assert.equal(me.body.user.locale, 'pt-BR');
+    // null: as the page or browser says.
+    const reset = await call(t.app, 'PATCH', '/api/me', { token: client.token, body: { locale: null } });
+    assert.equal(reset.body.locale, null);
+  });
+
+  test('the workspace’s default language is an admin’s to set, and only in its own workspace', async () => {
+    const member = await addMember(t.app, admin, 'member', 'Mo Member');
+    const other = await signUp(t.app, 'Olga Other');
+    const refused = await call(t.app, 'PATCH', '/api/workspace', {
+      token: member.token,
+      body: { defaultLocale: 'fr' },
+    });
+    assert.equal(refused.status, 403);
+    const set = await call(t.app, 'PATCH', '/api/workspace', { token: admin.token, body: { defaultLocale: 'fr' } });
+    assert.equal(set.status, 200);
+    assert.equal(set.body.defaultLocale, 'fr');
+    assert.equal((await call(t.app, 'GET', '/api/me', { token: member.token })).body.workspace.defaultLocale, 'fr');
+    assert.equal((await call(t.app, 'GET', '/api/me', { token: other.token })).body.workspace.defaultLocale, null);
+    const bad = await call(t.app, 'PATCH', '/api/workspace', {
+      token: admin.token,
+      body: { defaultLocale: 'klingon' },
+    });
+    assert.equal(bad.status, 400);
+    assert.equal((await call(t.app, 'GET', '/api/me', { token: admin.token })).body.workspace.defaultLocale, 'fr');
+  });
 });
 
 describe('requests the server cannot read', () => {
