@@ -33,7 +33,7 @@ const result = await build({
 
 appendBundleNotices(result.metafile);
 const outputs = Object.entries(result.metafile.outputs);
-const [entry, entryMeta] = outputs.find(([, output]) => output.entryPoint) ?? [];
+const [entry, entryMeta] = outputs.find(([, output]) => output.entryPoint?.endsWith('src/main.tsx')) ?? [];
 const script = path.relative(dist, entry);
 const style = outputs.map(([file]) => path.relative(dist, file)).find((file) => file.endsWith('.css'));
 /** The entry and every chunk it imports statically: what the browser loads before the console runs. */

@@ -4,7 +4,8 @@
 // scripts from reading it. Signing out, or the server refusing it, removes it.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { FetchApiClient } from '@svc/contract/fetch-client';
-import { ENGLISH, problemSentence } from '@svc/contract/vocabulary';
+import { problemSentence } from '@svc/contract/vocabulary';
+import { speaker, t } from './i18n.js';
 
 function storage(): Storage | undefined {
   try {
@@ -18,6 +19,6 @@ export const api = new FetchApiClient('', 'svc:console:token', storage());
 
 /** The reason a refused call gives, for a form or a notice. */
 export function problemText(answer: Answer<Endpoint> | null): string {
-  if (!answer) return 'Could not reach the server. Check your connection and try again.';
-  return problemSentence(answer.ok ? undefined : answer.data, answer.status, ENGLISH);
+  if (!answer) return t('api.unreachable');
+  return problemSentence(answer.ok ? undefined : answer.data, answer.status, speaker());
 }

@@ -2,6 +2,7 @@ import './styles.css';
 import { effect } from '@preact/signals';
 import { render } from 'preact';
 import { badgePoller, setBadgeUser } from './badge.js';
+import { speak, t } from './i18n.js';
 import { currentPath, location, match, navigate } from './router.js';
 import { AcceptInvite, CompleteReset, CreateWorkspace, SignIn } from './screens/sign-in.js';
 import { loadMe, me, ready } from './session.js';
@@ -16,7 +17,7 @@ function App() {
   if (!ready.value)
     return (
       <p class="muted" role="status" style="padding:24px">
-        Loading…
+        {t('app.loading')}
       </p>
     );
   if (match('/invite', path)) return <AcceptInvite />;
@@ -30,17 +31,19 @@ function App() {
 function ClientNotice() {
   return (
     <main class="narrow card stack">
-      <h1>Use the feedback button on the app</h1>
-      <p>
-        This console is for the team. You are signed in with a client link: open the app you were invited to review and
-        use the feedback button in its corner to comment and follow your comments.
-      </p>
+      <h1>{t('client.title')}</h1>
+      <p>{t('client.body')}</p>
     </main>
   );
 }
 
 // After sign-in, back where the user was headed; after sign-out, to the sign-in page.
 let wanted = PUBLIC.includes(currentPath()) ? '/' : location.value;
+// The language: the person's, the browser's, the workspace's (see i18n.ts), again whenever who is signed in changes.
+effect(() => {
+  const who = me.value;
+  void speak([who?.user.locale, ...navigator.languages, who?.workspace.defaultLocale]);
+});
 effect(() => {
   const signedIn = me.value !== null;
   if (!ready.value) return;

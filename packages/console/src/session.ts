@@ -3,6 +3,7 @@
 import { signal } from '@preact/signals';
 import type { Me } from '@svc/contract';
 import { api } from './api.js';
+import { t } from './i18n.js';
 
 export const me = signal<Me | null>(null);
 /** False until the stored token has been checked. */
@@ -14,7 +15,7 @@ api.onUnauthorized = () => {
   if (!me.value) return;
   api.setToken(null);
   me.value = null;
-  signedOutReason.value = 'Your session has ended. Please sign in again.';
+  signedOutReason.value = t('session.ended');
 };
 
 export async function loadMe(): Promise<void> {

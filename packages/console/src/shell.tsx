@@ -3,6 +3,7 @@
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { unread } from './badge.js';
+import { type MessageId, t, tx } from './i18n.js';
 import { Link, match } from './router.js';
 import { Account } from './screens/account.js';
 import { ApiKeys } from './screens/api-keys.js';
@@ -18,15 +19,15 @@ import { isAdmin, me, signOut } from './session.js';
 import { Loading } from './ui.js';
 
 const NAV = [
-  ['/', 'Inbox'],
-  ['/comments', 'Comments'],
-  ['/insights', 'Insights'],
-  ['/projects', 'Projects'],
-  ['/people', 'People'],
-  ['/api-keys', 'API keys'],
-  ['/audit', 'Audit log'],
-  ['/account', 'Account'],
-] as const;
+  ['/', 'nav.inbox'],
+  ['/comments', 'nav.comments'],
+  ['/insights', 'nav.insights'],
+  ['/projects', 'nav.projects'],
+  ['/people', 'nav.people'],
+  ['/api-keys', 'nav.apiKeys'],
+  ['/audit', 'nav.audit'],
+  ['/account', 'nav.account'],
+] as const satisfies readonly (readonly [string, MessageId])[];
 
 /** Pages only admins are shown (the server refuses the others anyway). */
 const ADMIN_ONLY: readonly string[] = ['/audit'];
@@ -42,7 +43,7 @@ function Lazy({ load }: { load: () => Promise<ComponentType> }) {
     );
   }, []);
   if (Screen) return <Screen />;
-  return <Loading error={failed ? 'This page could not be loaded. Reload to try again.' : undefined} />;
+  return <Loading error={failed ? t('nav.pageFailed') : undefined} />;
 }
 
 const loadInsights = () => import('./screens/insights.js').then((module) => module.Insights);
@@ -64,10 +65,8 @@ function page(path: string) {
   if (path === '/account') return <Account />;
   return (
     <div class="card">
-      <h1>Page not found</h1>
-      <p>
-        Nothing lives at <code>{path}</code>. <Link href="/">Back to the inbox</Link>.
-      </p>
+      <h1>{t('notFound.title')}</h1>
+      <p>{tx('notFound.body', { path: <code>{path}</code>, link: <Link href="/">{t('notFound.back')}</Link> })}</p>
     </div>
   );
 }
@@ -81,22 +80,22 @@ export function Shell({ path }: { path: string }) {
   return (
     <>
       <a class="skip" href="#main">
-        Skip to content
+        {t('nav.skip')}
       </a>
       <header class="topbar">
         <Link class="brand" href="/">
-          Feedback
+          {t('nav.brand')}
         </Link>
-        <nav aria-label="Console">
+        <nav aria-label={t('nav.label')}>
           <ul>
             {NAV.filter(([href]) => isAdmin() || !ADMIN_ONLY.includes(href)).map(([href, label]) => (
               <li key={href}>
                 <Link href={href} aria-current={current === href ? 'page' : undefined}>
-                  {label}
+                  {t(label)}
                   {href === '/' && unread.value > 0 ? (
                     <span class="badge">
                       {unread.value > 99 ? '99+' : unread.value}
-                      <span class="skip"> unread</span>
+                      <span class="skip"> {t('nav.unread')}</span>
                     </span>
                   ) : null}
                 </Link>
@@ -105,10 +104,10 @@ export function Shell({ path }: { path: string }) {
           </ul>
         </nav>
         <span class="who" title={user?.email ?? ''}>
-          {user?.name} · {user?.role}
+          {t('nav.who', { name: user?.name ?? '', role: user?.role ?? '' })}
         </span>
         <button type="button" onClick={() => void signOut()}>
-          Sign out
+          {t('nav.signOut')}
         </button>
       </header>
       <main id="main" tabIndex={-1}>

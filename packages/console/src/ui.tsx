@@ -6,6 +6,7 @@ import { type StateFields, statePills } from '@svc/contract/vocabulary';
 import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { problemText } from './api.js';
+import { intlLocale, t } from './i18n.js';
 
 /** An answer whose success carries `T` (what `api.call` gives for one endpoint). */
 type AnswerWith<T> =
@@ -103,7 +104,7 @@ export function MoreRows({
   return (
     <p>
       <button type="button" disabled={pages.loading} onClick={pages.more}>
-        {pages.loading ? 'Loading…' : label}
+        {pages.loading ? t('ui.loading') : label}
       </button>
     </p>
   );
@@ -133,7 +134,7 @@ export function useAction() {
 
 export function PageTitle({ children, actions }: { children: ComponentChildren; actions?: ComponentChildren }) {
   useEffect(() => {
-    document.title = `${typeof children === 'string' ? children : 'Console'} · Feedback`;
+    document.title = t('app.title', { page: typeof children === 'string' ? children : t('app.console') });
   }, [children]);
   return (
     <div class="row spread" style="margin-bottom:16px">
@@ -186,7 +187,7 @@ export function FormError({ message }: { message: string }) {
   ) : null;
 }
 
-export function Loading({ error, label = 'Loading…' }: { error?: string; label?: string }) {
+export function Loading({ error, label = t('ui.loading') }: { error?: string; label?: string }) {
   return error ? (
     <p class="error" role="alert">
       {error}
@@ -262,8 +263,8 @@ export function CopyBox({ label, text, multiline = false }: { label: string; tex
     <div class="stack" style="margin-bottom:12px">
       <div class="row spread">
         <span style="font-weight:600;font-size:14px">{label}</span>
-        <button type="button" onClick={copy} aria-label={`Copy ${label}`}>
-          {copied ? 'Copied ✓' : 'Copy'}
+        <button type="button" onClick={copy} aria-label={t('ui.copyLabel', { label })}>
+          {copied ? t('ui.copied') : t('ui.copy')}
         </button>
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a snippet wider than the screen scrolls, so it must take focus to scroll by keyboard */}
@@ -280,7 +281,7 @@ export function CopyBox({ label, text, multiline = false }: { label: string; tex
 export function StatusPills({ comment }: { comment: StateFields }) {
   return (
     <span class="pills">
-      {statePills(comment).map((pill) => (
+      {statePills(comment, t).map((pill) => (
         <span key={pill.kind} class={`pill ${pill.kind}`}>
           {pill.label}
         </span>
@@ -293,8 +294,8 @@ export function StatusPills({ comment }: { comment: StateFields }) {
 export function Time({ iso }: { iso: string | null }) {
   if (!iso) return <span class="muted">—</span>;
   return (
-    <time dateTime={iso} title={new Date(iso).toLocaleString()}>
-      {relativeTimeText(iso)}
+    <time dateTime={iso} title={new Date(iso).toLocaleString(intlLocale())}>
+      {relativeTimeText(iso, Date.now(), intlLocale())}
     </time>
   );
 }
@@ -311,7 +312,7 @@ export function TableHead({ columns }: { columns: (string | [string, 'wide'])[] 
           const [label, wide] = typeof column === 'string' ? [column, false] : [column[0], true];
           return (
             <th key={label || 'actions'} scope="col" class={wide ? 'hide-phone' : undefined}>
-              {label || <span class="skip">Actions</span>}
+              {label || <span class="skip">{t('ui.actions')}</span>}
             </th>
           );
         })}
@@ -350,7 +351,7 @@ export function FilterSelect({
 
 /** The options of a filter by person: anyone, then each one listed. */
 export const peopleOptions = (people: readonly { id: string; name: string }[] | undefined) =>
-  [['', 'Anyone'] as const, ...(people ?? []).map((p) => [p.id, p.name] as const)] as const;
+  [['', t('ui.anyone')] as const, ...(people ?? []).map((p) => [p.id, p.name] as const)] as const;
 
 /**
  * Asks before something that cannot be undone: what will happen, a button that does it, and
@@ -392,7 +393,7 @@ export function ConfirmDialog<T>({
           {confirm}
         </button>
         <button type="button" onClick={onClose}>
-          Cancel
+          {t('ui.cancel')}
         </button>
       </div>
     </Dialog>

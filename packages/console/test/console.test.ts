@@ -540,16 +540,16 @@ describe('the console in Chromium, served by the server at /', () => {
     const tiles = page.getByRole('list', { name: 'In short' });
     await tiles.waitFor();
     assert.match((await tiles.textContent()) ?? '', /2 open now/);
-    assert.match((await tiles.textContent()) ?? '', /100 % right the first time/);
+    assert.match((await tiles.textContent()) ?? '', /100% right the first time/);
     const chart = page.getByRole('img', { name: /^Open comments: / });
     await chart.locator('canvas').first().waitFor();
     assert.match((await chart.getAttribute('aria-label')) ?? '', /, 2 on \d{4}-\d\d-\d\d; at most [2-4], on/);
     const hold = page.getByRole('table').filter({ hasText: 'Fixed by' });
     assert.match(
       (await hold.locator('tr[data-who="everyone"]').textContent()) ?? '',
-      /Everyone3.*33 % 1 sent back1.*100 % 1 right/,
+      /Everyone3.*33% 1 sent back1.*100% 1 right/,
     );
-    assert.match((await hold.locator('tr[data-who="api_key"]').textContent()) ?? '', /API keys2.*50 % 1 sent back/);
+    assert.match((await hold.locator('tr[data-who="api_key"]').textContent()) ?? '', /API keys2.*50% 1 sent back/);
     await page.locator('.wait-row[data-who="person"]').first().waitFor();
     await page.getByRole('link', { name: /^Waiting very very/ }).waitFor();
     await page.getByText('Live, not verified (1)').waitFor();

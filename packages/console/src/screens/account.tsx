@@ -1,7 +1,9 @@
 // The signed-in person: who they are, their password, two-factor sign-in, and their sessions.
+import { isLocale, LOCALE_NAMES, LOCALES } from '@svc/contract/i18n';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { me } from '../session.js';
+import { t } from '../i18n.js';
+import { isAdmin, me } from '../session.js';
 import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 import { TwoFactorSection } from './two-factor.js';
 
@@ -15,20 +17,21 @@ export function Account() {
   const others = useAction();
   return (
     <>
-      <PageTitle>Account</PageTitle>
+      <PageTitle>{t('account.title')}</PageTitle>
       <div class="card">
         <dl class="facts">
-          <dt>Name</dt>
+          <dt>{t('account.name')}</dt>
           <dd>{user?.name}</dd>
-          <dt>E-mail</dt>
+          <dt>{t('account.email')}</dt>
           <dd>{user?.email}</dd>
-          <dt>Role</dt>
-          <dd>{user?.role}</dd>
-          <dt>Workspace</dt>
+          <dt>{t('account.role')}</dt>
+          <dd>{t('account.roleName', { role: user?.role ?? '' })}</dd>
+          <dt>{t('account.workspace')}</dt>
           <dd>{me.value?.workspace.name}</dd>
         </dl>
       </div>
-      <h2>Password</h2>
+      <Languages />
+      <h2>{t('account.password')}</h2>
       <form
         class="card"
         onSubmit={async (event) => {
@@ -39,13 +42,13 @@ export function Account() {
           if (answer) {
             setCurrent('');
             setNext('');
-            setDone(`Password changed; ${answer.data.ended} other session${answer.data.ended === 1 ? '' : 's'} ended.`);
+            setDone(t('account.passwordChanged', { ended: answer.data.ended }));
             sessions.reload();
           }
         }}
       >
         <Field
-          label="Current password"
+          label={t('account.currentPassword')}
           type="password"
           autocomplete="current-password"
           required
@@ -53,8 +56,8 @@ export function Account() {
           onValue={setCurrent}
         />
         <Field
-          label="New password"
-          hint="At least 10 characters, not a commonly used password."
+          label={t('reset.newPassword')}
+          hint={t('password.hint')}
           type="password"
           autocomplete="new-password"
           required
@@ -69,22 +72,22 @@ export function Account() {
           </p>
         ) : null}
         <button class="primary" type="submit" disabled={password.pending}>
-          Change password
+          {t('account.changePassword')}
         </button>
       </form>
       <TwoFactorSection />
-      <h2>Sessions</h2>
+      <h2>{t('account.sessions')}</h2>
       {sessions.data ? null : <Loading error={sessions.error} />}
       {sessions.data ? (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Browser or client', 'Last used', ['Ends', 'wide']]} />
+            <TableHead columns={[t('account.client'), t('account.lastUsed'), [t('account.ends'), 'wide']]} />
             <tbody>
               {sessions.data.items.map((s) => (
                 <tr key={s.id}>
                   <td class="wrap small">
-                    {s.userAgent ?? 'Unknown client'}
-                    {s.current ? <strong> (this one)</strong> : null}
+                    {s.userAgent ?? t('account.unknownClient')}
+                    {s.current ? <strong> {t('account.thisOne')}</strong> : null}
                   </td>
                   <td>
                     <Time iso={s.lastSeenAt} />
@@ -108,9 +111,75 @@ export function Account() {
             sessions.reload();
           }}
         >
-          Sign out everywhere else
+          {t('account.signOutOthers')}
         </button>
       </p>
+    </>
+  );
+}
+
+/**
+ * The person's language (every account), and for an admin the workspace's default: the
+ * language of those whose browser speaks none of the apps'. A change redraws the console in it.
+ */
+function Languages() {
+  const mine = useAction();
+  const workspace = useAction();
+  const choose = async (locale: string) => {
+    const answer = await mine.run(() =>
+      api.call('PATCH /api/me', { body: { locale: isLocale(locale) ? locale : null } }),
+    );
+    if (answer && me.value) me.value = { ...me.value, user: answer.data };
+  };
+  const setDefault = async (locale: string) => {
+    const answer = await workspace.run(() =>
+      api.call('PATCH /api/workspace', { body: { defaultLocale: isLocale(locale) ? locale : null } }),
+    );
+    if (answer && me.value) me.value = { ...me.value, workspace: answer.data };
+  };
+  const options = (automatic: string) => [
+    <option key="" value="">
+      {automatic}
+    </option>,
+    ...LOCALES.map((locale) => (
+      <option key={locale} value={locale} lang={locale}>
+        {LOCALE_NAMES[locale]}
+      </option>
+    )),
+  ];
+  return (
+    <>
+      <h2>{t('account.language')}</h2>
+      <div class="card stack">
+        <div class="field">
+          <label for="language">{t('account.yourLanguage')}</label>
+          <div class="hint">{t('account.languageHint')}</div>
+          <select
+            id="language"
+            value={me.value?.user.locale ?? ''}
+            disabled={mine.pending}
+            onChange={(event) => void choose((event.target as HTMLSelectElement).value)}
+          >
+            {options(t('account.languageAuto'))}
+          </select>
+        </div>
+        <FormError message={mine.error} />
+        {isAdmin() ? (
+          <div class="field">
+            <label for="workspace-language">{t('account.workspaceLanguage')}</label>
+            <div class="hint">{t('account.workspaceLanguageHint')}</div>
+            <select
+              id="workspace-language"
+              value={me.value?.workspace.defaultLocale ?? ''}
+              disabled={workspace.pending}
+              onChange={(event) => void setDefault((event.target as HTMLSelectElement).value)}
+            >
+              {options(t('account.workspaceLanguageNone'))}
+            </select>
+          </div>
+        ) : null}
+        <FormError message={workspace.error} />
+      </div>
     </>
   );
 }

@@ -2,6 +2,7 @@
 // every key of the workspace.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { t } from '../i18n.js';
 import { isAdmin } from '../session.js';
 import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
@@ -25,8 +26,8 @@ export function ApiKeys() {
   };
   return (
     <>
-      <PageTitle>API keys</PageTitle>
-      <p class="muted">For svc-cli in CI and on your machine, and for coding agents. A key acts as you.</p>
+      <PageTitle>{t('nav.apiKeys')}</PageTitle>
+      <p class="muted">{t('keys.lead')}</p>
       <form
         class="card"
         onSubmit={async (event) => {
@@ -41,8 +42,8 @@ export function ApiKeys() {
         }}
       >
         <Field
-          label="Name"
-          hint="What it is for, e.g. “GitHub deploy”."
+          label={t('keys.name')}
+          hint={t('keys.nameHint')}
           required
           maxLength={100}
           value={name}
@@ -50,16 +51,24 @@ export function ApiKeys() {
         />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
-          Create key
+          {t('keys.create')}
         </button>
       </form>
-      <h2>Your keys</h2>
+      <h2>{t('keys.yours')}</h2>
       {mine.data ? null : <Loading error={mine.error} />}
-      {mine.data && mine.data.items.length === 0 ? <p class="muted">You have no API key.</p> : null}
+      {mine.data && mine.data.items.length === 0 ? <p class="muted">{t('keys.none')}</p> : null}
       {mine.data?.items.length ? (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Name', 'Ends with', ['Created', 'wide'], ['Last used', 'wide'], '']} />
+            <TableHead
+              columns={[
+                t('keys.name'),
+                t('keys.endsWith'),
+                [t('keys.created'), 'wide'],
+                [t('account.lastUsed'), 'wide'],
+                '',
+              ]}
+            />
             <tbody>
               {mine.data.items.map((k) => (
                 <tr key={k.id}>
@@ -75,7 +84,8 @@ export function ApiKeys() {
                   </td>
                   <td>
                     <button type="button" class="danger" onClick={() => revoke('DELETE /api/me/api-keys/{id}', k.id)}>
-                      Revoke<span class="skip"> {k.name}</span>
+                      {t('keys.revoke')}
+                      <span class="skip"> {k.name}</span>
                     </button>
                   </td>
                 </tr>
@@ -86,10 +96,10 @@ export function ApiKeys() {
       ) : null}
       {isAdmin() && all.data ? (
         <>
-          <h2>Every key of the workspace</h2>
+          <h2>{t('keys.all')}</h2>
           <div class="table-wrap">
             <table>
-              <TableHead columns={['Name', 'Owner', ['Last used', 'wide'], '']} />
+              <TableHead columns={[t('keys.name'), t('keys.owner'), [t('account.lastUsed'), 'wide'], '']} />
               <tbody>
                 {all.data.items.map((k) => (
                   <tr key={k.id}>
@@ -106,11 +116,8 @@ export function ApiKeys() {
                         class="danger"
                         onClick={() => revoke('DELETE /api/workspace/api-keys/{id}', k.id)}
                       >
-                        Revoke
-                        <span class="skip">
-                          {' '}
-                          {k.name} of {k.owner.name}
-                        </span>
+                        {t('keys.revoke')}
+                        <span class="skip"> {t('keys.keyOf', { name: k.name, owner: k.owner.name })}</span>
                       </button>
                     </td>
                   </tr>
@@ -120,15 +127,17 @@ export function ApiKeys() {
           </div>
         </>
       ) : null}
-      <Dialog title={`Key “${created?.name ?? ''}”`} open={created !== null} onClose={() => setCreated(null)}>
+      <Dialog
+        title={t('keys.dialog', { name: created?.name ?? '' })}
+        open={created !== null}
+        onClose={() => setCreated(null)}
+      >
         {created ? (
           <>
-            <CopyBox label="API key" text={created.key} />
-            <p class="muted small">
-              Copy it now: it is not shown again. Store it as the SVC_API_KEY secret of your CI.
-            </p>
+            <CopyBox label={t('keys.key')} text={created.key} />
+            <p class="muted small">{t('keys.copyNow')}</p>
             <button type="button" class="primary" onClick={() => setCreated(null)}>
-              Done
+              {t('keys.done')}
             </button>
           </>
         ) : null}

@@ -5,49 +5,51 @@ import type { AuditAction } from '@svc/contract';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { useMemo } from 'preact/hooks';
 import { api } from '../api.js';
+import { type MessageId, t } from '../i18n.js';
 import { currentQuery, navigate } from '../router.js';
 import { FilterSelect, Loading, PageTitle, peopleOptions, TableHead, Time, useLoad, usePages } from '../ui.js';
 
 type Event = AnswerOf<'GET /api/workspace/audit'>['items'][number];
 
-/** Each action in words, in the order the filter lists them. */
-const ACTION_WORDS: Record<AuditAction, string> = {
-  signed_in: 'Signed in',
-  sign_in_failed: 'Failed to sign in',
-  signed_out: 'Signed out',
-  session_ended: 'Ended a session',
-  other_sessions_ended: 'Ended their other sessions',
-  password_changed: 'Changed their password',
-  password_reset_created: 'Made a password reset link',
-  password_reset_completed: 'Reset a password',
-  two_factor_enabled: 'Turned two-factor on',
-  two_factor_disabled: 'Turned two-factor off',
-  two_factor_reset: 'Reset two-factor',
-  recovery_codes_renewed: 'Renewed recovery codes',
-  security_changed: 'Changed the sign-in rule',
-  invitation_created: 'Invited',
-  invitation_withdrawn: 'Withdrew an invitation',
-  invitation_accepted: 'Accepted an invitation',
-  member_added: 'Added a member',
-  role_changed: 'Changed a role',
-  member_removed: 'Removed a member',
-  client_link_created: 'Made a client link',
-  client_link_rotated: 'Rotated a client link',
-  client_link_revoked: 'Revoked a client link',
-  api_key_created: 'Created an API key',
-  api_key_revoked: 'Revoked an API key',
-  project_created: 'Created a project',
-  project_updated: 'Changed a project',
-  project_deleted: 'Deleted a project',
-  exported: 'Exported comments',
-};
+/** The actions, in the order the filter lists them; each in words is `audit.action.<action>`. */
+const ACTIONS: readonly AuditAction[] = [
+  'signed_in',
+  'sign_in_failed',
+  'signed_out',
+  'session_ended',
+  'other_sessions_ended',
+  'password_changed',
+  'password_reset_created',
+  'password_reset_completed',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_reset',
+  'recovery_codes_renewed',
+  'security_changed',
+  'invitation_created',
+  'invitation_withdrawn',
+  'invitation_accepted',
+  'member_added',
+  'role_changed',
+  'member_removed',
+  'client_link_created',
+  'client_link_rotated',
+  'client_link_revoked',
+  'api_key_created',
+  'api_key_revoked',
+  'project_created',
+  'project_updated',
+  'project_deleted',
+  'exported',
+];
+const actionWords = (action: AuditAction) => t(`audit.action.${action}` as MessageId);
 
 const PERIODS = [
-  ['', 'Any time'],
-  ['1', 'Last 24 hours'],
-  ['7', 'Last 7 days'],
-  ['30', 'Last 30 days'],
-] as const;
+  ['', 'audit.anyTime'],
+  ['1', 'audit.last24h'],
+  ['7', 'audit.last7d'],
+  ['30', 'audit.last30d'],
+] as const satisfies readonly (readonly [string, MessageId])[];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -97,41 +99,39 @@ export function AuditLog() {
   const filtered = Boolean(filters.action || filters.actor || filters.days);
   return (
     <>
-      <PageTitle>Audit log</PageTitle>
-      <p class="muted">
-        Sign-ins, sessions, people, client links, API keys and projects: who did what, when, from which address.
-      </p>
-      <form class="filters" aria-label="Filter the audit log" onSubmit={(event) => event.preventDefault()}>
+      <PageTitle>{t('nav.audit')}</PageTitle>
+      <p class="muted">{t('audit.lead')}</p>
+      <form class="filters" aria-label={t('audit.filter')} onSubmit={(event) => event.preventDefault()}>
         <FilterSelect
           id="a-action"
-          label="Action"
+          label={t('audit.action')}
           value={filters.action}
-          options={[['', 'Every action'], ...Object.entries(ACTION_WORDS)]}
+          options={[['', t('audit.everyAction')], ...ACTIONS.map((action) => [action, actionWords(action)] as const)]}
           onValue={(value) => setFilter('action', value)}
         />
         <FilterSelect
           id="a-actor"
-          label="Who"
+          label={t('audit.who')}
           value={filters.actor}
           options={peopleOptions(members.data?.items)}
           onValue={(value) => setFilter('actor', value)}
         />
         <FilterSelect
           id="a-days"
-          label="When"
+          label={t('inbox.when')}
           value={filters.days}
-          options={PERIODS}
+          options={PERIODS.map(([value, id]) => [value, t(id)] as const)}
           onValue={(value) => setFilter('days', value)}
         />
       </form>
       {list.data ? null : <Loading error={list.error} />}
-      {list.data && items.length === 0 ? (
-        <p class="empty">{filtered ? 'Nothing matches these filters.' : 'Nothing recorded yet.'}</p>
-      ) : null}
+      {list.data && items.length === 0 ? <p class="empty">{t(filtered ? 'audit.noMatch' : 'audit.empty')}</p> : null}
       {items.length ? (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['When', 'Who did what', 'To what', ['Address', 'wide']]} />
+            <TableHead
+              columns={[t('inbox.when'), t('audit.whoDidWhat'), t('audit.toWhat'), [t('audit.address'), 'wide']]}
+            />
             <tbody>
               {items.map((event) => (
                 <tr key={event.id} data-action={event.action}>
@@ -139,8 +139,8 @@ export function AuditLog() {
                     <Time iso={event.at} />
                   </td>
                   <td class="wrap">
-                    <strong>{event.actor?.name ?? 'The operator'}</strong>
-                    <div>{ACTION_WORDS[event.action]}</div>
+                    <strong>{event.actor?.name ?? t('audit.operator')}</strong>
+                    <div>{actionWords(event.action)}</div>
                   </td>
                   <td class="wrap">{whatOf(event)}</td>
                   <td class="hide-phone">
@@ -158,7 +158,7 @@ export function AuditLog() {
             type="button"
             onClick={() => navigate(filtersUrl({ ...filters, cursor: list.data?.nextCursor ?? '' }), true)}
           >
-            Older events
+            {t('audit.older')}
           </button>
         </p>
       ) : null}

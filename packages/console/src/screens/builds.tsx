@@ -4,6 +4,7 @@ import { deriveCommitUrl } from '@svc/contract/commit-url';
 import { shortSha } from '@svc/contract/sha';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { t, tx } from '../i18n.js';
 import { Link } from '../router.js';
 import { Loading, PageTitle, TableHead, Time, useLoad } from '../ui.js';
 
@@ -18,20 +19,29 @@ export function ProjectBuilds({ projectKey }: { projectKey: string }) {
   return (
     <>
       <p class="small">
-        <Link href="/projects">← Projects</Link>
+        <Link href="/projects">{t('projects.back')}</Link>
       </p>
-      <PageTitle>{`Builds of ${project.data?.name ?? projectKey}`}</PageTitle>
+      <PageTitle>{t('builds.title', { name: project.data?.name ?? projectKey })}</PageTitle>
       {builds.data ? null : <Loading error={builds.error ?? project.error} />}
       {builds.data && items.length === 0 ? (
         <p class="empty">
-          No build reported yet. Deploys report theirs with <code>svc-cli status --deployed</code> (see{' '}
-          <Link href={`/projects/${projectKey}/install`}>Install</Link>).
+          {tx('builds.empty', {
+            command: <code>svc-cli status --deployed</code>,
+            link: <Link href={`/projects/${projectKey}/install`}>{t('install.title')}</Link>,
+          })}
         </p>
       ) : null}
       {items.length ? (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Build', 'First seen', ['Reported by', 'wide'], 'Made Live']} />
+            <TableHead
+              columns={[
+                t('builds.build'),
+                t('builds.firstSeen'),
+                [t('builds.reportedBy'), 'wide'],
+                t('builds.madeLive'),
+              ]}
+            />
             <tbody>
               {items.map((b) => {
                 const link = deriveCommitUrl(project.data?.repoUrl ?? null, b.sha);
@@ -49,12 +59,12 @@ export function ProjectBuilds({ projectKey }: { projectKey: string }) {
                     <td>
                       <Time iso={b.createdAt} />
                     </td>
-                    <td class="hide-phone">{b.reportedBy?.name ?? <span class="muted">The page's beacon</span>}</td>
+                    <td class="hide-phone">{b.reportedBy?.name ?? <span class="muted">{t('builds.beacon')}</span>}</td>
                     <td>
                       {b.deployedCommentIds.length === 0 ? (
-                        <span class="muted">No comment</span>
+                        <span class="muted">{t('builds.noComment')}</span>
                       ) : (
-                        <ul style="margin:0;padding-left:18px">
+                        <ul style="margin:0;padding-inline-start:18px">
                           {b.deployedCommentIds.map((id) => (
                             <li key={id}>
                               <Link href={`/comments/${encodeURIComponent(id)}`}>{id}</Link>
@@ -73,7 +83,7 @@ export function ProjectBuilds({ projectKey }: { projectKey: string }) {
       {builds.data?.nextCursor ? (
         <p>
           <button type="button" onClick={() => setCursor(builds.data?.nextCursor ?? undefined)}>
-            Older builds
+            {t('builds.older')}
           </button>
         </p>
       ) : null}

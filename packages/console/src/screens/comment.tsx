@@ -3,11 +3,13 @@
 
 import { elementInWords } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
+import type { Translate } from '@svc/contract/i18n';
 import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
-import { durationText, ENGLISH, fixStory, timelineSentence } from '@svc/contract/vocabulary';
+import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabulary';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { intlLocale, t, tx } from '../i18n.js';
 import { Link, navigate } from '../router.js';
 import {
   ConfirmDialog,
@@ -38,11 +40,11 @@ function ScreenshotImage({ id }: { id: string }) {
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
   }, [id]);
-  if (failed) return <p class="muted">The screenshot could not be loaded.</p>;
-  if (!url) return <p class="muted">Loading the screenshot…</p>;
+  if (failed) return <p class="muted">{t('comment.screenshotFailed')}</p>;
+  if (!url) return <p class="muted">{t('comment.screenshotLoading')}</p>;
   return (
     <a href={url} target="_blank" rel="noopener noreferrer">
-      <img class="screenshot" src={url} alt="The page as its author saw it, the element outlined" />
+      <img class="screenshot" src={url} alt={t('comment.screenshotAlt')} />
     </a>
   );
 }
@@ -52,38 +54,45 @@ type Context = NonNullable<AnswerOf<'GET /api/comments/{id}'>['context']>;
 /** The browser and page the comment was written in, and the page's recent errors. */
 function ContextFacts({ context }: { context: Context }) {
   const software = (s: { name: string; version: string | null } | null) =>
-    s ? `${s.name} ${s.version ?? ''}`.trim() : 'unknown';
+    s ? `${s.name} ${s.version ?? ''}`.trim() : t('comment.unknown');
   return (
     <>
-      <h2>Where it was written</h2>
+      <h2>{t('comment.whereWritten')}</h2>
       <div class="card">
         <dl class="facts">
-          <dt>Browser</dt>
+          <dt>{t('comment.browser')}</dt>
+          <dd>{t('comment.browserValue', { browser: software(context.browser), os: software(context.os) })}</dd>
+          <dt>{t('comment.window')}</dt>
           <dd>
-            {software(context.browser)} on {software(context.os)}
+            {t('comment.windowValue', {
+              width: String(context.viewport.width),
+              height: String(context.viewport.height),
+              ratio: String(context.devicePixelRatio),
+              screenWidth: String(context.screen.width),
+              screenHeight: String(context.screen.height),
+            })}
           </dd>
-          <dt>Window</dt>
+          <dt>{t('comment.language')}</dt>
           <dd>
-            {context.viewport.width}×{context.viewport.height} at {context.devicePixelRatio}x (screen{' '}
-            {context.screen.width}×{context.screen.height})
+            {t('comment.languageValue', {
+              language: context.language,
+              timeZone: context.timeZone,
+              scheme: context.colorScheme,
+            })}
           </dd>
-          <dt>Language</dt>
-          <dd>
-            {context.language}, {context.timeZone}, {context.colorScheme} theme
-          </dd>
-          <dt>Page title</dt>
+          <dt>{t('comment.pageTitle')}</dt>
           <dd>{context.title || '—'}</dd>
-          <dt>Address</dt>
+          <dt>{t('comment.address')}</dt>
           <dd>{context.url}</dd>
-          <dt>Build</dt>
-          <dd>{context.buildSha ? <code>{shortSha(context.buildSha)}</code> : 'not stamped'}</dd>
+          <dt>{t('comment.build')}</dt>
+          <dd>{context.buildSha ? <code>{shortSha(context.buildSha)}</code> : t('comment.notStamped')}</dd>
         </dl>
       </div>
-      <h2>Page errors ({context.errors.length})</h2>
+      <h2>{t('comment.pageErrors', { count: context.errors.length })}</h2>
       {context.errors.length ? (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Kind', 'What', ['When', 'wide']]} />
+            <TableHead columns={[t('comment.kind'), t('inbox.what'), [t('inbox.when'), 'wide']]} />
             <tbody>
               {context.errors.map((e) => (
                 <tr key={`${e.at}${e.message}`}>
@@ -103,7 +112,7 @@ function ContextFacts({ context }: { context: Context }) {
           </table>
         </div>
       ) : (
-        <p class="muted">None recorded.</p>
+        <p class="muted">{t('comment.noneRecorded')}</p>
       )}
     </>
   );
@@ -113,21 +122,23 @@ type TimelineEvent = AnswerOf<'GET /api/comments/{id}'>['timeline'][number];
 
 /** What happened to the comment, oldest first, with the time each step took. */
 function CommentTimeline({ timeline }: { timeline: TimelineEvent[] }) {
-  const fix = fixStory(timeline);
+  const fix = fixStory(timeline, t, intlLocale());
   return (
     <>
-      <h2>Timeline</h2>
+      <h2>{t('comment.timeline')}</h2>
       {fix ? <p class="small">{fix}</p> : null}
       <ol class="timeline">
         {timeline.map((event, index) => {
           const before = timeline[index - 1];
           return (
             <li key={event.id} class={`timeline-${event.kind}`}>
-              <span class="body-text">{timelineSentence(event)}</span>{' '}
+              <span class="body-text">{timelineSentence(event, t)}</span>{' '}
               <span class="muted small">
                 <Time iso={event.at} />
-                {before ? ` · ${durationText(Date.parse(event.at) - Date.parse(before.at))} after the step before` : ''}
-                {event.derived ? ' · recorded before timelines, from what the comment kept' : ''}
+                {before
+                  ? ` · ${t('comment.after', { duration: durationText(Date.parse(event.at) - Date.parse(before.at), t, intlLocale()) })}`
+                  : ''}
+                {event.derived ? ` · ${t('comment.derived')}` : ''}
               </span>
             </li>
           );
@@ -150,7 +161,7 @@ export function CommentDetail({ id }: { id: string }) {
   if (!comment) {
     return (
       <>
-        <PageTitle>Comment</PageTitle>
+        <PageTitle>{t('inbox.comment')}</PageTitle>
         <Loading error={loaded.error} />
       </>
     );
@@ -168,9 +179,11 @@ export function CommentDetail({ id }: { id: string }) {
   return (
     <>
       <p class="small">
-        <Link href="/comments">← All comments</Link>
+        <Link href="/comments">{t('comment.back')}</Link>
       </p>
-      <PageTitle actions={<StatusPills comment={comment} />}>{`Comment by ${comment.author.name}`}</PageTitle>
+      <PageTitle actions={<StatusPills comment={comment} />}>
+        {t('comment.title', { author: comment.author.name })}
+      </PageTitle>
       <div class="card stack">
         <p class="body-text" style="margin:0;font-size:16px">
           {comment.body}
@@ -182,7 +195,7 @@ export function CommentDetail({ id }: { id: string }) {
 
       {comment.screenshot ? (
         <>
-          <h2>Screenshot</h2>
+          <h2>{t('comment.screenshot')}</h2>
           <ScreenshotImage id={comment.id} />
         </>
       ) : null}
@@ -204,64 +217,68 @@ function CommentFacts({ comment }: { comment: Comment }) {
   openOnPage.searchParams.set('svc_comment', comment.id);
   return (
     <dl class="facts">
-      <dt>Project</dt>
+      <dt>{t('comments.project')}</dt>
       <dd>{comment.projectKey}</dd>
-      <dt>Page</dt>
+      <dt>{t('comment.page')}</dt>
       <dd>
         <a href={comment.pageUrl} target="_blank" rel="noopener noreferrer">
           {comment.pageUrl}
         </a>{' '}
         ·{' '}
         <a href={openOnPage.href} target="_blank" rel="noopener noreferrer">
-          Open on page
+          {t('comment.openOnPage')}
         </a>
       </dd>
-      <dt>Pinned to</dt>
+      <dt>{t('comment.pinnedTo')}</dt>
       <dd>
         {comment.anchor ? (
           <>
-            {elementInWords(comment.anchor, ENGLISH.t)} <code class="muted small">{comment.anchor.selector}</code>
+            {elementInWords(comment.anchor, t as Translate)} <code class="muted small">{comment.anchor.selector}</code>
             {comment.repinned ? (
               <div class="muted small">
-                Pin moved by {comment.repinned.by.name} <Time iso={comment.repinned.at} />
+                {tx('comment.pinMovedBy', { name: comment.repinned.by.name, when: <Time iso={comment.repinned.at} /> })}
               </div>
             ) : null}
           </>
         ) : (
-          'the whole page'
+          t('comment.wholePage')
         )}
       </dd>
-      <dt>Written</dt>
-      <dd>
-        <Time iso={comment.createdAt} /> by {comment.author.name}
-      </dd>
+      <dt>{t('comment.written')}</dt>
+      <dd>{tx('comment.writtenBy', { when: <Time iso={comment.createdAt} />, name: comment.author.name })}</dd>
       {comment.commitSha ? (
         <>
           {/* A reopened comment keeps the commit that did not fix it: said as such. */}
-          <dt>{comment.status === 'open' ? 'Earlier fix, not accepted' : 'Fixed in'}</dt>
+          <dt>{t(comment.status === 'open' ? 'comment.earlierFix' : 'comment.fixedIn')}</dt>
           <dd>
-            {comment.commitUrl ? (
-              <a href={comment.commitUrl} target="_blank" rel="noopener noreferrer">
-                commit {shortSha(comment.commitSha)}
-              </a>
-            ) : (
-              <code>{shortSha(comment.commitSha)}</code>
-            )}
-            {comment.appliedBy ? <> by {comment.appliedBy.name}</> : null} <Time iso={comment.appliedAt} />
+            {tx(comment.appliedBy ? 'comment.appliedBy' : 'comment.applied', {
+              commit: comment.commitUrl ? (
+                <a href={comment.commitUrl} target="_blank" rel="noopener noreferrer">
+                  {t('comment.commit', { sha: shortSha(comment.commitSha) })}
+                </a>
+              ) : (
+                <code>{shortSha(comment.commitSha)}</code>
+              ),
+              name: comment.appliedBy?.name ?? '',
+              when: <Time iso={comment.appliedAt} />,
+            })}
           </dd>
         </>
       ) : null}
       {comment.deployedAt && comment.deployedBuildSha ? (
         <>
-          <dt>Live</dt>
+          <dt>{t('state.live')}</dt>
           <dd>
-            in build <code>{shortSha(comment.deployedBuildSha)}</code>, <Time iso={comment.deployedAt} />
+            {tx('comment.liveIn', {
+              build: <code>{shortSha(comment.deployedBuildSha)}</code>,
+              when: <Time iso={comment.deployedAt} />,
+            })}
           </dd>
         </>
       ) : null}
       {comment.verifiedAt ? (
         <>
-          <dt>Verified</dt>
+          <dt>{t('state.verified')}</dt>
           <dd>
             <Time iso={comment.verifiedAt} />
           </dd>
@@ -286,7 +303,7 @@ function CommentActions({
     <div class="row">
       {can.apply ? (
         <button type="button" class="primary" onClick={() => open('apply')}>
-          {comment.status === 'applied' ? 'Apply another commit' : 'Apply a fix'}
+          {t(comment.status === 'applied' ? 'comment.applyAnother' : 'comment.applyFix')}
         </button>
       ) : null}
       {can.verify && !comment.verifiedAt ? (
@@ -301,17 +318,17 @@ function CommentActions({
             )
           }
         >
-          Verified
+          {t('state.verified')}
         </button>
       ) : null}
       {can.verify ? (
         <button type="button" onClick={() => open('reject')}>
-          Not fixed
+          {t('comment.notFixed')}
         </button>
       ) : null}
       {can.reopen && !can.verify ? (
         <button type="button" onClick={() => act(() => api.call('POST /api/comments/{id}/reopen', { params: { id } }))}>
-          Reopen
+          {t('comment.reopen')}
         </button>
       ) : null}
       {can.archive ? (
@@ -319,12 +336,12 @@ function CommentActions({
           type="button"
           onClick={() => act(() => api.call('POST /api/comments/{id}/archive', { params: { id } }))}
         >
-          Archive
+          {t('comment.archive')}
         </button>
       ) : null}
       {can.delete ? (
         <button type="button" class="danger" onClick={() => open('delete')}>
-          Delete
+          {t('comment.delete')}
         </button>
       ) : null}
     </div>
@@ -336,13 +353,13 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
   const [reply, setReply] = useState('');
   return (
     <>
-      <h2>Replies ({comment.replies.length})</h2>
+      <h2>{t('comment.replies', { count: comment.replies.length })}</h2>
       {comment.replies.length ? (
         <ul class="thread">
           {comment.replies.map((r) => (
             <li key={r.id}>
               <div class="row">
-                <strong>{r.author?.name ?? 'Update'}</strong>
+                <strong>{r.author?.name ?? t('comment.update')}</strong>
                 <span class="muted small">
                   <Time iso={r.createdAt} />
                 </span>
@@ -352,7 +369,7 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
           ))}
         </ul>
       ) : (
-        <p class="muted">No replies yet.</p>
+        <p class="muted">{t('comment.noReplies')}</p>
       )}
       <form
         class="card"
@@ -366,7 +383,7 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
         }}
       >
         <Field
-          label="Reply"
+          label={t('comment.reply')}
           multiline
           rows={3}
           required
@@ -375,7 +392,7 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
           onValue={setReply}
         />
         <button type="submit" class="primary" disabled={pending || !reply.trim()}>
-          Send reply
+          {t('comment.sendReply')}
         </button>
       </form>
     </>
@@ -393,7 +410,7 @@ function ApplyDialog({ comment, open, onClose, act, action }: DialogProps & { ac
   const [sha, setSha] = useState('');
   const [link, setLink] = useState('');
   return (
-    <Dialog title="Apply a fix" open={open} onClose={onClose}>
+    <Dialog title={t('comment.applyFix')} open={open} onClose={onClose}>
       <form
         noValidate
         onSubmit={(event) => {
@@ -402,11 +419,7 @@ function ApplyDialog({ comment, open, onClose, act, action }: DialogProps & { ac
           const typed = sha.trim();
           const commitSha = normalizeSha(typed);
           if (!commitSha) {
-            action.setError(
-              typed
-                ? `"${typed.slice(0, 60)}" is not a commit SHA: one is 7 to 40 hexadecimal characters (0-9, a-f), as git log shows it.`
-                : 'Write the commit SHA of the fix: 7 to 40 hexadecimal characters (0-9, a-f), as git log shows it.',
-            );
+            action.setError(typed ? t('comment.notASha', { typed: typed.slice(0, 60) }) : t('comment.writeSha'));
             return;
           }
           void act(() =>
@@ -417,21 +430,15 @@ function ApplyDialog({ comment, open, onClose, act, action }: DialogProps & { ac
           );
         }}
       >
-        <Field label="Commit SHA" hint="7 to 40 hex characters." required value={sha} onValue={setSha} />
-        <Field
-          label="Link to the commit"
-          hint="Optional: derived from the project's repository URL when it has one."
-          type="url"
-          value={link}
-          onValue={setLink}
-        />
+        <Field label={t('comment.sha')} hint={t('comment.shaHint')} required value={sha} onValue={setSha} />
+        <Field label={t('comment.link')} hint={t('comment.linkHint')} type="url" value={link} onValue={setLink} />
         <FormError message={action.error} />
         <div class="row">
           <button type="submit" class="primary" disabled={action.pending}>
-            Apply
+            {t('comment.apply')}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t('ui.cancel')}
           </button>
         </div>
       </form>
@@ -442,7 +449,7 @@ function ApplyDialog({ comment, open, onClose, act, action }: DialogProps & { ac
 function NotFixedDialog({ comment, open, onClose, act, action }: DialogProps & { act: Act }) {
   const [note, setNote] = useState('');
   return (
-    <Dialog title="Not fixed" open={open} onClose={onClose}>
+    <Dialog title={t('comment.notFixed')} open={open} onClose={onClose}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -455,8 +462,8 @@ function NotFixedDialog({ comment, open, onClose, act, action }: DialogProps & {
         }}
       >
         <Field
-          label="What is still wrong?"
-          hint={`Required, at most ${VERIFY_NOTE_MAX} characters. The comment reopens and whoever applied the fix is told.`}
+          label={t('comment.stillWrong')}
+          hint={t('comment.stillWrongHint', { max: VERIFY_NOTE_MAX })}
           multiline
           required
           maxLength={VERIFY_NOTE_MAX}
@@ -466,10 +473,10 @@ function NotFixedDialog({ comment, open, onClose, act, action }: DialogProps & {
         <FormError message={action.error} />
         <div class="row">
           <button type="submit" class="primary" disabled={action.pending || !note.trim()}>
-            Reopen
+            {t('comment.reopen')}
           </button>
           <button type="button" onClick={onClose}>
-            Cancel
+            {t('ui.cancel')}
           </button>
         </div>
       </form>
@@ -480,10 +487,10 @@ function NotFixedDialog({ comment, open, onClose, act, action }: DialogProps & {
 function DeleteDialog({ comment, open, onClose, action }: DialogProps) {
   return (
     <ConfirmDialog
-      title="Delete this comment?"
+      title={t('comment.deleteTitle')}
       open={open}
       onClose={onClose}
-      confirm="Delete"
+      confirm={t('comment.delete')}
       action={action}
       request={() => api.call('DELETE /api/comments/{id}', { params: { id: comment.id } })}
       done={() => {
@@ -491,7 +498,7 @@ function DeleteDialog({ comment, open, onClose, action }: DialogProps) {
         navigate('/comments');
       }}
     >
-      <p>The comment, its replies and its notifications are deleted for everyone. This cannot be undone.</p>
+      <p>{t('comment.deleteBody')}</p>
     </ConfirmDialog>
   );
 }

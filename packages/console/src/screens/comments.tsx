@@ -5,6 +5,7 @@ import type { AnswerOf, Endpoints } from '@svc/contract/endpoints';
 import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { t } from '../i18n.js';
 import { currentQuery, Link, navigate } from '../router.js';
 import {
   FilterSelect,
@@ -73,27 +74,27 @@ export function Comments() {
 
   return (
     <>
-      <PageTitle>Comments</PageTitle>
+      <PageTitle>{t('nav.comments')}</PageTitle>
       <CommentFilters filters={filters} />
       {selected.size ? (
         <div class="row" style="margin-bottom:8px">
-          <span>{selected.size} selected</span>
+          <span>{t('comments.selected', { count: selected.size })}</span>
           <button type="button" disabled={bulk.pending} onClick={archiveSelected}>
-            Archive selected
+            {t('comments.archiveSelected')}
           </button>
           <button type="button" class="link" onClick={() => setSelected(new Set())}>
-            Clear selection
+            {t('comments.clearSelection')}
           </button>
         </div>
       ) : null}
       <FormError message={bulk.error} />
       {list.data ? null : <Loading error={list.error} />}
-      {list.data && items.length === 0 ? <p class="empty">No comments match these filters.</p> : null}
+      {list.data && items.length === 0 ? <p class="empty">{t('comments.noMatch')}</p> : null}
       {items.length ? <CommentTable items={items} selected={selected} onSelect={setSelected} /> : null}
       <div class="row" style="margin-top:12px">
         {filters.cursor ? (
           <button type="button" onClick={() => navigate(filtersUrl({ ...filters, cursor: '' }), true)}>
-            First page
+            {t('comments.firstPage')}
           </button>
         ) : null}
         {list.data?.nextCursor ? (
@@ -101,7 +102,7 @@ export function Comments() {
             type="button"
             onClick={() => navigate(filtersUrl({ ...filters, cursor: list.data?.nextCursor ?? '' }), true)}
           >
-            Next page
+            {t('comments.nextPage')}
           </button>
         ) : null}
       </div>
@@ -123,14 +124,14 @@ function CommentFilters({ filters }: { filters: Filters }) {
     <>
       <form
         class="filters"
-        aria-label="Filter comments"
+        aria-label={t('comments.filter')}
         onSubmit={(event) => {
           event.preventDefault();
           navigate(filtersUrl({ ...filters, cursor: '', q: search.trim(), pageUrl: page.trim() }), true);
         }}
       >
         <div>
-          <label for="f-q">Words</label>
+          <label for="f-q">{t('comments.words')}</label>
           <input
             id="f-q"
             type="search"
@@ -140,23 +141,23 @@ function CommentFilters({ filters }: { filters: Filters }) {
         </div>
         <FilterSelect
           id="f-project"
-          label="Project"
+          label={t('comments.project')}
           value={filters.project}
           options={[
-            ['', 'All projects'],
+            ['', t('comments.allProjects')],
             ...(projects.data?.items ?? []).map((p) => [p.key, `${p.name} (${p.key})`] as const),
           ]}
           onValue={(value) => setFilter('project', value)}
         />
         <FilterSelect
           id="f-author"
-          label="Author"
+          label={t('comments.author')}
           value={filters.author}
           options={peopleOptions(members.data?.items)}
           onValue={(value) => setFilter('author', value)}
         />
         <div>
-          <label for="f-page">Page URL</label>
+          <label for="f-page">{t('comments.pageUrl')}</label>
           <input
             id="f-page"
             type="url"
@@ -166,11 +167,11 @@ function CommentFilters({ filters }: { filters: Filters }) {
           />
         </div>
         <div style="align-self:end">
-          <button type="submit">Search</button>
+          <button type="submit">{t('comments.search')}</button>
         </div>
       </form>
       <fieldset class="segmented">
-        <legend class="skip">Status</legend>
+        <legend class="skip">{t('comments.status')}</legend>
         {STATUS_FILTERS.map(([value, label]) => (
           <button
             key={value}
@@ -178,7 +179,7 @@ function CommentFilters({ filters }: { filters: Filters }) {
             aria-pressed={filters.status === value}
             onClick={() => setFilter('status', value)}
           >
-            {label}
+            {t(label)}
           </button>
         ))}
       </fieldset>
@@ -207,28 +208,28 @@ function CommentTable({
   return (
     <div class="table-wrap">
       <table>
-        <caption class="skip">Comments, newest first. Arrow keys move between rows.</caption>
+        <caption class="skip">{t('comments.caption')}</caption>
         <thead>
           <tr>
             <th scope="col">
               <input
                 type="checkbox"
-                aria-label="Select every comment of this page"
+                aria-label={t('comments.selectAll')}
                 checked={selected.size === items.length}
                 onChange={(e) =>
                   onSelect((e.target as HTMLInputElement).checked ? new Set(items.map((c) => c.id)) : new Set())
                 }
               />
             </th>
-            <th scope="col">Comment</th>
-            <th scope="col">Status</th>
+            <th scope="col">{t('inbox.comment')}</th>
+            <th scope="col">{t('comments.status')}</th>
             <th scope="col" class="hide-phone">
-              Project
+              {t('comments.project')}
             </th>
             <th scope="col" class="hide-phone">
-              Author
+              {t('comments.author')}
             </th>
-            <th scope="col">Updated</th>
+            <th scope="col">{t('comments.updated')}</th>
           </tr>
         </thead>
         <tbody ref={rows}>
@@ -237,7 +238,7 @@ function CommentTable({
               <td>
                 <input
                   type="checkbox"
-                  aria-label={`Select the comment by ${c.author.name}`}
+                  aria-label={t('comments.select', { author: c.author.name })}
                   checked={selected.has(c.id)}
                   onChange={(e) => {
                     const next = new Set(selected);

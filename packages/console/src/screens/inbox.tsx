@@ -4,15 +4,16 @@ import { shortSha } from '@svc/contract/sha';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { setUnread } from '../badge.js';
+import { type MessageId, t } from '../i18n.js';
 import { Link } from '../router.js';
 import { FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
 type Notification = AnswerOf<'GET /api/me/notifications'>['items'][number];
 
-const LABELS: Record<Notification['type'], string> = {
-  CommentApplied: 'Fix applied',
-  CommentReopened: 'Reopened',
-  ReplyAdded: 'New reply',
+const LABELS: Record<Notification['type'], MessageId> = {
+  CommentApplied: 'inbox.CommentApplied',
+  CommentReopened: 'inbox.CommentReopened',
+  ReplyAdded: 'inbox.ReplyAdded',
 };
 
 export function Inbox() {
@@ -39,40 +40,38 @@ export function Inbox() {
                 }
               }}
             >
-              Mark all read
+              {t('inbox.markAllRead')}
             </button>
           ) : null
         }
       >
-        Inbox
+        {t('nav.inbox')}
       </PageTitle>
       <FormError message={action.error} />
       {list.data ? null : <Loading error={list.error} />}
-      {list.data && items.length === 0 ? (
-        <p class="empty">
-          No notifications yet. When someone replies to, fixes or reopens a comment of yours, it shows here.
-        </p>
-      ) : null}
+      {list.data && items.length === 0 ? <p class="empty">{t('inbox.empty')}</p> : null}
       {items.length ? (
         <div class="table-wrap">
           <table>
-            <caption class="skip">Notifications, newest first</caption>
-            <TableHead columns={['What', 'Comment', ['By', 'wide'], 'When']} />
+            <caption class="skip">{t('inbox.caption')}</caption>
+            <TableHead columns={[t('inbox.what'), t('inbox.comment'), [t('inbox.by'), 'wide'], t('inbox.when')]} />
             <tbody>
               {items.map((n) => (
                 <tr key={n.id} class={n.read ? '' : 'unread'}>
                   <td>
-                    <strong>{LABELS[n.type]}</strong>
-                    {n.read ? null : <span class="skip"> (unread)</span>}
-                    {n.commitSha ? <div class="muted small">Commit {shortSha(n.commitSha)}</div> : null}
+                    <strong>{t(LABELS[n.type])}</strong>
+                    {n.read ? null : <span class="skip"> {t('inbox.unread')}</span>}
+                    {n.commitSha ? (
+                      <div class="muted small">{t('inbox.commit', { sha: shortSha(n.commitSha) })}</div>
+                    ) : null}
                   </td>
                   <td class="wrap">
                     <Link href={`/comments/${encodeURIComponent(n.comment.id)}`}>
-                      {n.excerpt || 'Open the comment'}
+                      {n.excerpt || t('inbox.openComment')}
                     </Link>
                     <div class="muted small">{n.comment.projectKey}</div>
                   </td>
-                  <td class="hide-phone">{n.actor?.name ?? 'Automatic'}</td>
+                  <td class="hide-phone">{n.actor?.name ?? t('inbox.automatic')}</td>
                   <td>
                     <Time iso={n.createdAt} />
                   </td>
@@ -85,7 +84,7 @@ export function Inbox() {
       {list.data?.nextCursor ? (
         <p>
           <button type="button" onClick={() => setCursor(list.data?.nextCursor ?? undefined)}>
-            Older notifications
+            {t('inbox.older')}
           </button>
         </p>
       ) : null}

@@ -8,24 +8,25 @@ import { durationText } from '@svc/contract/vocabulary';
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { api } from '../api.js';
+import { intlLocale, type MessageId, t, tx } from '../i18n.js';
 import { currentQuery, Link, navigate } from '../router.js';
 import { FilterSelect, Loading, PageTitle, Time, useLoad } from '../ui.js';
 
 type Insights = AnswerOf<'GET /api/workspace/insights'>;
 type Waiting = Insights['oldestWaiting'][number];
 
-const WHO_WORDS: Record<InsightWho, string> = {
-  everyone: 'Everyone',
-  person: 'People',
-  api_key: 'API keys',
-  mcp: 'Agents (MCP)',
+const WHO_WORDS: Record<InsightWho, MessageId> = {
+  everyone: 'insights.everyone',
+  person: 'insights.people',
+  api_key: 'insights.apiKeys',
+  mcp: 'insights.agents',
 };
 
 const WAITS = [
-  ['toFix', 'Written → first fix'],
-  ['toLive', 'Fix → Live'],
-  ['toVerified', 'Live → verified'],
-] as const;
+  ['toFix', 'insights.toFix', 'insights.toFixTile'],
+  ['toLive', 'insights.toLive', 'insights.toLiveTile'],
+  ['toVerified', 'insights.toVerified', 'insights.toVerifiedTile'],
+] as const satisfies readonly (readonly [string, MessageId, MessageId])[];
 
 /** The periods offered, in days back from now (the API takes any from 1 to 366). */
 const PERIODS = [7, 30, 90, 365] as const;
@@ -38,9 +39,10 @@ function filtersUrl(filters: Record<string, string>): string {
   return query.size ? `/insights?${query}` : '/insights';
 }
 
-const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)} %`);
-const wait = (ms: number | null) => (ms === null ? '—' : durationText(ms));
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+const percent = (rate: number | null) =>
+  rate === null ? '—' : new Intl.NumberFormat(intlLocale(), { style: 'percent' }).format(rate);
+const wait = (ms: number | null) => (ms === null ? '—' : durationText(ms, t, intlLocale()));
+const number = (n: number) => n.toLocaleString(intlLocale());
 /** A colour of the stylesheet (6-digit hex), for the chart's canvas. */
 const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
@@ -60,24 +62,24 @@ export function Insights() {
   const data = insights.data;
   return (
     <>
-      <PageTitle>Insights</PageTitle>
-      <p class="muted">
-        How long feedback waits at each step, whose fixes hold, and what is stuck. Days are UTC days; waits are medians,
-        with the time 90 % of them took.
-      </p>
-      <form class="filters" aria-label="Choose what insights cover" onSubmit={(event) => event.preventDefault()}>
+      <PageTitle>{t('nav.insights')}</PageTitle>
+      <p class="muted">{t('insights.lead')}</p>
+      <form class="filters" aria-label={t('insights.filter')} onSubmit={(event) => event.preventDefault()}>
         <FilterSelect
           id="i-project"
-          label="Project"
+          label={t('comments.project')}
           value={filters.project}
-          options={[['', 'All projects'], ...(projects.data?.items ?? []).map((p) => [p.key, p.name] as const)]}
+          options={[
+            ['', t('comments.allProjects')],
+            ...(projects.data?.items ?? []).map((p) => [p.key, p.name] as const),
+          ]}
           onValue={(value) => setFilter('project', value)}
         />
         <FilterSelect
           id="i-days"
-          label="Period"
+          label={t('insights.period')}
           value={filters.days}
-          options={PERIODS.map((days) => [String(days), `Last ${days} days`] as const)}
+          options={PERIODS.map((days) => [String(days), t('insights.lastDays', { days })] as const)}
           onValue={(value) => setFilter('days', value)}
         />
       </form>
@@ -91,70 +93,60 @@ function Figures({ insights }: { insights: Insights }) {
   const ways = insights.rows.slice(1).filter((row) => row.fixes > 0 || row.verified > 0 || row.toLive.count > 0);
   const quiet =
     insights.backlog.open === 0 && insights.backlog.days.every((day) => day.created === 0) && everyone.fixes === 0;
-  if (quiet)
-    return (
-      <p class="empty">
-        Nothing happened in this period. Figures appear here once comments are written, fixed and verified.
-      </p>
-    );
+  if (quiet) return <p class="empty">{t('insights.quiet')}</p>;
   return (
     <>
-      <ul class="tiles" aria-label="In short">
-        <li>
-          <strong>{insights.backlog.open.toLocaleString()}</strong> open now
-        </li>
-        {WAITS.map(([key, label]) => (
-          <li key={key}>
-            <strong>{wait(everyone[key].median)}</strong> {label.toLowerCase()}
-          </li>
+      <ul class="tiles" aria-label={t('insights.inShort')}>
+        <li>{tx('insights.openNow', { count: <strong>{number(insights.backlog.open)}</strong> })}</li>
+        {WAITS.map(([key, , tile]) => (
+          <li key={key}>{tx(tile, { wait: <strong>{wait(everyone[key].median)}</strong> })}</li>
         ))}
-        <li>
-          <strong>{percent(everyone.firstTimeRightRate)}</strong> right the first time
-        </li>
-        <li>
-          <strong>{percent(everyone.reopenRate)}</strong> of fixes sent back
-        </li>
+        <li>{tx('insights.rightFirstTime', { rate: <strong>{percent(everyone.firstTimeRightRate)}</strong> })}</li>
+        <li>{tx('insights.sentBackTile', { rate: <strong>{percent(everyone.reopenRate)}</strong> })}</li>
       </ul>
 
       <section class="card" aria-labelledby="i-backlog">
-        <h2 id="i-backlog">Waiting for a fix, day by day</h2>
+        <h2 id="i-backlog">{t('insights.backlog')}</h2>
         <BacklogChart days={insights.backlog.days} />
       </section>
 
       <section class="card" aria-labelledby="i-waits">
-        <h2 id="i-waits">How long each step takes</h2>
-        <p class="muted">The bar is the median; the thin line reaches the time 90 % took.</p>
+        <h2 id="i-waits">{t('insights.waits')}</h2>
+        <p class="muted">{t('insights.waitsHint')}</p>
         {WAITS.map(([key, label]) => (
-          <WaitBars key={key} label={label} rows={[everyone, ...ways]} pick={(row) => row[key]} />
+          <WaitBars key={key} label={t(label)} rows={[everyone, ...ways]} pick={(row) => row[key]} />
         ))}
       </section>
 
       <section class="card" aria-labelledby="i-hold">
-        <h2 id="i-hold">Whose fixes hold</h2>
+        <h2 id="i-hold">{t('insights.hold')}</h2>
         <div class="table-wrap">
           <table>
             <thead>
               <tr>
-                <th scope="col">Fixed by</th>
-                <th scope="col">Fixes</th>
-                <th scope="col">Sent back</th>
+                <th scope="col">{t('insights.fixedBy')}</th>
+                <th scope="col">{t('insights.fixes')}</th>
+                <th scope="col">{t('insights.sentBack')}</th>
                 <th scope="col" class="hide-phone">
-                  Verified
+                  {t('state.verified')}
                 </th>
-                <th scope="col">Right the first time</th>
+                <th scope="col">{t('insights.firstTime')}</th>
               </tr>
             </thead>
             <tbody>
               {[everyone, ...ways].map((row) => (
                 <tr key={row.who} data-who={row.who}>
-                  <th scope="row">{WHO_WORDS[row.who]}</th>
-                  <td>{row.fixes.toLocaleString()}</td>
+                  <th scope="row">{t(WHO_WORDS[row.who])}</th>
+                  <td>{number(row.fixes)}</td>
                   <td>
-                    <Meter rate={row.reopenRate} label={`${row.sentBack.toLocaleString()} sent back`} bad />
+                    <Meter rate={row.reopenRate} label={t('insights.sentBackCount', { count: row.sentBack })} bad />
                   </td>
-                  <td class="hide-phone">{row.verified.toLocaleString()}</td>
+                  <td class="hide-phone">{number(row.verified)}</td>
                   <td>
-                    <Meter rate={row.firstTimeRightRate} label={`${row.firstTimeRight.toLocaleString()} right`} />
+                    <Meter
+                      rate={row.firstTimeRightRate}
+                      label={t('insights.rightCount', { count: row.firstTimeRight })}
+                    />
                   </td>
                 </tr>
               ))}
@@ -165,17 +157,17 @@ function Figures({ insights }: { insights: Insights }) {
 
       <div class="columns">
         <section class="card" aria-labelledby="i-oldest">
-          <h2 id="i-oldest">Waiting longest for a fix</h2>
-          <WaitingList items={insights.oldestWaiting} since="written" empty="Nothing is waiting for a fix." />
+          <h2 id="i-oldest">{t('insights.oldest')}</h2>
+          <WaitingList items={insights.oldestWaiting} since="insights.writtenSince" empty={t('insights.noneWaiting')} />
         </section>
         <section class="card" aria-labelledby="i-live">
           <h2 id="i-live">
-            Live, not verified <span class="muted">({insights.liveUnverified.count.toLocaleString()})</span>
+            {t('insights.liveUnverified')} <span class="muted">({number(insights.liveUnverified.count)})</span>
           </h2>
           <WaitingList
             items={insights.liveUnverified.oldest}
-            since="Live"
-            empty="Every comment that went Live has been verified."
+            since="insights.liveSince"
+            empty={t('insights.allVerified')}
           />
         </section>
       </div>
@@ -211,13 +203,13 @@ function WaitBars({
   return (
     <div class="waits">
       <h3>{label}</h3>
-      {measured.length === 0 ? <p class="muted">None in this period.</p> : null}
+      {measured.length === 0 ? <p class="muted">{t('insights.noneInPeriod')}</p> : null}
       <dl>
         {measured.map((row) => {
           const spread = pick(row);
           return (
             <div key={row.who} class="wait-row" data-who={row.who}>
-              <dt>{WHO_WORDS[row.who]}</dt>
+              <dt>{t(WHO_WORDS[row.who])}</dt>
               <dd class="wait-figures">
                 <span class="wait-bar" aria-hidden="true">
                   <span class="p90" style={{ width: share(spread.p90) }} />
@@ -225,9 +217,7 @@ function WaitBars({
                 </span>
                 <span>
                   <strong>{wait(spread.median)}</strong>{' '}
-                  <span class="muted">
-                    · 90 % within {wait(spread.p90)} · {plural(spread.count, 'comment', 'comments')}
-                  </span>
+                  <span class="muted">· {t('insights.p90', { wait: wait(spread.p90), count: spread.count })}</span>
                 </span>
               </dd>
             </div>
@@ -238,7 +228,7 @@ function WaitBars({
   );
 }
 
-function WaitingList({ items, since, empty }: { items: Waiting[]; since: string; empty: string }) {
+function WaitingList({ items, since, empty }: { items: Waiting[]; since: MessageId; empty: string }) {
   if (items.length === 0) return <p class="muted">{empty}</p>;
   return (
     <ol class="waiting">
@@ -246,7 +236,7 @@ function WaitingList({ items, since, empty }: { items: Waiting[]; since: string;
         <li key={item.id}>
           <Link href={`/comments/${item.id}`}>{item.excerpt}</Link>
           <div class="muted">
-            {item.projectKey} · {since} <Time iso={item.since} />
+            {item.projectKey} · {tx(since, { when: <Time iso={item.since} /> })}
           </div>
         </li>
       ))}
@@ -263,15 +253,27 @@ function BacklogChart({ days }: { days: Insights['backlog']['days'] }) {
   const peak = days.reduce((top, day) => (day.open > top.open ? day : top), first ?? { day: '', open: 0 });
   const summary =
     first && last
-      ? `Open comments: ${first.open} on ${first.day}, ${last.open} on ${last.day}; at most ${peak.open}, on ${peak.day}.`
-      : 'No days.';
+      ? t('insights.summary', {
+          first: first.open,
+          firstDay: first.day,
+          last: last.open,
+          lastDay: last.day,
+          peak: peak.open,
+          peakDay: peak.day,
+        })
+      : t('insights.noDays');
   useEffect(() => {
     const element = holder.current;
     if (!element) return;
     const say = (index: number | null | undefined) => {
       const day = days[index ?? days.length - 1];
       if (readout.current && day)
-        readout.current.textContent = `${day.day}: ${day.open} open · ${day.created} written · ${day.fixed} fixed`;
+        readout.current.textContent = t('insights.readout', {
+          day: day.day,
+          open: day.open,
+          written: day.created,
+          fixed: day.fixed,
+        });
     };
     const series = (label: string, color: string, more: Partial<uPlot.Series> = {}): uPlot.Series => ({
       label,
@@ -294,16 +296,20 @@ function BacklogChart({ days }: { days: Insights['backlog']['days'] }) {
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
         series: [
           {},
-          series('Open', accent, { fill: `${accent}2e` }),
-          series('Written', cssVar('--pf-notify'), { width: 1.5, dash: [4, 4] }),
-          series('Fixed', cssVar('--pf-ok'), { width: 1.5 }),
+          series(t('insights.open'), accent, { fill: `${accent}2e` }),
+          series(t('insights.written'), cssVar('--pf-notify'), { width: 1.5, dash: [4, 4] }),
+          series(t('insights.fixed'), cssVar('--pf-ok'), { width: 1.5 }),
         ],
         axes: [
           {
             ...axis,
             values: (_chart, splits) =>
               splits.map((at) =>
-                new Date(at * 1000).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+                new Date(at * 1000).toLocaleDateString(intlLocale(), {
+                  month: 'short',
+                  day: 'numeric',
+                  timeZone: 'UTC',
+                }),
               ),
           },
           { ...axis, size: 44 },
@@ -329,22 +335,22 @@ function BacklogChart({ days }: { days: Insights['backlog']['days'] }) {
   return (
     <>
       <ul class="legend" aria-hidden="true">
-        <li class="open">Open</li>
-        <li class="written">Written</li>
-        <li class="fixed">Fixed</li>
+        <li class="open">{t('insights.open')}</li>
+        <li class="written">{t('insights.written')}</li>
+        <li class="fixed">{t('insights.fixed')}</li>
       </ul>
       <div class="chart" ref={holder} role="img" aria-label={summary} />
       <p class="muted readout" ref={readout} aria-hidden="true" />
       <details>
-        <summary>The numbers, day by day</summary>
+        <summary>{t('insights.numbers')}</summary>
         <div class="table-wrap">
           <table>
             <thead>
               <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Open at its end</th>
-                <th scope="col">Written</th>
-                <th scope="col">Fixed</th>
+                <th scope="col">{t('insights.day')}</th>
+                <th scope="col">{t('insights.openAtEnd')}</th>
+                <th scope="col">{t('insights.written')}</th>
+                <th scope="col">{t('insights.fixed')}</th>
               </tr>
             </thead>
             <tbody>

@@ -2,6 +2,7 @@
 // links. A link is shown once, with a copy button: nothing is e-mailed.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { intlLocale, t } from '../i18n.js';
 import { isAdmin, me } from '../session.js';
 import {
   ConfirmDialog,
@@ -39,7 +40,7 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
   const onlyAdmin = members.data?.items.filter((m) => m.role === 'admin').length === 1;
   return (
     <section aria-labelledby="team">
-      <h2 id="team">Team</h2>
+      <h2 id="team">{t('people.team')}</h2>
       <FormError message={removing || resetting ? '' : action.error} />
       {members.data ? null : <Loading error={members.error} />}
       {members.data ? (
@@ -47,16 +48,16 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
           <table>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
+                <th scope="col">{t('account.name')}</th>
+                <th scope="col">{t('account.role')}</th>
                 {admin ? (
                   <th scope="col" class="hide-phone">
-                    Last sign-in
+                    {t('people.lastSignIn')}
                   </th>
                 ) : null}
                 {admin ? (
                   <th scope="col">
-                    <span class="skip">Actions</span>
+                    <span class="skip">{t('ui.actions')}</span>
                   </th>
                 ) : null}
               </tr>
@@ -66,14 +67,14 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                 <tr key={m.id}>
                   <td class="wrap">
                     {m.name}
-                    {m.id === self ? <span class="muted"> (you)</span> : null}
+                    {m.id === self ? <span class="muted"> {t('people.you')}</span> : null}
                     {m.email ? <div class="muted small">{m.email}</div> : null}
-                    {m.twoFactor ? <div class="muted small">Two-factor on</div> : null}
+                    {m.twoFactor ? <div class="muted small">{t('people.twoFactorOn')}</div> : null}
                   </td>
                   <td>
                     {admin ? (
                       <select
-                        aria-label={`Role of ${m.name}`}
+                        aria-label={t('people.roleOf', { name: m.name })}
                         value={m.role}
                         onChange={async (e) => {
                           const role = (e.target as HTMLSelectElement).value as 'admin' | 'member';
@@ -83,11 +84,11 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                           members.reload();
                         }}
                       >
-                        <option value="admin">Admin</option>
-                        <option value="member">Member</option>
+                        <option value="admin">{t('account.roleName', { role: 'admin' })}</option>
+                        <option value="member">{t('account.roleName', { role: 'member' })}</option>
                       </select>
                     ) : (
-                      m.role
+                      t('account.roleName', { role: m.role })
                     )}
                   </td>
                   {admin ? (
@@ -106,27 +107,33 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                             );
                             if (answer) {
                               onLink({
-                                title: `Password reset link for ${m.name}`,
-                                label: 'Reset link',
+                                title: t('people.resetTitle', { name: m.name }),
+                                label: t('people.resetLink'),
                                 url: answer.data.resetUrl,
-                                note: `Works once, until ${new Date(answer.data.expiresAt).toLocaleString()}. Setting a password ends ${m.name}'s other sessions.`,
+                                note: t('people.resetNote', {
+                                  until: new Date(answer.data.expiresAt).toLocaleString(intlLocale()),
+                                  name: m.name,
+                                }),
                               });
                             }
                           }}
                         >
-                          Reset link<span class="skip"> for {m.name}</span>
+                          {t('people.resetLink')}
+                          <span class="skip"> {t('people.forName', { name: m.name })}</span>
                         </button>
                         {m.twoFactor ? (
                           <button type="button" onClick={() => setResetting({ id: m.id, name: m.name })}>
-                            Reset two-factor<span class="skip"> of {m.name}</span>
+                            {t('people.resetTwoFactor')}
+                            <span class="skip"> {t('people.ofName', { name: m.name })}</span>
                           </button>
                         ) : null}
                         {m.role === 'admin' && onlyAdmin ? (
                           // The server refuses it anyway: the workspace would have nobody to run it.
-                          <span class="muted small">Only admin: make another member admin to remove {m.name}</span>
+                          <span class="muted small">{t('people.onlyAdmin', { name: m.name })}</span>
                         ) : (
                           <button type="button" class="danger" onClick={() => setRemoving({ id: m.id, name: m.name })}>
-                            Remove<span class="skip"> {m.name}</span>
+                            {t('people.remove')}
+                            <span class="skip"> {m.name}</span>
                           </button>
                         )}
                       </div>
@@ -138,12 +145,12 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
           </table>
         </div>
       ) : null}
-      <MoreRows pages={members} label="Show more members" />
+      <MoreRows pages={members} label={t('people.moreMembers')} />
       <ConfirmDialog
-        title={`Reset ${resetting?.name ?? ''}’s two-factor sign-in?`}
+        title={t('people.resetTwoFactorTitle', { name: resetting?.name ?? '' })}
         open={resetting !== null}
         onClose={() => setResetting(null)}
-        confirm="Reset two-factor"
+        confirm={t('people.resetTwoFactor')}
         action={action}
         request={() =>
           api.call('DELETE /api/workspace/members/{id}/two-factor', { params: { id: resetting?.id ?? '' } })
@@ -153,16 +160,13 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
           members.reload();
         }}
       >
-        <p>
-          Their authenticator app and recovery codes stop working. They sign in with their password alone, or set up a
-          new app at sign-in if the workspace requires one. For a lost phone; the audit log records it.
-        </p>
+        <p>{t('people.resetTwoFactorBody')}</p>
       </ConfirmDialog>
       <ConfirmDialog
-        title={`Remove ${removing?.name ?? ''}?`}
+        title={t('people.removeTitle', { name: removing?.name ?? '' })}
         open={removing !== null}
         onClose={() => setRemoving(null)}
-        confirm="Remove"
+        confirm={t('people.remove')}
         action={action}
         request={() => api.call('DELETE /api/workspace/members/{id}', { params: { id: removing?.id ?? '' } })}
         done={() => {
@@ -170,10 +174,7 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
           members.reload();
         }}
       >
-        <p>
-          Their sessions and API keys stop working at once. Their comments and replies stay, shown as by “Former
-          member”.
-        </p>
+        <p>{t('people.removeBody')}</p>
       </ConfirmDialog>
     </section>
   );
@@ -186,7 +187,7 @@ function Invitations({ onLink }: { onLink: (link: ShownLink) => void }) {
   const action = useAction();
   return (
     <section aria-labelledby="invites">
-      <h2 id="invites">Invitations</h2>
+      <h2 id="invites">{t('people.invitations')}</h2>
       <form
         class="card"
         onSubmit={async (event) => {
@@ -194,10 +195,10 @@ function Invitations({ onLink }: { onLink: (link: ShownLink) => void }) {
           const answer = await action.run(() => api.call('POST /api/workspace/invites', { body: { email, role } }));
           if (answer) {
             onLink({
-              title: `Invitation for ${answer.data.email}`,
-              label: 'Invitation link',
+              title: t('people.inviteTitle', { email: answer.data.email }),
+              label: t('people.inviteLink'),
               url: answer.data.inviteUrl,
-              note: `Send it to them: it works once, until ${new Date(answer.data.expiresAt).toLocaleString()}. They choose their name and password.`,
+              note: t('people.inviteNote', { until: new Date(answer.data.expiresAt).toLocaleString(intlLocale()) }),
             });
             setEmail('');
             invites.reload();
@@ -205,34 +206,34 @@ function Invitations({ onLink }: { onLink: (link: ShownLink) => void }) {
         }}
       >
         <div class="filters" style="margin:0">
-          <Field label="E-mail" type="email" required value={email} onValue={setEmail} />
+          <Field label={t('account.email')} type="email" required value={email} onValue={setEmail} />
           <div class="field">
-            <label for="invite-role">Role</label>
+            <label for="invite-role">{t('account.role')}</label>
             <select
               id="invite-role"
               value={role}
               onChange={(e) => setRole((e.target as HTMLSelectElement).value as 'admin' | 'member')}
             >
-              <option value="member">Member</option>
-              <option value="admin">Admin</option>
+              <option value="member">{t('account.roleName', { role: 'member' })}</option>
+              <option value="admin">{t('account.roleName', { role: 'admin' })}</option>
             </select>
           </div>
         </div>
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
-          Invite
+          {t('people.invite')}
         </button>
       </form>
       {invites.data?.items.length ? (
         <div class="table-wrap" style="margin-top:12px">
           <table>
-            <caption class="skip">Pending invitations</caption>
-            <TableHead columns={['E-mail', 'Role', ['Expires', 'wide'], '']} />
+            <caption class="skip">{t('people.pending')}</caption>
+            <TableHead columns={[t('account.email'), t('account.role'), [t('people.expires'), 'wide'], '']} />
             <tbody>
               {invites.data.items.map((invite) => (
                 <tr key={invite.id}>
                   <td class="wrap">{invite.email}</td>
-                  <td>{invite.role}</td>
+                  <td>{t('account.roleName', { role: invite.role })}</td>
                   <td class="hide-phone">
                     <Time iso={invite.expiresAt} />
                   </td>
@@ -246,7 +247,8 @@ function Invitations({ onLink }: { onLink: (link: ShownLink) => void }) {
                         invites.reload();
                       }}
                     >
-                      Withdraw<span class="skip"> the invitation of {invite.email}</span>
+                      {t('people.withdraw')}
+                      <span class="skip"> {t('people.invitationOf', { email: invite.email })}</span>
                     </button>
                   </td>
                 </tr>
@@ -255,9 +257,9 @@ function Invitations({ onLink }: { onLink: (link: ShownLink) => void }) {
           </table>
         </div>
       ) : (
-        <p class="muted">No pending invitations.</p>
+        <p class="muted">{t('people.noInvitations')}</p>
       )}
-      <MoreRows pages={invites} label="Show more invitations" />
+      <MoreRows pages={invites} label={t('people.moreInvitations')} />
     </section>
   );
 }
@@ -273,19 +275,15 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
   const action = useAction();
   const show = (who: string, accessToken: string, accessUrl: string | null) =>
     onLink({
-      title: `Client link for ${who}`,
-      label: accessUrl ? 'Access link' : 'Access token',
+      title: t('people.clientTitle', { name: who }),
+      label: t(accessUrl ? 'people.accessLink' : 'people.accessToken'),
       url: accessUrl ?? accessToken,
-      note: accessUrl
-        ? 'Opening it signs them in to the feedback button on the app, until you rotate or revoke it.'
-        : 'No project has an app URL: add one to the project so that links open the app. The token alone works with #svc_access= on any page with the widget.',
+      note: t(accessUrl ? 'people.accessLinkNote' : 'people.accessTokenNote'),
     });
   return (
     <section aria-labelledby="clients">
-      <h2 id="clients">Client links</h2>
-      <p class="muted small">
-        For reviewers outside the team: a link that signs them in to the feedback button, without a password.
-      </p>
+      <h2 id="clients">{t('people.clients')}</h2>
+      <p class="muted small">{t('people.clientsLead')}</p>
       <form
         class="card"
         onSubmit={async (event) => {
@@ -301,15 +299,15 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
         }}
       >
         <div class="filters" style="margin:0">
-          <Field label="Client's name" required maxLength={100} value={name} onValue={setName} />
+          <Field label={t('people.clientName')} required maxLength={100} value={name} onValue={setName} />
           <div class="field">
-            <label for="client-project">Project</label>
+            <label for="client-project">{t('comments.project')}</label>
             <select
               id="client-project"
               value={projectKey}
               onChange={(e) => setProjectKey((e.target as HTMLSelectElement).value)}
             >
-              <option value="">Every project</option>
+              <option value="">{t('people.everyProject')}</option>
               {projects.data?.items.map((p) => (
                 <option key={p.key} value={p.key}>
                   {p.name}
@@ -320,19 +318,21 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
         </div>
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
-          Create link
+          {t('people.createLink')}
         </button>
       </form>
       {clients.data?.items.length ? (
         <div class="table-wrap" style="margin-top:12px">
           <table>
-            <caption class="skip">Client accounts</caption>
-            <TableHead columns={['Client', ['Project', 'wide'], ['Last seen', 'wide'], '']} />
+            <caption class="skip">{t('people.clientAccounts')}</caption>
+            <TableHead
+              columns={[t('people.client'), [t('comments.project'), 'wide'], [t('people.lastSeen'), 'wide'], '']}
+            />
             <tbody>
               {clients.data.items.map((c) => (
                 <tr key={c.id}>
                   <td class="wrap">{c.name}</td>
-                  <td class="hide-phone">{c.projectKey ?? 'Every project'}</td>
+                  <td class="hide-phone">{c.projectKey ?? t('people.everyProject')}</td>
                   <td class="hide-phone">
                     <Time iso={c.lastSignInAt} />
                   </td>
@@ -347,7 +347,8 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
                           if (answer) show(c.name, answer.data.accessToken, answer.data.accessUrl);
                         }}
                       >
-                        New link<span class="skip"> for {c.name}</span>
+                        {t('people.newLink')}
+                        <span class="skip"> {t('people.forName', { name: c.name })}</span>
                       </button>
                       <button
                         type="button"
@@ -359,7 +360,8 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
                           clients.reload();
                         }}
                       >
-                        Revoke<span class="skip"> {c.name}</span>
+                        {t('keys.revoke')}
+                        <span class="skip"> {c.name}</span>
                       </button>
                     </div>
                   </td>
@@ -369,9 +371,9 @@ function ClientLinks({ onLink }: { onLink: (link: ShownLink) => void }) {
           </table>
         </div>
       ) : (
-        <p class="muted">No client links yet.</p>
+        <p class="muted">{t('people.noClients')}</p>
       )}
-      <MoreRows pages={clients} label="Show more client links" />
+      <MoreRows pages={clients} label={t('people.moreClients')} />
     </section>
   );
 }
@@ -380,7 +382,7 @@ export function People() {
   const [link, setLink] = useState<ShownLink | null>(null);
   return (
     <>
-      <PageTitle>People</PageTitle>
+      <PageTitle>{t('nav.people')}</PageTitle>
       <Team onLink={setLink} />
       {isAdmin() ? <Invitations onLink={setLink} /> : null}
       <ClientLinks onLink={setLink} />
@@ -390,9 +392,9 @@ export function People() {
         {link ? (
           <>
             <CopyBox label={link.label} text={link.url} />
-            <p class="muted small">{link.note} It is not shown again.</p>
+            <p class="muted small">{t('people.shownOnce', { note: link.note })}</p>
             <button type="button" class="primary" onClick={() => setLink(null)}>
-              Done
+              {t('keys.done')}
             </button>
           </>
         ) : null}

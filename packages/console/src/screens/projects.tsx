@@ -4,6 +4,7 @@ import type { AnswerOf } from '@svc/contract/endpoints';
 import { PROJECT_KEY_PATTERN } from '@svc/contract/project-key';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { t, tx } from '../i18n.js';
 import { currentQuery, Link, navigate } from '../router.js';
 import { isAdmin } from '../session.js';
 import { Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
@@ -39,18 +40,19 @@ function RefusedOrigins({
   if (offered.length === 0) return null;
   return (
     <div class="field">
-      <p class="hint">The widget was refused on these pages lately:</p>
+      <p class="hint">{t('projects.refused')}</p>
       <ul class="refused">
         {offered.map((item) => (
           <li key={item.origin} class="row spread">
             <span class="wrap">
               <code>{item.origin}</code>{' '}
               <span class="muted small">
-                {item.attempts}×, last <Time iso={item.lastSeenAt} />
+                {tx('projects.attempts', { count: item.attempts, when: <Time iso={item.lastSeenAt} /> })}
               </span>
             </span>
             <button type="button" onClick={() => onAdd(item.origin)}>
-              Allow<span class="skip"> {item.origin}</span>
+              {t('projects.allow')}
+              <span class="skip"> {item.origin}</span>
             </button>
           </li>
         ))}
@@ -112,32 +114,32 @@ function ProjectForm({
     >
       {project ? null : (
         <Field
-          label="Key"
-          hint="2-40 of a-z, 0-9 and -. The CLI and CI name the project by it; it cannot change."
+          label={t('projects.key')}
+          hint={t('projects.keyHint')}
           required
           pattern={KEY_INPUT_PATTERN}
           value={key}
           onValue={setKey}
         />
       )}
-      <Field label="Name" required maxLength={100} value={name} onValue={setName} />
+      <Field label={t('account.name')} required maxLength={100} value={name} onValue={setName} />
       <Field
-        label="Repository URL"
-        hint="Used to link commits, e.g. https://github.com/acme/web."
+        label={t('projects.repoUrl')}
+        hint={t('projects.repoUrlHint')}
         type="url"
         value={repoUrl}
         onValue={setRepoUrl}
       />
       <Field
-        label="App URL"
-        hint="Where the app runs: client access links and “Open on page” start with it."
+        label={t('projects.appUrl')}
+        hint={t('projects.appUrlHint')}
         type="url"
         value={appUrl}
         onValue={setAppUrl}
       />
       <Field
-        label="Allowed origins"
-        hint="One per line, e.g. https://app.example.com: the pages the widget may run on."
+        label={t('projects.origins')}
+        hint={t('projects.originsHint')}
         multiline
         rows={3}
         value={origins}
@@ -151,18 +153,18 @@ function ProjectForm({
         />
       ) : null}
       <Field
-        label="Page parameters"
-        hint="Query parameters that make another page of the app, separated by commas (e.g. tab, id): comments of ?tab=billing and ?tab=team are then apart. Others (tracking, filters) are ignored."
+        label={t('projects.pageParams')}
+        hint={t('projects.pageParamsHint')}
         value={pageParams}
         onValue={setPageParams}
       />
       <FormError message={action.error} />
       <div class="row">
         <button class="primary" type="submit" disabled={action.pending}>
-          {project ? 'Save' : 'Create project'}
+          {t(project ? 'projects.save' : 'projects.create')}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t('ui.cancel')}
         </button>
       </div>
     </form>
@@ -180,18 +182,21 @@ function DeleteProject({ project, onDone }: { project: Project; onDone: (deleted
         if (answer) onDone(true);
       }}
     >
-      <p>
-        Every comment, reply, notification and build of <strong>{project.name}</strong> is deleted, and the client links
-        limited to it stop working. This cannot be undone.
-      </p>
-      <Field label={`Type ${project.key} to confirm`} required autocomplete="off" value={typed} onValue={setTyped} />
+      <p>{tx('projects.deleteBody', { name: <strong>{project.name}</strong> })}</p>
+      <Field
+        label={t('projects.typeToConfirm', { key: project.key })}
+        required
+        autocomplete="off"
+        value={typed}
+        onValue={setTyped}
+      />
       <FormError message={action.error} />
       <div class="row">
         <button class="danger" type="submit" disabled={typed !== project.key || action.pending}>
-          Delete project
+          {t('projects.delete')}
         </button>
         <button type="button" onClick={() => onDone(false)}>
-          Cancel
+          {t('ui.cancel')}
         </button>
       </div>
     </form>
@@ -230,31 +235,28 @@ export function Projects() {
         actions={
           admin ? (
             <button class="primary" type="button" onClick={() => setEditing('new')}>
-              New project
+              {t('projects.new')}
             </button>
           ) : null
         }
       >
-        Projects
+        {t('nav.projects')}
       </PageTitle>
       {fromWidget.origin && !admin ? (
         <p class="notice">
-          An admin of the workspace can allow <code>{fromWidget.origin}</code> for project {fromWidget.key}: ask one to
-          add it to the project's allowed origins.
+          {tx('projects.askAdmin', { origin: <code>{fromWidget.origin}</code>, key: fromWidget.key ?? '' })}
         </p>
       ) : null}
       {list.data ? null : <Loading error={list.error} />}
       {list.data && items.length === 0 ? (
-        <p class="empty">
-          {admin
-            ? 'No projects yet: create one, then install the widget on its app.'
-            : 'No projects yet. An admin creates them.'}
-        </p>
+        <p class="empty">{t(admin ? 'projects.emptyAdmin' : 'projects.empty')}</p>
       ) : null}
       {items.length ? (
         <div class="table-wrap">
           <table>
-            <TableHead columns={['Project', ['App', 'wide'], ['Created', 'wide'], '']} />
+            <TableHead
+              columns={[t('comments.project'), [t('projects.app'), 'wide'], [t('keys.created'), 'wide'], '']}
+            />
             <tbody>
               {items.map((p) => (
                 <tr key={p.key}>
@@ -264,25 +266,31 @@ export function Projects() {
                       <code>{p.key}</code>
                     </div>
                   </td>
-                  <td class="hide-phone wrap small">{p.appUrl ?? <span class="muted">No app URL</span>}</td>
+                  <td class="hide-phone wrap small">
+                    {p.appUrl ?? <span class="muted">{t('projects.noAppUrl')}</span>}
+                  </td>
                   <td class="hide-phone">
                     <Time iso={p.createdAt} />
                   </td>
                   <td>
                     <div class="row">
                       <Link class="button" href={`/projects/${p.key}/install`}>
-                        Install<span class="skip"> {p.name}</span>
+                        {t('install.title')}
+                        <span class="skip"> {p.name}</span>
                       </Link>
                       <Link class="button" href={`/projects/${p.key}/builds`}>
-                        Builds<span class="skip"> of {p.name}</span>
+                        {t('projects.builds')}
+                        <span class="skip"> {t('people.ofName', { name: p.name })}</span>
                       </Link>
                       {admin ? (
                         <>
                           <button type="button" onClick={() => setEditing(p)}>
-                            Edit<span class="skip"> {p.name}</span>
+                            {t('projects.edit')}
+                            <span class="skip"> {p.name}</span>
                           </button>
                           <button type="button" class="danger" onClick={() => setDeleting(p)}>
-                            Delete<span class="skip"> {p.name}</span>
+                            {t('comment.delete')}
+                            <span class="skip"> {p.name}</span>
                           </button>
                         </>
                       ) : null}
@@ -295,7 +303,7 @@ export function Projects() {
         </div>
       ) : null}
       <Dialog
-        title={editing === 'new' ? 'New project' : `Edit ${editing?.name ?? ''}`}
+        title={editing === 'new' ? t('projects.new') : t('projects.editTitle', { name: editing?.name ?? '' })}
         open={editing !== null}
         onClose={closeEditing}
       >
@@ -308,7 +316,11 @@ export function Projects() {
           }}
         />
       </Dialog>
-      <Dialog title={`Delete ${deleting?.name ?? ''}?`} open={deleting !== null} onClose={() => setDeleting(null)}>
+      <Dialog
+        title={t('projects.deleteTitle', { name: deleting?.name ?? '' })}
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+      >
         {deleting ? (
           <DeleteProject
             project={deleting}

@@ -4,6 +4,7 @@
 import type { SecondFactorAsked } from '@svc/contract';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { t, tx } from '../i18n.js';
 import { Link, navigate } from '../router.js';
 import { adoptSession, signedOutReason } from '../session.js';
 import { Field, FormError, useAction, useLoad } from '../ui.js';
@@ -12,7 +13,7 @@ import { SecondFactorStep } from './two-factor.js';
 
 function Frame({ title, children }: { title: string; children: preact.ComponentChildren }) {
   useEffect(() => {
-    document.title = `${title} · Feedback`;
+    document.title = t('app.title', { page: title });
   }, [title]);
   return (
     <main class="narrow">
@@ -32,7 +33,7 @@ export function SignIn() {
   const server = useLoad(() => api.call('GET /api/server', {}), []);
   if (asked) {
     return (
-      <Frame title="Two-factor sign-in">
+      <Frame title={t('signIn.twoFactorTitle')}>
         <SecondFactorStep
           asked={asked}
           onSession={adoptSession}
@@ -45,7 +46,7 @@ export function SignIn() {
     );
   }
   return (
-    <Frame title="Sign in">
+    <Frame title={t('signIn.title')}>
       {signedOutReason.value ? <p class="notice">{signedOutReason.value}</p> : null}
       <form
         onSubmit={async (event) => {
@@ -56,9 +57,16 @@ export function SignIn() {
           else setAsked(answer.data);
         }}
       >
-        <Field label="E-mail" type="email" autocomplete="username" required value={email} onValue={setEmail} />
         <Field
-          label="Password"
+          label={t('signIn.email')}
+          type="email"
+          autocomplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <Field
+          label={t('signIn.password')}
           type="password"
           autocomplete="current-password"
           required
@@ -67,24 +75,19 @@ export function SignIn() {
         />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
-          {action.pending ? 'Signing in…' : 'Sign in'}
+          {action.pending ? t('signIn.signingIn') : t('signIn.submit')}
         </button>
       </form>
       <SingleSignOn email={email} />
       {server.data?.demo ? (
         <p class="notice small">
-          This is a demo server: the demo admin's e-mail and password were printed where the server was started (the
-          terminal running <code>npm start</code>). Try the widget on the <a href="/demo">demo page</a>.
+          {tx('signIn.demo', { command: <code>npm start</code>, link: <a href="/demo">{t('signIn.demoPage')}</a> })}
         </p>
       ) : null}
       {server.data?.signup ? (
-        <p>
-          New here? <Link href="/sign-up">Create a workspace</Link> for your team.
-        </p>
+        <p>{tx('signIn.newHere', { link: <Link href="/sign-up">{t('signIn.createWorkspaceLink')}</Link> })}</p>
       ) : null}
-      <p class="muted small">
-        Got a link from a client invitation? Open it on the app: the feedback button signs you in.
-      </p>
+      <p class="muted small">{t('signIn.clientHint')}</p>
     </Frame>
   );
 }
@@ -99,17 +102,14 @@ export function CreateWorkspace() {
   const server = useLoad(() => api.call('GET /api/server', {}), []);
   if (server.data && !server.data.signup) {
     return (
-      <Frame title="Create a workspace">
-        <p>
-          Sign-up is closed on this server. Ask an admin of your team's workspace to invite you, or{' '}
-          <Link href="/sign-in">sign in</Link>.
-        </p>
+      <Frame title={t('signUp.title')}>
+        <p>{tx('signUp.closed', { link: <Link href="/sign-in">{t('signUp.signInLink')}</Link> })}</p>
       </Frame>
     );
   }
   return (
-    <Frame title="Create a workspace">
-      <p class="muted">You become its admin: you add projects and invite your team afterwards.</p>
+    <Frame title={t('signUp.title')}>
+      <p class="muted">{t('signUp.lead')}</p>
       <form
         onSubmit={async (event) => {
           event.preventDefault();
@@ -120,25 +120,37 @@ export function CreateWorkspace() {
         }}
       >
         <Field
-          label="Workspace name"
-          hint="Your team or company, as your team will see it."
+          label={t('signUp.workspaceName')}
+          hint={t('signUp.workspaceNameHint')}
           required
           maxLength={100}
           autocomplete="organization"
           value={workspaceName}
           onValue={setWorkspaceName}
         />
-        <Field label="Your name" required maxLength={100} autocomplete="name" value={name} onValue={setName} />
-        <Field label="E-mail" type="email" required autocomplete="username" value={email} onValue={setEmail} />
-        <NewPassword label="Password" value={password} onValue={setPassword} />
+        <Field
+          label={t('signUp.yourName')}
+          required
+          maxLength={100}
+          autocomplete="name"
+          value={name}
+          onValue={setName}
+        />
+        <Field
+          label={t('signIn.email')}
+          type="email"
+          required
+          autocomplete="username"
+          value={email}
+          onValue={setEmail}
+        />
+        <NewPassword label={t('signIn.password')} value={password} onValue={setPassword} />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
-          {action.pending ? 'Creating…' : 'Create workspace'}
+          {action.pending ? t('signUp.creating') : t('signUp.submit')}
         </button>
       </form>
-      <p class="muted small">
-        Already have an account? <Link href="/sign-in">Sign in</Link>.
-      </p>
+      <p class="muted small">{tx('signUp.haveAccount', { link: <Link href="/sign-in">{t('signIn.submit')}</Link> })}</p>
     </Frame>
   );
 }
@@ -161,14 +173,7 @@ async function startAtInbox(token: string): Promise<void> {
 /** A password being chosen, with the rule it must meet. */
 function NewPassword(props: { label: string; value: string; onValue: (value: string) => void }) {
   return (
-    <Field
-      {...props}
-      hint="At least 10 characters, not a commonly used password."
-      type="password"
-      required
-      minLength={10}
-      autocomplete="new-password"
-    />
+    <Field {...props} hint={t('password.hint')} type="password" required minLength={10} autocomplete="new-password" />
   );
 }
 
@@ -179,14 +184,14 @@ export function AcceptInvite() {
   const action = useAction();
   if (!token) {
     return (
-      <Frame title="Join the team">
-        <p>This invitation link is incomplete. Open the whole link you were sent, or ask an admin for a new one.</p>
+      <Frame title={t('invite.title')}>
+        <p>{t('invite.incomplete')}</p>
       </Frame>
     );
   }
   return (
-    <Frame title="Join the team">
-      <p class="muted">Choose the name your team sees and a password.</p>
+    <Frame title={t('invite.title')}>
+      <p class="muted">{t('invite.lead')}</p>
       <form
         onSubmit={async (event) => {
           event.preventDefault();
@@ -196,11 +201,18 @@ export function AcceptInvite() {
           if (answer) await startAtInbox(answer.data.token);
         }}
       >
-        <Field label="Your name" required maxLength={100} autocomplete="name" value={name} onValue={setName} />
-        <NewPassword label="Password" value={password} onValue={setPassword} />
+        <Field
+          label={t('signUp.yourName')}
+          required
+          maxLength={100}
+          autocomplete="name"
+          value={name}
+          onValue={setName}
+        />
+        <NewPassword label={t('signIn.password')} value={password} onValue={setPassword} />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
-          Join
+          {t('invite.submit')}
         </button>
       </form>
     </Frame>
@@ -213,14 +225,14 @@ export function CompleteReset() {
   const action = useAction();
   if (!token) {
     return (
-      <Frame title="Set a new password">
-        <p>This reset link is incomplete. Open the whole link you were sent, or ask an admin for a new one.</p>
+      <Frame title={t('reset.title')}>
+        <p>{t('reset.incomplete')}</p>
       </Frame>
     );
   }
   return (
-    <Frame title="Set a new password">
-      <p class="muted">Your other sessions end when you set it.</p>
+    <Frame title={t('reset.title')}>
+      <p class="muted">{t('reset.lead')}</p>
       <form
         onSubmit={async (event) => {
           event.preventDefault();
@@ -230,10 +242,10 @@ export function CompleteReset() {
           if (answer) await startAtInbox(answer.data.token);
         }}
       >
-        <NewPassword label="New password" value={password} onValue={setPassword} />
+        <NewPassword label={t('reset.newPassword')} value={password} onValue={setPassword} />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
-          Set password
+          {t('reset.submit')}
         </button>
       </form>
     </Frame>

@@ -4,6 +4,7 @@
 import type { PutSsoBody, SsoDiscovery } from '@svc/contract';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { type MessageId, t } from '../i18n.js';
 import { adoptSession } from '../session.js';
 import { CopyBox, Field, FormError, Loading, useAction, useLoad } from '../ui.js';
 
@@ -58,7 +59,7 @@ export function SingleSignOn({ email }: { email: string }) {
     <>
       {answer.error ? (
         <p class="error" role="alert">
-          Single sign-on did not work: {answer.error}
+          {t('sso.failed', { reason: answer.error })}
         </p>
       ) : null}
       <FormError message={action.error} />
@@ -76,17 +77,17 @@ export function SingleSignOn({ email }: { email: string }) {
             window.location.assign(started.data.url);
           }}
         >
-          Continue with {found.displayName}
+          {t('sso.continue', { provider: found.displayName })}
         </button>
       ) : null}
     </>
   );
 }
 
-const ROLES: [string, string][] = [
-  ['', 'Nobody: only people already in the workspace'],
-  ['member', 'As members'],
-  ['admin', 'As admins'],
+const ROLES: [string, MessageId][] = [
+  ['', 'sso.joinNobody'],
+  ['member', 'sso.joinMembers'],
+  ['admin', 'sso.joinAdmins'],
 ];
 
 /** The admins' settings of the workspace's provider. */
@@ -114,7 +115,7 @@ export function SingleSignOnSettings() {
   const set = (change: Partial<typeof form>) => setForm({ ...form, ...change });
   return (
     <section aria-labelledby="sso">
-      <h2 id="sso">Single sign-on</h2>
+      <h2 id="sso">{t('sso.title')}</h2>
       <form
         class="card stack"
         onSubmit={async (event) => {
@@ -130,28 +131,25 @@ export function SingleSignOnSettings() {
           };
           const answer = await action.run(() => api.call('PUT /api/workspace/sso', { body }));
           if (answer) {
-            setSaved(`Saved: the sign-in page now offers “Continue with ${answer.data.displayName}”.`);
+            setSaved(t('sso.saved', { provider: answer.data.displayName ?? '' }));
             current.reload();
           }
         }}
       >
-        <p class="muted small">
-          Your team signs in with your identity provider (Google Workspace, Microsoft Entra, Okta, Keycloak, Authentik,
-          GitLab…) through OpenID Connect. Register this server there as a web application with the redirect URL below.
-        </p>
-        <CopyBox label="Redirect URL to register" text={s.redirectUrl} />
+        <p class="muted small">{t('sso.lead')}</p>
+        <CopyBox label={t('sso.redirectUrl')} text={s.redirectUrl} />
         <Field
-          label="Issuer URL"
+          label={t('sso.issuer')}
           hint="https://accounts.google.com, https://login.microsoftonline.com/<tenant>/v2.0, https://<org>.okta.com, https://<host>/realms/<realm>"
           type="url"
           required
           value={form.issuer}
           onValue={(issuer) => set({ issuer })}
         />
-        <Field label="Client ID" required value={form.clientId} onValue={(clientId) => set({ clientId })} />
+        <Field label={t('sso.clientId')} required value={form.clientId} onValue={(clientId) => set({ clientId })} />
         <Field
-          label="Client secret"
-          hint={s.configured ? 'Stored encrypted and never shown; leave empty to keep it.' : undefined}
+          label={t('sso.clientSecret')}
+          hint={s.configured ? t('sso.clientSecretHint') : undefined}
           type="password"
           autocomplete="off"
           required={!s.configured}
@@ -159,21 +157,21 @@ export function SingleSignOnSettings() {
           onValue={(clientSecret) => set({ clientSecret })}
         />
         <Field
-          label="Button name"
-          hint="The sign-in page shows “Continue with …”."
+          label={t('sso.buttonName')}
+          hint={t('sso.buttonNameHint')}
           required
           maxLength={60}
           value={form.displayName}
           onValue={(displayName) => set({ displayName })}
         />
         <Field
-          label="E-mail domains"
-          hint="Comma-separated: the sign-in page offers single sign-on for these e-mails, and new people of them may join."
+          label={t('sso.domains')}
+          hint={t('sso.domainsHint')}
           value={form.domains}
           onValue={(domains) => set({ domains })}
         />
         <div class="field">
-          <label for={roleId}>People of those domains signing in for the first time join</label>
+          <label for={roleId}>{t('sso.newPeople')}</label>
           <select
             id={roleId}
             value={form.newMemberRole ?? ''}
@@ -184,7 +182,7 @@ export function SingleSignOnSettings() {
           >
             {ROLES.map(([value, label]) => (
               <option key={value} value={value}>
-                {label}
+                {t(label)}
               </option>
             ))}
           </select>
@@ -195,7 +193,7 @@ export function SingleSignOnSettings() {
             checked={form.requireForMembers}
             onChange={(e) => set({ requireForMembers: (e.target as HTMLInputElement).checked })}
           />
-          Members must use single sign-on (admins keep their password, the way back in if the provider fails)
+          {t('sso.requireForMembers')}
         </label>
         <FormError message={action.error} />
         {saved ? (
@@ -205,7 +203,7 @@ export function SingleSignOnSettings() {
         ) : null}
         <div class="row">
           <button class="primary" type="submit" disabled={action.pending}>
-            {action.pending ? 'Checking the provider…' : 'Save'}
+            {action.pending ? t('sso.checking') : t('projects.save')}
           </button>
           {s.configured ? (
             <button
@@ -214,16 +212,16 @@ export function SingleSignOnSettings() {
               disabled={action.pending}
               onClick={async () => {
                 if (await action.run(() => api.call('DELETE /api/workspace/sso', {}))) {
-                  setSaved('Single sign-on removed: everyone signs in with a password.');
+                  setSaved(t('sso.removed'));
                   current.reload();
                 }
               }}
             >
-              Remove single sign-on
+              {t('sso.remove')}
             </button>
           ) : null}
         </div>
-        {s.configured ? <CopyBox label="Sign-in link for your team" text={s.signInUrl} /> : null}
+        {s.configured ? <CopyBox label={t('sso.signInLink')} text={s.signInUrl} /> : null}
       </form>
     </section>
   );

@@ -3,6 +3,7 @@
 import type { SecondFactorAsked, TwoFactorEnrolment, TwoFactorRequired } from '@svc/contract';
 import { useId, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { intlLocale, type MessageId, t, tx } from '../i18n.js';
 import { loadMe, me } from '../session.js';
 import { CopyBox, Field, FormError, Loading, useAction, useLoad } from '../ui.js';
 
@@ -10,15 +11,15 @@ import { CopyBox, Field, FormError, Loading, useAction, useLoad } from '../ui.js
 function Enrolment({ enrolment }: { enrolment: TwoFactorEnrolment }) {
   return (
     <div class="stack">
-      <p>Scan this code with an authenticator app (1Password, Google Authenticator, Authy, Aegis…):</p>
+      <p>{t('twoFactor.scan')}</p>
       <img
         class="qr"
         src={`data:image/svg+xml;base64,${btoa(enrolment.qrSvg)}`}
-        alt="QR code holding the setup key below"
+        alt={t('twoFactor.qrAlt')}
         width={200}
         height={200}
       />
-      <CopyBox label="Or type this setup key" text={enrolment.secret} />
+      <CopyBox label={t('twoFactor.setupKey')} text={enrolment.secret} />
     </div>
   );
 }
@@ -27,13 +28,10 @@ function Enrolment({ enrolment }: { enrolment: TwoFactorEnrolment }) {
 export function RecoveryCodesShown({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   return (
     <div class="stack">
-      <p>
-        <strong>Keep these recovery codes</strong> somewhere your phone is not (a password manager, on paper). Each
-        signs you in once if you lose your phone. They are not shown again.
-      </p>
-      <CopyBox label="Recovery codes" text={codes.join('\n')} multiline />
+      <p>{tx('twoFactor.keepCodes', { strong: <strong>{t('twoFactor.keepCodesStrong')}</strong> })}</p>
+      <CopyBox label={t('twoFactor.recoveryCodes')} text={codes.join('\n')} multiline />
       <button type="button" class="primary" onClick={onDone}>
-        I have kept them
+        {t('twoFactor.kept')}
       </button>
     </div>
   );
@@ -49,8 +47,8 @@ const CodeField = ({
   recovery: boolean;
 }) => (
   <Field
-    label={recovery ? 'Code from your app, or a recovery code' : 'Code from your app'}
-    hint={recovery ? 'Six digits; or one of your recovery codes (xxxxx-xxxxx) if you lost your phone.' : 'Six digits.'}
+    label={t(recovery ? 'twoFactor.codeOrRecovery' : 'twoFactor.code')}
+    hint={t(recovery ? 'twoFactor.codeOrRecoveryHint' : 'twoFactor.codeHint')}
     autocomplete="one-time-code"
     inputMode={recovery ? 'text' : 'numeric'}
     required
@@ -78,11 +76,7 @@ export function SecondFactorStep({
   const enrolling = asked.secondFactor === 'enrol';
   return (
     <div class="stack">
-      {enrolling ? (
-        <p>Your workspace requires two-factor sign-in: set up an authenticator app on your phone to go on.</p>
-      ) : (
-        <p>Open your authenticator app and type the code it shows for this account.</p>
-      )}
+      {enrolling ? <p>{t('twoFactor.required')}</p> : <p>{t('twoFactor.openApp')}</p>}
       {enrolling && !enrolment ? (
         <>
           <FormError message={action.error} />
@@ -97,7 +91,7 @@ export function SecondFactorStep({
               if (answer) setEnrolment(answer.data);
             }}
           >
-            Set up an app
+            {t('twoFactor.setUp')}
           </button>
         </>
       ) : (
@@ -116,12 +110,12 @@ export function SecondFactorStep({
           <CodeField value={code} onValue={setCode} recovery={!enrolling} />
           <FormError message={action.error} />
           <button class="primary" type="submit" disabled={action.pending}>
-            {action.pending ? 'Checking…' : enrolling ? 'Turn on and sign in' : 'Sign in'}
+            {action.pending ? t('twoFactor.checking') : enrolling ? t('twoFactor.turnOnAndSignIn') : t('signIn.submit')}
           </button>
         </form>
       )}
       <button type="button" class="link" onClick={onCancel}>
-        Back to e-mail and password
+        {t('twoFactor.back')}
       </button>
     </div>
   );
@@ -150,7 +144,7 @@ export function TwoFactorSection() {
   const s = status.data;
   return (
     <section aria-labelledby="two-factor" class="card stack">
-      <h2 id="two-factor">Two-factor sign-in</h2>
+      <h2 id="two-factor">{t('signIn.twoFactorTitle')}</h2>
       {codes ? (
         <RecoveryCodesShown codes={codes} onDone={done} />
       ) : enrolment ? (
@@ -166,10 +160,10 @@ export function TwoFactorSection() {
           <FormError message={action.error} />
           <div class="row">
             <button class="primary" type="submit" disabled={action.pending}>
-              Turn on
+              {t('twoFactor.turnOn')}
             </button>
             <button type="button" onClick={done}>
-              Cancel
+              {t('ui.cancel')}
             </button>
           </div>
         </form>
@@ -184,12 +178,15 @@ export function TwoFactorSection() {
         >
           <p>
             {s.enabled
-              ? `On since ${new Date(s.enabledAt ?? '').toLocaleDateString()}: signing in asks for a code of your authenticator app. ${s.recoveryCodesLeft} recovery code${s.recoveryCodesLeft === 1 ? '' : 's'} left.`
-              : 'Off: your password alone signs you in. Turn it on to be asked for a code of an authenticator app as well.'}
-            {s.required ? ' Your workspace requires it of you.' : ''}
+              ? t('twoFactor.onSince', {
+                  since: new Date(s.enabledAt ?? '').toLocaleDateString(intlLocale()),
+                  left: s.recoveryCodesLeft,
+                })
+              : t('twoFactor.off')}
+            {s.required ? ` ${t('twoFactor.requiredOfYou')}` : ''}
           </p>
           <Field
-            label="Your password, to confirm"
+            label={t('twoFactor.password')}
             type="password"
             autocomplete="current-password"
             required
@@ -210,7 +207,7 @@ export function TwoFactorSection() {
                     if (answer) setCodes(answer.data.recoveryCodes);
                   }}
                 >
-                  New recovery codes
+                  {t('twoFactor.newCodes')}
                 </button>
                 {s.required ? null : (
                   <button
@@ -223,13 +220,13 @@ export function TwoFactorSection() {
                       }
                     }}
                   >
-                    Turn off
+                    {t('twoFactor.turnOff')}
                   </button>
                 )}
               </>
             ) : (
               <button class="primary" type="submit" disabled={action.pending}>
-                Set up an app
+                {t('twoFactor.setUp')}
               </button>
             )}
           </div>
@@ -239,10 +236,10 @@ export function TwoFactorSection() {
   );
 }
 
-const RULES: [TwoFactorRequired, string][] = [
-  ['none', 'Nobody (each person chooses)'],
-  ['admins', 'Admins'],
-  ['everyone', 'Everyone on the team'],
+const RULES: [TwoFactorRequired, MessageId][] = [
+  ['none', 'twoFactor.ruleNone'],
+  ['admins', 'twoFactor.ruleAdmins'],
+  ['everyone', 'twoFactor.ruleEveryone'],
 ];
 
 /** The workspace's rule, for admins: who must sign in with a second factor. */
@@ -252,10 +249,10 @@ export function TwoFactorRule() {
   const value = me.value?.workspace.twoFactorRequired ?? 'none';
   return (
     <section aria-labelledby="sign-in-rule">
-      <h2 id="sign-in-rule">Sign-in</h2>
+      <h2 id="sign-in-rule">{t('twoFactor.signIn')}</h2>
       <div class="card stack">
         <div class="field">
-          <label for={id}>Two-factor sign-in required of</label>
+          <label for={id}>{t('twoFactor.requiredOf')}</label>
           <select
             id={id}
             value={value}
@@ -269,15 +266,12 @@ export function TwoFactorRule() {
           >
             {RULES.map(([rule, label]) => (
               <option key={rule} value={rule}>
-                {label}
+                {t(label)}
               </option>
             ))}
           </select>
         </div>
-        <p class="muted small">
-          Asked at each person’s next sign-in; whoever has no app yet sets one up then. Client accounts sign in by link
-          and are never asked. A member who lost their phone: “Reset two-factor” in the team above.
-        </p>
+        <p class="muted small">{t('twoFactor.ruleHint')}</p>
         <FormError message={action.error} />
       </div>
     </section>
