@@ -1,9 +1,9 @@
 // The languages the widget and the console speak, and how a message of their catalogues becomes
 // text: `{name}` placeholders, ICU-style plurals (`{count, plural, one {# update} other {#
 // updates}}`, plural categories from `Intl.PluralRules`, `=0`-style exact cases first) and
-// selects (`{via, select, mcp {through an agent} other {}}`). The
-// subset the catalogues use, in a few hundred bytes: the widget's first load has no room for a
-// full ICU library. Free of schema code, so bundles stay small.
+// selects (`{via, select, mcp {through an agent} other {}}`): the subset the catalogues use, in
+// a few hundred bytes, as the widget's first load has no room for a full ICU library. Free of
+// schema code, so bundles stay small.
 
 /** The languages of the catalogues, English first (the fallback of every other). */
 export const LOCALES = ['en', 'de', 'fr', 'es', 'pt-BR', 'it', 'nl', 'ja', 'zh-CN', 'ar'] as const;
@@ -120,7 +120,7 @@ export type Values<T = never> = Record<string, string | number | T>;
  * way; `#` in a plural's case is its number.
  */
 export function formatParts<T = never>(locale: string, message: string, values: Values<T> = {}): (string | T)[] {
-  const numbers = new Intl.NumberFormat(locale);
+  const numbers = numberFormat(locale);
   const out: (string | T)[] = [];
   const walk = (parts: Part[], count: number | null) => {
     for (const part of parts) {
@@ -145,6 +145,15 @@ export function formatParts<T = never>(locale: string, message: string, values: 
   walk(parse(message), null);
   return out;
 }
+
+const formats = new Map<string, Intl.NumberFormat>();
+const numberFormat = (locale: string) => {
+  const known = formats.get(locale);
+  if (known) return known;
+  const format = new Intl.NumberFormat(locale);
+  formats.set(locale, format);
+  return format;
+};
 
 const rules = new Map<string, Intl.PluralRules>();
 const pluralRules = (locale: string) => {
