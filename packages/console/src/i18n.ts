@@ -59,7 +59,8 @@ const PSEUDO = new URLSearchParams(window.location.search).get('locale') === PSE
 export async function speak(wanted: readonly (string | null | undefined)[]): Promise<void> {
   const mine = ++asked;
   const locale = PSEUDO ? PSEUDO_LOCALE : (pickLocale(wanted) ?? 'en');
-  if (locale === words.value.locale) return;
+  // Read without subscribing: the effect that calls this follows who is signed in, not the words.
+  if (locale === words.peek().locale) return;
   let messages: Messages = {};
   if (locale === PSEUDO_LOCALE) messages = pseudoMessages(english);
   else if (locale !== 'en') {
