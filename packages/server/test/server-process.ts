@@ -45,7 +45,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start in time:\n${out}\n${err}`));
-    }, 20_000);
+    }, 60_000);
     const poll = setInterval(() => {
       const match = /server ready at (http:\/\/[^\s"]+)/i.exec(out);
       if (!match?.[1]) return;
