@@ -84,8 +84,8 @@ describe('svc-cli status --deployed', () => {
   test('more than 200 contained: exactly the oldest 200 are sent, with a warning, and --json lists the rest as deferred', async () => {
     const { repo, own } = await repoFor();
     repo.commit('root');
-    const shas: string[] = [];
-    for (let i = 0; i < 230; i += 1) shas.push(repo.commit(`fix ${i}`));
+    const shas = repo.commits(Array.from({ length: 230 }, (_, i) => `fix ${i}`));
+    assert.equal(shas.length, 230);
     // Pending comments are listed oldest first: applied in commit order, the first 200 are the oldest.
     const ids: string[] = [];
     for (const sha of shas) ids.push(await pendingComment(own, sha));

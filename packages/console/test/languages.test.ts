@@ -118,15 +118,14 @@ describe('the console in the reader’s language', () => {
       ['/insights', 'insights'],
       ['/account', 'account'],
     ] as const;
+    // One browser tab for every screen, each opened by its address as a reader would.
+    const { page, errors } = await open(stack.admin, '/?locale=en-XA');
     for (const [path, name] of screens) {
-      const { page, errors } = await open(stack.admin, `${path}${path.includes('?') ? '&' : '?'}locale=en-XA`);
+      await page.goto(`${stack.base}${path}?locale=en-XA`);
       await page.locator('main h1').waitFor();
       await page.waitForLoadState('networkidle');
-      await page
-        .locator('[role=status]:not(:empty)')
-        .first()
-        .waitFor({ state: 'detached', timeout: 5000 })
-        .catch(() => {});
+      // Every list loaded: no “Loading…” left.
+      await page.waitForFunction(() => !document.querySelector('main p.muted[role=status]'));
       const { left, overflows } = await untranslated(page, people);
       assert.equal(left, '', `${name}: text that no catalogue gave`);
       assert.deepEqual(overflows, [], `${name}: text wider than its box`);
@@ -134,14 +133,14 @@ describe('the console in the reader’s language', () => {
       if (name === 'a comment') await screenshot(page, 'console-pseudo-comment');
     }
     // Signed out: the sign-in, and a refusal in the reader's language.
-    const { page } = await open(null, '/sign-in?locale=en-XA');
-    await page.locator('input[type=email]').fill(stack.admin.email);
-    await page.locator('input[type=password]').fill('not the password');
-    await page.locator('button[type=submit]').click();
-    await page.locator('.error').waitFor();
-    const { left } = await untranslated(page, people);
+    const guest = (await open(null, '/sign-in?locale=en-XA')).page;
+    await guest.locator('input[type=email]').fill(stack.admin.email);
+    await guest.locator('input[type=password]').fill('not the password');
+    await guest.locator('button[type=submit]').click();
+    await guest.locator('.error').waitFor();
+    const { left } = await untranslated(guest, people);
     assert.equal(left, '', 'sign-in refused: text that no catalogue gave');
-    await screenshot(page, 'console-pseudo-sign-in');
+    await screenshot(guest, 'console-pseudo-sign-in');
   });
 
   for (const [locale, viewport] of [

@@ -44,6 +44,26 @@ const insertSite = (db: Kysely<any>, at: string, columns: Record<string, unknown
     })
     .execute();
 
+/** Workspace ws_1 and its admin Ada (ada@a.test, `password`), as a release before wrote them. */
+async function insertAda(db: Kysely<any>, password: string) {
+  await db
+    .insertInto('workspaces')
+    .values({ id: 'ws_1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' })
+    .execute();
+  await db
+    .insertInto('users')
+    .values({
+      id: 'usr_1',
+      workspace_id: 'ws_1',
+      email: 'ada@a.test',
+      name: 'Ada',
+      role: 'admin',
+      password_hash: await hashPassword(password),
+      created_at: '2026-01-01T00:00:00.000Z',
+    })
+    .execute();
+}
+
 /** The database as the release before left it: migrated up to `last`, and filled through plain SQL of that schema. */
 async function databaseAt(config: DatabaseConfig, last: string, fill: (db: Kysely<any>) => Promise<void>) {
   const database = openDatabase(config);
@@ -453,24 +473,7 @@ describe('upgrades lose nothing', () => {
     const { database, drop } = await persistentDatabase();
     t.after(drop);
     const password = 'a password of 0013';
-    await databaseAt(database, '0013_insights', async (db) => {
-      await db
-        .insertInto('workspaces')
-        .values({ id: 'ws_1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z' })
-        .execute();
-      await db
-        .insertInto('users')
-        .values({
-          id: 'usr_1',
-          workspace_id: 'ws_1',
-          email: 'ada@a.test',
-          name: 'Ada',
-          role: 'admin',
-          password_hash: await hashPassword(password),
-          created_at: '2026-01-01T00:00:00.000Z',
-        })
-        .execute();
-    });
+    await databaseAt(database, '0013_insights', (db) => insertAda(db, password));
     const app = await buildApp(testConfig(database));
     try {
       const signedIn = await app.inject({
@@ -504,24 +507,7 @@ describe('upgrades lose nothing', () => {
     const { database, drop } = await persistentDatabase();
     t.after(drop);
     const password = 'a password of 0015';
-    await databaseAt(database, '0015_single_sign_on', async (db) => {
-      await db
-        .insertInto('workspaces')
-        .values({ id: 'ws_1', name: 'Acme', created_at: '2026-01-01T00:00:00.000Z', two_factor_required: 'none' })
-        .execute();
-      await db
-        .insertInto('users')
-        .values({
-          id: 'usr_1',
-          workspace_id: 'ws_1',
-          email: 'ada@a.test',
-          name: 'Ada',
-          role: 'admin',
-          password_hash: await hashPassword(password),
-          created_at: '2026-01-01T00:00:00.000Z',
-        })
-        .execute();
-    });
+    await databaseAt(database, '0015_single_sign_on', (db) => insertAda(db, password));
     const app = await buildApp(testConfig(database));
     try {
       const signedIn = await app.inject({
