@@ -152,8 +152,10 @@ function wrkFigures(out) {
 
 /**
  * Requests at a steady rate, from the core the server is not on: wrk whose connections each
- * wait `connections / rate` seconds between requests, so the rate holds whatever the answer
- * time (wrk2 is not in Debian). `requests` are [method, path, headers, body] tuples sent in turn.
+ * wait `connections / rate` seconds on average between requests (drawn at random, the first
+ * wait too: with a fixed wait every connection sent its first request at the same moment, a
+ * burst of `connections` requests that set the p99 of a slow route), so the rate holds
+ * whatever the answer time (wrk2 is not in Debian). `requests` are [method, path, headers, body] tuples sent in turn.
  * Resolves with the rate reached and the latency percentiles (ms).
  */
 export function paced({ url, seconds, rate, connections, requests }) {
@@ -176,7 +178,9 @@ request = function()
   local r = requests[i]
   return wrk.format(r[1], r[2], r[3], r[4])
 end
-delay = function() return ${Math.round((connections * 1000) / rate)} end
+-- wrk asks before each request, the first too: a wait drawn between 0 and twice the mean,
+-- so that the connections do not all send at once at the start and stay spread after.
+delay = function() return math.random(0, ${Math.round((2 * connections * 1000) / rate)}) end
 `,
   );
   const [command, args] = wrkCommand({ url, seconds, connections, script });

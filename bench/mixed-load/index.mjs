@@ -25,6 +25,9 @@ const WRITES = Number(process.env.BENCH_WRITES ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+// PostgreSQL's core: 0 beside the server (one core for all, as on a one-core machine), or 1
+// beside the load (a database of its own, as on a database host).
+const DATABASE_CORE = Number(process.env.BENCH_DATABASE_CORE ?? 0);
 
 /** A workspace with a project, an API key, and READERS members each with a session and a comment. */
 async function seed(database) {
@@ -224,17 +227,21 @@ if (!dialects.includes('postgres')) {
   // Left out on request.
 } else if (findPostgresBin()) {
   const cluster = await startThrowawayPostgres({});
-  // The database shares the server's core (its backends are forked from the postmaster and
-  // inherit it), so that the load's core measures only the load.
+  // The database runs on DATABASE_CORE (its backends are forked from the postmaster and
+  // inherit it).
   if (hasTaskset && cores >= 2) {
     const port = new URL(cluster.url).port;
     execFileSync('sh', [
       '-c',
-      `for pid in $(pgrep -f "port=${port}"); do taskset -a -p -c 0 $pid; for child in $(pgrep -P $pid); do taskset -p -c 0 $child; done; done >/dev/null`,
+      `for pid in $(pgrep -f "port=${port}"); do taskset -a -p -c ${DATABASE_CORE} $pid; for child in $(pgrep -P $pid); do taskset -p -c ${DATABASE_CORE} $child; done; done >/dev/null`,
     ]);
   }
   try {
-    await measure('PostgreSQL', { dialect: 'postgres', url: cluster.url }, { DATABASE_URL: cluster.url });
+    await measure(
+      `PostgreSQL (on core ${DATABASE_CORE}: ${DATABASE_CORE === 0 ? "the server's" : "the load's"})`,
+      { dialect: 'postgres', url: cluster.url },
+      { DATABASE_URL: cluster.url },
+    );
   } finally {
     cluster.stop();
   }

@@ -23,14 +23,39 @@ describe('CoherentCache', () => {
     assert.equal(cache.get('user'), 4);
   });
 
-  test('a change to another key also voids a racing load (the guard is coarse, never stale)', async () => {
+  test('a change to another key leaves a racing load alone; clearing everything voids it', async () => {
     const cache = new CoherentCache<number>(10, () => true);
     const slow = pendingRead<number>();
     const loading = cache.load('a', slow.read);
-    cache.clear();
+    cache.delete('b');
     slow.release(1);
     await loading;
+    assert.equal(cache.get('a'), 1, 'another key changed: what was read is still true');
+
+    cache.delete('a');
+    const again = pendingRead<number>();
+    const reloading = cache.load('a', again.read);
+    cache.clear();
+    again.release(2);
+    await reloading;
     assert.equal(cache.get('a'), undefined);
+  });
+
+  test('of two loads of one key, a change during either voids both; the next load stores again', async () => {
+    const cache = new CoherentCache<number>(10, () => true);
+    const first = pendingRead<number>();
+    const second = pendingRead<number>();
+    const loadingFirst = cache.load('a', first.read);
+    const loadingSecond = cache.load('a', second.read);
+    first.release(1);
+    await loadingFirst;
+    assert.equal(cache.get('a'), 1);
+    cache.delete('a');
+    second.release(1);
+    await loadingSecond;
+    assert.equal(cache.get('a'), undefined, 'the second read began before the change');
+    await cache.load('a', async () => 2);
+    assert.equal(cache.get('a'), 2);
   });
 
   test('nothing is stored while changes of other processes may be missed; oldest entries go first past the bound', async () => {

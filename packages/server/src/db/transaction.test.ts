@@ -5,7 +5,7 @@ import { createTestDatabase, dialect } from '../../test/helpers.js';
 import { openDatabase } from './dialect/index.js';
 import type { Database } from './dialect/types.js';
 import type { Tables } from './schema.js';
-import { afterCommit, inTransaction } from './transaction.js';
+import { afterCommit, inTransaction, writeBeforeCommit } from './transaction.js';
 
 // The seam in-process caches rely on: a callback deferred with afterCommit runs once the
 // transaction has committed, and never when it does not commit, on both databases.
@@ -72,5 +72,116 @@ describe(`afterCommit (${dialect})`, () => {
       ran = true;
     });
     assert.equal(ran, true);
+  });
+});
+
+// Writes nothing reads back may go with a transaction's last statement (PostgreSQL, where each
+// statement is a round trip): they commit or roll back with it like any other write.
+describe(`writeBeforeCommit (${dialect})`, () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let db: Kysely<Tables>;
+
+  before(async () => {
+    const test = await createTestDatabase();
+    drop = test.drop;
+    database = openDatabase(test.database);
+    db = database.db;
+    await sql`create table late_parent (id integer primary key, note text)`.execute(db);
+    await sql`create table late_child (id integer primary key, parent integer not null references late_parent (id), note text)`.execute(
+      db,
+    );
+  });
+  after(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  const notes = async (table: string) =>
+    (await sql<{ note: string }>`select note from ${sql.table(table)} order by id`.execute(db)).rows.map((r) => r.note);
+
+  test('held writes commit with the transaction, parameters and quoted text intact, announcements too', async () => {
+    const heard: string[] = [];
+    database.changes.subscribe((change) => {
+      if (change !== 'reset' && change.kind === 'comments' && change.key === 'late') heard.push(change.key);
+    });
+    let seenInside = -1;
+    let heardInside = -1;
+    await inTransaction(db, async (trx) => {
+      await sql`insert into late_parent (id, note) values (${1}, ${'first'})`.execute(trx);
+      // Tables made by the test are not in the schema's types.
+      const t = trx as unknown as Kysely<any>;
+      await writeBeforeCommit(trx, t.insertInto('late_child').values({ id: 1, parent: 1, note: "a 'quoted' $1 note" }));
+      // A literal with a placeholder's spelling in the statement's own text stays as written.
+      await writeBeforeCommit(trx, {
+        compile: () => sql`insert into late_child (id, parent, note) values (${2}, ${1}, '$1 and $2')`.compile(trx),
+        execute: () => sql`insert into late_child (id, parent, note) values (${2}, ${1}, '$1 and $2')`.execute(trx),
+      });
+      await writeBeforeCommit(trx, t.updateTable('late_parent').set({ note: 'changed' }).where('id', '=', 1));
+      await database.changes.publish(trx, { kind: 'comments', key: 'late' });
+      heardInside = heard.length;
+      seenInside = Number(
+        (await sql<{ n: number }>`select count(*) as n from late_child`.execute(trx)).rows[0]?.n ?? -1,
+      );
+    });
+    // PostgreSQL holds them until the last statement; SQLite, one process, writes at once.
+    assert.equal(seenInside, dialect === 'postgres' ? 0 : 2);
+    assert.deepEqual(await notes('late_child'), ["a 'quoted' $1 note", '$1 and $2']);
+    assert.deepEqual(await notes('late_parent'), ['changed']);
+    assert.equal(heardInside, 0, 'nothing is announced before the commit');
+    assert.ok(heard.includes('late'), 'the announcement was made at the commit');
+  });
+
+  test('a held write that fails fails the transaction: nothing of it is written, nothing runs after it', async () => {
+    let ran = 0;
+    await assert.rejects(
+      inTransaction(db, async (trx) => {
+        await sql`insert into late_parent (id, note) values (${2}, ${'second'})`.execute(trx);
+        const t = trx as unknown as Kysely<any>;
+        await writeBeforeCommit(trx, t.insertInto('late_child').values({ id: 3, parent: 999, note: 'orphan' }));
+        afterCommit(trx, () => ran++);
+      }),
+    );
+    assert.equal(ran, 0);
+    assert.deepEqual(await notes('late_parent'), ['changed'], 'the parent written before it rolled back too');
+    assert.equal((await notes('late_child')).length, 2);
+  });
+
+  test('outside a transaction it writes at once', async () => {
+    await writeBeforeCommit(
+      db,
+      (db as unknown as Kysely<any>).insertInto('late_parent').values({ id: 4, note: 'now' }),
+    );
+    assert.deepEqual(await notes('late_parent'), ['changed', 'now']);
+  });
+});
+
+// PostgreSQL's connections prepare the statements they run: one whose columns a migration
+// changed since (a newer server migrated while this one runs) still answers.
+describe(`prepared statements (${dialect})`, { skip: dialect !== 'postgres' }, () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+
+  before(async () => {
+    const test = await createTestDatabase();
+    drop = test.drop;
+    database = openDatabase(test.database);
+    await sql`create table shapes (id integer primary key, name text)`.execute(database.db);
+    await sql`insert into shapes (id, name) values (1, 'circle')`.execute(database.db);
+  });
+  after(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  test('a prepared select * answers with the new columns after the table changed', async () => {
+    const read = () =>
+      database.db
+        .connection()
+        .execute(async (conn) => (await sql`select * from shapes where id = ${1}`.execute(conn)).rows);
+    // Every connection of the pool runs it several times: prepared, then planned once for all.
+    for (let i = 0; i < 12; i++) assert.deepEqual(await read(), [{ id: 1, name: 'circle' }]);
+    await sql`alter table shapes add column sides integer not null default 0`.execute(database.db);
+    for (let i = 0; i < 12; i++) assert.deepEqual(await read(), [{ id: 1, name: 'circle', sides: 0 }]);
   });
 });

@@ -1,7 +1,8 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Db, Tables } from '../schema.js';
-import { afterCommit, beforeCommit } from '../transaction.js';
+import { afterCommit, beforeCommit, holdLateWrites } from '../transaction.js';
 import type { Change, ChangeHandler, Database, DayBounds, ShaRange } from './types.js';
 
 // Read timestamptz as ISO 8601 strings, the shape the SQLite side stores and the API speaks.
@@ -31,23 +32,97 @@ function withSessionSettings(url: string): string {
 /** The kinds of change the feed carries; a payload of any other kind is ignored. */
 const CHANGE_KINDS: ReadonlySet<string> = new Set<Change['kind']>(['credential', 'unread', 'origins', 'comments']);
 
-/** Announces `payloads` on the change channel: one statement, delivered when `db`'s transaction commits. */
-async function notify(db: Db, payloads: string[]): Promise<void> {
-  if (!payloads.length) return;
-  const calls = payloads.map((payload) => sql`pg_notify(${CHANGE_CHANNEL}, ${payload})`);
-  await sql`select ${sql.join(calls)}`.execute(db);
+/** Statements each connection keeps prepared; past it, new statements are parsed on every run. */
+const PREPARED_PER_CONNECTION = 500;
+
+/** PostgreSQL's refusal to run a prepared `select *` whose columns a migration has changed since. */
+const STALE_PLAN = '0A000';
+
+/**
+ * A connection that prepares each statement with parameters the first time it runs it,
+ * named after its text, and runs it by name after that. Parsing and planning were most of
+ * the database's time on a short write (a reply: 3.6 ms of about 5), and the server runs the
+ * same few hundred statements all day. Those without parameters (begin, commit, DDL) are not
+ * prepared; past PREPARED_PER_CONNECTION names (statements built with a varying number of
+ * values) a statement is parsed each time, as before, so that memory stays bounded. When a
+ * migration run by a newer server changes the columns of a prepared `select *`, PostgreSQL
+ * refuses it once: outside a transaction it is run again unprepared, and on this connection
+ * it stays unprepared.
+ */
+class PreparingClient extends pg.Client {
+  private readonly prepared = new Set<string>();
+  private readonly stale = new Set<string>();
+
+  // pg's query has a dozen overloads; the promise form with values is the one Kysely uses.
+  override query(config: any, values?: any, callback?: any): any {
+    const promised = typeof config === 'string' && Array.isArray(values) && values.length > 0 && !callback;
+    if (!promised) return super.query(config, values, callback);
+    const name = `s${createHash('sha1').update(config).digest('base64url')}`;
+    if (this.stale.has(name) || (!this.prepared.has(name) && this.prepared.size >= PREPARED_PER_CONNECTION)) {
+      return super.query(config, values);
+    }
+    this.prepared.add(name);
+    return super.query({ name, text: config, values }).catch((error: { code?: string }) => {
+      if (error?.code !== STALE_PLAN) throw error;
+      this.stale.add(name);
+      // In a transaction the refusal has ended it: the retry fails too, and the refusal is what to report.
+      return super.query(config, values).catch(() => Promise.reject(error));
+    });
+  }
+}
+
+/** What a transaction sends with its last statement: writes nobody reads back, and the changes it announces. */
+type LastStatement = { writes: CompiledQuery[]; payloads: string[] };
+
+/** `$n` placeholders outside quotes, moved up by `offset`. */
+const renumbered = (text: string, offset: number) =>
+  text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\$(\d+)/g, (match, index?: string) =>
+    index === undefined ? match : `$${Number(index) + offset}`,
+  );
+
+/**
+ * Sends the writes and announcements of `last` in one statement: each write a data-modifying
+ * `WITH` (PostgreSQL runs each once, whether or not the rest reads it), then `pg_notify` for
+ * each announcement, delivered when the transaction commits.
+ */
+async function sendLast(db: Db, { writes, payloads }: LastStatement): Promise<void> {
+  if (!writes.length && !payloads.length) return;
+  const parameters: unknown[] = [];
+  const parts = writes.map((write, index) => {
+    const text = `w${index} as (${renumbered(write.sql, parameters.length)})`;
+    parameters.push(...write.parameters);
+    return text;
+  });
+  const calls = payloads.map((payload) => {
+    parameters.push(CHANGE_CHANNEL, payload);
+    return `pg_notify($${parameters.length - 1}, $${parameters.length})`;
+  });
+  const text = `${parts.length ? `with ${parts.join(', ')} ` : ''}select ${calls.join(', ') || '1'}`;
+  await db.executeQuery(CompiledQuery.raw(text, parameters));
 }
 
 export function postgresDatabase(databaseUrl: string): Database {
   const url = withSessionSettings(databaseUrl);
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, Client: PreparingClient });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 
   const handlers: ChangeHandler[] = [];
-  /** Payloads of a transaction still to be announced, by transaction. */
-  const queued = new WeakMap<object, string[]>();
+  /** By transaction: what its last statement will send. */
+  const lastStatements = new WeakMap<object, LastStatement>();
+  /** The last statement of `trx`, or null outside a transaction begun by `inTransaction`. */
+  const lastOf = (trx: Db): LastStatement | null => {
+    const known = lastStatements.get(trx);
+    if (known) return known;
+    const last: LastStatement = { writes: [], payloads: [] };
+    if (!beforeCommit(trx, (db) => sendLast(db, last))) return null;
+    lastStatements.set(trx, last);
+    return last;
+  };
+  // Each statement is a round trip to another process: the writes of a transaction that
+  // nothing reads back go with its last statement.
+  holdLateWrites(db, (trx, write) => (lastOf(trx)?.writes.push(write) ?? 0) > 0);
   const emit = (change: Change | 'reset') => {
     for (const handler of handlers) handler(change);
   };
@@ -110,10 +185,9 @@ export function postgresDatabase(databaseUrl: string): Database {
       publish: async (trx, change) => {
         const payload = `${change.kind}:${change.key}`;
         // The changes of one transaction are announced together, in its last statement.
-        const waiting = queued.get(trx);
-        if (waiting) waiting.push(payload);
-        else if (beforeCommit(trx, (db) => notify(db, queued.get(trx) ?? []))) queued.set(trx, [payload]);
-        else await notify(trx, [payload]);
+        const last = lastOf(trx);
+        if (last) last.payloads.push(payload);
+        else await sendLast(trx, { writes: [], payloads: [payload] });
         // This process hears its own NOTIFY too, but a moment later; act at commit.
         afterCommit(trx, () => emit(change));
       },

@@ -26,7 +26,7 @@ export interface Measures {
 }
 
 /** The kinds whose writing can change a timeline's measures (others have none, and change none). */
-export const MEASURED_KINDS: readonly TimelineKind[] = [
+export const MEASURED_KINDS = [
   'applied',
   'reapplied',
   'live',
@@ -34,7 +34,7 @@ export const MEASURED_KINDS: readonly TimelineKind[] = [
   'not_fixed',
   'reopened',
   'archived',
-];
+] as const satisfies readonly TimelineKind[];
 
 /** Whose fix, when the event does not say: timelines derived from before fixes were attributed. */
 const UNKNOWN_VIA = 'unknown';

@@ -113,14 +113,18 @@ export async function deleteComment(db: Db, workspaceId: string, id: string) {
   await db.deleteFrom('comments').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 
-export async function insertReply(db: Db, row: ReplyTable) {
-  await db.insertInto('replies').values(row).execute();
-  await db
+/** The writes of a reply: the reply, and its comment's count and time of change. */
+export const replyWrites = (db: Db, row: ReplyTable) => [
+  db.insertInto('replies').values(row),
+  db
     .updateTable('comments')
     .set((eb) => ({ reply_count: eb('reply_count', '+', 1), updated_at: row.created_at }))
     .where('workspace_id', '=', row.workspace_id)
-    .where('id', '=', row.comment_id)
-    .execute();
+    .where('id', '=', row.comment_id),
+];
+
+export async function insertReply(db: Db, row: ReplyTable) {
+  for (const write of replyWrites(db, row)) await write.execute();
 }
 
 /** The replies of several comments at once, oldest first (each row names its comment). */

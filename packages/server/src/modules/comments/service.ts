@@ -16,7 +16,7 @@ import { UAParser } from 'ua-parser-js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db, Tables } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
+import { inTransaction, writeBeforeCommit } from '../../db/transaction.js';
 import { AppError, forbidden, invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
@@ -29,7 +29,7 @@ import { excerpt } from './excerpt.js';
 import * as lifecycle from './lifecycle.js';
 import { anchorColumns } from './presenter.js';
 import * as repo from './repo.js';
-import { listTimeline, recordEvent } from './timeline.js';
+import { listTimeline, recordEvent, unmeasuredEventWrite } from './timeline.js';
 
 /** What changing a comment needs: the database (its handle and its dialect) and where its events go. */
 export type CommentDeps = Pick<AppContext, 'db' | 'database' | 'events' | 'clock'>;
@@ -251,8 +251,9 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
       author_role: actor.role,
     };
     const { author_name, author_role, ...row } = reply;
-    await repo.insertReply(trx, row);
-    await recordEvent(trx, comment, 'replied', actor, { note: excerpt(body) }, now);
+    // Nothing here reads these rows back: they may go with the transaction's last statement.
+    for (const write of repo.replyWrites(trx, row)) await writeBeforeCommit(trx, write);
+    await writeBeforeCommit(trx, unmeasuredEventWrite(trx, comment, 'replied', actor, { note: excerpt(body) }, now));
     await deps.events.raise(trx, {
       type: 'ReplyAdded',
       workspaceId: actor.workspaceId,

@@ -43,6 +43,19 @@ const row = (comment: About, kind: TimelineKind, actor: Actor | null, detail: Ev
   created_at: at,
 });
 
+/**
+ * The write of one event that no measure reads (a reply's): the caller may send it with its
+ * transaction's last statement (`writeBeforeCommit`).
+ */
+export const unmeasuredEventWrite = (
+  trx: Db,
+  comment: About,
+  kind: Exclude<TimelineKind, (typeof MEASURED_KINDS)[number]>,
+  actor: Actor,
+  detail: EventDetail,
+  at: string,
+) => trx.insertInto('comment_events').values(row(comment, kind, actor, detail, at));
+
 /** Writes one event of `comment` by `actor`; `trx` is the transaction of the change it records. */
 export async function recordEvent(
   trx: Db,
@@ -56,7 +69,8 @@ export async function recordEvent(
     .insertInto('comment_events')
     .values(row(comment, kind, actor, detail, at))
     .execute();
-  if (MEASURED_KINDS.includes(kind)) await remeasure(trx, comment.workspace_id, [comment.id]);
+  if ((MEASURED_KINDS as readonly TimelineKind[]).includes(kind))
+    await remeasure(trx, comment.workspace_id, [comment.id]);
 }
 
 /** A build report's events: each comment it took Live, in one statement. */

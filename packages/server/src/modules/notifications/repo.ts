@@ -1,9 +1,11 @@
 import type { Db, NotificationTable } from '../../db/schema.js';
+import { writeBeforeCommit } from '../../db/transaction.js';
 
 /** Every query here filters by recipient: a notification is private to its recipient. */
 
+/** Nothing reads a notification back in the transaction that writes it: it may go with its last statement. */
 export async function insertNotification(db: Db, row: NotificationTable) {
-  await db.insertInto('notifications').values(row).execute();
+  await writeBeforeCommit(db, db.insertInto('notifications').values(row));
 }
 
 export async function countUnread(db: Db, recipientId: string): Promise<number> {
