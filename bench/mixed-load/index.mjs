@@ -16,7 +16,8 @@ import { cores, hasTaskset, hasWrk, openApp, paced, startProcess } from '../lib/
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const work = path.join(root, 'bench/.work');
-const serverScript = path.join(root, 'packages/server/dist/server.js');
+// Another release's build may be measured instead, to compare two releases on the same day.
+const serverScript = process.env.BENCH_SERVER ?? path.join(root, 'packages/server/dist/server.js');
 const bareScript = path.join(root, 'bench/lib/bare-server.mjs');
 
 const READERS = Number(process.env.BENCH_READERS ?? 500);

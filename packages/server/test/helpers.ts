@@ -1,13 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type AppOptions, buildApp } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
 import type { Config, DatabaseConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/dialect/index.js';
 import { CHANGE_CHANNEL, STARTUP_LOCK_KEY } from '../src/db/dialect/postgres.js';
+import { migrateToLatest } from '../src/db/migrate.js';
 
 /** Which database this run of the suite uses: `DIALECT=postgres` with `TEST_DATABASE_URL`, else SQLite. */
 export const dialect = process.env.DIALECT === 'postgres' ? 'postgres' : 'sqlite';
@@ -39,6 +43,94 @@ export async function createTestDatabase(): Promise<{ database: DatabaseConfig; 
         await client.query(`drop schema if exists ${schema} cascade`);
       } finally {
         await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Names the lock under which the first test process of a run makes the template database. */
+const TEMPLATE_LOCK_KEY = 7_240_531_119;
+
+/** The migrations' sources, hashed: a changed migration gets a template of its own. */
+function migrationsDigest(): string {
+  const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/db/migrations');
+  const hash = createHash('sha1');
+  for (const file of fs.readdirSync(dir).sort()) {
+    if (!file.endsWith('.test.ts')) hash.update(file).update(fs.readFileSync(path.join(dir, file)));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+const withDatabaseName = (url: string, name: string) => {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+};
+
+let template: Promise<string> | undefined;
+
+/**
+ * A database at the latest migration that test databases are copied from: migrating one
+ * for every test app took most of the PostgreSQL pass. Made once for the whole run by the
+ * first process that needs it (under an advisory lock), under another name until it is complete.
+ */
+function templateDatabase(base: string): Promise<string> {
+  template ??= (async () => {
+    const name = `svc_template_${migrationsDigest()}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    try {
+      await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
+      const made = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (!made.rowCount) {
+        const building = `${name}_building`;
+        await admin.query(`drop database if exists ${building}`);
+        await admin.query(`create database ${building}`);
+        const database = openDatabase({ dialect: 'postgres', url: withDatabaseName(base, building) });
+        try {
+          await migrateToLatest(database.db, await database.currentSchema());
+        } finally {
+          await database.close();
+        }
+        await admin.query(`alter database ${building} rename to ${name}`);
+      }
+    } finally {
+      await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]).catch(() => {});
+      await admin.end();
+    }
+    return name;
+  })();
+  return template;
+}
+
+/**
+ * A fresh database at the latest migration for one test app: SQLite in memory (the app
+ * migrates it), or on PostgreSQL a copy of the template database, dropped again by `drop`.
+ */
+export async function createMigratedTestDatabase(): Promise<{ database: DatabaseConfig; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') return createTestDatabase();
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('DIALECT=postgres needs TEST_DATABASE_URL');
+  const source = await templateDatabase(base);
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${source}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    database: { dialect: 'postgres', url: withDatabaseName(base, name) },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        // A server process a test killed may not have said goodbye yet.
+        await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+        await client.query(`drop database if exists ${name}`);
+      } finally {
         await client.end();
       }
     },
@@ -115,7 +207,7 @@ export interface TestApp {
 }
 
 export async function createTestApp(overrides: ConfigOverrides = {}, options: AppOptions = {}): Promise<TestApp> {
-  const { database, drop } = await createTestDatabase();
+  const { database, drop } = await createMigratedTestDatabase();
   const app = await buildApp(testConfig(database, overrides), options);
   return {
     app,

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import fastJsonStringify from 'fast-json-stringify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { requestForLog } from '../logging.js';
@@ -64,6 +65,21 @@ export interface HttpOptions {
   logStream?: { write(line: string): void };
 }
 
+/**
+ * Response serializers by schema, one per process whatever the apps it builds (as Fastify
+ * compiles them, with no shared schemas): the routes' schemas are the contract's, so a second
+ * app (each test's) compiles none again. Compiling them was most of building an app.
+ */
+const serializers = new WeakMap<object, (data: unknown) => string>();
+function serializerOf(schema: object): (data: unknown) => string {
+  let serialize = serializers.get(schema);
+  if (!serialize) {
+    serialize = fastJsonStringify(schema);
+    serializers.set(schema, serialize);
+  }
+  return serialize;
+}
+
 /** Fastify as the server runs it, its sockets made by `fastPath`; it listens on nothing yet. */
 export function createHttpServer(config: Config, fastPath: FastPath, options: HttpOptions = {}) {
   const app = Fastify({
@@ -92,6 +108,7 @@ export function createHttpServer(config: Config, fastPath: FastPath, options: Ht
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.setSerializerCompiler(({ schema }) => serializerOf(schema as object));
   // Slow clients hold no socket for ever: the headers within 15 s, the whole request (a long
   // poll waits up to 60 s) within 90 s.
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;

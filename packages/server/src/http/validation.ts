@@ -7,15 +7,14 @@ import { AppError, invalidField } from '../errors.js';
 /**
  * Two validators: query strings and params arrive as text and are coerced ("20" → 20);
  * JSON bodies are not, so `{"ok": "true"}` is refused instead of silently read as true.
+ * One pair per process, whatever the apps it builds: Ajv keeps what it compiled by schema, and
+ * the routes' schemas are the contract's, so a second app (a test's) compiles nothing again.
  */
+const common = { useDefaults: true, removeAdditional: true as const, allErrors: false, strict: false };
+const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }), ['email', 'date-time', 'uri']);
+const urlAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }), ['email', 'date-time', 'uri']);
+
 export function registerValidators(app: FastifyInstance): void {
-  const common = { useDefaults: true, removeAdditional: true as const, allErrors: false, strict: false };
-  const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }), ['email', 'date-time', 'uri']);
-  const urlAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }), [
-    'email',
-    'date-time',
-    'uri',
-  ]);
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema) : urlAjv.compile(schema),
   );
