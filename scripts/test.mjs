@@ -35,11 +35,16 @@ const cliTests = (file) => /[\\/]cli[\\/]test[\\/]/.test(file);
 // every task the page runs takes longer by the wall clock, its own work or not.
 const timedTests = (file) => /\.timed\.test\.ts$/.test(file);
 
+// Three files at a time on two cores: a browser test spends much of its time waiting (for a
+// poll, a page, a timer), and with two at a time a core stood idle meanwhile.
+// TEST_CONCURRENCY overrides it.
+const CONCURRENCY = process.env.TEST_CONCURRENCY ?? '3';
+
 function runSuite(label, env, files) {
   process.stdout.write(`\n=== ${label} ===\n`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${CONCURRENCY}`, ...files],
     { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
   );
   return result.status === 0;
