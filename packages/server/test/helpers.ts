@@ -12,6 +12,8 @@ import type { Config, DatabaseConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/dialect/index.js';
 import { CHANGE_CHANNEL, STARTUP_LOCK_KEY } from '../src/db/dialect/postgres.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+// What Fastify's instances carry here (ctx, database…), for the packages that read this file through the server's declarations.
+import type {} from '../src/types.js';
 
 /** Which database this run of the suite uses: `DIALECT=postgres` with `TEST_DATABASE_URL`, else SQLite. */
 export const dialect = process.env.DIALECT === 'postgres' ? 'postgres' : 'sqlite';

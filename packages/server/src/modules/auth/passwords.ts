@@ -30,8 +30,19 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** Checked against when the e-mail is unknown, so a login takes as long either way. */
-export const UNKNOWN_USER_HASH = await hashPassword(randomBytes(16).toString('hex'));
+/**
+ * Checked against when the e-mail is unknown, so a login takes as long either way: a hash of
+ * the same cost whose key is random bytes, which no password derives. (It was the hash of a
+ * random password, computed while the module loaded: most of a process's start.)
+ */
+export const UNKNOWN_USER_HASH = [
+  'scrypt',
+  N,
+  r,
+  p,
+  randomBytes(16).toString('base64'),
+  randomBytes(KEY_LENGTH).toString('base64'),
+].join('$');
 
 /** The ~49,000 most common passwords of public breach lists, as zxcvbn ships them. */
 const commonPasswords = new Set(dictionary['passwords-common']);
