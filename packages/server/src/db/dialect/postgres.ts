@@ -122,7 +122,11 @@ export function postgresDatabase(databaseUrl: string): Database {
   };
   // Each statement is a round trip to another process: the writes of a transaction that
   // nothing reads back go with its last statement.
-  holdLateWrites(db, (trx, write) => (lastOf(trx)?.writes.push(write) ?? 0) > 0);
+  holdLateWrites(db, (trx, write) => {
+    const last = lastOf(trx);
+    last?.writes.push(write);
+    return last !== null;
+  });
   const emit = (change: Change | 'reset') => {
     for (const handler of handlers) handler(change);
   };

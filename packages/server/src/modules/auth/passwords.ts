@@ -16,10 +16,12 @@ function derive(password: string, salt: Buffer, cost: { N: number; r: number; p:
 }
 
 /** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash so they can be raised later. */
+const encoded = (salt: Buffer, key: Buffer) =>
+  ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, { N, r, p });
-  return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
+  return encoded(salt, await derive(password, salt, { N, r, p }));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -33,16 +35,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /**
  * Checked against when the e-mail is unknown, so a login takes as long either way: a hash of
  * the same cost whose key is random bytes, which no password derives. (It was the hash of a
- * random password, computed while the module loaded: most of a process's start.)
+ * random password, computed while the module loaded: a tenth of a second of every start.)
  */
-export const UNKNOWN_USER_HASH = [
-  'scrypt',
-  N,
-  r,
-  p,
-  randomBytes(16).toString('base64'),
-  randomBytes(KEY_LENGTH).toString('base64'),
-].join('$');
+export const UNKNOWN_USER_HASH = encoded(randomBytes(16), randomBytes(KEY_LENGTH));
 
 /** The ~49,000 most common passwords of public breach lists, as zxcvbn ships them. */
 const commonPasswords = new Set(dictionary['passwords-common']);

@@ -43,6 +43,9 @@ const row = (comment: About, kind: TimelineKind, actor: Actor | null, detail: Ev
   created_at: at,
 });
 
+const eventInsert = (trx: Db, comment: About, kind: TimelineKind, actor: Actor, detail: EventDetail, at: string) =>
+  trx.insertInto('comment_events').values(row(comment, kind, actor, detail, at));
+
 /**
  * The write of one event that no measure reads (a reply's): the caller may send it with its
  * transaction's last statement (`writeBeforeCommit`).
@@ -54,7 +57,7 @@ export const unmeasuredEventWrite = (
   actor: Actor,
   detail: EventDetail,
   at: string,
-) => trx.insertInto('comment_events').values(row(comment, kind, actor, detail, at));
+) => eventInsert(trx, comment, kind, actor, detail, at);
 
 /** Writes one event of `comment` by `actor`; `trx` is the transaction of the change it records. */
 export async function recordEvent(
@@ -65,10 +68,7 @@ export async function recordEvent(
   detail: EventDetail,
   at: string,
 ): Promise<void> {
-  await trx
-    .insertInto('comment_events')
-    .values(row(comment, kind, actor, detail, at))
-    .execute();
+  await eventInsert(trx, comment, kind, actor, detail, at).execute();
   if ((MEASURED_KINDS as readonly TimelineKind[]).includes(kind))
     await remeasure(trx, comment.workspace_id, [comment.id]);
 }
