@@ -40,11 +40,11 @@ const timedTests = (file) => /\.timed\.test\.ts$/.test(file);
 // TEST_CONCURRENCY overrides it.
 const CONCURRENCY = process.env.TEST_CONCURRENCY ?? '3';
 
-function runSuite(label, env, files, concurrency = CONCURRENCY) {
+function runSuite(label, env, files) {
   process.stdout.write(`\n=== ${label} ===\n`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files],
+    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${CONCURRENCY}`, ...files],
     { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
   );
   return result.status === 0;
@@ -78,15 +78,9 @@ if (timedFiles.length) {
 // The fuzz's inputs test validation, the same on both databases; on PostgreSQL it is there for
 // its transactions (a refusal writes nothing), which fewer inputs per route and role show as well.
 const POSTGRES_FUZZ = { FUZZ_RUNS: process.env.FUZZ_RUNS ?? '3' };
-// Four at a time: the server's tests wait on PostgreSQL's processes, its change feed and their
-// own timers, and three left the two cores a fifth idle.
-const POSTGRES_CONCURRENCY = process.env.TEST_CONCURRENCY ?? '4';
 
 if (process.env.TEST_DATABASE_URL) {
-  results.push([
-    'PostgreSQL',
-    runSuite('PostgreSQL', { DIALECT: 'postgres', ...POSTGRES_FUZZ }, serverFiles, POSTGRES_CONCURRENCY),
-  ]);
+  results.push(['PostgreSQL', runSuite('PostgreSQL', { DIALECT: 'postgres', ...POSTGRES_FUZZ }, serverFiles)]);
 } else if (findPostgresBin()) {
   const cluster = await startThrowawayPostgres();
   try {
@@ -96,7 +90,6 @@ if (process.env.TEST_DATABASE_URL) {
         'PostgreSQL (throwaway cluster)',
         { DIALECT: 'postgres', TEST_DATABASE_URL: cluster.url, ...POSTGRES_FUZZ },
         serverFiles,
-        POSTGRES_CONCURRENCY,
       ),
     ]);
   } finally {
