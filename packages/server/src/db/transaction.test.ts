@@ -7,35 +7,53 @@ import type { Database } from './dialect/types.js';
 import type { Tables } from './schema.js';
 import { afterCommit, inTransaction, writeBeforeCommit } from './transaction.js';
 
-// The seam in-process caches rely on: a callback deferred with afterCommit runs once the
-// transaction has committed, and never when it does not commit, on both databases.
-describe(`afterCommit (${dialect})`, () => {
-  let database: Database;
-  let drop: () => Promise<void>;
-  let db: Kysely<Tables>;
-
+/**
+ * A database of its own for the tests of one `describe`: opened before them with `setup` run
+ * on it, closed and dropped after them.
+ */
+function scratchDatabase(setup: (db: Kysely<Tables>) => Promise<void>) {
+  let database: Database | undefined;
+  let drop: (() => Promise<void>) | undefined;
   before(async () => {
     const test = await createTestDatabase();
     drop = test.drop;
     database = openDatabase(test.database);
-    db = database.db;
+    await setup(database.db);
+  });
+  after(async () => {
+    await database?.close();
+    await drop?.();
+  });
+  return {
+    get database(): Database {
+      if (!database) throw new Error('the database opens before the tests');
+      return database;
+    },
+    get db(): Kysely<Tables> {
+      return this.database.db;
+    },
+  };
+}
+
+// The seam in-process caches rely on: a callback deferred with afterCommit runs once the
+// transaction has committed, and never when it does not commit, on both databases.
+describe(`afterCommit (${dialect})`, () => {
+  const scratch = scratchDatabase(async (db) => {
     await sql`create table seam_parent (id integer primary key)`.execute(db);
     // Checked at COMMIT, not at the insert: a transaction whose body succeeds but whose commit fails.
     await sql`create table seam_child (id integer primary key, parent integer references seam_parent (id) deferrable initially deferred)`.execute(
       db,
     );
   });
-  after(async () => {
-    await database?.close();
-    await drop?.();
-  });
 
   const children = async () =>
-    (await sql<{ id: number }>`select id from seam_child order by id`.execute(db)).rows.map((row) => Number(row.id));
+    (await sql<{ id: number }>`select id from seam_child order by id`.execute(scratch.db)).rows.map((row) =>
+      Number(row.id),
+    );
 
   test('runs after the commit, in order, and sees what was committed', async () => {
     const seen: string[] = [];
-    await inTransaction(db, async (trx) => {
+    await inTransaction(scratch.db, async (trx) => {
       await sql`insert into seam_parent (id) values (1)`.execute(trx);
       await sql`insert into seam_child (id, parent) values (1, 1)`.execute(trx);
       afterCommit(trx, () => seen.push('first'));
@@ -50,13 +68,13 @@ describe(`afterCommit (${dialect})`, () => {
   test('never runs when the commit itself fails (a deferred constraint), nor when the body throws', async () => {
     let ran = 0;
     await assert.rejects(
-      inTransaction(db, async (trx) => {
+      inTransaction(scratch.db, async (trx) => {
         await sql`insert into seam_child (id, parent) values (2, 999)`.execute(trx);
         afterCommit(trx, () => ran++);
       }),
     );
     await assert.rejects(
-      inTransaction(db, async (trx) => {
+      inTransaction(scratch.db, async (trx) => {
         afterCommit(trx, () => ran++);
         throw new Error('the body fails');
       }),
@@ -68,7 +86,7 @@ describe(`afterCommit (${dialect})`, () => {
 
   test('outside a transaction it runs at once', () => {
     let ran = false;
-    afterCommit(db, () => {
+    afterCommit(scratch.db, () => {
       ran = true;
     });
     assert.equal(ran, true);
@@ -78,36 +96,26 @@ describe(`afterCommit (${dialect})`, () => {
 // Writes nothing reads back may go with a transaction's last statement (PostgreSQL, where each
 // statement is a round trip): they commit or roll back with it like any other write.
 describe(`writeBeforeCommit (${dialect})`, () => {
-  let database: Database;
-  let drop: () => Promise<void>;
-  let db: Kysely<Tables>;
-
-  before(async () => {
-    const test = await createTestDatabase();
-    drop = test.drop;
-    database = openDatabase(test.database);
-    db = database.db;
+  const scratch = scratchDatabase(async (db) => {
     await sql`create table late_parent (id integer primary key, note text)`.execute(db);
     await sql`create table late_child (id integer primary key, parent integer not null references late_parent (id), note text)`.execute(
       db,
     );
   });
-  after(async () => {
-    await database?.close();
-    await drop?.();
-  });
 
   const notes = async (table: string) =>
-    (await sql<{ note: string }>`select note from ${sql.table(table)} order by id`.execute(db)).rows.map((r) => r.note);
+    (await sql<{ note: string }>`select note from ${sql.table(table)} order by id`.execute(scratch.db)).rows.map(
+      (r) => r.note,
+    );
 
   test('held writes commit with the transaction, parameters and quoted text intact, announcements too', async () => {
     const heard: string[] = [];
-    database.changes.subscribe((change) => {
+    scratch.database.changes.subscribe((change) => {
       if (change !== 'reset' && change.kind === 'comments' && change.key === 'late') heard.push(change.key);
     });
     let seenInside = -1;
     let heardInside = -1;
-    await inTransaction(db, async (trx) => {
+    await inTransaction(scratch.db, async (trx) => {
       await sql`insert into late_parent (id, note) values (${1}, ${'first'})`.execute(trx);
       // Tables made by the test are not in the schema's types.
       const t = trx as unknown as Kysely<any>;
@@ -118,7 +126,7 @@ describe(`writeBeforeCommit (${dialect})`, () => {
         execute: () => sql`insert into late_child (id, parent, note) values (${2}, ${1}, '$1 and $2')`.execute(trx),
       });
       await writeBeforeCommit(trx, t.updateTable('late_parent').set({ note: 'changed' }).where('id', '=', 1));
-      await database.changes.publish(trx, { kind: 'comments', key: 'late' });
+      await scratch.database.changes.publish(trx, { kind: 'comments', key: 'late' });
       heardInside = heard.length;
       seenInside = Number(
         (await sql<{ n: number }>`select count(*) as n from late_child`.execute(trx)).rows[0]?.n ?? -1,
@@ -135,7 +143,7 @@ describe(`writeBeforeCommit (${dialect})`, () => {
   test('a held write that fails fails the transaction: nothing of it is written, nothing runs after it', async () => {
     let ran = 0;
     await assert.rejects(
-      inTransaction(db, async (trx) => {
+      inTransaction(scratch.db, async (trx) => {
         await sql`insert into late_parent (id, note) values (${2}, ${'second'})`.execute(trx);
         const t = trx as unknown as Kysely<any>;
         await writeBeforeCommit(trx, t.insertInto('late_child').values({ id: 3, parent: 999, note: 'orphan' }));
@@ -149,8 +157,8 @@ describe(`writeBeforeCommit (${dialect})`, () => {
 
   test('outside a transaction it writes at once', async () => {
     await writeBeforeCommit(
-      db,
-      (db as unknown as Kysely<any>).insertInto('late_parent').values({ id: 4, note: 'now' }),
+      scratch.db,
+      (scratch.db as unknown as Kysely<any>).insertInto('late_parent').values({ id: 4, note: 'now' }),
     );
     assert.deepEqual(await notes('late_parent'), ['changed', 'now']);
   });
@@ -159,29 +167,19 @@ describe(`writeBeforeCommit (${dialect})`, () => {
 // PostgreSQL's connections prepare the statements they run: one whose columns a migration
 // changed since (a newer server migrated while this one runs) still answers.
 describe(`prepared statements (${dialect})`, { skip: dialect !== 'postgres' }, () => {
-  let database: Database;
-  let drop: () => Promise<void>;
-
-  before(async () => {
-    const test = await createTestDatabase();
-    drop = test.drop;
-    database = openDatabase(test.database);
-    await sql`create table shapes (id integer primary key, name text)`.execute(database.db);
-    await sql`insert into shapes (id, name) values (1, 'circle')`.execute(database.db);
-  });
-  after(async () => {
-    await database?.close();
-    await drop?.();
+  const scratch = scratchDatabase(async (db) => {
+    await sql`create table shapes (id integer primary key, name text)`.execute(db);
+    await sql`insert into shapes (id, name) values (1, 'circle')`.execute(db);
   });
 
   test('a prepared select * answers with the new columns after the table changed', async () => {
     const read = () =>
-      database.db
+      scratch.db
         .connection()
         .execute(async (conn) => (await sql`select * from shapes where id = ${1}`.execute(conn)).rows);
     // Every connection of the pool runs it several times: prepared, then planned once for all.
     for (let i = 0; i < 12; i++) assert.deepEqual(await read(), [{ id: 1, name: 'circle' }]);
-    await sql`alter table shapes add column sides integer not null default 0`.execute(database.db);
+    await sql`alter table shapes add column sides integer not null default 0`.execute(scratch.db);
     for (let i = 0; i < 12; i++) assert.deepEqual(await read(), [{ id: 1, name: 'circle', sides: 0 }]);
   });
 });
