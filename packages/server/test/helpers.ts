@@ -18,6 +18,17 @@ import type {} from '../src/types.js';
 /** Which database this run of the suite uses: `DIALECT=postgres` with `TEST_DATABASE_URL`, else SQLite. */
 export const dialect = process.env.DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 
+/** Runs `fn` on a connection of its own to the test server's database, closed after. */
+async function onTestServer<T>(base: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * A fresh, empty database for one test app: SQLite in memory, or a schema of its own on
  * the PostgreSQL test server (dropped again by `dropTestDatabase`).
@@ -27,26 +38,22 @@ export async function createTestDatabase(): Promise<{ database: DatabaseConfig; 
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('DIALECT=postgres needs TEST_DATABASE_URL');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  await onTestServer(base, (admin) => admin.query(`create schema ${schema}`));
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     database: { dialect: 'postgres', url: url.toString() },
     drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      // Under the start-up lock: a migration running meanwhile in another test file lists
-      // every schema of the database (Kysely's introspection), and one vanishing mid-query fails it.
-      await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
-      try {
-        await client.query(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
-        await client.end();
-      }
+      await onTestServer(base, async (client) => {
+        // Under the start-up lock: a migration running meanwhile in another test file lists
+        // every schema of the database (Kysely's introspection), and one vanishing mid-query fails it.
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+        try {
+          await client.query(`drop schema if exists ${schema} cascade`);
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+        }
+      });
     },
   };
 }
@@ -80,27 +87,26 @@ let template: Promise<string> | undefined;
 function templateDatabase(base: string): Promise<string> {
   template ??= (async () => {
     const name = `svc_template_${migrationsDigest()}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    try {
+    await onTestServer(base, async (admin) => {
       await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
-      const made = await admin.query('select 1 from pg_database where datname = $1', [name]);
-      if (!made.rowCount) {
-        const building = `${name}_building`;
-        await admin.query(`drop database if exists ${building}`);
-        await admin.query(`create database ${building}`);
-        const database = openDatabase({ dialect: 'postgres', url: withDatabaseName(base, building) });
-        try {
-          await migrateToLatest(database.db, await database.currentSchema());
-        } finally {
-          await database.close();
+      try {
+        const made = await admin.query('select 1 from pg_database where datname = $1', [name]);
+        if (!made.rowCount) {
+          const building = `${name}_building`;
+          await admin.query(`drop database if exists ${building}`);
+          await admin.query(`create database ${building}`);
+          const database = openDatabase({ dialect: 'postgres', url: withDatabaseName(base, building) });
+          try {
+            await migrateToLatest(database.db, await database.currentSchema());
+          } finally {
+            await database.close();
+          }
+          await admin.query(`alter database ${building} rename to ${name}`);
         }
-        await admin.query(`alter database ${building} rename to ${name}`);
+      } finally {
+        await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]);
       }
-    } finally {
-      await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]).catch(() => {});
-      await admin.end();
-    }
+    });
     return name;
   })();
   return template;
@@ -116,26 +122,15 @@ export async function createMigratedTestDatabase(): Promise<{ database: Database
   if (!base) throw new Error('DIALECT=postgres needs TEST_DATABASE_URL');
   const source = await templateDatabase(base);
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name} template ${source}`);
-  } finally {
-    await admin.end();
-  }
+  await onTestServer(base, (admin) => admin.query(`create database ${name} template ${source}`));
   return {
     database: { dialect: 'postgres', url: withDatabaseName(base, name) },
-    drop: async () => {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      try {
+    drop: () =>
+      onTestServer(base, async (client) => {
         // A server process a test killed may not have said goodbye yet.
         await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
         await client.query(`drop database if exists ${name}`);
-      } finally {
-        await client.end();
-      }
-    },
+      }),
   };
 }
 
