@@ -5,7 +5,7 @@ import { createTestDatabase, dialect } from '../../test/helpers.js';
 import { openDatabase } from './dialect/index.js';
 import type { Database } from './dialect/types.js';
 import type { Tables } from './schema.js';
-import { afterCommit, inTransaction, writeBeforeCommit } from './transaction.js';
+import { afterCommit, inTransaction, readThenWrite, writeBeforeCommit } from './transaction.js';
 
 /**
  * A database of its own for the tests of one `describe`: opened before them with `setup` run
@@ -161,6 +161,86 @@ describe(`writeBeforeCommit (${dialect})`, () => {
       (scratch.db as unknown as Kysely<any>).insertInto('late_parent').values({ id: 4, note: 'now' }),
     );
     assert.deepEqual(await notes('late_parent'), ['changed', 'now']);
+  });
+});
+
+// A read, then writes nothing reads back (a reply): on PostgreSQL one statement with no
+// transaction around it, all of it or nothing; elsewhere a transaction.
+describe(`readThenWrite (${dialect})`, () => {
+  const scratch = scratchDatabase(async (db) => {
+    await sql`create table rw_parent (id integer primary key, replies integer not null)`.execute(db);
+    await sql`create table rw_child (id integer primary key, parent integer not null references rw_parent (id))`.execute(
+      db,
+    );
+    await sql`insert into rw_parent (id, replies) values (1, 0)`.execute(db);
+  });
+  const replies = async () =>
+    Number((await sql<{ n: number }>`select replies as n from rw_parent where id = 1`.execute(scratch.db)).rows[0]?.n);
+  const children = async () =>
+    (await sql<{ id: number }>`select id from rw_child order by id`.execute(scratch.db)).rows.map((r) => Number(r.id));
+
+  test('its writes and announcements land together, after its reads', async () => {
+    const heard: string[] = [];
+    scratch.database.changes.subscribe((change) => {
+      if (change !== 'reset' && change.kind === 'comments' && change.key === 'rw') heard.push(change.key);
+    });
+    const seen: string[] = [];
+    const value = await readThenWrite(scratch.db, async (db) => {
+      const t = db as unknown as Kysely<any>;
+      const parent = await t.selectFrom('rw_parent').select('id').where('id', '=', 1).executeTakeFirstOrThrow();
+      await writeBeforeCommit(db, t.insertInto('rw_child').values({ id: 1, parent: parent.id }));
+      await writeBeforeCommit(
+        db,
+        t
+          .updateTable('rw_parent')
+          .set((eb) => ({ replies: eb('replies', '+', 1) }))
+          .where('id', '=', 1),
+      );
+      await scratch.database.changes.publish(db, { kind: 'comments', key: 'rw' });
+      afterCommit(db, () => seen.push(`after: ${heard.length}`));
+      seen.push(
+        `inside: ${(await t.selectFrom('rw_child').select('id').execute()).length} written, ${heard.length} heard`,
+      );
+      return 'done';
+    });
+    assert.equal(value, 'done');
+    // PostgreSQL sends the writes at the end; SQLite's transaction writes them at once.
+    assert.deepEqual(seen, [`inside: ${dialect === 'postgres' ? 0 : 1} written, 0 heard`, 'after: 1']);
+    assert.deepEqual(await children(), [1]);
+    assert.equal(await replies(), 1);
+  });
+
+  test('a write that fails writes nothing of the others, and nothing runs after it', async () => {
+    let ran = 0;
+    await assert.rejects(
+      readThenWrite(scratch.db, async (db) => {
+        const t = db as unknown as Kysely<any>;
+        await writeBeforeCommit(
+          db,
+          t
+            .updateTable('rw_parent')
+            .set((eb) => ({ replies: eb('replies', '+', 1) }))
+            .where('id', '=', 1),
+        );
+        await writeBeforeCommit(db, t.insertInto('rw_child').values({ id: 2, parent: 999 }));
+        afterCommit(db, () => ran++);
+      }),
+    );
+    assert.equal(ran, 0);
+    assert.equal(await replies(), 1, "the count's update went with the failing insert");
+    assert.deepEqual(await children(), [1]);
+  });
+
+  test('on PostgreSQL, a write not held for the end is refused before it runs', {
+    skip: dialect !== 'postgres',
+  }, async () => {
+    await assert.rejects(
+      readThenWrite(scratch.db, async (db) => {
+        await sql`insert into rw_child (id, parent) values (3, 1)`.execute(db);
+      }),
+      /readThenWrite: a RawNode outside writeBeforeCommit/,
+    );
+    assert.deepEqual(await children(), [1]);
   });
 });
 

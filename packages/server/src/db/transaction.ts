@@ -1,15 +1,21 @@
-import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Kysely, KyselyPlugin, Transaction } from 'kysely';
 import type { Db, Tables } from './schema.js';
 
+/** A step run with the last statement: on the transaction, or on the database after `readThenWrite`'s reads. */
+type LastStep = (db: Db) => Promise<void>;
+
 const pending = new WeakMap<object, (() => void)[]>();
-const finishing = new WeakMap<object, ((trx: Transaction<Tables>) => Promise<void>)[]>();
+const finishing = new WeakMap<object, LastStep[]>();
 
 /** Takes a write of the transaction `trx` to send with its last statement; false when it cannot. */
-export type LateWriter = (trx: Transaction<Tables>, write: CompiledQuery) => boolean;
+export type LateWriter = (trx: Db, write: CompiledQuery) => boolean;
 /** By database: how it sends a transaction's late writes (a database without one writes at once). */
 const lateWriters = new WeakMap<object, LateWriter>();
-/** By transaction begun by `inTransaction`: its database's late writer. */
+/** By transaction begun by `inTransaction` (or `readThenWrite`): its database's late writer. */
 const lateWriterOf = new WeakMap<object, LateWriter>();
+
+/** True while `writeBeforeCommit` compiles a write to hold (compiling is synchronous). */
+let holding = false;
 
 /**
  * Lets `db`'s transactions hold the writes given to `writeBeforeCommit` for their last
@@ -27,7 +33,15 @@ export function holdLateWrites(db: Kysely<Tables>, writer: LateWriter): void {
  */
 export async function writeBeforeCommit(db: Db, query: { compile(): CompiledQuery; execute(): Promise<unknown> }) {
   const writer = lateWriterOf.get(db);
-  if (!writer?.(db as Transaction<Tables>, query.compile())) await query.execute();
+  if (!writer) return void (await query.execute());
+  let compiled: CompiledQuery;
+  holding = true;
+  try {
+    compiled = query.compile();
+  } finally {
+    holding = false;
+  }
+  if (!writer(db, compiled)) await query.execute();
 }
 
 /**
@@ -41,7 +55,7 @@ export async function inTransaction<T>(db: Kysely<Tables>, fn: (trx: Transaction
     pending.set(trx, callbacks);
     const writer = lateWriters.get(db);
     if (writer) lateWriterOf.set(trx, writer);
-    const last: ((trx: Transaction<Tables>) => Promise<void>)[] = [];
+    const last: LastStep[] = [];
     finishing.set(trx, last);
     const value = await fn(trx);
     for (const step of last) await step(trx);
@@ -49,6 +63,42 @@ export async function inTransaction<T>(db: Kysely<Tables>, fn: (trx: Transaction
   });
   for (const callback of callbacks) callback();
   return result;
+}
+
+/** Refuses every statement but a query's and a held write's: what `readThenWrite`'s reads may run. */
+const readsOnly: KyselyPlugin = {
+  transformQuery({ node }) {
+    if (!holding && node.kind !== 'SelectQueryNode')
+      throw new Error(`readThenWrite: a ${node.kind} outside writeBeforeCommit`);
+    return node;
+  },
+  transformResult: async ({ result }) => result,
+};
+
+/**
+ * Runs `fn`, which reads and then writes only through `writeBeforeCommit` and announced
+ * changes, as one atomic change. On a database that holds late writes (PostgreSQL) there is
+ * no transaction: the reads run as they come, each seeing what is committed when it starts
+ * (as each statement of a read-committed transaction does, locking nothing), and the writes
+ * go in one statement, atomic on its own: two round trips fewer than `begin` … `commit`. Any
+ * other statement is refused there (an error, before it runs). Elsewhere, a transaction.
+ */
+export async function readThenWrite<T>(db: Kysely<Tables>, fn: (db: Db) => Promise<T>): Promise<T> {
+  const writer = lateWriters.get(db);
+  if (!writer) return inTransaction(db, fn);
+  // An instance of its own: what `fn` holds and defers is kept by it, as by a transaction.
+  const reader = db.withPlugin(readsOnly);
+  const callbacks: (() => void)[] = [];
+  const last: LastStep[] = [];
+  pending.set(reader, callbacks);
+  lateWriterOf.set(reader, writer);
+  finishing.set(reader, last);
+  const value = await fn(reader);
+  // One step at most (the dialect's last statement): two would be two statements, not one change.
+  if (last.length > 1) throw new Error('readThenWrite: more than one last statement');
+  for (const step of last) await step(db);
+  for (const callback of callbacks) callback();
+  return value;
 }
 
 /** Defers `callback` until the transaction of `db` commits; runs it at once outside one. */
@@ -63,7 +113,7 @@ export function afterCommit(db: Db, callback: () => void): void {
  * outside a transaction begun by `inTransaction` (the caller then acts at once). What several
  * parts of a change would each send (notifications of changes) goes in one round trip this way.
  */
-export function beforeCommit(db: Db, step: (trx: Transaction<Tables>) => Promise<void>): boolean {
+export function beforeCommit(db: Db, step: LastStep): boolean {
   const steps = finishing.get(db);
   steps?.push(step);
   return steps !== undefined;

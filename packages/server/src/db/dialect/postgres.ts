@@ -111,7 +111,7 @@ export function postgresDatabase(databaseUrl: string): Database {
   const handlers: ChangeHandler[] = [];
   /** By transaction: what its last statement will send. */
   const lastStatements = new WeakMap<object, LastStatement>();
-  /** The last statement of `trx`, or null outside a transaction begun by `inTransaction`. */
+  /** The last statement of `trx`, or null outside a transaction begun by `inTransaction` or a `readThenWrite`. */
   const lastOf = (trx: Db): LastStatement | null => {
     const known = lastStatements.get(trx);
     if (known) return known;

@@ -16,7 +16,7 @@ import { UAParser } from 'ua-parser-js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db, Tables } from '../../db/schema.js';
-import { inTransaction, writeBeforeCommit } from '../../db/transaction.js';
+import { inTransaction, readThenWrite, writeBeforeCommit } from '../../db/transaction.js';
 import { AppError, forbidden, invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
@@ -236,8 +236,9 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
   // Counted in a statement of its own: inside the transaction, the count's row would stay
   // locked until the commit, and one writer's replies would queue behind each other.
   await consumeRateLimit(deps.db, deps.rules.replies, actor.id, deps.clock.now());
-  return inTransaction(deps.db, async (trx) => {
-    const comment = await requireComment(trx, actor, commentId);
+  // A read, then writes nothing reads back: on PostgreSQL one statement, without begin and commit.
+  return readThenWrite(deps.db, async (db) => {
+    const comment = await requireComment(db, actor, commentId);
     const now = nowIso(deps.clock);
     const reply: repo.ReplyRow = {
       id: newId('rpl'),
@@ -251,10 +252,10 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
       author_role: actor.role,
     };
     const { author_name, author_role, ...row } = reply;
-    // Nothing here reads these rows back: they may go with the transaction's last statement.
-    for (const write of repo.replyWrites(trx, row)) await writeBeforeCommit(trx, write);
-    await writeBeforeCommit(trx, unmeasuredEventWrite(trx, comment, 'replied', actor, { note: excerpt(body) }, now));
-    await deps.events.raise(trx, {
+    // Nothing here reads these rows back: they may go with the last statement.
+    for (const write of repo.replyWrites(db, row)) await writeBeforeCommit(db, write);
+    await writeBeforeCommit(db, unmeasuredEventWrite(db, comment, 'replied', actor, { note: excerpt(body) }, now));
+    await deps.events.raise(db, {
       type: 'ReplyAdded',
       workspaceId: actor.workspaceId,
       commentId: comment.id,
@@ -262,7 +263,7 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
       authorId: comment.author_id,
       excerpt: excerpt(body),
     });
-    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+    await deps.events.changed(db, { workspaceId: actor.workspaceId, projectId: comment.project_id });
     return reply;
   });
 }
