@@ -28,6 +28,32 @@ export async function openApp(database, overrides = {}) {
 }
 
 export const cores = os.availableParallelism();
+
+/**
+ * What core `core` has done since boot, from /proc/stat (Linux; null elsewhere): busy and
+ * total time in clock ticks. Two readings give the share of the core a stretch kept busy,
+ * whichever processes (a server, its database) used it.
+ */
+export function coreTicks(core) {
+  let stat;
+  try {
+    stat = fs.readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return null;
+  }
+  const line = stat.split('\n').find((l) => l.startsWith(`cpu${core} `));
+  if (!line) return null;
+  // Time the hypervisor took (steal) is neither this machine's work nor idle: left out.
+  const [user, nice, system, idle, iowait, irq, softirq] = line.trim().split(/\s+/).slice(1).map(Number);
+  const busy = user + nice + system + irq + softirq;
+  return { busy, total: busy + idle + iowait };
+}
+
+/** The share of `core` kept busy between two `coreTicks` readings, in percent (null without them). */
+export const busyPercent = (before, after) =>
+  before && after && after.total > before.total
+    ? (100 * (after.busy - before.busy)) / (after.total - before.total)
+    : null;
 export const hasTaskset = commandExists('taskset');
 export const hasWrk = commandExists('wrk');
 

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { cores, hasTaskset, hasWrk, openApp, paced, startProcess } from '../lib/harness.mjs';
+import { busyPercent, cores, coreTicks, hasTaskset, hasWrk, openApp, paced, startProcess } from '../lib/harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -26,9 +26,9 @@ const WRITES = Number(process.env.BENCH_WRITES ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PROFILE = process.env.BENCH_PROFILE === '1';
-// PostgreSQL's core: 0 beside the server (one core for all, as on a one-core machine), or 1
-// beside the load (a database of its own, as on a database host).
-const DATABASE_CORE = Number(process.env.BENCH_DATABASE_CORE ?? 0);
+// PostgreSQL's core: 1 beside the load (a database of its own, as on a database host: the
+// goal's setting), or 0 beside the server (one core for all, as on a one-core machine).
+const DATABASE_CORE = Number(process.env.BENCH_DATABASE_CORE ?? 1);
 
 /** A workspace with a project, an API key, and READERS members each with a session and a comment. */
 async function seed(database) {
@@ -111,6 +111,7 @@ async function seed(database) {
 
 /** Polls and replies at once (either rate may be 0), from core 1. */
 async function load(url, seeded, { polls = 0, writes = 0, seconds = SECONDS }) {
+  const before = coreTicks(0);
   const [pollResult, writeResult] = await Promise.all([
     polls
       ? paced({
@@ -143,6 +144,9 @@ async function load(url, seeded, { polls = 0, writes = 0, seconds = SECONDS }) {
         })
       : null,
   ]);
+  // How much of the server's core the stretch used (its database's share too, when it shares the core).
+  const busy = busyPercent(before, coreTicks(0));
+  for (const result of [pollResult, writeResult]) if (result) result.busy = busy;
   return { polls: pollResult, writes: writeResult };
 }
 
@@ -152,7 +156,7 @@ const row = (label, runs) => {
   const non2xx = runs.reduce((n, r) => n + r.non2xx, 0);
   const errors = runs.find((r) => r.errors)?.errors;
   console.log(
-    `${label.padEnd(34)} ${m('rate').toFixed(0).padStart(6)}/s   p50 ${m('p50').toFixed(1).padStart(6)} ms   p99 ${m('p99').toFixed(1).padStart(6)} ms${non2xx ? `   non-2xx ${non2xx}` : ''}${errors ? `   ${errors}` : ''}`,
+    `${label.padEnd(34)} ${m('rate').toFixed(0).padStart(6)}/s   p50 ${m('p50').toFixed(1).padStart(6)} ms   p99 ${m('p99').toFixed(1).padStart(6)} ms${runs[0].busy == null ? '' : `   core 0 ${m('busy').toFixed(0).padStart(3)}% busy`}${non2xx ? `   non-2xx ${non2xx}` : ''}${errors ? `   ${errors}` : ''}`,
   );
   return { p50: m('p50'), p99: m('p99') };
 };
