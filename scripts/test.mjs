@@ -5,8 +5,9 @@
 // call is covered on both databases by the server's own tests.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { findPostgresBin, startThrowawayPostgres } from './postgres.mjs';
 import { ensureSystemPackages } from './system-packages.mjs';
 
@@ -40,6 +41,27 @@ const timedTests = (file) => /\.timed\.test\.ts$/.test(file);
 // TEST_CONCURRENCY overrides it.
 const CONCURRENCY = process.env.TEST_CONCURRENCY ?? '3';
 
+// The server's, the contract's and the CLI's test files run a few to a process: each process
+// of its own loaded the TypeScript loader and the server's modules again (some 4 s of CPU a
+// file, more than half of what a short file costs), and all of them in one process took half
+// the CPU of one process each. Several groups still fill the cores, and the runner starts the
+// next group as one ends.
+const GROUPS = Number(process.env.TEST_GROUPS ?? 6);
+const groupDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-groups-'));
+process.on('exit', () => fs.rmSync(groupDir, { recursive: true, force: true }));
+
+/** Entry files that each import a share of `files` (in turn, so each gets some of every part). */
+function grouped(label, files) {
+  const groups = Array.from({ length: Math.min(GROUPS, files.length) }, () => []);
+  for (const [i, file] of files.entries()) groups[i % groups.length].push(file);
+  return groups.map((group, i) => {
+    const entry = path.join(groupDir, `${label}-${i + 1}.test.mjs`);
+    const imports = group.map((file) => `await import(${JSON.stringify(pathToFileURL(file).href)});`);
+    fs.writeFileSync(entry, `${imports.join('\n')}\n`);
+    return entry;
+  });
+}
+
 function runSuite(label, env, files) {
   process.stdout.write(`\n=== ${label} ===\n`);
   const result = spawnSync(
@@ -65,7 +87,10 @@ results.push([
   'SQLite (with the browser tests)',
   runSuite('SQLite', { DIALECT: 'sqlite' }, [
     ...sqliteFiles.filter(browserTests),
-    ...sqliteFiles.filter((file) => !browserTests(file)),
+    ...grouped(
+      'sqlite',
+      sqliteFiles.filter((file) => !browserTests(file)),
+    ),
   ]),
 ]);
 if (timedFiles.length) {
@@ -80,7 +105,10 @@ if (timedFiles.length) {
 const POSTGRES_FUZZ = { FUZZ_RUNS: process.env.FUZZ_RUNS ?? '3' };
 
 if (process.env.TEST_DATABASE_URL) {
-  results.push(['PostgreSQL', runSuite('PostgreSQL', { DIALECT: 'postgres', ...POSTGRES_FUZZ }, serverFiles)]);
+  results.push([
+    'PostgreSQL',
+    runSuite('PostgreSQL', { DIALECT: 'postgres', ...POSTGRES_FUZZ }, grouped('postgres', serverFiles)),
+  ]);
 } else if (findPostgresBin()) {
   const cluster = await startThrowawayPostgres();
   try {
@@ -89,7 +117,7 @@ if (process.env.TEST_DATABASE_URL) {
       runSuite(
         'PostgreSQL (throwaway cluster)',
         { DIALECT: 'postgres', TEST_DATABASE_URL: cluster.url, ...POSTGRES_FUZZ },
-        serverFiles,
+        grouped('postgres', serverFiles),
       ),
     ]);
   } finally {
