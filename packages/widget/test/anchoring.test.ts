@@ -370,7 +370,10 @@ describe('pins that follow the page', () => {
     await screenshot(page, 'anchoring-sticky-and-modal');
   });
 
-  test('over 1,000 route changes and 1,000 requests of the app, no listener, timer or observer grows (counted after a collection)', async () => {
+  // Exact counts after a collection: a leak of one thing per route change or request would show
+  // as hundreds (the figures were the same before and after on every run). bench/host-page runs
+  // the same churn at 1,000 for the memory it takes.
+  test('over 300 route changes and 300 requests of the app, no listener, timer or observer grows (counted after a collection)', async () => {
     await freshProject();
     const { page } = await open('/spa/');
     const lisbon = page.locator('h2', { hasText: 'New office in Lisbon' });
@@ -432,13 +435,13 @@ describe('pins that follow the page', () => {
 
     await churn(20, 20);
     const before = await counts();
-    await churn(1000, 1000);
+    await churn(300, 300);
     const after = await counts();
-    console.log(`# live before and after 1,000 route changes and 1,000 requests: ${JSON.stringify({ before, after })}`);
+    console.log(`# live before and after 300 route changes and 300 requests: ${JSON.stringify({ before, after })}`);
     assert.ok(after.listeners - before.listeners <= 10, `listeners: ${before.listeners} → ${after.listeners}`);
     assert.ok(after.timers - before.timers <= 2, `timers: ${before.timers} → ${after.timers}`);
     assert.ok(after.observers - before.observers <= 2, `observers: ${before.observers} → ${after.observers}`);
-    assert.ok(after.nodes - before.nodes <= 200, `DOM nodes: ${before.nodes} → ${after.nodes}`);
+    assert.ok(after.nodes - before.nodes <= 60, `DOM nodes: ${before.nodes} → ${after.nodes}`);
     // Still working after all that: the feed's pin is on its article.
     await assertPinnedOn(
       page,
