@@ -110,7 +110,8 @@ export function afterCommit(db: Db, callback: () => void): void {
 
 /**
  * Has the transaction of `db` run `step` as its last statements before it commits; false
- * outside a transaction begun by `inTransaction` (the caller then acts at once). What several
+ * outside a transaction begun by `inTransaction` or a `readThenWrite` (the caller then acts
+ * at once). What several
  * parts of a change would each send (notifications of changes) goes in one round trip this way.
  */
 export function beforeCommit(db: Db, step: LastStep): boolean {
