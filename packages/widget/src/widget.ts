@@ -513,12 +513,10 @@ export class Widget {
         ? null
         : h('button', { class: 'btn', type: 'button', onClick: () => this.finishPicking('page') }, t('pick.wholePage')),
     );
-    this.root.append(hint);
     // Pins would sit on top of the very elements being picked.
     this.pins.hidden = true;
     const anchoring = await this.anchoring().catch(() => null);
     if (!anchoring) {
-      hint.remove();
       this.finishPicking(null);
       return;
     }
@@ -547,6 +545,9 @@ export class Widget {
         }
       },
     });
+    // Shown once picking has the page's clicks, not while its code loads: a click then would
+    // reach the app (and tick the box, or follow the link, the reviewer meant to pin).
+    this.root.append(hint);
     this.picking = picking;
     if (!options.keepFocus) this.focusHint(hint);
     void picking.done.then((picked) => {
