@@ -197,7 +197,8 @@ describe(`readThenWrite (${dialect})`, () => {
           .where('id', '=', 1),
       );
       await scratch.database.changes.publish(db, { kind: 'comments', key: 'rw' });
-      afterCommit(db, () => seen.push(`after: ${heard.length}`));
+      // Heard once, or twice when this process's own NOTIFY came back before the callbacks ran.
+      afterCommit(db, () => seen.push(`after: ${heard.length > 0 ? 'heard' : 'not heard'}`));
       seen.push(
         `inside: ${(await t.selectFrom('rw_child').select('id').execute()).length} written, ${heard.length} heard`,
       );
@@ -205,7 +206,7 @@ describe(`readThenWrite (${dialect})`, () => {
     });
     assert.equal(value, 'done');
     // PostgreSQL sends the writes at the end; SQLite's transaction writes them at once.
-    assert.deepEqual(seen, [`inside: ${dialect === 'postgres' ? 0 : 1} written, 0 heard`, 'after: 1']);
+    assert.deepEqual(seen, [`inside: ${dialect === 'postgres' ? 0 : 1} written, 0 heard`, 'after: heard']);
     assert.deepEqual(await children(), [1]);
     assert.equal(await replies(), 1);
   });
