@@ -54,6 +54,7 @@ export const busyPercent = (before, after) =>
   before && after && after.total > before.total
     ? (100 * (after.busy - before.busy)) / (after.total - before.total)
     : null;
+
 export const hasTaskset = commandExists('taskset');
 export const hasWrk = commandExists('wrk');
 

@@ -596,7 +596,14 @@ describe('the widget in Chromium, on another origin than the API', () => {
       await popup.locator('input[name=password]').fill('any');
       await popup.locator('button[type=submit]').click();
       await popup.locator('button[type=submit]', { hasText: /continue/i }).click();
-      await popup.waitForEvent('close');
+      // Where the popup stopped, should it stay open: the provider's page, or the server's last one.
+      await popup.waitForEvent('close').catch(async (error) => {
+        const text = await popup
+          .locator('body')
+          .textContent({ timeout: 1000 })
+          .catch(() => '(unreadable)');
+        throw new Error(`the popup stayed open at ${popup.url()}: ${(text ?? '').slice(0, 300)}`, { cause: error });
+      });
       await widget(page).locator('[role=tab]', { hasText: 'Comments' }).waitFor();
       assert.equal(starts.length, 1);
       assert.equal(
