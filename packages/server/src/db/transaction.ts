@@ -50,19 +50,31 @@ export async function writeBeforeCommit(db: Db, query: { compile(): CompiledQuer
  * that no reader can cache a value the transaction is about to change.
  */
 export async function inTransaction<T>(db: Kysely<Tables>, fn: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
-  const callbacks: (() => void)[] = [];
+  let callbacks: (() => void)[] = [];
   const result = await db.transaction().execute(async (trx) => {
-    pending.set(trx, callbacks);
-    const writer = lateWriters.get(db);
-    if (writer) lateWriterOf.set(trx, writer);
-    const last: LastStep[] = [];
-    finishing.set(trx, last);
+    const change = track(db, trx);
+    callbacks = change.callbacks;
     const value = await fn(trx);
-    for (const step of last) await step(trx);
+    for (const step of change.last) await step(trx);
     return value;
   });
   for (const callback of callbacks) callback();
   return result;
+}
+
+/**
+ * Registers `change` (a transaction, or `readThenWrite`'s instance) as one change of `db`:
+ * what is deferred to its commit, the steps of its last statement, and the late writer of
+ * its database, which `afterCommit`, `beforeCommit` and `writeBeforeCommit` then find.
+ */
+function track(db: Kysely<Tables>, change: Db) {
+  const callbacks: (() => void)[] = [];
+  const last: LastStep[] = [];
+  pending.set(change, callbacks);
+  finishing.set(change, last);
+  const writer = lateWriters.get(db);
+  if (writer) lateWriterOf.set(change, writer);
+  return { callbacks, last };
 }
 
 /** Refuses every statement but a query's and a held write's: what `readThenWrite`'s reads may run. */
@@ -88,11 +100,7 @@ export async function readThenWrite<T>(db: Kysely<Tables>, fn: (db: Db) => Promi
   if (!writer) return inTransaction(db, fn);
   // An instance of its own: what `fn` holds and defers is kept by it, as by a transaction.
   const reader = db.withPlugin(readsOnly);
-  const callbacks: (() => void)[] = [];
-  const last: LastStep[] = [];
-  pending.set(reader, callbacks);
-  lateWriterOf.set(reader, writer);
-  finishing.set(reader, last);
+  const { callbacks, last } = track(db, reader);
   const value = await fn(reader);
   // One step at most (the dialect's last statement): two would be two statements, not one change.
   if (last.length > 1) throw new Error('readThenWrite: more than one last statement');
