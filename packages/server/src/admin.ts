@@ -34,9 +34,11 @@ Runs against the database the server is configured with (DATABASE_URL or SVC_DAT
       encrypts every stored secret with the new key, so the old one can be dropped.
   import <file>
       Brings in a JSON Lines export (svc-cli export --all, GET /api/workspace/export) with
-      the ids it had: its workspace, projects, people, comments, replies and timelines. Rows
-      already here are left as they are, so running it twice adds nothing. People come
-      without passwords or links: an admin makes them reset links and rotates client links.
+      the ids it had: its workspace, projects, people, comments, replies and timelines. The
+      whole file is checked first; a file that names a workspace already here, an id of
+      another workspace, or a person or project it does not list, is refused and nothing is
+      written. Running the same file again adds nothing. People come without passwords or
+      links: an admin makes them reset links and rotates client links.
   backup <file>
       A consistent copy of the SQLite database into <file> (which must not exist), taken
       while the server runs (SQLite's online backup), then checked. On PostgreSQL, use
@@ -99,10 +101,15 @@ async function main(argv: string[]): Promise<void> {
       const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), target);
       if (!fs.existsSync(file)) throw new UsageError(`There is no file ${file}.`);
       process.stderr.write(`Importing ${file}…\n`);
-      const report = await importExport(database.db, fs.createReadStream(file), (comments) =>
-        process.stderr.write(`Importing: ${comments} comments read\n`),
+      const report = await importExport(
+        database.db,
+        () => fs.createReadStream(file),
+        (phase, comments) =>
+          process.stderr.write(
+            phase === 'checked' ? `Checking: ${comments} comments read\n` : `Importing: ${comments} comments written\n`,
+          ),
       ).catch((error: Error) => {
-        throw error instanceof ImportError ? new UsageError(`${file}: ${error.message}`) : error;
+        throw error instanceof ImportError ? new UsageError(`${file}: ${error.message}; nothing was imported.`) : error;
       });
       const { added, present } = report;
       process.stdout.write(

@@ -11,6 +11,8 @@ export interface WorkspaceTable {
   two_factor_required: Generated<TwoFactorRequired>;
   /** The language of those whose browser speaks none the apps do; null: English. */
   default_locale: Generated<string | null>;
+  /** The digest of the export's header an import made it from; null: made on this server. */
+  imported_from: Generated<string | null>;
 }
 
 export interface UserTable {

@@ -14,6 +14,9 @@ const common = { useDefaults: true, removeAdditional: true as const, allErrors: 
 const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }), ['email', 'date-time', 'uri']);
 const urlAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }), ['email', 'date-time', 'uri']);
 
+/** A validator of a JSON value as a request body is validated (no coercion), for data that arrives another way (an import). */
+export const compileBodyValidator = (schema: object) => bodyAjv.compile(schema);
+
 export function registerValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? bodyAjv.compile(schema) : urlAjv.compile(schema),

@@ -525,4 +525,46 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+
+  test('0017 (import origin): e-mails of 0016 stored in another case are lowered; one whose lowered form is taken loses it', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0016';
+    await databaseAt(database, '0016_languages', async (db) => {
+      await insertAda(db, password);
+      const person = (id: string, email: string) => ({
+        id,
+        workspace_id: 'ws_1',
+        email,
+        name: id,
+        role: 'member',
+        password_hash: null,
+        created_at: '2026-01-02T00:00:00.000Z',
+      });
+      // As an import of 0016 wrote them: the file's case kept.
+      await db.insertInto('users').values([person('usr_2', 'ADA@a.test'), person('usr_3', 'Bo@B.Test')]).execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const emails = await app.database.db.selectFrom('users').select(['id', 'email']).orderBy('id').execute();
+      assert.deepEqual(emails, [
+        { id: 'usr_1', email: 'ada@a.test' },
+        { id: 'usr_2', email: null },
+        { id: 'usr_3', email: 'bo@b.test' },
+      ]);
+      const workspace = await app.database.db
+        .selectFrom('workspaces')
+        .select('imported_from')
+        .executeTakeFirstOrThrow();
+      assert.equal(workspace.imported_from, null, 'made on this server');
+      const signedIn = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'ADA@A.TEST', password },
+      });
+      assert.equal(signedIn.json().user.id, 'usr_1', 'the sign-in finds the account it found before');
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   addClient,
   addMember,
+  countRows,
   call,
   createComment,
   createProject,
@@ -23,6 +24,10 @@ import { jsonLines } from './export.js';
 import { ImportError, importExport } from './import.js';
 
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
+
+/** An export file held in memory: read from its start each time the import opens it. */
+const fileOf = (text: string) => () => Readable.from([text]);
+const lines = (records: unknown[]) => records.map((record) => JSON.stringify(record)).join('\n');
 
 /** A SQLite database in a file of its own. */
 function sqliteDatabase(): { database: DatabaseConfig; drop: () => Promise<void> } {
@@ -121,7 +126,7 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
     await call(source, 'POST', `/api/comments/${archived.id}/archive`, { token: dana.token });
     for (let i = 0; i < 450; i++) await createComment(source, dana, shop.key, `Bulk ${i}`);
     const original = await exported(source, admin.workspaceId, admin.id);
-    const file = original.map((record) => JSON.stringify(record)).join('\n');
+    const file = lines(original);
     const header = JSON.stringify({
       type: 'export',
       format: 1,
@@ -131,7 +136,7 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
     assert.ok(original.length > 455);
 
     const target = await open(await createTestDatabase());
-    const first = await importExport(target.database.db, Readable.from([file]));
+    const first = await importExport(target.database.db, fileOf(file));
     assert.deepEqual(first.added, { projects: 2, users: 4, comments: 452, replies: 3, events: 460 });
     const limitedThere = await target.database.db
       .selectFrom('users')
@@ -158,20 +163,20 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
       measuredThere.some((row) => row.sent_back === 1 && row.fix_via === 'person'),
       'the rejected fix',
     );
-    const again = await importExport(target.database.db, Readable.from([file]));
+    const again = await importExport(target.database.db, fileOf(file));
     assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
     assert.deepEqual(again.present, { projects: 2, users: 4, comments: 452 });
     const moved = await exported(target, admin.workspaceId, admin.id);
     assert.deepEqual(moved, original, 'nothing doubled');
 
     const back = await open(sqliteDatabase());
-    await importExport(back.database.db, Readable.from([moved.map((record) => JSON.stringify(record)).join('\n')]));
+    await importExport(back.database.db, fileOf(lines(moved)));
     assert.deepEqual(await exported(back, admin.workspaceId, admin.id), original, 'and back again');
 
     // One project's export: a client limited to another project comes revoked, not let into every project.
     const oneProject = await exported(source, admin.workspaceId, admin.id, shop.id);
     const elsewhere = await open(sqliteDatabase());
-    await importExport(elsewhere.database.db, Readable.from([oneProject.map((r) => JSON.stringify(r)).join('\n')]));
+    await importExport(elsewhere.database.db, fileOf(lines(oneProject)));
     const revoked = await elsewhere.database.db
       .selectFrom('users')
       .select(['project_id', 'removed_at'])
@@ -183,12 +188,149 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
     // The moved comment works as any other: the lifecycle goes on from where it was.
     const comments = await back.database.db.selectFrom('comments').select('id').execute();
     assert.equal(comments.length, 452);
-    await assert.rejects(importExport(back.database.db, Readable.from(['{"type":"comment"}'])), ImportError);
-    await assert.rejects(importExport(back.database.db, Readable.from(['not json'])), ImportError);
-    await assert.rejects(importExport(back.database.db, Readable.from([`${header}\n{"type":"bogus"}`])), ImportError);
+    await assert.rejects(importExport(back.database.db, fileOf('{"type":"comment"}')), ImportError);
+    await assert.rejects(importExport(back.database.db, fileOf('not json')), ImportError);
+    await assert.rejects(importExport(back.database.db, fileOf(`${header}\n{"type":"bogus"}`)), ImportError);
     await assert.rejects(
-      importExport(back.database.db, Readable.from(['{"type":"export","format":1,"workspace":{}}'])),
+      importExport(back.database.db, fileOf('{"type":"export","format":1,"workspace":{}}')),
       /names no workspace/,
     );
+  });
+});
+
+describe('an import never reaches into another workspace', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  /** A server with a victim's workspace (admin, member, project, comment with a reply), and its export. */
+  async function victimServer() {
+    const made = await createTestDatabase();
+    const app = await buildApp(testConfig(made.database));
+    cleanups.push(made.drop, () => app.close());
+    const admin = await signUp(app);
+    const dana = await addMember(app, admin, 'member', 'Dana Dev');
+    const project = await createProject(app, admin);
+    const comment = await createComment(app, admin, project.key, 'The price wraps');
+    await call(app, 'POST', `/api/comments/${comment.id}/replies`, { token: dana.token, body: { body: 'On it' } });
+    const records = await exported(app, admin.workspaceId, admin.id);
+    return { app, admin, project, comment, records };
+  }
+
+  /** The same records with every id made new (consistently), and the people's e-mails elsewhere. */
+  function copied(records: unknown[]): Record<string, any>[] {
+    const fresh = new Map<string, string>();
+    let n = 0;
+    const text = lines(records)
+      .replace(/\b(ws|prj|usr|cmt|rpl|evt)_[0-9A-Z]{26}\b/g, (id, prefix: string) => {
+        if (!fresh.has(id)) fresh.set(id, `${prefix}_COPY${String(++n).padStart(22, '0')}`);
+        return fresh.get(id) as string;
+      })
+      .replaceAll('@example.test', '@elsewhere.test');
+    return text.split('\n').map((line) => JSON.parse(line));
+  }
+
+  const tables = ['workspaces', 'projects', 'users', 'comments', 'replies'] as const;
+  const counts = async (app: FastifyInstance) => Promise.all(tables.map((table) => countRows(app, table)));
+
+  /** The import is refused with `message`, and not one row was written. */
+  async function refused(app: FastifyInstance, records: unknown[], message: RegExp) {
+    const before = await counts(app);
+    await assert.rejects(importExport(app.database.db, fileOf(lines(records))), (error: Error) => {
+      assert.ok(error instanceof ImportError, String(error));
+      assert.match(error.message, message);
+      return true;
+    });
+    assert.deepEqual(await counts(app), before, 'nothing written');
+  }
+
+  test("a file naming an existing workspace's id is refused, and writes nothing into it", async () => {
+    const { app, admin, records } = await victimServer();
+    const hijack = records.map((record: any) =>
+      record.type === 'user' ? { ...record, id: `${record.id.slice(0, 20)}HIJACKED`, email: 'attacker@evil.test' } : record,
+    );
+    await refused(app, hijack, new RegExp(`line 1: workspace ${admin.workspaceId} is already on this server`));
+    const attacker = await app.database.db.selectFrom('users').select('id').where('email', '=', 'attacker@evil.test').execute();
+    assert.deepEqual(attacker, []);
+  });
+
+  test("a new workspace holding another workspace's project, person or comment id is refused, naming the line", async () => {
+    const { app, project, admin, comment, records } = await victimServer();
+    const copy = copied(records);
+    const lineOf = (type: string) => copy.findIndex((record) => record.type === type) + 1;
+    const withProject = copy.map((record) => (record.type === 'project' ? { ...record, id: project.id } : record));
+    await refused(app, withProject, new RegExp(`line ${lineOf('project')}: project ${project.id} belongs to another workspace`));
+    const withPerson = copy.map((record, i) => (i === lineOf('user') - 1 ? { ...record, id: admin.id } : record));
+    await refused(app, withPerson, new RegExp(`line ${lineOf('user')}: person ${admin.id} belongs to another workspace`));
+    const withComment = copy.map((record) => (record.type === 'comment' ? { ...record, id: comment.id, replies: [] } : record));
+    await refused(app, withComment, new RegExp(`line ${lineOf('comment')}: ${comment.id} belongs to another workspace`));
+  });
+
+  test('every author, applier, reply author, timeline actor and project a comment names must be in the file', async () => {
+    const { app, admin, records } = await victimServer();
+    const copy = copied(records);
+    const commentLine = copy.findIndex((record) => record.type === 'comment') + 1;
+    const edit = (change: (comment: Record<string, any>) => Record<string, any>) =>
+      copy.map((record) => (record.type === 'comment' ? change(record) : record));
+    // The victim's admin, named as author: a reply would have notified them with the file's text.
+    const stranger = { id: admin.id, name: 'Ada Admin', role: 'admin' };
+    await refused(app, edit((c) => ({ ...c, author: stranger })), new RegExp(`line ${commentLine} .*names ${admin.id} as its author`));
+    await refused(
+      app,
+      edit((c) => ({ ...c, status: 'applied', appliedBy: { id: admin.id, name: 'Ada' }, commitSha: COMMIT })),
+      /as its applier, which the file does not list/,
+    );
+    await refused(
+      app,
+      edit((c) => ({ ...c, replies: c.replies.map((r: any) => ({ ...r, author: stranger })) })),
+      /reply rpl_\w+'s author/,
+    );
+    await refused(
+      app,
+      edit((c) => ({ ...c, timeline: c.timeline.map((e: any) => ({ ...e, by: { id: admin.id, name: 'Ada' } })) })),
+      /timeline event evt_\w+'s actor/,
+    );
+    await refused(app, edit((c) => ({ ...c, projectKey: 'elsewhere' })), /names project "elsewhere"/);
+  });
+
+  test('e-mails are compared and stored in one case: a case variant of an account here comes without it', async () => {
+    const { app, admin, records } = await victimServer();
+    const copy = copied(records).map((record) =>
+      record.type === 'user' && record.name === 'Ada Admin' ? { ...record, email: admin.email.toUpperCase() } : record,
+    );
+    const dana = copy.find((record) => record.name === 'Dana Dev') as Record<string, any>;
+    dana.email = 'Dana.Dev@Elsewhere.TEST';
+    const report = await importExport(app.database.db, fileOf(lines(copy)));
+    assert.deepEqual(report.withoutEmail, [admin.email.toUpperCase()]);
+    const stored = await app.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('workspace_id', '=', report.workspace.id)
+      .execute();
+    assert.deepEqual(stored.map((row) => row.email).sort(), ['dana.dev@elsewhere.test', null]);
+  });
+
+  test('a file with a bad line in its middle is refused before anything is written', async () => {
+    const { app, records } = await victimServer();
+    const copy = copied(records);
+    const comment = copy.find((record) => record.type === 'comment') as Record<string, any>;
+    const second = { ...comment, id: 'cmt_SECOND', replies: [], timeline: [], body: 'x'.repeat(10_001) };
+    const third = { ...comment, id: 'cmt_THIRD', replies: [], timeline: [] };
+    const file = [...copy, second, third];
+    await refused(app, file, new RegExp(`line ${copy.length + 1} \\(comment cmt_SECOND\\): /body must NOT have more than 10000 characters`));
+    await refused(app, [...copy, { ...third, replyCount: 'many' }], /\/replyCount must be integer/);
+    await refused(app, [...copy, { ...third, id: comment.id }], /comment cmt_\w+ appears twice in the file/);
+  });
+
+  test('the file that made a workspace may run again (adding nothing); another file naming it is refused', async () => {
+    const { app, records } = await victimServer();
+    const copy = copied(records);
+    const first = await importExport(app.database.db, fileOf(lines(copy)));
+    assert.equal(first.added.comments, 1);
+    const again = await importExport(app.database.db, fileOf(lines(copy)));
+    assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
+    const later = copy.map((record) => (record.type === 'export' ? { ...record, exportedAt: new Date().toISOString() } : record));
+    await refused(app, later, /is already on this server/);
   });
 });

@@ -1,31 +1,30 @@
-import readline from 'node:readline';
-import type { CommentWithReplies, Project } from '@svc/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
+import { normaliseEmail } from '../auth/service.js';
 import { remeasure } from '../comments/measures.js';
 import { anchorColumns } from '../comments/presenter.js';
+import {
+  type ExportedComment,
+  type ExportedProject,
+  type ExportedUser,
+  ImportError,
+  readExport,
+} from './import-file.js';
+
+export { ImportError };
 
 // An export (JSON Lines) brought into this server's database, with the ids it had: the way to
-// move a workspace between servers, SQLite to PostgreSQL included. Each row is inserted unless
-// one with its id is there already, so that running it twice adds nothing. Accounts come without
-// passwords or links (an export holds none): admins make reset links or rotate client links.
+// move a workspace between servers, SQLite to PostgreSQL included. The file is read twice: once
+// to check all of it (every line valid, every person and project a comment names listed in the
+// file, no id that belongs to another workspace here), writing nothing; then to write it. An
+// import creates its workspace: a file naming a workspace that is here already is refused,
+// unless that workspace was made by this very file (its header's digest), so that running it
+// again adds nothing. Accounts come without passwords or links (an export holds none): admins
+// make reset links or rotate client links.
 
-/** Comments written per transaction. */
+/** Comments checked and written per round trip (and per transaction). */
 const BATCH = 200;
-
-type ExportedComment = Omit<CommentWithReplies, 'can'> & { type: 'comment' };
-type ExportedUser = {
-  type: 'user';
-  id: string;
-  name: string;
-  role: 'admin' | 'member' | 'client';
-  email: string | null;
-  /** A client account limited to this project (its key). */
-  projectKey?: string | null;
-  createdAt: string;
-  removedAt?: string | null;
-};
 
 export interface ImportReport {
   workspace: { id: string; name: string };
@@ -36,7 +35,8 @@ export interface ImportReport {
   withoutEmail: string[];
 }
 
-export class ImportError extends Error {}
+/** Where an import is: checking the file (nothing written yet), or writing it. */
+export type ImportProgress = (phase: 'checked' | 'written', comments: number) => void;
 
 /** Rows per insert statement: well under either database's limit of bound parameters. */
 const ROWS_PER_INSERT = 1000;
@@ -58,72 +58,195 @@ async function insertAll<T extends 'replies' | 'comment_events'>(
   return written;
 }
 
-/** Reads an export line by line and writes what it holds; `progress` hears of each batch. */
+/**
+ * Checks the whole export, then writes it. `open` gives the file from its start (it is read
+ * twice); `progress` hears of each batch of comments. Nothing is written when the check fails.
+ */
 export async function importExport(
   db: Kysely<Tables>,
-  input: NodeJS.ReadableStream,
-  progress: (comments: number) => void = () => {},
+  open: () => NodeJS.ReadableStream,
+  progress: ImportProgress = () => {},
 ): Promise<ImportReport> {
-  const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let report: ImportReport | null = null;
-  const projectIds = new Map<string, string>();
-  let batch: ExportedComment[] = [];
-  let lineNumber = 0;
-  let seen = 0;
-
-  const flush = async () => {
-    if (!report || batch.length === 0) return;
-    const comments = batch;
-    batch = [];
-    await writeComments(db, report, projectIds, comments);
-    seen += comments.length;
-    progress(seen);
+  const plan = await checkExport(db, open(), progress);
+  const report: ImportReport = {
+    workspace: plan.workspace,
+    added: { projects: 0, users: 0, comments: 0, replies: 0, events: 0 },
+    present: { projects: 0, users: 0, comments: 0 },
+    withoutEmail: [],
   };
-
-  for await (const text of lines) {
-    lineNumber += 1;
-    if (!text.trim()) continue;
-    let record: { type?: string; [key: string]: unknown };
-    try {
-      record = JSON.parse(text);
-    } catch {
-      throw new ImportError(`line ${lineNumber} is not JSON: is this a JSON Lines export (svc-cli export)?`);
-    }
-    if (!report) {
-      if (record.type !== 'export' || record.format !== 1) {
-        throw new ImportError('the first line is not the header of an export (format 1): export with svc-cli export');
-      }
-      const workspace = record.workspace as { id?: unknown; name?: unknown } | undefined;
-      if (typeof workspace?.id !== 'string' || typeof workspace.name !== 'string') {
-        throw new ImportError('the header names no workspace (its id and name)');
-      }
-      report = {
-        workspace: { id: workspace.id, name: workspace.name },
-        added: { projects: 0, users: 0, comments: 0, replies: 0, events: 0 },
-        present: { projects: 0, users: 0, comments: 0 },
-        withoutEmail: [],
-      };
-      await db
-        .insertInto('workspaces')
-        .values({ ...report.workspace, created_at: new Date().toISOString() })
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      continue;
-    }
-    if (record.type === 'project') await writeProject(db, report, projectIds, record as unknown as Project);
-    else if (record.type === 'user') await writeUser(db, report, projectIds, record as unknown as ExportedUser);
+  await db
+    .insertInto('workspaces')
+    .values({ ...plan.workspace, created_at: new Date().toISOString(), imported_from: plan.digest })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  let batch: ExportedComment[] = [];
+  let written = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await writeComments(db, report, plan.projectIds, batch);
+    written += batch.length;
+    batch = [];
+    progress('written', written);
+  };
+  for await (const { record } of readExport(open())) {
+    if (record.type === 'project') await writeProject(db, report, record);
+    else if (record.type === 'user') await writeUser(db, report, plan.projectIds, record);
     else if (record.type === 'comment') {
-      batch.push(record as unknown as ExportedComment);
+      batch.push(record);
       if (batch.length >= BATCH) await flush();
-    } else throw new ImportError(`line ${lineNumber} has an unknown type "${String(record.type)}"`);
+    }
   }
-  if (!report) throw new ImportError('the file is empty');
   await flush();
   return report;
 }
 
-async function writeProject(db: Kysely<Tables>, report: ImportReport, ids: Map<string, string>, project: Project) {
-  ids.set(project.key, project.id);
+/** What the check learnt that the writes need. */
+interface ImportPlan {
+  workspace: { id: string; name: string };
+  digest: string;
+  /** The file's projects: key → id. */
+  projectIds: Map<string, string>;
+}
+
+/** The ids of `table` among `ids` that belong to a workspace other than `workspaceId`. */
+async function foreignIds(
+  db: Kysely<Tables>,
+  table: 'projects' | 'users' | 'comments' | 'replies' | 'comment_events',
+  workspaceId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let at = 0; at < ids.length; at += ROWS_PER_INSERT) {
+    const rows = await db
+      .selectFrom(table)
+      .select('id')
+      .where('id', 'in', ids.slice(at, at + ROWS_PER_INSERT))
+      .where('workspace_id', '<>', workspaceId)
+      .execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/**
+ * Reads the whole file and refuses it, naming the line, when anything in it is invalid, names
+ * a person or project the file does not list, repeats an id, or holds an id that belongs to
+ * another workspace of this server; or when its workspace is here and was not made by this file.
+ */
+async function checkExport(
+  db: Kysely<Tables>,
+  input: NodeJS.ReadableStream,
+  progress: ImportProgress,
+): Promise<ImportPlan> {
+  let plan: ImportPlan | null = null;
+  const people = new Set<string>();
+  const seen = new Set<string>();
+  const once = (id: string, line: number, what: string) => {
+    if (seen.has(id)) throw new ImportError(`line ${line}: ${what} ${id} appears twice in the file`);
+    seen.add(id);
+  };
+  /** Comments of the current batch: the ids each holds (its own, its replies', its events'), by line. */
+  let batch: { line: number; comment: ExportedComment }[] = [];
+  let checked = 0;
+  const checkBatch = async (workspaceId: string) => {
+    const lineOf = new Map<string, number>();
+    const ids = { comments: [] as string[], replies: [] as string[], comment_events: [] as string[] };
+    for (const { line, comment } of batch) {
+      ids.comments.push(comment.id);
+      lineOf.set(comment.id, line);
+      for (const reply of comment.replies) {
+        ids.replies.push(reply.id);
+        lineOf.set(reply.id, line);
+      }
+      for (const event of comment.timeline) {
+        ids.comment_events.push(event.id);
+        lineOf.set(event.id, line);
+      }
+    }
+    for (const table of ['comments', 'replies', 'comment_events'] as const) {
+      const [foreign] = await foreignIds(db, table, workspaceId, ids[table]);
+      if (foreign) throw new ImportError(`line ${lineOf.get(foreign)}: ${foreign} belongs to another workspace on this server`);
+    }
+    checked += batch.length;
+    batch = [];
+    progress('checked', checked);
+  };
+
+  for await (const { line, record, digest } of readExport(input)) {
+    if (record.type === 'export') {
+      const workspace = record.workspace;
+      const here = await db
+        .selectFrom('workspaces')
+        .select('imported_from')
+        .where('id', '=', workspace.id)
+        .executeTakeFirst();
+      if (here && here.imported_from !== digest) {
+        throw new ImportError(
+          `line ${line}: workspace ${workspace.id} is already on this server: an import creates its workspace and never writes into one that is here (only the file that made it may run again)`,
+        );
+      }
+      plan = { workspace: { id: workspace.id, name: workspace.name }, digest, projectIds: new Map() };
+      continue;
+    }
+    if (!plan) throw new ImportError(`line ${line} comes before the header`);
+    const workspaceId = plan.workspace.id;
+    if (record.type === 'project') {
+      once(record.id, line, 'project');
+      if (plan.projectIds.has(record.key)) throw new ImportError(`line ${line}: project key "${record.key}" appears twice in the file`);
+      if ((await foreignIds(db, 'projects', workspaceId, [record.id])).size) {
+        throw new ImportError(`line ${line}: project ${record.id} belongs to another workspace on this server`);
+      }
+      plan.projectIds.set(record.key, record.id);
+    } else if (record.type === 'user') {
+      once(record.id, line, 'person');
+      if ((await foreignIds(db, 'users', workspaceId, [record.id])).size) {
+        throw new ImportError(`line ${line}: person ${record.id} belongs to another workspace on this server`);
+      }
+      people.add(record.id);
+    } else {
+      once(record.id, line, 'comment');
+      checkReferences(line, record, plan.projectIds, people, once);
+      batch.push({ line, comment: record });
+      if (batch.length >= BATCH) await checkBatch(workspaceId);
+    }
+  }
+  if (!plan) throw new ImportError('the file is empty');
+  await checkBatch(plan.workspace.id);
+  return plan;
+}
+
+/** Every person and project a comment names is one the file lists before it; its replies are its own. */
+function checkReferences(
+  line: number,
+  comment: ExportedComment,
+  projects: Map<string, string>,
+  people: Set<string>,
+  once: (id: string, line: number, what: string) => void,
+) {
+  const refuse = (what: string) => {
+    throw new ImportError(`line ${line} (comment ${comment.id}): ${what}, which the file does not list before it`);
+  };
+  if (!projects.has(comment.projectKey)) refuse(`names project "${comment.projectKey}"`);
+  const person = (id: string | undefined, role: string) => {
+    if (id !== undefined && !people.has(id)) refuse(`names ${id} as its ${role}`);
+  };
+  person(comment.author.id, 'author');
+  person(comment.appliedBy?.id, 'applier');
+  person(comment.repinned?.by.id, 'mover');
+  for (const reply of comment.replies) {
+    once(reply.id, line, 'reply');
+    if (reply.commentId !== comment.id) {
+      throw new ImportError(`line ${line} (comment ${comment.id}): reply ${reply.id} says it belongs to ${reply.commentId}`);
+    }
+    person(reply.author?.id, `reply ${reply.id}'s author`);
+  }
+  for (const event of comment.timeline) {
+    once(event.id, line, 'timeline event');
+    person(event.by?.id, `timeline event ${event.id}'s actor`);
+  }
+}
+
+async function writeProject(db: Kysely<Tables>, report: ImportReport, project: ExportedProject) {
   const result = await db
     .insertInto('projects')
     .values({
@@ -132,9 +255,9 @@ async function writeProject(db: Kysely<Tables>, report: ImportReport, ids: Map<s
       key: project.key,
       name: project.name,
       repo_url: project.repoUrl,
-      app_url: project.appUrl,
+      app_url: project.appUrl ?? null,
       allowed_origins: JSON.stringify(project.allowedOrigins),
-      page_params: JSON.stringify(project.pageParams),
+      page_params: JSON.stringify(project.pageParams ?? []),
       created_at: project.createdAt,
     })
     .onConflict((oc) => oc.doNothing())
@@ -153,9 +276,10 @@ async function writeUser(
     report.present.users++;
     return;
   }
-  // E-mails are unique on a server: one another account holds already stays with it.
-  const taken = user.email
-    ? await db.selectFrom('users').select('id').where('email', '=', user.email).executeTakeFirst()
+  // E-mails are unique on a server, in one case: one another account holds already stays with it.
+  const email = user.email === null ? null : normaliseEmail(user.email);
+  const taken = email
+    ? await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()
     : undefined;
   if (taken) report.withoutEmail.push(user.email ?? '');
   // A client limited to a project the file does not hold could only be let into every project:
@@ -167,7 +291,7 @@ async function writeUser(
     .values({
       id: user.id,
       workspace_id: report.workspace.id,
-      email: taken ? null : user.email,
+      email: taken ? null : email,
       name: user.name,
       role: user.role,
       password_hash: null,

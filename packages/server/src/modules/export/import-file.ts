@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import readline from 'node:readline';
+import {
+  Anchor,
+  BodyText,
+  COMMENT_BODY_MAX,
+  CommentContext,
+  Line,
+  Multiline,
+  Nullable,
+  TIMELINE_KINDS,
+  TIMELINE_VIAS,
+  Timestamp,
+} from '@svc/contract';
+import { type Static, type TSchema, Type } from 'typebox';
+import { compileBodyValidator } from '../../http/validation.js';
+
+// What an export file may hold, line by line, as strictly as the API takes the same things:
+// every field typed and bounded (a comment's body as a comment's, an anchor as a pin's), ids
+// with their prefix. An import reads the file once to check all of it, then again to write.
+
+/** A line longer than this is refused before it is parsed (a comment with its replies and timeline fits many times). */
+export const MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+const id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,60}$` });
+const Name = Line({ minLength: 1, maxLength: 200 });
+const Person = Type.Object({ id: id('usr'), name: Type.String({ maxLength: 200 }) });
+const Role = Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('client')]);
+const Sha = Type.String({ pattern: '^[0-9a-f]{7,40}$' });
+const Url = Line({ maxLength: 2000 });
+
+export const ExportHeader = Type.Object({
+  type: Type.Literal('export'),
+  format: Type.Literal(1),
+  workspace: Type.Object({ id: id('ws'), name: Name }),
+});
+
+export const ExportedProject = Type.Object({
+  type: Type.Literal('project'),
+  id: id('prj'),
+  key: Type.String({ pattern: '^[a-z0-9-]{2,40}$' }),
+  name: Name,
+  repoUrl: Nullable(Line({ maxLength: 500 })),
+  appUrl: Type.Optional(Nullable(Line({ maxLength: 500 }))),
+  allowedOrigins: Type.Array(Line({ maxLength: 300 }), { maxItems: 50 }),
+  pageParams: Type.Optional(Type.Array(Line({ maxLength: 100 }), { maxItems: 50 })),
+  createdAt: Timestamp,
+});
+export type ExportedProject = Static<typeof ExportedProject>;
+
+export const ExportedUser = Type.Object({
+  type: Type.Literal('user'),
+  id: id('usr'),
+  name: Name,
+  role: Role,
+  email: Nullable(Line({ maxLength: 254, format: 'email' })),
+  /** A client account limited to this project (its key). */
+  projectKey: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  createdAt: Timestamp,
+  removedAt: Type.Optional(Nullable(Timestamp)),
+});
+export type ExportedUser = Static<typeof ExportedUser>;
+
+const ExportedReply = Type.Object({
+  id: id('rpl'),
+  commentId: id('cmt'),
+  author: Nullable(Type.Object({ id: id('usr'), name: Type.String({ maxLength: 200 }), role: Role })),
+  kind: Type.Union([Type.Literal('user'), Type.Literal('system')]),
+  body: BodyText(COMMENT_BODY_MAX + 100),
+  createdAt: Timestamp,
+});
+
+const ExportedEvent = Type.Object({
+  id: id('evt'),
+  kind: Type.Enum(TIMELINE_KINDS),
+  at: Timestamp,
+  by: Nullable(Person),
+  via: Nullable(Type.Enum(TIMELINE_VIAS)),
+  commitSha: Nullable(Sha),
+  buildSha: Nullable(Sha),
+  note: Nullable(Multiline({ maxLength: COMMENT_BODY_MAX + 100 })),
+  derived: Type.Boolean(),
+});
+
+export const ExportedComment = Type.Object({
+  type: Type.Literal('comment'),
+  id: id('cmt'),
+  projectKey: Type.String({ maxLength: 40 }),
+  body: BodyText(COMMENT_BODY_MAX),
+  pageUrl: Url,
+  anchor: Nullable(Anchor),
+  status: Type.Union([Type.Literal('open'), Type.Literal('applied'), Type.Literal('archived')]),
+  author: Type.Object({ id: id('usr'), name: Type.String({ maxLength: 200 }), role: Role }),
+  commitSha: Nullable(Sha),
+  commitUrl: Nullable(Url),
+  appliedBy: Nullable(Person),
+  appliedAt: Nullable(Timestamp),
+  verifiedAt: Nullable(Timestamp),
+  deployedAt: Nullable(Timestamp),
+  deployedBuildSha: Nullable(Sha),
+  replyCount: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  repinned: Type.Optional(Nullable(Type.Object({ at: Timestamp, by: Person }))),
+  context: Type.Optional(Nullable(CommentContext)),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  replies: Type.Array(ExportedReply, { maxItems: 100_000 }),
+  timeline: Type.Array(ExportedEvent, { maxItems: 100_000 }),
+});
+export type ExportedComment = Static<typeof ExportedComment>;
+
+export type ExportRecord =
+  | { type: 'export'; workspace: { id: string; name: string } }
+  | ExportedProject
+  | ExportedUser
+  | ExportedComment;
+
+/** Why a file cannot be imported, naming the line; nothing was written. */
+export class ImportError extends Error {}
+
+const validators: Record<string, (value: unknown) => string | null> = {};
+function checker(schema: TSchema) {
+  const validate = compileBodyValidator(schema);
+  return (value: unknown) => {
+    if (validate(value)) return null;
+    const [error] = validate.errors ?? [];
+    return error ? `${error.instancePath || '(the line)'} ${error.message}` : 'is not valid';
+  };
+}
+const check = (type: 'export' | 'project' | 'user' | 'comment', value: unknown) => {
+  validators[type] ??= checker(
+    { export: ExportHeader, project: ExportedProject, user: ExportedUser, comment: ExportedComment }[type],
+  );
+  return validators[type](value);
+};
+
+/** The digest of the header that names the workspace: the same file, run again, has the same one. */
+export const headerDigest = (header: unknown) => createHash('sha256').update(JSON.stringify(header)).digest('hex');
+
+/**
+ * The file's records, each parsed and checked against its type's schema, with its line number:
+ * the first line the header, then projects, people and comments. A line that is not JSON, not
+ * of a known type, or not valid, is an ImportError naming it.
+ */
+export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<{ line: number; record: ExportRecord; digest: string }> {
+  const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  let digest = '';
+  for await (const text of lines) {
+    line += 1;
+    if (text.length > MAX_LINE_CHARS) throw new ImportError(`line ${line} is longer than ${MAX_LINE_CHARS} characters`);
+    if (!text.trim()) continue;
+    let record: { type?: unknown; [key: string]: unknown };
+    try {
+      record = JSON.parse(text);
+    } catch {
+      throw new ImportError(`line ${line} is not JSON: is this a JSON Lines export (svc-cli export)?`);
+    }
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+      throw new ImportError(`line ${line} is not an object`);
+    }
+    if (!digest) {
+      if (record.type !== 'export' || record.format !== 1) {
+        throw new ImportError('the first line is not the header of an export (format 1): export with svc-cli export');
+      }
+      const fault = check('export', record);
+      if (fault) throw new ImportError(`line ${line}: the header names no workspace (its id and name): ${fault}`);
+      digest = headerDigest(record);
+    } else {
+      const type = record.type;
+      if (type !== 'project' && type !== 'user' && type !== 'comment') {
+        throw new ImportError(`line ${line} has an unknown type "${String(type)}"`);
+      }
+      const fault = check(type, record);
+      if (fault) throw new ImportError(`line ${line} (${type}${typeof record.id === 'string' ? ` ${record.id}` : ''}): ${fault}`);
+    }
+    yield { line, record: record as ExportRecord, digest };
+  }
+  if (!digest) throw new ImportError('the file is empty');
+}
