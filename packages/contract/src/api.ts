@@ -287,7 +287,7 @@ export const api = {
   }),
   'POST /api/invites/accept': endpoint({
     body: AcceptInviteBody,
-    answers: { 201: SessionResult },
+    answers: { 201: LoginResult },
     problems: [409, 429],
     public: true,
   }),
@@ -298,7 +298,7 @@ export const api = {
   }),
   'POST /api/password-reset/complete': endpoint({
     body: CompletePasswordResetBody,
-    answers: { 200: SessionResult },
+    answers: { 200: LoginResult },
     problems: [429],
     public: true,
   }),

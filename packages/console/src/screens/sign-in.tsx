@@ -1,7 +1,7 @@
 // Signing in, accepting an invitation and completing a password reset: the pages for people
 // without a session. Invitation and reset links carry their token after '#', which never
 // leaves the browser.
-import type { SecondFactorAsked } from '@svc/contract';
+import type { LoginResult, SecondFactorAsked } from '@svc/contract';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t, tx } from '../i18n.js';
@@ -25,6 +25,21 @@ function Frame({ title, children }: { title: string; children: preact.ComponentC
   );
 }
 
+/** The second step of a way in (a sign-in, an invitation, a reset): the app's code, or enrolling one. */
+function SecondFactorFrame(props: Parameters<typeof SecondFactorStep>[0]) {
+  return (
+    <Frame title={t('signIn.twoFactorTitle')}>
+      <SecondFactorStep {...props} />
+    </Frame>
+  );
+}
+
+/** A way in's answer: a session to start at the inbox with, or the second factor to ask for first. */
+async function signedInOrAsk(answer: LoginResult, ask: (asked: SecondFactorAsked) => void) {
+  if ('token' in answer) await startAtInbox(answer.token);
+  else ask(answer);
+}
+
 export function SignIn() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -33,16 +48,14 @@ export function SignIn() {
   const server = useLoad(() => api.call('GET /api/server', {}), []);
   if (asked) {
     return (
-      <Frame title={t('signIn.twoFactorTitle')}>
-        <SecondFactorStep
-          asked={asked}
-          onSession={adoptSession}
-          onCancel={() => {
-            setAsked(null);
-            setPassword('');
-          }}
-        />
-      </Frame>
+      <SecondFactorFrame
+        asked={asked}
+        onSession={adoptSession}
+        onCancel={() => {
+          setAsked(null);
+          setPassword('');
+        }}
+      />
     );
   }
   return (
@@ -181,7 +194,10 @@ export function AcceptInvite() {
   const token = useFragmentToken();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
+  const [asked, setAsked] = useState<SecondFactorAsked | null>(null);
   const action = useAction();
+  // The account is made: what is left is its second factor, or signing in again with the password.
+  if (asked) return <SecondFactorFrame asked={asked} onSession={startAtInbox} onCancel={() => navigate('/sign-in')} />;
   if (!token) {
     return (
       <Frame title={t('invite.title')}>
@@ -198,7 +214,7 @@ export function AcceptInvite() {
           const answer = await action.run(() =>
             api.call('POST /api/invites/accept', { body: { token, name, password } }),
           );
-          if (answer) await startAtInbox(answer.data.token);
+          if (answer) await signedInOrAsk(answer.data, setAsked);
         }}
       >
         <Field
@@ -222,7 +238,10 @@ export function AcceptInvite() {
 export function CompleteReset() {
   const token = useFragmentToken();
   const [password, setPassword] = useState('');
+  const [asked, setAsked] = useState<SecondFactorAsked | null>(null);
   const action = useAction();
+  // The password is set: what is left is the second factor, or signing in again with the new password.
+  if (asked) return <SecondFactorFrame asked={asked} onSession={startAtInbox} onCancel={() => navigate('/sign-in')} />;
   if (!token) {
     return (
       <Frame title={t('reset.title')}>
@@ -239,7 +258,7 @@ export function CompleteReset() {
           const answer = await action.run(() =>
             api.call('POST /api/password-reset/complete', { body: { token, password } }),
           );
-          if (answer) await startAtInbox(answer.data.token);
+          if (answer) await signedInOrAsk(answer.data, setAsked);
         }}
       >
         <NewPassword label={t('reset.newPassword')} value={password} onValue={setPassword} />

@@ -1,4 +1,4 @@
-import type { Session, User, Workspace } from '@svc/contract';
+import type { LoginResult, SecondFactorAsked, Session, User, Workspace } from '@svc/contract';
 import { isLocale } from '@svc/contract/i18n';
 import type { Selectable } from 'kysely';
 import type { WorkspaceTable } from '../../db/schema.js';
@@ -37,3 +37,8 @@ export const presentSession = (row: {
   userAgent: row.user_agent,
   current: row.current,
 });
+
+/** A way in's answer: the session, or the question of a second factor that comes first. */
+export const presentSignIn = (
+  signedIn: { token: string; user: UserRow } | { asked: SecondFactorAsked },
+): LoginResult => ('asked' in signedIn ? signedIn.asked : { token: signedIn.token, user: presentUser(signedIn.user) });

@@ -3,7 +3,7 @@ import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { refusePasswordWhenRequired } from '../sso/service.js';
 import { askSecondFactor } from '../two-factor/service.js';
-import { presentSession, presentUser, presentWorkspace } from './presenter.js';
+import { presentSession, presentSignIn, presentUser, presentWorkspace } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['accounts'];
@@ -40,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         await refusePasswordWhenRequired(ctx.db, user);
         return askSecondFactor(ctx, user);
       });
-      return 'asked' in signedIn ? signedIn.asked : { token: signedIn.token, user: presentUser(signedIn.user) };
+      return presentSignIn(signedIn);
     },
   );
 

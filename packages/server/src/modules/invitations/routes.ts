@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { publicBase } from '../../http/server.js';
-import { presentUser } from '../auth/presenter.js';
+import { presentSignIn } from '../auth/presenter.js';
 import { clientOf } from '../auth/service.js';
 import { presentInvite } from './presenter.js';
 import * as service from './service.js';
@@ -48,11 +48,11 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/invites/accept',
     {
       tags,
-      summary: "Accept an invitation: the account is created with the invitee's name and password, and signed in",
+      summary: "Accept an invitation: the account is created with the invitee's name and password, and signed in (or asked to enrol a second factor first, when the workspace requires one)",
     },
     async (request, reply) => {
-      const { token, user } = await service.acceptInvite(ctx, request.body, clientOf(request));
-      return reply.code(201).send({ token, user: presentUser(user) });
+      const signedIn = await service.acceptInvite(ctx, request.body, clientOf(request));
+      return reply.code(201).send(presentSignIn(signedIn));
     },
   );
 
@@ -69,11 +69,10 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/password-reset/complete',
     {
       tags,
-      summary: "Set a new password with a reset link's token; the member's other sessions end, a new one starts",
+      summary: "Set a new password with a reset link's token; the member's other sessions end, a new one starts (or the second factor is asked first, as at sign-in)",
     },
     async (request) => {
-      const { token, user } = await service.completePasswordReset(ctx, request.body, clientOf(request));
-      return { token, user: presentUser(user) };
+      return presentSignIn(await service.completePasswordReset(ctx, request.body, clientOf(request)));
     },
   );
 };

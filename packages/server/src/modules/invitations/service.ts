@@ -21,14 +21,14 @@ import {
   type Client,
   forgetCredentials,
   normaliseEmail,
-  startSession,
   userTarget,
   withUniqueEmail,
 } from '../auth/service.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from '../auth/tokens.js';
+import { sessionOrChallenge, type TwoFactorDeps } from '../two-factor/service.js';
 import * as repo from './repo.js';
 
-export type LinkDeps = AuthDeps & Pick<AppContext, 'links'>;
+export type LinkDeps = TwoFactorDeps & Pick<AppContext, 'links'>;
 
 /** Where links point: the console's pages, the token after `#` so that it never reaches a server log. */
 const linkUrl = (baseUrl: string, page: 'invite' | 'reset', token: string) => `${baseUrl}/${page}#${token}`;
@@ -113,7 +113,10 @@ async function requireLink(deps: LinkDeps, kind: TokenKind, token: string, clien
   return link;
 }
 
-/** Creates the invited account with the name and password its owner chose, and signs them in. */
+/**
+ * Creates the invited account with the name and password its owner chose, and signs them in,
+ * or asks them to enrol a second factor first when their workspace requires one.
+ */
 export async function acceptInvite(deps: LinkDeps, input: AcceptInviteBody, client: Client) {
   const name = requireText(input.name, '/name');
   requireUncommonPassword(input.password, '/password');
@@ -138,7 +141,7 @@ export async function acceptInvite(deps: LinkDeps, input: AcceptInviteBody, clie
         { kind: 'invitation', id: link.id, label: email },
         `as ${user.role}`,
       );
-      return { token: await startSession(trx, deps.clock, user, client, 'invitation'), user };
+      return sessionOrChallenge(deps, trx, user, client, 'invitation');
     }),
   );
 }
@@ -170,7 +173,10 @@ export async function createPasswordReset(deps: LinkDeps, actor: Actor, userId: 
   return { resetUrl: linkUrl(baseUrl, 'reset', token), expiresAt };
 }
 
-/** Sets the new password; every session of the member ends (in every process) and a new one starts. */
+/**
+ * Sets the new password; every session of the member ends (in every process) and a new one
+ * starts, or the second factor is asked first (a reset proves the link, not the phone).
+ */
 export async function completePasswordReset(deps: LinkDeps, input: CompletePasswordResetBody, client: Client) {
   requireUncommonPassword(input.password, '/password');
   const link = await requireLink(deps, 'passwordReset', input.token, client);
@@ -184,6 +190,6 @@ export async function completePasswordReset(deps: LinkDeps, input: CompletePassw
     await forgetCredentials(deps, trx, ended);
     const by = accountBy(user, client);
     await recordAudit(trx, by, 'password_reset_completed', userTarget(user), 'through the link an admin made');
-    return { token: await startSession(trx, deps.clock, user, client, 'password reset'), user };
+    return sessionOrChallenge(deps, trx, user, client, 'password reset');
   });
 }

@@ -23,10 +23,23 @@ export async function setPendingSeed(db: Db, owner: Owner, sealed: string | null
   await updateUser(db, owner).set({ totp_pending_secret: sealed }).execute();
 }
 
-export async function enable(db: Db, owner: Owner, sealed: string, step: number, at: string) {
-  await updateUser(db, owner)
+/**
+ * Turns the second factor on, unless the account has one already (false: another enrolment
+ * won). Sign-ins waiting to enrol one die with it: a challenge handed out before cannot enrol
+ * a second factor later, over the owner's.
+ */
+export async function enable(db: Db, owner: Owner, sealed: string, step: number, at: string): Promise<boolean> {
+  const result = await updateUser(db, owner)
     .set({ totp_secret: sealed, totp_pending_secret: null, totp_enabled_at: at, totp_last_step: step })
+    .where('totp_enabled_at', 'is', null)
+    .executeTakeFirst();
+  await db
+    .deleteFrom('sign_in_challenges')
+    .where('workspace_id', '=', owner.workspaceId)
+    .where('user_id', '=', owner.userId)
+    .where('purpose', '=', 'enrol')
     .execute();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Spends the step a code was accepted for; false when another request spent it (or a later one) first. */

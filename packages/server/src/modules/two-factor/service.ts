@@ -16,6 +16,7 @@ import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import {
   type AuthDeps,
+  type SignInWay,
   accountBy,
   type Client,
   requireCurrentPassword,
@@ -88,9 +89,36 @@ async function openChallenge(deps: TwoFactorDeps, token: string) {
   return { row, user };
 }
 
+/** A challenge to enrol dies once the account has a second factor (enrolled since it was handed out). */
+async function refuseEnrolledSince(deps: TwoFactorDeps, row: { id: string; workspace_id: string; user_id: string }) {
+  const stored = await repo.readSecondFactor(deps.db, repo.ofUser(row.workspace_id, row.user_id));
+  if (!stored?.totp_enabled_at) return;
+  await repo.deleteChallenge(deps.db, row.id);
+  throw unauthenticated(EXPIRED);
+}
+
+/**
+ * Every way in that proves who someone is without a second factor (a password, an invitation
+ * accepted, a reset completed) ends here: the question of a second factor when one applies
+ * (the account has one, or its workspace requires one), else a session. `db` may be the
+ * transaction that made or changed the account.
+ */
+export async function sessionOrChallenge(
+  deps: TwoFactorDeps,
+  db: TwoFactorDeps['db'],
+  user: accounts.UserRow,
+  client: Client,
+  how: SignInWay,
+): Promise<{ token: string; user: accounts.UserRow } | { asked: SecondFactorAsked }> {
+  const asked = await askSecondFactor({ ...deps, db }, user);
+  if (asked) return { asked };
+  return { token: await startSession(db, deps.clock, user, client, how), user };
+}
+
 /** Enrolling at sign-in, when the workspace requires a second factor: a new seed for the app. */
 export async function enrolAtSignIn(deps: TwoFactorDeps, token: string) {
   const { row, user } = await openChallenge(deps, token);
+  await refuseEnrolledSince(deps, row);
   if (row.purpose !== 'enrol') throw invalidState('This account has a second factor already: answer with its code.');
   const seed = newSeed();
   await repo.setChallengeSeed(deps.db, row.id, deps.secrets.seal(seed));
@@ -114,6 +142,7 @@ export async function answerSecondFactor(deps: TwoFactorDeps, body: SecondFactor
 
   let answer: { token: string; recoveryCodes?: string[] } | null;
   if (row.purpose === 'enrol') {
+    await refuseEnrolledSince(deps, row);
     if (!row.pending_secret) throw invalidState('Start enrolling first: POST /api/auth/two-factor/enrolment.');
     const step = acceptedStep(deps.secrets.open(row.pending_secret), code, null, now);
     const pending = row.pending_secret;
@@ -165,7 +194,9 @@ export async function answerSecondFactor(deps: TwoFactorDeps, body: SecondFactor
 
 /** Turns the second factor on with a confirmed seed; the new recovery codes. */
 async function enableWith(db: TwoFactorDeps['db'], owner: repo.Owner, sealed: string, step: number, at: string) {
-  await repo.enable(db, owner, sealed, step, at);
+  if (!(await repo.enable(db, owner, sealed, step, at))) {
+    throw conflict('Two-factor sign-in is on already: turn it off first to move it to another app.');
+  }
   const recoveryCodes = newRecoveryCodes();
   await repo.replaceRecoveryCodes(db, owner, recoveryCodes.map(hashRecoveryCode));
   return recoveryCodes;

@@ -185,6 +185,79 @@ describe('two-factor sign-in', () => {
     assert.equal(members.body.items.find((m: { id: string }) => m.id === member.id).twoFactor, true);
   });
 
+  /** The token of a link an admin made (`…#<token>`). */
+  const fragmentOf = (url: string) => url.slice(url.indexOf('#') + 1);
+
+  test('a completed password reset asks for the second factor, as a sign-in does; no session before the code', async () => {
+    const admin = await signUp(t.app);
+    const { seed } = await enrol(admin);
+    const second = await addMember(t.app, admin, 'admin', 'Second Admin');
+    const made = await call(t.app, 'POST', `/api/workspace/members/${admin.id}/password-reset`, { token: second.token });
+    assert.equal(made.status, 201);
+    const completed = await call(t.app, 'POST', '/api/password-reset/complete', {
+      body: { token: fragmentOf(made.body.resetUrl), password: 'a brand new passphrase' },
+    });
+    assert.equal(completed.status, 200);
+    assert.equal(completed.body.token, undefined, 'no session: the reset proves the link, not the phone');
+    assert.equal(completed.body.secondFactor, 'code');
+    clock.advance(30_000);
+    const signedIn = await answer(completed.body.challenge, codeAt(seed, clock.now()));
+    assert.equal(signedIn.status, 200);
+    assert.equal(typeof signedIn.body.token, 'string');
+  });
+
+  test('accepting an invitation while the workspace requires two-factor asks to enrol before any session', async () => {
+    const admin = await signUp(t.app);
+    await call(t.app, 'PATCH', '/api/workspace/security', { token: admin.token, body: { twoFactorRequired: 'everyone' } });
+    const invited = await call(t.app, 'POST', '/api/workspace/invites', {
+      token: admin.token,
+      body: { email: `nia-${admin.id}@example.test`, role: 'member' },
+    });
+    const accepted = await call(t.app, 'POST', '/api/invites/accept', {
+      body: { token: fragmentOf(invited.body.inviteUrl), name: 'Nia Newcomer', password: MEMBER_PASSWORD },
+    });
+    assert.equal(accepted.status, 201);
+    assert.equal(accepted.body.token, undefined);
+    assert.equal(accepted.body.secondFactor, 'enrol');
+    const enrolment = await call(t.app, 'POST', '/api/auth/two-factor/enrolment', {
+      body: { challenge: accepted.body.challenge },
+    });
+    const signedIn = await answer(accepted.body.challenge, codeAt(enrolment.body.secret, clock.now()));
+    assert.equal(signedIn.status, 200);
+    assert.equal(signedIn.body.recoveryCodes.length, 10);
+  });
+
+  test('a challenge to enrol handed out before the account enrolled dies: it cannot replace the owner’s second factor', async () => {
+    const admin = await signUp(t.app);
+    await call(t.app, 'PATCH', '/api/workspace/security', { token: admin.token, body: { twoFactorRequired: 'admins' } });
+    // Someone with the password gets a challenge to enrol, and keeps it.
+    const stale = await login(admin.email);
+    assert.equal(stale.body.secondFactor, 'enrol');
+    const staleEnrolment = await call(t.app, 'POST', '/api/auth/two-factor/enrolment', {
+      body: { challenge: stale.body.challenge },
+    });
+    assert.equal(staleEnrolment.status, 200);
+    // The owner enrols meanwhile, from their own sign-in.
+    const own = await login(admin.email);
+    const ownEnrolment = await call(t.app, 'POST', '/api/auth/two-factor/enrolment', {
+      body: { challenge: own.body.challenge },
+    });
+    const ownSeed = ownEnrolment.body.secret as string;
+    assert.equal((await answer(own.body.challenge, codeAt(ownSeed, clock.now()))).status, 200);
+    // The stale challenge enrols nothing, and cannot start again either.
+    const late = await answer(stale.body.challenge, codeAt(staleEnrolment.body.secret, clock.now()));
+    assert.equal(late.status, 401);
+    const restarted = await call(t.app, 'POST', '/api/auth/two-factor/enrolment', {
+      body: { challenge: stale.body.challenge },
+    });
+    assert.equal(restarted.status, 401);
+    // The owner's app still signs them in.
+    clock.advance(30_000);
+    const again = await login(admin.email);
+    assert.equal(again.body.secondFactor, 'code');
+    assert.equal((await answer(again.body.challenge, codeAt(ownSeed, clock.now()))).status, 200);
+  });
+
   test('an admin resets a member’s second factor (audited); only in their own workspace', async () => {
     const admin = await signUp(t.app);
     const member = await addMember(t.app, admin);
