@@ -10,9 +10,12 @@ const downloadCli = (server: string, dir: string) =>
   `curl -fsSLo ${dir}svc-cli.mjs ${server}/cli/svc-cli.mjs &&
 curl -fsSL ${server}/cli/svc-cli.mjs.sha256 | ${dir ? `(cd ${dir} && sha256sum -c -)` : 'sha256sum -c -'}`;
 
-export function installSnippets(server: string, key: string) {
+export function installSnippets(server: string, key: string, workspaceId = '') {
+  // The workspace's id lets the widget find its single sign-on by id: a key is unique within a
+  // workspace only, and another workspace's project of the same key could otherwise hide it.
+  const workspace = workspaceId ? ` data-workspace="${workspaceId}"` : '';
   return {
-    script: `<script src="${server}/widget.js" data-project-key="${key}" async></script>`,
+    script: `<script src="${server}/widget.js" data-project-key="${key}"${workspace} async></script>`,
     // The sources a page's Content-Security-Policy must add for the widget; it needs no style-src.
     csp: `script-src ${server}; connect-src ${server}; img-src ${server} data: blob:`,
     vite: `// vite.config.js: stamps <html data-build-sha> with the commit, so the widget reports the deployed build

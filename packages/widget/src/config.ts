@@ -23,6 +23,8 @@ export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut): boole
 export interface WidgetConfig {
   apiBase: string;
   projectKey: string;
+  /** The project's workspace (`data-workspace`), so that its single sign-on is found by id, not by a key another workspace may share; null: by key. */
+  workspace: string | null;
   notifyPollMs: number;
   /** Record console errors, uncaught errors and rejections for new comments. */
   captureConsole: boolean;
@@ -94,6 +96,7 @@ export function configFrom(global: EmbedOptions, script: EmbedScript | null): Wi
   return {
     apiBase,
     projectKey: String(projectKey),
+    workspace: global.workspace ?? data.workspace ?? null,
     notifyPollMs: Number.isFinite(poll) ? Math.max(MIN_POLL_MS, poll) : DEFAULT_POLL_MS,
     captureConsole: flag('captureConsole'),
     captureNetwork: flag('captureNetwork'),

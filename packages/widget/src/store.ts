@@ -76,6 +76,8 @@ export class Store {
   constructor(
     private readonly apiBase: string,
     private readonly projectKey: string,
+    /** The embed's workspace id, when it names one: single sign-on is then found by it. */
+    private readonly workspaceId: string | null,
     /** Whether “Attach a screenshot” starts checked (the embed's `screenshot` setting). */
     readonly screenshotByDefault: boolean,
     /** Called when the count changes outside a render (the poll). */
@@ -159,7 +161,8 @@ export class Store {
   /** Asks once whether this project's workspace signs in with its own provider. */
   async discoverSso(): Promise<void> {
     if (this.sso !== undefined) return;
-    const found = await this.api.call('GET /api/auth/sso', { query: { project: this.projectKey } }).catch(() => null);
+    const query = this.workspaceId ? { workspace: this.workspaceId } : { project: this.projectKey };
+    const found = await this.api.call('GET /api/auth/sso', { query }).catch(() => null);
     this.sso = found?.ok ? found.data : null;
   }
 

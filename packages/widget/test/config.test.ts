@@ -21,4 +21,11 @@ describe('the embed configuration', () => {
     assert.equal(configFrom({ nonce: 'other' }, tag({ projectKey: 'site' }, 'r4nd0m'))?.nonce, 'other');
     assert.equal(configFrom({}, tag({ projectKey: 'site' }))?.nonce, '');
   });
+
+  test('the workspace, when the embed names it, is kept for finding its single sign-on', async () => {
+    const { configFrom } = await import('../src/config.js');
+    assert.equal(configFrom({}, tag({ projectKey: 'site', workspace: 'ws_01ABC' }))?.workspace, 'ws_01ABC');
+    assert.equal(configFrom({ workspace: 'ws_02DEF' }, tag({ projectKey: 'site' }))?.workspace, 'ws_02DEF');
+    assert.equal(configFrom({}, tag({ projectKey: 'site' }))?.workspace, null);
+  });
 });

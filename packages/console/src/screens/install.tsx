@@ -3,13 +3,14 @@
 import { api } from '../api.js';
 import { t, tx } from '../i18n.js';
 import { Link } from '../router.js';
+import { me } from '../session.js';
 import { installSnippets } from '../snippets.js';
 import { CopyBox, Loading, PageTitle, useLoad } from '../ui.js';
 
 export function Install({ projectKey }: { projectKey: string }) {
   const project = useLoad(() => api.call('GET /api/projects/{key}', { params: { key: projectKey } }), [projectKey]);
   const server = useLoad(() => api.call('GET /api/server', {}), []);
-  const snippets = installSnippets(window.location.origin, projectKey);
+  const snippets = installSnippets(window.location.origin, projectKey, me.value?.workspace.id);
   const cli = server.data?.cli;
   if (!project.data) {
     return (

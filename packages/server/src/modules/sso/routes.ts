@@ -43,9 +43,9 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['accounts'],
       summary: 'Find the single sign-on for an e-mail (by its domain) or a workspace',
       description:
-        'What the sign-in page shows as "Continue with <displayName>": the workspace whose provider serves the e-mail’s domain (one of its allowed domains), or the workspace named (its sign-in link). 404 when there is none.',
+        'What the sign-in page shows as "Continue with <displayName>": the workspace whose provider serves the e-mail’s domain (one of its allowed domains), or the workspace named (its sign-in link), or the workspace of the project a widget names (by key: the project whose allowed origins hold the asking page\'s origin, so that another workspace\'s project of the same key cannot hide it). 404 when there is none.',
     },
-    async (request) => service.discoverFor(ctx, request.query),
+    async (request) => service.discoverFor(ctx, request.query, request.headers.origin ?? null),
   );
 
   route(

@@ -98,21 +98,42 @@ export async function removeSettings(deps: SsoDeps, actor: Actor) {
   });
 }
 
-/** The workspace whose single sign-on serves this e-mail's domain, or the one named, or the project's (its widget asks). */
-export async function discoverFor(deps: SsoDeps, query: { email?: string; workspace?: string; project?: string }) {
+/**
+ * The workspace whose single sign-on serves this e-mail's domain, or the one named, or the
+ * project's (its widget asks, from the page it runs on: `origin`).
+ */
+export async function discoverFor(
+  deps: SsoDeps,
+  query: { email?: string; workspace?: string; project?: string },
+  origin: string | null,
+) {
   let row: Awaited<ReturnType<typeof repo.findProvider>>;
   if (query.workspace) {
     row = await repo.findProvider(deps.db, query.workspace);
   } else if (query.project) {
-    // A key several workspaces use names none of them for sure.
-    const projects = await projectsWithKey(deps.db, query.project);
-    row = projects.length === 1 && projects[0] ? await repo.findProvider(deps.db, projects[0].workspace_id) : undefined;
+    const project = projectAskedFrom(await projectsWithKey(deps.db, query.project), origin);
+    row = project ? await repo.findProvider(deps.db, project.workspace_id) : undefined;
   } else if (query.email) {
     const domain = query.email.trim().toLowerCase().split('@').pop() ?? '';
     row = (await repo.listProviders(deps.db)).find((provider) => domainsOf(provider).includes(domain));
   }
   if (!row) throw notFound('Single sign-on');
   return { workspaceId: row.workspace_id, displayName: row.display_name };
+}
+
+/**
+ * The project a widget names by its key. A key is unique within a workspace, not across them,
+ * so another workspace's project of the same key must not hide it: the one whose widget may
+ * run on the asking page (an allowed origin) is meant; with none allowing it, the key's only
+ * project. Two that allow the page (someone listed another's origin) name none for sure: the
+ * embed's `data-workspace` names the workspace outright.
+ */
+function projectAskedFrom<P extends { allowed_origins: string }>(projects: P[], origin: string | null): P | undefined {
+  const allowing = origin
+    ? projects.filter((project) => (JSON.parse(project.allowed_origins) as string[]).includes(origin))
+    : [];
+  if (allowing.length === 1) return allowing[0];
+  return allowing.length === 0 && projects.length === 1 ? projects[0] : undefined;
 }
 
 /** Members may not sign in with a password while the workspace requires single sign-on of them. */

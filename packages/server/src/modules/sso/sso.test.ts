@@ -202,6 +202,27 @@ describe('single sign-on with a real OpenID provider', () => {
     assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
   });
 
+  test("another workspace's project of the same key does not hide the widget's single sign-on", async () => {
+    assert.equal((await configure()).status, 200);
+    const project = await createProject(t.app, admin, { allowedOrigins: ['https://shop.acme.test'] });
+    const discover = (query: string, origin?: string) =>
+      call(t.app, 'GET', `/api/auth/sso?${query}`, origin ? { headers: { origin } } : {});
+    const acme = { workspaceId: admin.workspaceId, displayName: 'Acme Login' };
+    const other = await signUp(t.app);
+    // Same key, elsewhere: the page the widget runs on says which project it means.
+    const shadow = await createProject(t.app, other, { key: project.key, allowedOrigins: ['https://other.test'] });
+    assert.equal(shadow.key, project.key);
+    assert.deepEqual((await discover(`project=${project.key}`, 'https://shop.acme.test')).body, acme);
+    assert.equal((await discover(`project=${project.key}`, 'https://other.test')).status, 404, 'theirs has none');
+    // Listing Acme's origin as well makes the key name neither for sure; the embed's workspace still does.
+    await call(t.app, 'PATCH', `/api/projects/${project.key}`, {
+      token: other.token,
+      body: { allowedOrigins: ['https://shop.acme.test'] },
+    });
+    assert.equal((await discover(`project=${project.key}`, 'https://shop.acme.test')).status, 404);
+    assert.deepEqual((await discover(`workspace=${admin.workspaceId}`, 'https://shop.acme.test')).body, acme);
+  });
+
   test('required of members: their password is refused; admins keep theirs as the way back in', async () => {
     const member = await addMember(t.app, admin, 'member', 'Pia Password');
     assert.equal((await configure({ requireForMembers: true, clientSecret: undefined })).status, 200);
