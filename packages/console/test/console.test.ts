@@ -727,7 +727,25 @@ describe('the console in Chromium, served by the server at /', () => {
       (await settings.getByRole('region', { name: 'Redirect URL to register' }).textContent())?.trim(),
       `${stack.base}/api/auth/sso/callback`,
     );
+    // The domain routes nobody until proven: the record to publish, then the server's check.
+    const proofs = asAdmin.page.getByRole('heading', { name: 'Proving your e-mail domains' });
+    await proofs.waitFor();
+    const value = (await settings.getByRole('region', { name: 'TXT record value' }).textContent())?.trim() ?? '';
+    assert.equal(
+      (await settings.getByRole('region', { name: 'TXT record name' }).textContent())?.trim(),
+      '_svc-verification.example.test',
+    );
+    await look(asAdmin.page, 'console-people-sso-unproven', asAdmin.errors);
+    await settings.getByRole('button', { name: 'Check example.test' }).click();
+    await settings.getByRole('alert').filter({ hasText: 'is not proven yet' }).waitFor();
+    stack.dns.txt.set('_svc-verification.example.test', [value]);
+    await settings.getByRole('button', { name: 'Check example.test' }).click();
+    await settings.getByRole('status').filter({ hasText: 'example.test is proven' }).waitFor();
+    await settings.getByText('Proven', { exact: true }).waitFor();
     await look(asAdmin.page, 'console-people-sso', asAdmin.errors);
+    const phone = await open(stack.admin, '/people', PHONE);
+    await phone.page.getByText('Proven', { exact: true }).waitFor();
+    await look(phone.page, 'console-phone-people-sso', phone.errors);
 
     try {
       const { page, errors } = await open(null, '/sign-in');

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestDnsServer, type TestDnsServer } from '../../server/test/dns-server.js';
 import { createTestApp, type Member, signUp, type TestApp } from '../../server/test/helpers.js';
 import { launchBrowser } from '../../widget/test/helpers.js';
 
@@ -15,17 +16,30 @@ export interface ConsoleStack {
   api: TestApp;
   base: string;
   admin: Member;
+  /** The DNS server the server checks domains' proofs with. */
+  dns: TestDnsServer;
   close: () => Promise<void>;
 }
 
 export async function startConsoleStack(): Promise<ConsoleStack> {
+  const dns = await startTestDnsServer();
   const api = await createTestApp({
     publicUrl: null,
     limits: { repliesPerMinute: 100_000, commentsPerMinute: 100_000 },
+    dnsServers: [dns.address],
   });
   const base = (await api.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   const admin = await signUp(api.app, 'Ada Admin');
-  return { api, base, admin, close: () => api.close() };
+  return {
+    api,
+    base,
+    admin,
+    dns,
+    close: async () => {
+      await api.close();
+      await dns.close();
+    },
+  };
 }
 
 /** A page whose console is signed in as `member` (its token put where the console keeps it). */

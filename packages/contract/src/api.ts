@@ -79,6 +79,8 @@ import {
   SignupResult,
   SsoDiscovery,
   SsoDiscoveryQuery,
+  SsoDomain,
+  SsoDomainParams,
   SsoExchangeBody,
   SsoSettings,
   SsoStarted,
@@ -414,6 +416,11 @@ export const api = {
     public: true,
   }),
   'GET /api/workspace/sso': endpoint({ answers: { 200: SsoSettings }, problems: [403] }),
+  'POST /api/workspace/sso/domains/{domain}/check': endpoint({
+    params: SsoDomainParams,
+    answers: { 200: SsoDomain },
+    problems: [403, 404, 409],
+  }),
   'PUT /api/workspace/sso': endpoint({ body: PutSsoBody, answers: { 200: SsoSettings }, problems: [403, 409] }),
   'DELETE /api/workspace/sso': endpoint({ answers: { 204: Type.Null() }, problems: [403, 404] }),
   'POST /api/auth/two-factor': endpoint({

@@ -4,7 +4,7 @@ import { type Static, Type } from 'typebox';
 import { Email } from './accounts.js';
 import { Line, Nullable, Timestamp } from './common.js';
 
-const Domain = Type.String({
+export const Domain = Type.String({
   maxLength: 253,
   pattern: '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$',
   description: 'A lower-case e-mail domain, such as acme.com',
@@ -17,12 +17,37 @@ const NewMemberRole = Nullable(
   }),
 );
 
+/** Where a domain's proof is published: a TXT record at this name under the domain, holding the value. */
+export const DOMAIN_PROOF_LABEL = '_svc-verification';
+export const DOMAIN_PROOF_PREFIX = 'svc-domain-verification=';
+
+export const SsoDomain = Type.Object({
+  domain: Type.String(),
+  proven: Type.Boolean({
+    description: 'Only a proven domain routes sign-ins: found by e-mail on the sign-in page, and lets newcomers join',
+  }),
+  provenAt: Nullable(Timestamp),
+  provenBy: Nullable(
+    Type.Union([Type.Literal('dns'), Type.Literal('operator')], {
+      description: "dns: its TXT record, checked by the server; operator: the server's operator approved it",
+    }),
+  ),
+  record: Type.Object(
+    { type: Type.Literal('TXT'), name: Type.String(), value: Type.String() },
+    { description: "The DNS record that proves the workspace holds the domain: add it at the domain's DNS host" },
+  ),
+});
+export type SsoDomain = Static<typeof SsoDomain>;
+
+export const SsoDomainParams = Type.Object({ domain: Domain });
+
 export const SsoSettings = Type.Object({
   configured: Type.Boolean(),
   issuer: Nullable(Type.String()),
   clientId: Nullable(Type.String()),
   displayName: Nullable(Type.String({ description: 'Shown as "Continue with <displayName>"' })),
   allowedDomains: Type.Array(Type.String()),
+  domains: Type.Array(SsoDomain, { description: 'The allowed domains, each with its proof' }),
   newMemberRole: NewMemberRole,
   requireForMembers: Type.Boolean({
     description: 'Members may not sign in with a password; admins keep theirs, the way back in if the provider fails',

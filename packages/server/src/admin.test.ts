@@ -19,6 +19,7 @@ import {
 } from '../test/helpers.js';
 import { buildApp } from './app.js';
 import type { DatabaseConfig } from './config.js';
+import { keepDomains, listDomains } from './modules/sso/domains.js';
 import { codeAt } from './modules/two-factor/totp.js';
 
 const adminEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/admin.js');
@@ -160,6 +161,49 @@ describe('the admin command on a closed server', () => {
     });
   });
 
+  test('prove-domain: the operator proves a domain a workspace lists (closed networks); public and unlisted ones are refused', async () => {
+    const workspaceId = 'ws_PROVEDOMAINCORP';
+    const otherId = 'ws_PROVEDOMAINOTHER';
+    await withApp(async (app) => {
+      const created_at = new Date().toISOString();
+      await app.database.db
+        .insertInto('workspaces')
+        .values([
+          { id: workspaceId, name: 'Corp', created_at },
+          { id: otherId, name: 'Other', created_at },
+        ])
+        .execute();
+      // As an upgrade keeps what a release before let a workspace list: a public mail domain among them.
+      await keepDomains(app.database.db, workspaceId, ['corp.test', 'gmail.com'], new Date().toISOString());
+      await keepDomains(app.database.db, otherId, ['corp.test'], new Date().toISOString());
+    });
+    assert.equal(admin('prove-domain', 'corp.test').code, 2, 'no workspace named');
+    const unlisted = admin('prove-domain', 'other.test', '--workspace', workspaceId);
+    assert.equal(unlisted.code, 1);
+    assert.match(unlisted.stderr, /does not list other\.test/);
+    const gmail = admin('prove-domain', 'gmail.com', '--workspace', workspaceId);
+    assert.equal(gmail.code, 1);
+    assert.match(gmail.stderr, /gmail\.com is a public mail domain/);
+    const proven = admin('prove-domain', 'Corp.test', '--workspace', workspaceId);
+    assert.equal(proven.code, 0, proven.stderr);
+    assert.match(proven.stdout, /corp\.test is proven for workspace/);
+    assert.match(admin('prove-domain', 'corp.test', '--workspace', workspaceId).stdout, /already/);
+    const second = admin('prove-domain', 'corp.test', '--workspace', otherId);
+    assert.equal(second.code, 1);
+    assert.match(second.stderr, /Another workspace on this server has proven corp\.test/);
+    await withApp(async (app) => {
+      const rows = await listDomains(app.database.db, workspaceId);
+      assert.deepEqual(
+        rows.map((row) => [row.domain, row.proven_by]),
+        [
+          ['corp.test', 'operator'],
+          ['gmail.com', null],
+        ],
+      );
+      assert.equal((await listDomains(app.database.db, otherId))[0]?.proven_at, null);
+    });
+  });
+
   test('import: an export from another server, with its ids; twice adds nothing; its admin gets in by a reset', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-export-'));
     try {
@@ -179,7 +223,7 @@ describe('the admin command on a closed server', () => {
       const first = admin('import', file);
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stdout, /added 1 projects, 1 people, 1 comments, 0 replies, 1 timeline events/);
-      assert.match(first.stderr, /Importing: 1 comments read/);
+      assert.match(first.stderr, /Checking: 1 comments read\n[\s\S]*Importing: 1 comments written/);
       const second = admin('import', file);
       assert.match(
         second.stdout,

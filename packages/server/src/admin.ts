@@ -7,11 +7,14 @@ import { systemClock } from './clock.js';
 import { type DatabaseConfig, loadConfig } from './config.js';
 import { openDatabase } from './db/dialect/index.js';
 import { migrateToLatest } from './db/migrate.js';
+import { inTransaction } from './db/transaction.js';
 import { AppError } from './errors.js';
 import { rateRules } from './limits/rules.js';
 import { issueApiKey } from './modules/api-keys/service.js';
+import { recordAudit } from './modules/audit/audit.js';
 import * as accounts from './modules/auth/service.js';
 import { ImportError, importExport } from './modules/export/import.js';
+import { listDomains, markProven } from './modules/sso/domains.js';
 import { resealSecrets, resetOf } from './modules/two-factor/service.js';
 import { openSecretBox } from './secrets.js';
 
@@ -29,6 +32,10 @@ Runs against the database the server is configured with (DATABASE_URL or SVC_DAT
   reset-two-factor <e-mail>
       Removes that user's second factor (a lost phone, no recovery code left): they sign
       in with their password, and set up a new app if their workspace requires one.
+  prove-domain <domain> --workspace <workspace id>
+      Proves an e-mail domain of that workspace's single sign-on without its DNS record (a
+      closed network, an internal DNS the server cannot ask): the domain then routes sign-ins
+      to the workspace. The workspace must list it first; public mail domains are refused.
   reseal-secrets
       After a key rotation (SVC_SECRET_KEY new, the old one in SVC_SECRET_KEY_PREVIOUS):
       encrypts every stored secret with the new key, so the old one can be dropped.
@@ -73,6 +80,7 @@ async function main(argv: string[]): Promise<void> {
       'reset-password',
       'create-api-key',
       'reset-two-factor',
+      'prove-domain',
       'reseal-secrets',
       'import',
       'backup',
@@ -149,6 +157,51 @@ async function main(argv: string[]): Promise<void> {
         'by the operator (admin command)',
       );
       process.stdout.write(`Two-factor sign-in of ${user.email} removed: their password alone signs them in now.\n`);
+    } else if (command === 'prove-domain') {
+      if (!target || !values.workspace) {
+        throw new UsageError(
+          'prove-domain needs the domain and --workspace <workspace id>, e.g. prove-domain acme.com --workspace ws_…',
+        );
+      }
+      const domain = target.trim().toLowerCase();
+      const workspace = await database.db
+        .selectFrom('workspaces')
+        .select(['id', 'name'])
+        .where('id', '=', values.workspace)
+        .executeTakeFirst();
+      if (!workspace) throw new AppError('not_found', `No workspace has the id ${values.workspace}.`);
+      const listed = (await listDomains(database.db, workspace.id)).some((row) => row.domain === domain);
+      if (!listed) {
+        throw new AppError(
+          'not_found',
+          `Workspace "${workspace.name}" does not list ${domain} in its single sign-on: an admin adds it first (People, Single sign-on).`,
+        );
+      }
+      const { newly } = await inTransaction(database.db, async (trx) => {
+        const proven = await markProven(
+          trx,
+          workspace.id,
+          domain,
+          'operator',
+          new Date().toISOString(),
+          database.isUniqueViolation,
+        );
+        if (proven.newly) {
+          await recordAudit(
+            trx,
+            { workspaceId: workspace.id, actor: null, address: null },
+            'security_changed',
+            null,
+            `e-mail domain ${domain} proven by the operator (admin command)`,
+          );
+        }
+        return proven;
+      });
+      process.stdout.write(
+        newly
+          ? `${domain} is proven for workspace "${workspace.name}": it routes sign-ins there now.\n`
+          : `${domain} was proven for workspace "${workspace.name}" already.\n`,
+      );
     } else if (command === 'reseal-secrets') {
       const secrets = openSecretBox(config, (message) => process.stderr.write(`${message}\n`));
       const count = await resealSecrets({ db: database.db, secrets });

@@ -59,6 +59,8 @@ export interface Config {
   secretKeys: Buffer[];
   /** Where the key is kept when SVC_SECRET_KEY is not set. */
   keyFile: string;
+  /** The DNS servers that check a domain's proof (`address` or `address:port`); empty: the system's. */
+  dnsServers: string[];
 }
 
 /** When a session ends by itself: unused for `idleMs`, or `lifetimeMs` after sign-in. */
@@ -190,6 +192,26 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     return keys;
   };
 
+  const dnsServers = (): string[] => {
+    const raw = env.SVC_DNS_SERVERS?.trim();
+    if (!raw) return [];
+    const servers = raw.split(',').map((entry) => entry.trim());
+    const valid = (entry: string) => {
+      const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+      const [address, port] = bracketed
+        ? [bracketed[1] ?? '', bracketed[2]]
+        : isIP(entry)
+          ? [entry, undefined]
+          : [entry.slice(0, entry.lastIndexOf(':')), entry.slice(entry.lastIndexOf(':') + 1)];
+      return isIP(address) !== 0 && (port === undefined || (/^\d+$/.test(port) && Number(port) <= 65535));
+    };
+    if (servers.every(valid)) return servers;
+    problems.push(
+      `SVC_DNS_SERVERS must be a comma-separated list of DNS server addresses, each with an optional port, such as 10.0.0.2,127.0.0.1:5353 (got "${raw}")`,
+    );
+    return [];
+  };
+
   const logFormat = (env.SVC_LOG_FORMAT?.trim() || 'auto') as LogFormat;
   if (!LOG_FORMATS.includes(logFormat)) {
     problems.push(`SVC_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got "${env.SVC_LOG_FORMAT}")`);
@@ -230,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     auditRetentionDays: integer('SVC_AUDIT_RETENTION_DAYS', 365, 1, 100 * 365),
     secretKeys: secretKeys(),
     keyFile: path.join(dataDir, 'secret.key'),
+    dnsServers: dnsServers(),
     links: {
       inviteTtlMs: integer('SVC_INVITE_TTL_HOURS', 7 * 24, 1, 365 * 24) * 3_600_000,
       passwordResetTtlMs: integer('SVC_PASSWORD_RESET_TTL_MINUTES', 24 * 60, 5, 7 * 24 * 60) * 60_000,

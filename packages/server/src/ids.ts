@@ -19,7 +19,8 @@ export type IdPrefix =
   | 'aud'
   | 'rec'
   | 'chl'
-  | 'sso';
+  | 'sso'
+  | 'dom';
 
 /** Random bytes drawn a few kilobytes at a time: the default asks the system for each character of an id. */
 const pool = Buffer.alloc(4096);

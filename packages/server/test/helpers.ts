@@ -176,6 +176,8 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
     links: { inviteTtlMs: 7 * DAY_MS, passwordResetTtlMs: DAY_MS },
     secretKeys: [TEST_SECRET_KEY],
     keyFile: path.join(os.tmpdir(), 'svc-test-unused-secret.key'),
+    // Port 9 (discard) on loopback: a test that looks up a domain without its own DNS server fails at once.
+    dnsServers: ['127.0.0.1:9'],
     ...overrides,
     sessions: { idleMs: 14 * DAY_MS, lifetimeMs: 90 * DAY_MS, ...overrides.sessions },
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },

@@ -110,7 +110,9 @@ export class Widget {
   private readonly accessToken = takeAccessToken();
 
   constructor(private readonly config: WidgetConfig) {
-    this.store = new Store(config.apiBase, config.projectKey, config.workspace, config.screenshot, () => this.countChanged());
+    this.store = new Store(config.apiBase, config.projectKey, config.workspace, config.screenshot, () =>
+      this.countChanged(),
+    );
     this.store.api.onUnauthorized = () => this.sessionEnded();
     // One tab of the browser polls for all of them (same server, same person); each re-reads
     // its open panel at the cadence of the polls, its own or another tab's.

@@ -429,7 +429,7 @@ export const messages: ConsoleTranslation = {
   'sso.buttonNameHint': 'Die Anmeldeseite zeigt „Weiter mit …“.',
   'sso.domains': 'E-Mail-Domains',
   'sso.domainsHint':
-    'Durch Kommas getrennt: Die Anmeldeseite bietet für diese E-Mails die Einmalanmeldung an, und neue Personen dieser Domains dürfen beitreten.',
+    'Durch Kommas getrennt. Eine Domain leitet Anmeldungen weiter (die Anmeldeseite bietet ihren E-Mails die Einmalanmeldung an, und neue Personen dürfen beitreten), sobald sie unten durch einen DNS-Eintrag nachgewiesen ist. Öffentliche E-Mail-Domains wie gmail.com werden abgelehnt.',
   'sso.newPeople': 'Personen dieser Domains, die sich zum ersten Mal anmelden, treten bei',
   'sso.requireForMembers':
     'Mitglieder müssen die Einmalanmeldung nutzen (Admins behalten ihr Passwort als Weg zurück, falls der Anbieter ausfällt)',
@@ -437,6 +437,16 @@ export const messages: ConsoleTranslation = {
   'sso.removed': 'Einmalanmeldung entfernt: Alle melden sich mit einem Passwort an.',
   'sso.remove': 'Einmalanmeldung entfernen',
   'sso.signInLink': 'Anmeldelink für Ihr Team',
+  'sso.domainsProof': 'Ihre E-Mail-Domains nachweisen',
+  'sso.domainsProofLead':
+    'Eine Domain aufzulisten beweist nichts: Legen Sie jeden TXT-Eintrag beim DNS-Anbieter der Domain an und prüfen Sie ihn dann hier. Bis dahin leitet die Domain niemanden weiter. In einem geschlossenen Netz kann der Betreiber des Servers sie stattdessen bestätigen.',
+  'sso.domainProven': 'Nachgewiesen',
+  'sso.domainProvenByOperator': 'Vom Betreiber bestätigt',
+  'sso.domainPending': 'Noch nicht nachgewiesen',
+  'sso.recordName': 'Name des TXT-Eintrags',
+  'sso.recordValue': 'Wert des TXT-Eintrags',
+  'sso.checkDomain': '{domain} prüfen',
+  'sso.domainChecked': '{domain} ist nachgewiesen: Anmeldungen werden jetzt an diesen Arbeitsbereich geleitet.',
   'insights.everyone': 'Alle',
   'insights.people': 'Personen',
   'insights.apiKeys': 'API-Schlüssel',

@@ -421,7 +421,7 @@ export const en = {
   'sso.buttonNameHint': 'The sign-in page shows “Continue with …”.',
   'sso.domains': 'E-mail domains',
   'sso.domainsHint':
-    'Comma-separated: the sign-in page offers single sign-on for these e-mails, and new people of them may join.',
+    'Comma-separated. A domain routes sign-ins (the sign-in page offers single sign-on for its e-mails, and its new people may join) once proven by a DNS record below. Public mail domains such as gmail.com are refused.',
   'sso.newPeople': 'People of those domains signing in for the first time join',
   'sso.requireForMembers':
     'Members must use single sign-on (admins keep their password, the way back in if the provider fails)',
@@ -429,6 +429,16 @@ export const en = {
   'sso.removed': 'Single sign-on removed: everyone signs in with a password.',
   'sso.remove': 'Remove single sign-on',
   'sso.signInLink': 'Sign-in link for your team',
+  'sso.domainsProof': 'Proving your e-mail domains',
+  'sso.domainsProofLead':
+    'Listing a domain proves nothing: add each TXT record at the domain’s DNS host, then check it here. Until then the domain routes nobody. On a closed network, the server’s operator can prove it instead.',
+  'sso.domainProven': 'Proven',
+  'sso.domainProvenByOperator': 'Proven by the operator',
+  'sso.domainPending': 'Not proven yet',
+  'sso.recordName': 'TXT record name',
+  'sso.recordValue': 'TXT record value',
+  'sso.checkDomain': 'Check {domain}',
+  'sso.domainChecked': '{domain} is proven: it routes sign-ins to this workspace now.',
   'insights.everyone': 'Everyone',
   'insights.people': 'People',
   'insights.apiKeys': 'API keys',

@@ -431,7 +431,7 @@ export const messages: ConsoleTranslation = {
   'sso.buttonNameHint': 'La página de inicio de sesión muestra «Continuar con …».',
   'sso.domains': 'Dominios de correo',
   'sso.domainsHint':
-    'Separados por comas: la página de inicio de sesión ofrece el inicio de sesión único para estos correos, y pueden unirse personas nuevas de ellos.',
+    'Separados por comas. Un dominio dirige los inicios de sesión (la página de acceso ofrece el inicio de sesión único a sus correos, y sus personas nuevas pueden unirse) una vez probado con un registro DNS más abajo. Se rechazan los dominios de correo públicos como gmail.com.',
   'sso.newPeople': 'Las personas de esos dominios que inician sesión por primera vez se unen',
   'sso.requireForMembers':
     'Los miembros deben usar el inicio de sesión único (los administradores conservan su contraseña, para volver si el proveedor falla)',
@@ -439,6 +439,16 @@ export const messages: ConsoleTranslation = {
   'sso.removed': 'Inicio de sesión único quitado: todos inician sesión con contraseña.',
   'sso.remove': 'Quitar el inicio de sesión único',
   'sso.signInLink': 'Enlace de inicio de sesión para tu equipo',
+  'sso.domainsProof': 'Probar sus dominios de correo',
+  'sso.domainsProofLead':
+    'Listar un dominio no prueba nada: añada cada registro TXT en el proveedor DNS del dominio y compruébelo aquí. Hasta entonces el dominio no dirige a nadie. En una red cerrada, el operador del servidor puede probarlo en su lugar.',
+  'sso.domainProven': 'Probado',
+  'sso.domainProvenByOperator': 'Probado por el operador',
+  'sso.domainPending': 'Aún no probado',
+  'sso.recordName': 'Nombre del registro TXT',
+  'sso.recordValue': 'Valor del registro TXT',
+  'sso.checkDomain': 'Comprobar {domain}',
+  'sso.domainChecked': '{domain} está probado: ahora dirige los inicios de sesión a este espacio de trabajo.',
   'insights.everyone': 'Todos',
   'insights.people': 'Personas',
   'insights.apiKeys': 'Claves de API',

@@ -434,7 +434,7 @@ export const messages: ConsoleTranslation = {
   'sso.buttonNameHint': 'La page de connexion affiche « Continuer avec … ».',
   'sso.domains': 'Domaines e-mail',
   'sso.domainsHint':
-    'Séparés par des virgules : la page de connexion propose l’authentification unique pour ces e-mails, et les nouvelles personnes de ces domaines peuvent rejoindre.',
+    'Séparés par des virgules. Un domaine oriente les connexions (la page de connexion propose l’authentification unique à ses adresses, et ses nouvelles personnes peuvent rejoindre) une fois prouvé par un enregistrement DNS ci-dessous. Les domaines de messagerie publics comme gmail.com sont refusés.',
   'sso.newPeople': 'Les personnes de ces domaines qui se connectent pour la première fois rejoignent',
   'sso.requireForMembers':
     'Les membres doivent utiliser l’authentification unique (les administrateurs gardent leur mot de passe, pour revenir si le fournisseur tombe en panne)',
@@ -442,6 +442,16 @@ export const messages: ConsoleTranslation = {
   'sso.removed': 'Authentification unique retirée : tout le monde se connecte avec un mot de passe.',
   'sso.remove': 'Retirer l’authentification unique',
   'sso.signInLink': 'Lien de connexion pour votre équipe',
+  'sso.domainsProof': 'Prouver vos domaines de messagerie',
+  'sso.domainsProofLead':
+    'Lister un domaine ne prouve rien : ajoutez chaque enregistrement TXT chez l’hébergeur DNS du domaine, puis vérifiez-le ici. D’ici là, le domaine n’oriente personne. Sur un réseau fermé, l’opérateur du serveur peut le prouver à la place.',
+  'sso.domainProven': 'Prouvé',
+  'sso.domainProvenByOperator': 'Prouvé par l’opérateur',
+  'sso.domainPending': 'Pas encore prouvé',
+  'sso.recordName': 'Nom de l’enregistrement TXT',
+  'sso.recordValue': 'Valeur de l’enregistrement TXT',
+  'sso.checkDomain': 'Vérifier {domain}',
+  'sso.domainChecked': '{domain} est prouvé : il oriente désormais les connexions vers cet espace de travail.',
   'insights.everyone': 'Tout le monde',
   'insights.people': 'Personnes',
   'insights.apiKeys': 'Clés d’API',

@@ -430,7 +430,7 @@ export const messages: ConsoleTranslation = {
   'sso.buttonNameHint': 'La pagina di accesso mostra «Continua con …».',
   'sso.domains': 'Domini e-mail',
   'sso.domainsHint':
-    'Separati da virgole: la pagina di accesso offre l’accesso unico per queste e-mail, e le nuove persone di questi domini possono unirsi.',
+    'Separati da virgole. Un dominio indirizza gli accessi (la pagina di accesso offre l’accesso unico ai suoi indirizzi e le sue nuove persone possono unirsi) una volta dimostrato con un record DNS qui sotto. I domini di posta pubblici come gmail.com sono rifiutati.',
   'sso.newPeople': 'Le persone di questi domini che accedono per la prima volta si uniscono',
   'sso.requireForMembers':
     'I membri devono usare l’accesso unico (gli amministratori mantengono la password, per rientrare se il provider non funziona)',
@@ -438,6 +438,16 @@ export const messages: ConsoleTranslation = {
   'sso.removed': 'Accesso unico rimosso: tutti accedono con una password.',
   'sso.remove': 'Rimuovi l’accesso unico',
   'sso.signInLink': 'Link di accesso per il tuo team',
+  'sso.domainsProof': 'Dimostrare i domini di posta',
+  'sso.domainsProofLead':
+    'Elencare un dominio non dimostra nulla: aggiungi ogni record TXT presso il provider DNS del dominio, poi verificalo qui. Fino ad allora il dominio non indirizza nessuno. In una rete chiusa, l’operatore del server può dimostrarlo al posto tuo.',
+  'sso.domainProven': 'Dimostrato',
+  'sso.domainProvenByOperator': 'Dimostrato dall’operatore',
+  'sso.domainPending': 'Non ancora dimostrato',
+  'sso.recordName': 'Nome del record TXT',
+  'sso.recordValue': 'Valore del record TXT',
+  'sso.checkDomain': 'Verifica {domain}',
+  'sso.domainChecked': '{domain} è dimostrato: ora indirizza gli accessi a questo spazio di lavoro.',
   'insights.everyone': 'Tutti',
   'insights.people': 'Persone',
   'insights.apiKeys': 'Chiavi API',

@@ -421,7 +421,7 @@ export const messages: ConsoleTranslation = {
   'sso.buttonNameHint': 'サインインページに「… で続行」と表示されます。',
   'sso.domains': 'メールドメイン',
   'sso.domainsHint':
-    'カンマ区切り。これらのメールアドレスにはサインインページでシングルサインオンを表示し、新しい人も参加できます。',
+    'カンマ区切り。ドメインは下の DNS レコードで証明されると、サインインを振り分けます（サインインページがそのメールにシングルサインオンを表示し、新しい人が参加できます）。gmail.com などの公開メールドメインは拒否されます。',
   'sso.newPeople': 'これらのドメインで初めてサインインする人の参加方法',
   'sso.requireForMembers':
     'メンバーにシングルサインオンを必須にする（管理者はプロバイダー障害時の手段としてパスワードを維持）',
@@ -429,6 +429,16 @@ export const messages: ConsoleTranslation = {
   'sso.removed': 'シングルサインオンを削除しました。全員がパスワードでサインインします。',
   'sso.remove': 'シングルサインオンを削除',
   'sso.signInLink': 'チーム用のサインインリンク',
+  'sso.domainsProof': 'メールドメインの証明',
+  'sso.domainsProofLead':
+    'ドメインを登録するだけでは何も証明されません。各 TXT レコードをドメインの DNS ホストに追加し、ここで確認してください。それまでドメインは誰も振り分けません。閉じたネットワークでは、サーバーの運用者が代わりに証明できます。',
+  'sso.domainProven': '証明済み',
+  'sso.domainProvenByOperator': '運用者が証明',
+  'sso.domainPending': '未証明',
+  'sso.recordName': 'TXT レコードの名前',
+  'sso.recordValue': 'TXT レコードの値',
+  'sso.checkDomain': '{domain} を確認',
+  'sso.domainChecked': '{domain} は証明されました。サインインはこのワークスペースに振り分けられます。',
   'insights.everyone': '全員',
   'insights.people': '人',
   'insights.apiKeys': 'API キー',

@@ -424,7 +424,7 @@ export const messages: ConsoleTranslation = {
   'sso.buttonNameHint': 'De aanmeldpagina toont ‘Doorgaan met …’.',
   'sso.domains': 'E-maildomeinen',
   'sso.domainsHint':
-    'Gescheiden door komma’s: de aanmeldpagina biedt eenmalige aanmelding aan voor deze e-mailadressen, en nieuwe mensen ervan mogen lid worden.',
+    'Gescheiden door komma’s. Een domein leidt aanmeldingen door (de aanmeldpagina biedt eenmalige aanmelding voor de e-mailadressen ervan, en nieuwe mensen ervan mogen zich aansluiten) zodra het hieronder met een DNS-record is bewezen. Openbare e-maildomeinen zoals gmail.com worden geweigerd.',
   'sso.newPeople': 'Mensen van die domeinen die zich voor het eerst aanmelden, worden lid',
   'sso.requireForMembers':
     'Leden moeten eenmalige aanmelding gebruiken (beheerders houden hun wachtwoord, de weg terug als de provider uitvalt)',
@@ -432,6 +432,16 @@ export const messages: ConsoleTranslation = {
   'sso.removed': 'Eenmalige aanmelding verwijderd: iedereen meldt zich aan met een wachtwoord.',
   'sso.remove': 'Eenmalige aanmelding verwijderen',
   'sso.signInLink': 'Aanmeldlink voor je team',
+  'sso.domainsProof': 'Uw e-maildomeinen bewijzen',
+  'sso.domainsProofLead':
+    'Een domein opgeven bewijst niets: voeg elk TXT-record toe bij de DNS-host van het domein en controleer het dan hier. Tot dan leidt het domein niemand door. Op een gesloten netwerk kan de beheerder van de server het in plaats daarvan bewijzen.',
+  'sso.domainProven': 'Bewezen',
+  'sso.domainProvenByOperator': 'Bewezen door de beheerder',
+  'sso.domainPending': 'Nog niet bewezen',
+  'sso.recordName': 'Naam van het TXT-record',
+  'sso.recordValue': 'Waarde van het TXT-record',
+  'sso.checkDomain': '{domain} controleren',
+  'sso.domainChecked': '{domain} is bewezen: aanmeldingen gaan nu naar deze werkruimte.',
   'insights.everyone': 'Iedereen',
   'insights.people': 'Mensen',
   'insights.apiKeys': 'API-sleutels',

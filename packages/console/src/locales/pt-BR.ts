@@ -425,7 +425,7 @@ export const messages: ConsoleTranslation = {
   'sso.buttonNameHint': 'A página de login mostra “Continuar com …”.',
   'sso.domains': 'Domínios de e-mail',
   'sso.domainsHint':
-    'Separados por vírgulas: a página de login oferece o login único para esses e-mails, e pessoas novas deles podem entrar.',
+    'Separados por vírgulas. Um domínio direciona os logins (a página de login oferece o login único aos seus e-mails, e as pessoas novas dele podem entrar) depois de comprovado por um registro DNS abaixo. Domínios de e-mail públicos como gmail.com são recusados.',
   'sso.newPeople': 'Pessoas desses domínios que entram pela primeira vez passam a fazer parte',
   'sso.requireForMembers':
     'Membros precisam usar o login único (administradores mantêm a senha, para voltar se o provedor falhar)',
@@ -433,6 +433,16 @@ export const messages: ConsoleTranslation = {
   'sso.removed': 'Login único removido: todos entram com senha.',
   'sso.remove': 'Remover o login único',
   'sso.signInLink': 'Link de login para a sua equipe',
+  'sso.domainsProof': 'Comprovar seus domínios de e-mail',
+  'sso.domainsProofLead':
+    'Listar um domínio não comprova nada: adicione cada registro TXT no provedor de DNS do domínio e verifique-o aqui. Até lá, o domínio não direciona ninguém. Em uma rede fechada, o operador do servidor pode comprová-lo no lugar.',
+  'sso.domainProven': 'Comprovado',
+  'sso.domainProvenByOperator': 'Comprovado pelo operador',
+  'sso.domainPending': 'Ainda não comprovado',
+  'sso.recordName': 'Nome do registro TXT',
+  'sso.recordValue': 'Valor do registro TXT',
+  'sso.checkDomain': 'Verificar {domain}',
+  'sso.domainChecked': '{domain} está comprovado: agora direciona os logins para este espaço de trabalho.',
   'insights.everyone': 'Todos',
   'insights.people': 'Pessoas',
   'insights.apiKeys': 'Chaves de API',

@@ -1,7 +1,7 @@
 // Single sign-on in the console: "Continue with <provider>" on the sign-in page (found by the
 // e-mail's domain, or by the workspace's sign-in link), the provider's answer taken from the
 // address's fragment, and the admins' settings.
-import type { PutSsoBody, SsoDiscovery } from '@svc/contract';
+import type { PutSsoBody, SsoDiscovery, SsoDomain } from '@svc/contract';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { type MessageId, t } from '../i18n.js';
@@ -223,6 +223,69 @@ export function SingleSignOnSettings() {
         </div>
         {s.configured ? <CopyBox label={t('sso.signInLink')} text={s.signInUrl} /> : null}
       </form>
+      {s.domains.length ? <DomainProofs domains={s.domains} onProven={current.reload} /> : null}
     </section>
+  );
+}
+
+/**
+ * Each listed domain with its proof: a proven one routes sign-ins here; an unproven one shows
+ * the TXT record to publish at its DNS host and a button that has the server look it up.
+ */
+function DomainProofs({ domains, onProven }: { domains: SsoDomain[]; onProven: () => void }) {
+  const action = useAction();
+  const [checked, setChecked] = useState('');
+  return (
+    <div class="card stack" style="margin-top:12px">
+      <h3>{t('sso.domainsProof')}</h3>
+      <p class="muted small">{t('sso.domainsProofLead')}</p>
+      {checked ? (
+        <p class="notice" role="status">
+          {checked}
+        </p>
+      ) : null}
+      <FormError message={action.error} />
+      <ul class="thread">
+        {domains.map((domain) => (
+          <li key={domain.domain} class="stack">
+            <div class="row spread">
+              <strong class="wrap">{domain.domain}</strong>
+              {domain.proven ? (
+                <span class="pill verified">
+                  {domain.provenBy === 'operator' ? t('sso.domainProvenByOperator') : t('sso.domainProven')}
+                </span>
+              ) : (
+                <span class="pill">{t('sso.domainPending')}</span>
+              )}
+            </div>
+            {domain.proven ? null : (
+              <>
+                <CopyBox label={t('sso.recordName')} text={domain.record.name} />
+                <CopyBox label={t('sso.recordValue')} text={domain.record.value} />
+                <div>
+                  <button
+                    type="button"
+                    disabled={action.pending}
+                    onClick={async () => {
+                      setChecked('');
+                      const answer = await action.run(() =>
+                        api.call('POST /api/workspace/sso/domains/{domain}/check', {
+                          params: { domain: domain.domain },
+                        }),
+                      );
+                      if (!answer) return;
+                      setChecked(t('sso.domainChecked', { domain: domain.domain }));
+                      onProven();
+                    }}
+                  >
+                    {t('sso.checkDomain', { domain: domain.domain })}
+                  </button>
+                </div>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -42,6 +42,29 @@ export interface UserTable {
   locale: Generated<string | null>;
 }
 
+/**
+ * An e-mail domain of a workspace's single sign-on: it routes sign-ins (discovery by e-mail,
+ * newcomers joining) only once proven; one workspace on a server proves a domain.
+ */
+export interface SsoDomainTable {
+  id: string;
+  workspace_id: string;
+  /** Lower case. */
+  domain: string;
+  /** The value the domain's TXT record must hold. */
+  token: string;
+  proven_at: Timestamp | null;
+  proven_by: 'dns' | 'operator' | null;
+  created_at: Timestamp;
+}
+
+/** A key of the server's own, sealed with SVC_SECRET_KEY (see secrets.ts), made on first use. */
+export interface ServerKeyTable {
+  name: string;
+  sealed: string;
+  created_at: Timestamp;
+}
+
 export interface SsoProviderTable {
   workspace_id: string;
   issuer: string;
@@ -49,8 +72,6 @@ export interface SsoProviderTable {
   /** Sealed (see secrets.ts). */
   client_secret: string;
   display_name: string;
-  /** JSON array of lower-case domains whose people may join on first sign-in. */
-  allowed_domains: string;
   /** The role of someone who joins on first sign-in; null: nobody joins that way. */
   new_member_role: 'admin' | 'member' | null;
   require_for_members: number;
@@ -310,6 +331,8 @@ export interface Tables {
   sign_in_challenges: SignInChallengeTable;
   sso_providers: SsoProviderTable;
   sso_attempts: SsoAttemptTable;
+  sso_domains: SsoDomainTable;
+  server_keys: ServerKeyTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

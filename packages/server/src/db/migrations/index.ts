@@ -15,7 +15,7 @@ import * as m0013 from './0013_insights.js';
 import * as m0014 from './0014_two_factor.js';
 import * as m0015 from './0015_single_sign_on.js';
 import * as m0016 from './0016_languages.js';
-import * as m0017 from './0017_import_origin.js';
+import * as m0017 from './0017_tenant_doors.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -35,7 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014_two_factor': m0014,
   '0015_single_sign_on': m0015,
   '0016_languages': m0016,
-  '0017_import_origin': m0017,
+  '0017_tenant_doors': m0017,
 };
 
 export const migrationProvider: MigrationProvider = {

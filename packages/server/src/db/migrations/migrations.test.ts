@@ -526,7 +526,7 @@ describe('upgrades lose nothing', () => {
     }
   });
 
-  test('0017 (import origin): e-mails of 0016 stored in another case are lowered; one whose lowered form is taken loses it', async (t) => {
+  test('0017 (tenant doors): e-mails of 0016 in another case are lowered (one whose lowered form is taken loses it); single sign-on domains kept, unproven', async (t) => {
     const { database, drop } = await persistentDatabase();
     t.after(drop);
     const password = 'a password of 0016';
@@ -542,7 +542,25 @@ describe('upgrades lose nothing', () => {
         created_at: '2026-01-02T00:00:00.000Z',
       });
       // As an import of 0016 wrote them: the file's case kept.
-      await db.insertInto('users').values([person('usr_2', 'ADA@a.test'), person('usr_3', 'Bo@B.Test')]).execute();
+      await db
+        .insertInto('users')
+        .values([person('usr_2', 'ADA@a.test'), person('usr_3', 'Bo@B.Test')])
+        .execute();
+      // Single sign-on of 0016: its domains listed, proven by nothing.
+      await db
+        .insertInto('sso_providers')
+        .values({
+          workspace_id: 'ws_1',
+          issuer: 'https://idp.a.test',
+          client_id: 'client',
+          client_secret: 'sealed',
+          display_name: 'A Login',
+          allowed_domains: JSON.stringify(['a.test', 'gmail.com']),
+          new_member_role: 'member',
+          require_for_members: 0,
+          updated_at: '2026-01-03T00:00:00.000Z',
+        })
+        .execute();
     });
     const app = await buildApp(testConfig(database));
     try {
@@ -563,6 +581,21 @@ describe('upgrades lose nothing', () => {
         payload: { email: 'ADA@A.TEST', password },
       });
       assert.equal(signedIn.json().user.id, 'usr_1', 'the sign-in finds the account it found before');
+      // The domains are kept, unproven: they route nobody until the workspace proves them.
+      const settings = await app.inject({
+        method: 'GET',
+        url: '/api/workspace/sso',
+        headers: { authorization: `Bearer ${signedIn.json().token}` },
+      });
+      assert.deepEqual(
+        settings.json().domains.map((d: { domain: string; proven: boolean }) => [d.domain, d.proven]),
+        [
+          ['a.test', false],
+          ['gmail.com', false],
+        ],
+      );
+      const discovered = await app.inject({ method: 'GET', url: '/api/auth/sso?email=someone@a.test' });
+      assert.equal(discovered.statusCode, 404);
     } finally {
       await app.close();
     }

@@ -141,7 +141,9 @@ export const headerDigest = (header: unknown) => createHash('sha256').update(JSO
  * the first line the header, then projects, people and comments. A line that is not JSON, not
  * of a known type, or not valid, is an ImportError naming it.
  */
-export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<{ line: number; record: ExportRecord; digest: string }> {
+export async function* readExport(
+  input: NodeJS.ReadableStream,
+): AsyncGenerator<{ line: number; record: ExportRecord; digest: string }> {
   const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
   let digest = '';
@@ -171,7 +173,10 @@ export async function* readExport(input: NodeJS.ReadableStream): AsyncGenerator<
         throw new ImportError(`line ${line} has an unknown type "${String(type)}"`);
       }
       const fault = check(type, record);
-      if (fault) throw new ImportError(`line ${line} (${type}${typeof record.id === 'string' ? ` ${record.id}` : ''}): ${fault}`);
+      if (fault)
+        throw new ImportError(
+          `line ${line} (${type}${typeof record.id === 'string' ? ` ${record.id}` : ''}): ${fault}`,
+        );
     }
     yield { line, record: record as ExportRecord, digest };
   }

@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import {
   addClient,
   addMember,
-  countRows,
   call,
+  countRows,
   createComment,
   createProject,
   createTestDatabase,
@@ -248,10 +248,16 @@ describe('an import never reaches into another workspace', () => {
   test("a file naming an existing workspace's id is refused, and writes nothing into it", async () => {
     const { app, admin, records } = await victimServer();
     const hijack = records.map((record: any) =>
-      record.type === 'user' ? { ...record, id: `${record.id.slice(0, 20)}HIJACKED`, email: 'attacker@evil.test' } : record,
+      record.type === 'user'
+        ? { ...record, id: `${record.id.slice(0, 20)}HIJACKED`, email: 'attacker@evil.test' }
+        : record,
     );
     await refused(app, hijack, new RegExp(`line 1: workspace ${admin.workspaceId} is already on this server`));
-    const attacker = await app.database.db.selectFrom('users').select('id').where('email', '=', 'attacker@evil.test').execute();
+    const attacker = await app.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'attacker@evil.test')
+      .execute();
     assert.deepEqual(attacker, []);
   });
 
@@ -260,11 +266,25 @@ describe('an import never reaches into another workspace', () => {
     const copy = copied(records);
     const lineOf = (type: string) => copy.findIndex((record) => record.type === type) + 1;
     const withProject = copy.map((record) => (record.type === 'project' ? { ...record, id: project.id } : record));
-    await refused(app, withProject, new RegExp(`line ${lineOf('project')}: project ${project.id} belongs to another workspace`));
+    await refused(
+      app,
+      withProject,
+      new RegExp(`line ${lineOf('project')}: project ${project.id} belongs to another workspace`),
+    );
     const withPerson = copy.map((record, i) => (i === lineOf('user') - 1 ? { ...record, id: admin.id } : record));
-    await refused(app, withPerson, new RegExp(`line ${lineOf('user')}: person ${admin.id} belongs to another workspace`));
-    const withComment = copy.map((record) => (record.type === 'comment' ? { ...record, id: comment.id, replies: [] } : record));
-    await refused(app, withComment, new RegExp(`line ${lineOf('comment')}: ${comment.id} belongs to another workspace`));
+    await refused(
+      app,
+      withPerson,
+      new RegExp(`line ${lineOf('user')}: person ${admin.id} belongs to another workspace`),
+    );
+    const withComment = copy.map((record) =>
+      record.type === 'comment' ? { ...record, id: comment.id, replies: [] } : record,
+    );
+    await refused(
+      app,
+      withComment,
+      new RegExp(`line ${lineOf('comment')}: ${comment.id} belongs to another workspace`),
+    );
   });
 
   test('every author, applier, reply author, timeline actor and project a comment names must be in the file', async () => {
@@ -275,7 +295,11 @@ describe('an import never reaches into another workspace', () => {
       copy.map((record) => (record.type === 'comment' ? change(record) : record));
     // The victim's admin, named as author: a reply would have notified them with the file's text.
     const stranger = { id: admin.id, name: 'Ada Admin', role: 'admin' };
-    await refused(app, edit((c) => ({ ...c, author: stranger })), new RegExp(`line ${commentLine} .*names ${admin.id} as its author`));
+    await refused(
+      app,
+      edit((c) => ({ ...c, author: stranger })),
+      new RegExp(`line ${commentLine} .*names ${admin.id} as its author`),
+    );
     await refused(
       app,
       edit((c) => ({ ...c, status: 'applied', appliedBy: { id: admin.id, name: 'Ada' }, commitSha: COMMIT })),
@@ -291,7 +315,11 @@ describe('an import never reaches into another workspace', () => {
       edit((c) => ({ ...c, timeline: c.timeline.map((e: any) => ({ ...e, by: { id: admin.id, name: 'Ada' } })) })),
       /timeline event evt_\w+'s actor/,
     );
-    await refused(app, edit((c) => ({ ...c, projectKey: 'elsewhere' })), /names project "elsewhere"/);
+    await refused(
+      app,
+      edit((c) => ({ ...c, projectKey: 'elsewhere' })),
+      /names project "elsewhere"/,
+    );
   });
 
   test('e-mails are compared and stored in one case: a case variant of an account here comes without it', async () => {
@@ -318,7 +346,11 @@ describe('an import never reaches into another workspace', () => {
     const second = { ...comment, id: 'cmt_SECOND', replies: [], timeline: [], body: 'x'.repeat(10_001) };
     const third = { ...comment, id: 'cmt_THIRD', replies: [], timeline: [] };
     const file = [...copy, second, third];
-    await refused(app, file, new RegExp(`line ${copy.length + 1} \\(comment cmt_SECOND\\): /body must NOT have more than 10000 characters`));
+    await refused(
+      app,
+      file,
+      new RegExp(`line ${copy.length + 1} \\(comment cmt_SECOND\\): /body must NOT have more than 10000 characters`),
+    );
     await refused(app, [...copy, { ...third, replyCount: 'many' }], /\/replyCount must be integer/);
     await refused(app, [...copy, { ...third, id: comment.id }], /comment cmt_\w+ appears twice in the file/);
   });
@@ -330,7 +362,9 @@ describe('an import never reaches into another workspace', () => {
     assert.equal(first.added.comments, 1);
     const again = await importExport(app.database.db, fileOf(lines(copy)));
     assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
-    const later = copy.map((record) => (record.type === 'export' ? { ...record, exportedAt: new Date().toISOString() } : record));
+    const later = copy.map((record) =>
+      record.type === 'export' ? { ...record, exportedAt: new Date().toISOString() } : record,
+    );
     await refused(app, later, /is already on this server/);
   });
 });

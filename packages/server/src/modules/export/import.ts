@@ -165,7 +165,8 @@ async function checkExport(
     }
     for (const table of ['comments', 'replies', 'comment_events'] as const) {
       const [foreign] = await foreignIds(db, table, workspaceId, ids[table]);
-      if (foreign) throw new ImportError(`line ${lineOf.get(foreign)}: ${foreign} belongs to another workspace on this server`);
+      if (foreign)
+        throw new ImportError(`line ${lineOf.get(foreign)}: ${foreign} belongs to another workspace on this server`);
     }
     checked += batch.length;
     batch = [];
@@ -192,7 +193,8 @@ async function checkExport(
     const workspaceId = plan.workspace.id;
     if (record.type === 'project') {
       once(record.id, line, 'project');
-      if (plan.projectIds.has(record.key)) throw new ImportError(`line ${line}: project key "${record.key}" appears twice in the file`);
+      if (plan.projectIds.has(record.key))
+        throw new ImportError(`line ${line}: project key "${record.key}" appears twice in the file`);
       if ((await foreignIds(db, 'projects', workspaceId, [record.id])).size) {
         throw new ImportError(`line ${line}: project ${record.id} belongs to another workspace on this server`);
       }
@@ -236,7 +238,9 @@ function checkReferences(
   for (const reply of comment.replies) {
     once(reply.id, line, 'reply');
     if (reply.commentId !== comment.id) {
-      throw new ImportError(`line ${line} (comment ${comment.id}): reply ${reply.id} says it belongs to ${reply.commentId}`);
+      throw new ImportError(
+        `line ${line} (comment ${comment.id}): reply ${reply.id} says it belongs to ${reply.commentId}`,
+      );
     }
     person(reply.author?.id, `reply ${reply.id}'s author`);
   }

@@ -48,7 +48,8 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/invites/accept',
     {
       tags,
-      summary: "Accept an invitation: the account is created with the invitee's name and password, and signed in (or asked to enrol a second factor first, when the workspace requires one)",
+      summary:
+        "Accept an invitation: the account is created with the invitee's name and password, and signed in (or asked to enrol a second factor first, when the workspace requires one)",
     },
     async (request, reply) => {
       const signedIn = await service.acceptInvite(ctx, request.body, clientOf(request));
@@ -69,7 +70,8 @@ export const invitationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/password-reset/complete',
     {
       tags,
-      summary: "Set a new password with a reset link's token; the member's other sessions end, a new one starts (or the second factor is asked first, as at sign-in)",
+      summary:
+        "Set a new password with a reset link's token; the member's other sessions end, a new one starts (or the second factor is asked first, as at sign-in)",
     },
     async (request) => {
       return presentSignIn(await service.completePasswordReset(ctx, request.body, clientOf(request)));

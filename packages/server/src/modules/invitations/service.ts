@@ -16,7 +16,6 @@ import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
 import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import {
-  type AuthDeps,
   accountBy,
   type Client,
   forgetCredentials,

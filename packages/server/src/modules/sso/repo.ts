@@ -4,8 +4,6 @@ import { newId } from '../../ids.js';
 export const findProvider = (db: Db, workspaceId: string) =>
   db.selectFrom('sso_providers').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
 
-export const listProviders = (db: Db) => db.selectFrom('sso_providers').selectAll().execute();
-
 export async function saveProvider(db: Db, row: SsoProviderTable) {
   const { workspace_id, ...rest } = row;
   const updated = await db
@@ -19,6 +17,7 @@ export async function saveProvider(db: Db, row: SsoProviderTable) {
 export async function deleteProvider(db: Db, workspaceId: string) {
   const result = await db.deleteFrom('sso_providers').where('workspace_id', '=', workspaceId).executeTakeFirst();
   await db.deleteFrom('sso_attempts').where('workspace_id', '=', workspaceId).execute();
+  await db.deleteFrom('sso_domains').where('workspace_id', '=', workspaceId).execute();
   return Number(result.numDeletedRows) > 0;
 }
 

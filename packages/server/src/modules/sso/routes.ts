@@ -144,9 +144,22 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['workspace'],
       summary: 'Set up single sign-on with an OpenID Connect provider',
       description:
-        'The issuer is discovered before anything is saved (400 naming what failed). The client secret is encrypted at rest; omit it to keep the stored one. An e-mail domain belongs to one workspace’s single sign-on (409). requireForMembers refuses members’ passwords; admins keep theirs.',
+        'The issuer is discovered before anything is saved (400 naming what failed). The client secret is encrypted at rest; omit it to keep the stored one. Each e-mail domain listed gets a DNS record to publish: it routes sign-ins (found by e-mail, newcomers joining) only once proven (POST /api/workspace/sso/domains/{domain}/check). Public mail domains are refused (400). requireForMembers refuses members’ passwords; admins keep theirs.',
     },
     async (request) => service.saveSettings(ctx, request.actor, request.body, baseUrl(request)),
+  );
+
+  route(
+    app,
+    'POST /api/workspace/sso/domains/{domain}/check',
+    {
+      tags: ['workspace'],
+      summary: 'Prove an e-mail domain: the server looks up its TXT record',
+      description:
+        'The record is the domain’s `record` in the settings (a TXT record at _svc-verification.<domain>). Proven, the domain routes sign-ins to this workspace. 409 while the record is not found (saying what was), or when another workspace of this server proved the domain first. Idempotent once proven.',
+    },
+    async (request) =>
+      service.checkDomain({ ...ctx, dnsServers: ctx.config.dnsServers }, request.actor, request.params.domain),
   );
 
   route(

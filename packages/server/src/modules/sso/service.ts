@@ -1,7 +1,7 @@
 import type { PutSsoBody, SsoSettings } from '@svc/contract';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { conflict, forbidden, invalidField, notFound, unauthenticated } from '../../errors.js';
+import { forbidden, invalidField, notFound, unauthenticated } from '../../errors.js';
 import { routePath } from '../../http/route.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
@@ -12,6 +12,7 @@ import { type Client, startSession, userTarget } from '../auth/service.js';
 import { hashToken, issueToken, tokenKind } from '../auth/tokens.js';
 import { projectsWithKey } from '../projects/repo.js';
 import type { TwoFactorDeps } from '../two-factor/service.js';
+import { checkByDns, keepDomains, listDomains, presentDomain, provenBy, refusePublicMailDomains } from './domains.js';
 import { authorizationRequest, describeFailure, discover, type Identity, ProviderError, redeem } from './oidc.js';
 import * as repo from './repo.js';
 
@@ -26,17 +27,18 @@ const CALLBACK_PATH = routePath(CALLBACK);
 const redirectUriOf = (base: string) => `${base}${CALLBACK_PATH}`;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const domainsOf = (row: { allowed_domains: string }) => JSON.parse(row.allowed_domains) as string[];
 
 export async function settings(deps: SsoDeps, actor: Actor, base: string): Promise<SsoSettings> {
   authorize(actor, 'workspace.manageSecurity');
   const row = await repo.findProvider(deps.db, actor.workspaceId);
+  const domains = row ? (await listDomains(deps.db, actor.workspaceId)).map(presentDomain) : [];
   return {
     configured: Boolean(row),
     issuer: row?.issuer ?? null,
     clientId: row?.client_id ?? null,
     displayName: row?.display_name ?? null,
-    allowedDomains: row ? domainsOf(row) : [],
+    allowedDomains: domains.map((domain) => domain.domain),
+    domains,
     newMemberRole: row?.new_member_role ?? null,
     requireForMembers: Boolean(row?.require_for_members),
     redirectUrl: redirectUriOf(base),
@@ -46,8 +48,8 @@ export async function settings(deps: SsoDeps, actor: Actor, base: string): Promi
 }
 
 /**
- * Saves the workspace's provider once it answers discovery. An e-mail domain belongs to one
- * workspace's single sign-on (it is how the sign-in page finds the workspace).
+ * Saves the workspace's provider once it answers discovery. Its e-mail domains are kept as
+ * listed, each routing sign-ins once proven (see domains.ts); public mail domains are refused.
  */
 export async function saveSettings(deps: SsoDeps, actor: Actor, body: PutSsoBody, base: string) {
   authorize(actor, 'workspace.manageSecurity');
@@ -55,11 +57,7 @@ export async function saveSettings(deps: SsoDeps, actor: Actor, body: PutSsoBody
   const secret = body.clientSecret ?? (existing ? deps.secrets.open(existing.client_secret) : null);
   if (!secret) throw invalidField('/clientSecret', 'is required when single sign-on is first set up');
   const domains = [...new Set(body.allowedDomains.map((domain) => domain.toLowerCase()))];
-  for (const other of await repo.listProviders(deps.db)) {
-    if (other.workspace_id === actor.workspaceId) continue;
-    const taken = domainsOf(other).find((domain) => domains.includes(domain));
-    if (taken) throw conflict(`${taken} is claimed by the single sign-on of another workspace on this server.`);
-  }
+  refusePublicMailDomains(domains, '/allowedDomains');
   const issuer = body.issuer.trim().replace(/\/+$/, '');
   try {
     await discover(issuer, deps.clock);
@@ -74,11 +72,11 @@ export async function saveSettings(deps: SsoDeps, actor: Actor, body: PutSsoBody
       client_id: body.clientId.trim(),
       client_secret: deps.secrets.seal(secret),
       display_name: body.displayName.trim(),
-      allowed_domains: JSON.stringify(domains),
       new_member_role: body.newMemberRole,
       require_for_members: body.requireForMembers ? 1 : 0,
       updated_at: iso(deps.clock.now()),
     });
+    await keepDomains(trx, actor.workspaceId, domains, iso(deps.clock.now()));
     await recordAudit(
       trx,
       auditBy(actor),
@@ -98,6 +96,29 @@ export async function removeSettings(deps: SsoDeps, actor: Actor) {
   });
 }
 
+/** Checks the DNS record that proves one of the workspace's domains (admins); the domain, proven. */
+export async function checkDomain(deps: SsoDeps & { dnsServers: readonly string[] }, actor: Actor, domain: string) {
+  authorize(actor, 'workspace.manageSecurity');
+  const checked = await checkByDns(
+    deps.db,
+    actor.workspaceId,
+    domain,
+    deps.dnsServers,
+    iso(deps.clock.now()),
+    deps.database.isUniqueViolation,
+  );
+  if (checked.newly) {
+    await recordAudit(
+      deps.db,
+      auditBy(actor),
+      'security_changed',
+      null,
+      `e-mail domain ${domain} proven by its DNS record`,
+    );
+  }
+  return checked.domain;
+}
+
 /**
  * The workspace whose single sign-on serves this e-mail's domain, or the one named, or the
  * project's (its widget asks, from the page it runs on: `origin`).
@@ -114,8 +135,8 @@ export async function discoverFor(
     const project = projectAskedFrom(await projectsWithKey(deps.db, query.project), origin);
     row = project ? await repo.findProvider(deps.db, project.workspace_id) : undefined;
   } else if (query.email) {
-    const domain = query.email.trim().toLowerCase().split('@').pop() ?? '';
-    row = (await repo.listProviders(deps.db)).find((provider) => domainsOf(provider).includes(domain));
+    const workspaceId = await provenBy(deps.db, query.email.trim().toLowerCase().split('@').pop() ?? '');
+    row = workspaceId ? await repo.findProvider(deps.db, workspaceId) : undefined;
   }
   if (!row) throw notFound('Single sign-on');
   return { workspaceId: row.workspace_id, displayName: row.display_name };
@@ -269,19 +290,22 @@ async function accountFor(
     );
   }
   const email = identity.email;
+  // The same words whether the e-mail has an account in another workspace or none: a refusal
+  // never tells one workspace's provider who is on the server elsewhere.
+  const notHere = () =>
+    new Refused(
+      `${email} is not in this workspace, and its domain may not join by itself: ask an admin to invite you.`,
+    );
   const existing = await accounts.findUserByEmail(deps.db, email);
   if (existing) {
-    if (existing.workspace_id !== workspaceId) throw new Refused(`${email} has an account in another workspace.`);
+    if (existing.workspace_id !== workspaceId) throw notHere();
     if (existing.role === 'client') throw new Refused('Client accounts sign in through their link.');
     await repo.linkSubject(deps.db, workspaceId, existing.id, subject);
     return existing;
   }
+  // Newcomers join only by a domain the workspace has proven it holds.
   const domain = email.split('@').pop() ?? '';
-  if (!row.new_member_role || !domainsOf(row).includes(domain)) {
-    throw new Refused(
-      `${email} is not in this workspace, and its domain may not join by itself: ask an admin to invite you.`,
-    );
-  }
+  if (!row.new_member_role || (await provenBy(deps.db, domain)) !== workspaceId) throw notHere();
   const role = row.new_member_role;
   return inTransaction(deps.db, async (trx) => {
     const user = await accounts.createUser(trx, deps.clock, {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { startTestDnsServer, type TestDnsServer } from '../../../test/dns-server.js';
 import {
   addClient,
   addMember,
@@ -20,16 +21,19 @@ describe('single sign-on with a real OpenID provider', () => {
   const clock = manualClock();
   let t: TestApp;
   let idp: TestProvider;
+  let dns: TestDnsServer;
   let admin: Member;
 
   before(async () => {
     idp = await startTestProvider(REDIRECT);
-    t = await createTestApp({ publicUrl: BASE }, { clock });
+    dns = await startTestDnsServer();
+    t = await createTestApp({ publicUrl: BASE, dnsServers: [dns.address] }, { clock });
     admin = await signUp(t.app);
   });
   after(async () => {
     await t.close();
     await idp.close();
+    await dns.close();
   });
 
   const configure = (extra: Record<string, unknown> = {}, token = admin.token) =>
@@ -90,12 +94,55 @@ describe('single sign-on with a real OpenID provider', () => {
     assert.equal(row.client_secret.includes(idp.clientSecret), false);
     // Kept when omitted.
     assert.equal((await configure({ clientSecret: undefined, displayName: 'Acme Login' })).status, 200);
-    const discovered = await call(t.app, 'GET', '/api/auth/sso?email=someone@ACME.test');
-    assert.deepEqual(discovered.body, { workspaceId: admin.workspaceId, displayName: 'Acme Login' });
+    // Listed is not proven: nobody is routed by an unproven domain.
+    const byEmail = () => call(t.app, 'GET', '/api/auth/sso?email=someone@ACME.test');
+    assert.equal((await byEmail()).status, 404);
+    const [domain] = saved.body.domains;
+    assert.deepEqual(
+      { ...domain, record: { ...domain.record, value: domain.record.value.slice(0, 24) } },
+      {
+        domain: 'acme.test',
+        proven: false,
+        provenAt: null,
+        provenBy: null,
+        record: { type: 'TXT', name: '_svc-verification.acme.test', value: 'svc-domain-verification=' },
+      },
+    );
+    assert.ok(domain.record.value.length > 40, 'a token to publish');
+    const check = (token = admin.token) => call(t.app, 'POST', '/api/workspace/sso/domains/acme.test/check', { token });
+    const missing = await check();
+    assert.equal(missing.status, 409);
+    assert.match(missing.body.detail, /no TXT record at _svc-verification\.acme\.test holds svc-domain-verification=/);
+    dns.txt.set('_svc-verification.acme.test', ['svc-domain-verification=someone-elses-token']);
+    assert.match((await check()).body.detail, /found: svc-domain-verification=someone-elses-token/);
+    dns.txt.set('_svc-verification.acme.test', ['v=spf1 -all', domain.record.value]);
+    const proven = await check();
+    assert.equal(proven.status, 200, JSON.stringify(proven.body));
+    assert.deepEqual([proven.body.proven, proven.body.provenBy], [true, 'dns']);
+    assert.equal((await check()).status, 200, 'idempotent');
+    assert.deepEqual((await byEmail()).body, { workspaceId: admin.workspaceId, displayName: 'Acme Login' });
     assert.equal((await call(t.app, 'GET', '/api/auth/sso?email=someone@elsewhere.test')).status, 404);
-    // A domain belongs to one workspace.
+    // Another workspace may list the domain, but not prove it once proven here, even with its own record.
     const other = await signUp(t.app);
-    assert.equal((await configure({}, other.token)).status, 409);
+    const theirs = await configure({}, other.token);
+    assert.equal(theirs.status, 200);
+    dns.txt.set('_svc-verification.acme.test', [domain.record.value, theirs.body.domains[0].record.value]);
+    const stolen = await check(other.token);
+    assert.equal(stolen.status, 409);
+    assert.match(stolen.body.detail, /Another workspace on this server has proven acme\.test/);
+    assert.deepEqual((await byEmail()).body.workspaceId, admin.workspaceId);
+    assert.equal((await call(t.app, 'DELETE', '/api/workspace/sso', { token: other.token })).status, 204);
+    // Public mail domains are nobody's.
+    const gmail = await configure({ allowedDomains: ['acme.test', 'gmail.com'], clientSecret: undefined });
+    assert.equal(gmail.status, 400);
+    assert.equal(gmail.body.errors[0].path, '/allowedDomains/1');
+    assert.match(gmail.body.errors[0].message, /public mail domain/);
+    const audit = await call(t.app, 'GET', '/api/workspace/audit?action=security_changed', { token: admin.token });
+    assert.ok(
+      audit.body.items.some(
+        (event: { detail: string }) => event.detail === 'e-mail domain acme.test proven by its DNS record',
+      ),
+    );
   });
 
   test('an existing member with a verified e-mail signs in; the subject is linked, so a changed e-mail is still them', async () => {
@@ -132,6 +179,26 @@ describe('single sign-on with a real OpenID provider', () => {
     assert.equal(noPassword.status, 409, 'no password to confirm: a clear refusal, not a signed-out session');
     idp.people.set('out', { email: 'out@elsewhere.test', email_verified: true });
     assert.match((await signInAs('out')).error ?? '', /may not join/);
+    // A domain listed but not proven lets nobody join, whatever the provider asserts.
+    assert.equal(
+      (await configure({ allowedDomains: ['acme.test', 'beta.test'], clientSecret: undefined })).status,
+      200,
+    );
+    idp.people.set('bea', { email: 'bea@beta.test', email_verified: true });
+    assert.match(
+      (await signInAs('bea')).error ?? '',
+      /bea@beta\.test is not in this workspace, and its domain may not join/,
+    );
+    await configure({ clientSecret: undefined });
+    // Someone of another workspace hears what someone of no workspace hears: nothing of where they are.
+    const elsewhere = await signUp(t.app);
+    idp.people.set('els', { email: elsewhere.email, email_verified: true });
+    const refusal = (await signInAs('els')).error ?? '';
+    assert.equal(
+      refusal,
+      `${elsewhere.email} is not in this workspace, and its domain may not join by itself: ask an admin to invite you.`,
+    );
+    assert.doesNotMatch(refusal, /another workspace/);
     idp.people.set('unv', { email: 'unv@acme.test', email_verified: false });
     assert.match((await signInAs('unv')).error ?? '', /did not vouch/);
     const client = await addClient(t.app, admin);

@@ -16,10 +16,10 @@ import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import {
   type AuthDeps,
-  type SignInWay,
   accountBy,
   type Client,
   requireCurrentPassword,
+  type SignInWay,
   startSession,
   userTarget,
 } from '../auth/service.js';

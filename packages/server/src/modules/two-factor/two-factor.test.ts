@@ -192,7 +192,9 @@ describe('two-factor sign-in', () => {
     const admin = await signUp(t.app);
     const { seed } = await enrol(admin);
     const second = await addMember(t.app, admin, 'admin', 'Second Admin');
-    const made = await call(t.app, 'POST', `/api/workspace/members/${admin.id}/password-reset`, { token: second.token });
+    const made = await call(t.app, 'POST', `/api/workspace/members/${admin.id}/password-reset`, {
+      token: second.token,
+    });
     assert.equal(made.status, 201);
     const completed = await call(t.app, 'POST', '/api/password-reset/complete', {
       body: { token: fragmentOf(made.body.resetUrl), password: 'a brand new passphrase' },
@@ -208,7 +210,10 @@ describe('two-factor sign-in', () => {
 
   test('accepting an invitation while the workspace requires two-factor asks to enrol before any session', async () => {
     const admin = await signUp(t.app);
-    await call(t.app, 'PATCH', '/api/workspace/security', { token: admin.token, body: { twoFactorRequired: 'everyone' } });
+    await call(t.app, 'PATCH', '/api/workspace/security', {
+      token: admin.token,
+      body: { twoFactorRequired: 'everyone' },
+    });
     const invited = await call(t.app, 'POST', '/api/workspace/invites', {
       token: admin.token,
       body: { email: `nia-${admin.id}@example.test`, role: 'member' },
@@ -229,7 +234,10 @@ describe('two-factor sign-in', () => {
 
   test('a challenge to enrol handed out before the account enrolled dies: it cannot replace the owner’s second factor', async () => {
     const admin = await signUp(t.app);
-    await call(t.app, 'PATCH', '/api/workspace/security', { token: admin.token, body: { twoFactorRequired: 'admins' } });
+    await call(t.app, 'PATCH', '/api/workspace/security', {
+      token: admin.token,
+      body: { twoFactorRequired: 'admins' },
+    });
     // Someone with the password gets a challenge to enrol, and keeps it.
     const stale = await login(admin.email);
     assert.equal(stale.body.secondFactor, 'enrol');
