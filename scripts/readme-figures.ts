@@ -80,6 +80,8 @@ export function figures(): Record<string, string> {
     'limits.changesWait': `${CHANGES_WAIT_MAX_S} s`,
     'rate.signInAddress': per(rules.signInFailuresPerAddress),
     'rate.signInAccount': per(rules.signInFailuresPerAccount),
+    'rate.signInsAccount': per(rules.signInsPerAccount),
+    'rate.signInsAddress': per(rules.signInsPerAddress),
     'rate.accessLinkAddress': per(rules.accessLinkFailuresPerAddress),
     'rate.signUpAddress': per(rules.signUpsPerAddress),
     'rate.commentsAndReplies':

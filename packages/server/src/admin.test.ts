@@ -122,6 +122,7 @@ describe('the admin command on a closed server', () => {
     const login = (app: Awaited<ReturnType<typeof buildApp>>) =>
       call(app, 'POST', '/api/auth/login', { body: { email: 'locked@example.com', password } });
     let seed = '';
+    let recoveryCodes: string[] = [];
     await withApp(async (app) => {
       const token = (await login(app)).body.token;
       seed = (await call(app, 'POST', '/api/me/two-factor/enrolment', { token, body: { password } })).body.secret;
@@ -130,6 +131,7 @@ describe('the admin command on a closed server', () => {
         body: { code: codeAt(seed, Date.now() - 30_000) },
       });
       assert.equal(on.status, 200);
+      recoveryCodes = on.body.recoveryCodes;
     });
 
     // The key rotates: the new one current, the old one (the test servers') still read.
@@ -140,8 +142,8 @@ describe('the admin command on a closed server', () => {
     };
     const resealed = admin.withEnv(keys)('reseal-secrets');
     assert.equal(resealed.code, 0, resealed.stderr);
-    assert.match(resealed.stdout, /^1 account\(s\) had secrets sealed with an older key/);
-    assert.match(admin.withEnv(keys)('reseal-secrets').stdout, /^0 account/, 'nothing left to do');
+    assert.match(resealed.stdout, /^2 secret holder\(s\) \(accounts and the server's own keys\) were sealed with an older key/);
+    assert.match(admin.withEnv(keys)('reseal-secrets').stdout, /^0 secret holder/, 'nothing left to do');
     const app = await buildApp(testConfig(database, { signup: 'closed', secretKeys: [newKey] }));
     try {
       const asked = await login(app);
@@ -150,6 +152,11 @@ describe('the admin command on a closed server', () => {
         body: { challenge: asked.body.challenge, code: codeAt(seed, Date.now()) },
       });
       assert.equal(answered.status, 200, 'the seed opens with the new key alone');
+      const again = await login(app);
+      const byRecovery = await call(app, 'POST', '/api/auth/two-factor', {
+        body: { challenge: again.body.challenge, code: recoveryCodes[0] },
+      });
+      assert.equal(byRecovery.status, 200, 'a recovery code made before the rotation still works');
     } finally {
       await app.close();
     }

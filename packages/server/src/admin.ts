@@ -206,7 +206,7 @@ async function main(argv: string[]): Promise<void> {
       const secrets = openSecretBox(config, (message) => process.stderr.write(`${message}\n`));
       const count = await resealSecrets({ db: database.db, secrets });
       process.stdout.write(
-        `${count} account(s) had secrets sealed with an older key; all are sealed with the current one now.\n`,
+        `${count} secret holder(s) (accounts and the server's own keys) were sealed with an older key; all are sealed with the current one now.\n`,
       );
     } else {
       const user = await userByEmail();

@@ -75,6 +75,10 @@ export interface Limits {
   signInFailuresPerAddress: number;
   /** Failed sign-ins per account (e-mail), per 10 minutes. */
   signInFailuresPerAccount: number;
+  /** Successful sign-ins (sessions started) per account, per 10 minutes. */
+  signInsPerAccount: number;
+  /** Successful sign-ins per client address, per 10 minutes: generous, for an office behind one address. */
+  signInsPerAddress: number;
   /** Failed access-link exchanges per client address, per 10 minutes. */
   accessLinkFailuresPerAddress: number;
   /** Sign-ups per client address, per hour. */
@@ -264,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     limits: {
       signInFailuresPerAddress: integer('SVC_SIGNIN_FAILURES_PER_ADDRESS', 50, 1, 1_000_000),
       signInFailuresPerAccount: integer('SVC_SIGNIN_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
+      signInsPerAccount: integer('SVC_SIGNINS_PER_ACCOUNT', 30, 1, 1_000_000),
+      signInsPerAddress: integer('SVC_SIGNINS_PER_ADDRESS', 1000, 1, 1_000_000),
       accessLinkFailuresPerAddress: integer('SVC_ACCESS_LINK_FAILURES_PER_ADDRESS', 50, 1, 1_000_000),
       signUpsPerAddress: integer('SVC_SIGNUPS_PER_ADDRESS', 10, 1, 1_000_000),
       commentsPerMinute: integer('SVC_COMMENTS_PER_MINUTE', 60, 1, 1_000_000),

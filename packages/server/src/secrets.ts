@@ -6,6 +6,7 @@ import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.js';
+import type { Db } from './db/schema.js';
 
 const VERSION = 'v1';
 
@@ -77,4 +78,37 @@ export function openSecretBox(config: Pick<Config, 'secretKeys' | 'keyFile'>, wa
     `SVC_SECRET_KEY is not set: secrets are encrypted with the key in ${config.keyFile}. Set SVC_SECRET_KEY when the server runs in more than one process or its database moves (README "Secrets at rest").`,
   );
   return secretBox([key]);
+}
+
+/** Each box's server keys, read (or made) once per process. */
+const serverKeys = new WeakMap<SecretBox, Map<string, Promise<Buffer>>>();
+
+/**
+ * A key of the server's own (`name`), 32 random bytes made on first use and kept in the
+ * database sealed with the box: what the database alone holds of it is useless without
+ * SVC_SECRET_KEY, and a rotation re-seals it (`reseal-secrets`) without changing it. Processes
+ * that make one at once keep the first written.
+ */
+export function serverKey(db: Db, box: SecretBox, name: string): Promise<Buffer> {
+  let keys = serverKeys.get(box);
+  if (!keys) {
+    keys = new Map();
+    serverKeys.set(box, keys);
+  }
+  let key = keys.get(name);
+  if (!key) {
+    key = (async () => {
+      await db
+        .insertInto('server_keys')
+        .values({ name, sealed: box.seal(randomBytes(32).toString('base64')), created_at: new Date().toISOString() })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      const row = await db.selectFrom('server_keys').select('sealed').where('name', '=', name).executeTakeFirstOrThrow();
+      return Buffer.from(box.open(row.sealed), 'base64');
+    })();
+    // A failed read is tried again next time rather than kept.
+    key.catch(() => keys?.delete(name));
+    keys.set(name, key);
+  }
+  return key;
 }

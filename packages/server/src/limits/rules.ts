@@ -9,6 +9,8 @@ export function rateRules({ limits, buildRateLimit }: Pick<Config, 'limits' | 'b
   return {
     signInFailuresPerAddress: rule('signin-address', limits.signInFailuresPerAddress, 10 * MINUTE_MS),
     signInFailuresPerAccount: rule('signin-account', limits.signInFailuresPerAccount, 10 * MINUTE_MS),
+    signInsPerAccount: rule('signins-account', limits.signInsPerAccount, 10 * MINUTE_MS),
+    signInsPerAddress: rule('signins-address', limits.signInsPerAddress, 10 * MINUTE_MS),
     accessLinkFailuresPerAddress: rule('access-link-address', limits.accessLinkFailuresPerAddress, 10 * MINUTE_MS),
     signUpsPerAddress: rule('signup-address', limits.signUpsPerAddress, 60 * MINUTE_MS),
     // Fixed: a widget asks once per failed call, on a page no project allows.

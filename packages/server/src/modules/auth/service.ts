@@ -123,13 +123,17 @@ export type SignInWay =
 /** A new session for `user`, recorded in the audit log with how it began; its bearer token. */
 export async function startSession(
   db: Db,
-  clock: Clock,
+  deps: Pick<Deps, 'clock' | 'rules'>,
   user: { id: string; workspace_id: string; name: string },
   client: Client,
   way: SignInWay,
 ): Promise<string> {
+  // Successful sign-ins are limited too, per account and per address: each writes a session and
+  // an audit row, and a script signing in in a loop would fill both.
+  await consumeRateLimit(db, deps.rules.signInsPerAccount, user.id, deps.clock.now());
+  await consumeRateLimit(db, deps.rules.signInsPerAddress, client.address, deps.clock.now());
   const { token, hash } = issueToken('session');
-  const now = nowIso(clock);
+  const now = nowIso(deps.clock);
   await repo.insertSession(db, {
     id: newId('ses'),
     workspace_id: user.workspace_id,
@@ -183,7 +187,7 @@ export async function signup(deps: Deps, policy: SignupPolicy, input: SignupBody
   }
   requireUncommonPassword(input.password, '/password');
   await consumeRateLimit(deps.db, deps.rules.signUpsPerAddress, client.address, deps.clock.now());
-  return createWorkspace(deps, input, (trx, user) => startSession(trx, deps.clock, user, client, 'sign-up'));
+  return createWorkspace(deps, input, (trx, user) => startSession(trx, deps, user, client, 'sign-up'));
 }
 
 /**
@@ -267,7 +271,7 @@ export async function login(
   }
   const asked = await askMore(user);
   if (asked) return { asked };
-  return { token: await startSession(db, deps.clock, user, client, 'password'), user };
+  return { token: await startSession(db, deps, user, client, 'password'), user };
 }
 
 export async function signInWithAccessToken(deps: Deps, accessToken: string, client: Client) {
@@ -279,7 +283,7 @@ export async function signInWithAccessToken(deps: Deps, accessToken: string, cli
     await countEvent(db, rules.accessLinkFailuresPerAddress, client.address, deps.clock.now());
     throw unauthenticated('This access link is not valid, or its account has been removed.');
   }
-  return { token: await startSession(db, deps.clock, user, client, 'access link'), user };
+  return { token: await startSession(db, deps, user, client, 'access link'), user };
 }
 
 /** Ends the caller's session, at once in every server process. */

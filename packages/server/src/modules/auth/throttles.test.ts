@@ -70,13 +70,42 @@ describe('sign-in throttles', () => {
     }
   });
 
-  test('successful sign-ins use up nothing: many people behind one office address all get in', async () => {
+  test('successful sign-ins use up no failures: many people behind one office address all get in', async () => {
     const t = await createTestApp({ limits: { signInFailuresPerAddress: 2, signInFailuresPerAccount: 2 } });
     try {
       const admin = await signUp(t.app);
+      const team = [admin, ...(await Promise.all([1, 2, 3].map(() => addMember(t.app, admin))))];
       for (let i = 0; i < 20; i++) {
-        assert.equal((await login(t, admin.email, 'correct horse battery', '10.1.1.1')).statusCode, 200);
+        const who = team[i % team.length] as Member;
+        const password = who === admin ? 'correct horse battery' : 'another good password';
+        assert.equal((await login(t, who.email, password, '10.1.1.1')).statusCode, 200);
       }
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('successful sign-ins are limited too, per account and per address: each writes a session and an audit row', async () => {
+    const t = await createTestApp({ limits: { signInsPerAccount: 5, signInsPerAddress: 6 } });
+    const password = 'another good password';
+    try {
+      const admin = await signUp(t.app); // its first session
+      const [mia, max] = [await addMember(t.app, admin, 'member', 'Mia'), await addMember(t.app, admin, 'member', 'Max')];
+      const sessions = await countRows(t.app, 'sessions');
+      for (let i = 0; i < 4; i++) {
+        assert.equal((await login(t, admin.email, 'correct horse battery', `10.2.0.${i}`)).statusCode, 200);
+      }
+      const sixth = await login(t, admin.email, 'correct horse battery', '10.2.0.9');
+      assert.equal(sixth.statusCode, 429, 'the account, from any address');
+      assert.ok(Number(sixth.headers['retry-after']) > 0);
+      assert.equal(await countRows(t.app, 'sessions'), sessions + 4, 'no session written past the limit');
+      // 10.2.0.1 has had one (the admin's): four more people's, then it is refused for anyone.
+      for (let i = 0; i < 3; i++) assert.equal((await login(t, mia.email, password, '10.2.0.1')).statusCode, 200);
+      for (let i = 0; i < 2; i++) assert.equal((await login(t, max.email, password, '10.2.0.1')).statusCode, 200);
+      assert.equal((await login(t, max.email, password, '10.2.0.1')).statusCode, 429, 'the address');
+      assert.equal((await login(t, max.email, password, '10.3.0.1')).statusCode, 200, 'elsewhere');
+      await letTimePass(t, 20 * MINUTE_MS);
+      assert.equal((await login(t, admin.email, 'correct horse battery', '10.2.0.1')).statusCode, 200);
     } finally {
       await t.close();
     }

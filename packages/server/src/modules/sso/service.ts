@@ -345,5 +345,5 @@ export async function exchange(deps: SsoDeps, body: { code: string; binding: str
     await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address, deps.clock.now());
     throw unauthenticated('This sign-in code is not valid, was used, or expired: sign in again.');
   }
-  return { token: await startSession(deps.db, deps.clock, user, client, 'single sign-on'), user };
+  return { token: await startSession(deps.db, deps, user, client, 'single sign-on'), user };
 }

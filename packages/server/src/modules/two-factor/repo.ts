@@ -81,13 +81,13 @@ export async function replaceRecoveryCodes(db: Db, owner: Owner, hashes: readonl
 }
 
 /** Spends a recovery code; false when it is not one of the user's, or was used. */
-export async function spendRecoveryCode(db: Db, owner: Owner, hash: string, at: string): Promise<boolean> {
+export async function spendRecoveryCode(db: Db, owner: Owner, hashes: string[], at: string): Promise<boolean> {
   const result = await db
     .updateTable('recovery_codes')
     .set({ used_at: at })
     .where('workspace_id', '=', owner.workspaceId)
     .where('user_id', '=', owner.userId)
-    .where('code_hash', '=', hash)
+    .where('code_hash', 'in', hashes)
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

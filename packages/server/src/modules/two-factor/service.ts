@@ -8,6 +8,7 @@ import type {
 } from '@svc/contract';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
+import { serverKey } from '../../secrets.js';
 import { conflict, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
@@ -29,6 +30,7 @@ import {
   acceptedStep,
   enrolmentOf,
   hashRecoveryCode,
+  legacyRecoveryCodeHash,
   looksLikeRecoveryCode,
   newRecoveryCodes,
   newSeed,
@@ -112,7 +114,7 @@ export async function sessionOrChallenge(
 ): Promise<{ token: string; user: accounts.UserRow } | { asked: SecondFactorAsked }> {
   const asked = await askSecondFactor({ ...deps, db }, user);
   if (asked) return { asked };
-  return { token: await startSession(db, deps.clock, user, client, how), user };
+  return { token: await startSession(db, deps, user, client, how), user };
 }
 
 /** Enrolling at sign-in, when the workspace requires a second factor: a new seed for the app. */
@@ -146,14 +148,15 @@ export async function answerSecondFactor(deps: TwoFactorDeps, body: SecondFactor
     if (!row.pending_secret) throw invalidState('Start enrolling first: POST /api/auth/two-factor/enrolment.');
     const step = acceptedStep(deps.secrets.open(row.pending_secret), code, null, now);
     const pending = row.pending_secret;
+    const key = await recoveryKey(deps);
     answer =
       step === null
         ? null
         : await inTransaction(db, async (trx) => {
-            const recoveryCodes = await enableWith(trx, owner, pending, step, iso(now));
+            const recoveryCodes = await enableWith(trx, key, owner, pending, step, iso(now));
             await repo.deleteChallenge(trx, row.id);
             await recordAudit(trx, accountBy(user, client), 'two_factor_enabled', userTarget(user), 'at sign-in');
-            return { token: await startSession(trx, deps.clock, user, client, 'password and code'), recoveryCodes };
+            return { token: await startSession(trx, deps, user, client, 'password and code'), recoveryCodes };
           });
   } else {
     const stored = await repo.readSecondFactor(db, owner);
@@ -162,16 +165,17 @@ export async function answerSecondFactor(deps: TwoFactorDeps, body: SecondFactor
     const step = byRecovery
       ? null
       : acceptedStep(deps.secrets.open(stored.totp_secret), code, stored.totp_last_step, now);
+    const hashes = byRecovery ? [hashRecoveryCode(await recoveryKey(deps), code), legacyRecoveryCodeHash(code)] : [];
     answer = await inTransaction(db, async (trx) => {
       const spent = byRecovery
-        ? await repo.spendRecoveryCode(trx, owner, hashRecoveryCode(code), iso(now))
+        ? await repo.spendRecoveryCode(trx, owner, hashes, iso(now))
         : step !== null && (await repo.spendStep(trx, owner, step));
       if (!spent) return null;
       await repo.deleteChallenge(trx, row.id);
       return {
         token: await startSession(
           trx,
-          deps.clock,
+          deps,
           user,
           client,
           byRecovery ? 'password and recovery code' : 'password and code',
@@ -192,13 +196,27 @@ export async function answerSecondFactor(deps: TwoFactorDeps, body: SecondFactor
   return { ...answer, user };
 }
 
+/** The server's key that recovery codes are hashed with (see hashRecoveryCode). */
+const recoveryKey = (deps: Pick<TwoFactorDeps, 'db' | 'secrets'>) => serverKey(deps.db, deps.secrets, 'recovery-codes');
+
 /** Turns the second factor on with a confirmed seed; the new recovery codes. */
-async function enableWith(db: TwoFactorDeps['db'], owner: repo.Owner, sealed: string, step: number, at: string) {
+async function enableWith(
+  db: TwoFactorDeps['db'],
+  key: Buffer,
+  owner: repo.Owner,
+  sealed: string,
+  step: number,
+  at: string,
+) {
   if (!(await repo.enable(db, owner, sealed, step, at))) {
     throw conflict('Two-factor sign-in is on already: turn it off first to move it to another app.');
   }
   const recoveryCodes = newRecoveryCodes();
-  await repo.replaceRecoveryCodes(db, owner, recoveryCodes.map(hashRecoveryCode));
+  await repo.replaceRecoveryCodes(
+    db,
+    owner,
+    recoveryCodes.map((code) => hashRecoveryCode(key, code)),
+  );
   return recoveryCodes;
 }
 
@@ -242,8 +260,9 @@ export async function confirmEnrolment(deps: TwoFactorDeps, actor: Actor, code: 
   if (step === null) {
     throw invalidField('/code', 'is not the code your app shows now (is the phone’s time set automatically?)');
   }
+  const key = await recoveryKey(deps);
   return inTransaction(deps.db, async (trx) => {
-    const recoveryCodes = await enableWith(trx, ownerOf(actor), pending, step, iso(now));
+    const recoveryCodes = await enableWith(trx, key, ownerOf(actor), pending, step, iso(now));
     await recordAudit(trx, auditBy(actor), 'two_factor_enabled', null, 'from the account page');
     return { recoveryCodes };
   });
@@ -254,8 +273,13 @@ export async function renewRecoveryCodes(deps: TwoFactorDeps, actor: Actor, pass
   const stored = await repo.readSecondFactor(deps.db, ownerOf(actor));
   if (!stored?.totp_enabled_at) throw invalidState('Two-factor sign-in is off: there are no recovery codes to renew.');
   const recoveryCodes = newRecoveryCodes();
+  const key = await recoveryKey(deps);
   await inTransaction(deps.db, async (trx) => {
-    await repo.replaceRecoveryCodes(trx, ownerOf(actor), recoveryCodes.map(hashRecoveryCode));
+    await repo.replaceRecoveryCodes(
+      trx,
+      ownerOf(actor),
+      recoveryCodes.map((code) => hashRecoveryCode(key, code)),
+    );
     await recordAudit(trx, auditBy(actor), 'recovery_codes_renewed');
   });
   return { recoveryCodes };
@@ -311,7 +335,7 @@ export async function updateSecurity(deps: TwoFactorDeps, actor: Actor, body: Up
   return { twoFactorRequired: body.twoFactorRequired };
 }
 
-/** Re-seals every stored seed under the current key (after a key rotation); how many. */
+/** Re-seals every stored seed, and the server's own keys, under the current key (after a key rotation); how many. */
 export async function resealSecrets(deps: Pick<TwoFactorDeps, 'db' | 'secrets'>): Promise<number> {
   let count = 0;
   const users = await deps.db
@@ -329,6 +353,16 @@ export async function resealSecrets(deps: Pick<TwoFactorDeps, 'db' | 'secrets'>)
       .updateTable('users')
       .set({ totp_secret: secret, totp_pending_secret: pending })
       .where('id', '=', user.id)
+      .execute();
+    count += 1;
+  }
+  // The server's own keys (the one recovery codes are hashed with): the same key, sealed anew.
+  for (const key of await deps.db.selectFrom('server_keys').select(['name', 'sealed']).execute()) {
+    if (!deps.secrets.isStale(key.sealed)) continue;
+    await deps.db
+      .updateTable('server_keys')
+      .set({ sealed: deps.secrets.seal(deps.secrets.open(key.sealed)) })
+      .where('name', '=', key.name)
       .execute();
     count += 1;
   }

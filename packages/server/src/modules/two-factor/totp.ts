@@ -1,6 +1,6 @@
 // Time-based one-time codes (RFC 6238: SHA-1, 6 digits, 30-second steps, as every
 // authenticator app reads them) and the recovery codes that stand in for a lost phone.
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { renderSVG } from 'uqr';
 import { hashToken } from '../auth/tokens.js';
@@ -48,8 +48,19 @@ export function newRecoveryCodes(): string[] {
   });
 }
 
-/** How a recovery code is stored and compared: as typed, without case, dashes or spaces. */
-export const hashRecoveryCode = (code: string) => hashToken(code.toLowerCase().replace(/[\s-]/g, ''));
+/** A recovery code as compared: as typed, without case, dashes or spaces. */
+const normalRecoveryCode = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
+
+/**
+ * How a recovery code is stored: an HMAC under a key of the server's (sealed with
+ * SVC_SECRET_KEY), so that a stolen database alone does not let anyone try the codes' 49 bits
+ * offline, as a plain hash would.
+ */
+export const hashRecoveryCode = (key: Buffer, code: string) =>
+  createHmac('sha256', key).update(normalRecoveryCode(code)).digest('hex');
+
+/** Its plain SHA-256, as releases before stored codes: still spent until renewed. */
+export const legacyRecoveryCodeHash = (code: string) => hashToken(normalRecoveryCode(code));
 
 /** Whether `code` is written like a recovery code rather than an app's six digits. */
 export const looksLikeRecoveryCode = (code: string) => !/^\d{6}$/.test(code.trim());

@@ -10,7 +10,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { codeAt } from './totp.js';
+import { codeAt, legacyRecoveryCodeHash } from './totp.js';
 
 const PASSWORD = 'correct horse battery';
 const MEMBER_PASSWORD = 'another good password';
@@ -183,6 +183,40 @@ describe('two-factor sign-in', () => {
     assert.equal((await call(t.app, 'GET', '/api/me', { token: client.token })).status, 200);
     const members = await call(t.app, 'GET', '/api/workspace/members', { token: admin.token });
     assert.equal(members.body.items.find((m: { id: string }) => m.id === member.id).twoFactor, true);
+  });
+
+  test('recovery codes are stored keyed with the server’s secret: the database alone cannot check them; one stored as before still works once', async () => {
+    const admin = await signUp(t.app);
+    const { recoveryCodes } = await enrol(admin);
+    const stored = await t.app.database.db
+      .selectFrom('recovery_codes')
+      .select('code_hash')
+      .where('user_id', '=', admin.id)
+      .execute();
+    const plain = recoveryCodes.map((code) => legacyRecoveryCodeHash(code));
+    assert.equal(stored.length, 10);
+    assert.ok(
+      stored.every((row) => !plain.includes(row.code_hash)),
+      'no stored hash is the plain SHA-256 of a code',
+    );
+    const sealedKey = await t.app.database.db
+      .selectFrom('server_keys')
+      .select('sealed')
+      .where('name', '=', 'recovery-codes')
+      .executeTakeFirstOrThrow();
+    assert.match(sealedKey.sealed, /^v1\./, 'the key is kept sealed');
+    // A code a release before stored as its plain hash.
+    const [first] = stored;
+    await t.app.database.db
+      .updateTable('recovery_codes')
+      .set({ code_hash: plain[0] as string })
+      .where('code_hash', '=', first?.code_hash as string)
+      .execute();
+    const asked = await login(admin.email);
+    assert.equal((await answer(asked.body.challenge, recoveryCodes[0] as string)).status, 200);
+    const again = await login(admin.email);
+    assert.equal((await answer(again.body.challenge, recoveryCodes[0] as string)).status, 400, 'once');
+    assert.equal((await answer(again.body.challenge, recoveryCodes[1] as string)).status, 200);
   });
 
   /** The token of a link an admin made (`…#<token>`). */
