@@ -142,7 +142,10 @@ describe('the admin command on a closed server', () => {
     };
     const resealed = admin.withEnv(keys)('reseal-secrets');
     assert.equal(resealed.code, 0, resealed.stderr);
-    assert.match(resealed.stdout, /^2 secret holder\(s\) \(accounts and the server's own keys\) were sealed with an older key/);
+    assert.match(
+      resealed.stdout,
+      /^2 secret holder\(s\) \(accounts and the server's own keys\) were sealed with an older key/,
+    );
     assert.match(admin.withEnv(keys)('reseal-secrets').stdout, /^0 secret holder/, 'nothing left to do');
     const app = await buildApp(testConfig(database, { signup: 'closed', secretKeys: [newKey] }));
     try {

@@ -86,6 +86,10 @@ export interface Limits {
   commentsPerMinute: number;
   repliesPerMinute: number;
   apiKeysPerHour: number;
+  /** Heavy reads per user: insights per minute, searches (a text query) per minute, exports per hour. */
+  insightsPerMinute: number;
+  searchesPerMinute: number;
+  exportsPerHour: number;
   /** Live API keys one user may hold. */
   apiKeysPerUser: number;
 }
@@ -276,6 +280,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       repliesPerMinute: integer('SVC_REPLIES_PER_MINUTE', 60, 1, 1_000_000),
       apiKeysPerHour: integer('SVC_API_KEYS_PER_HOUR', 30, 1, 1_000_000),
       apiKeysPerUser: integer('SVC_API_KEYS_PER_USER', 50, 1, 100_000),
+      insightsPerMinute: integer('SVC_INSIGHTS_PER_MINUTE', 30, 1, 1_000_000),
+      searchesPerMinute: integer('SVC_SEARCHES_PER_MINUTE', 60, 1, 1_000_000),
+      exportsPerHour: integer('SVC_EXPORTS_PER_HOUR', 20, 1, 1_000_000),
     },
   };
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config };

@@ -103,7 +103,11 @@ export function serverKey(db: Db, box: SecretBox, name: string): Promise<Buffer>
         .values({ name, sealed: box.seal(randomBytes(32).toString('base64')), created_at: new Date().toISOString() })
         .onConflict((oc) => oc.doNothing())
         .execute();
-      const row = await db.selectFrom('server_keys').select('sealed').where('name', '=', name).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('server_keys')
+        .select('sealed')
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
       return Buffer.from(box.open(row.sealed), 'base64');
     })();
     // A failed read is tried again next time rather than kept.

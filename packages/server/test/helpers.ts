@@ -152,6 +152,9 @@ export const DEFAULT_LIMITS: Config['limits'] = {
   repliesPerMinute: 60,
   apiKeysPerHour: 30,
   apiKeysPerUser: 50,
+  insightsPerMinute: 100_000,
+  searchesPerMinute: 100_000,
+  exportsPerHour: 100_000,
 };
 
 type ConfigOverrides = Partial<Omit<Config, 'sessions' | 'limits'>> & {

@@ -19,6 +19,10 @@ export function rateRules({ limits, buildRateLimit }: Pick<Config, 'limits' | 'b
     replies: rule('replies', limits.repliesPerMinute, MINUTE_MS),
     apiKeys: rule('api-keys', limits.apiKeysPerHour, 60 * MINUTE_MS),
     apiKeysPerUser: limits.apiKeysPerUser,
+    // Reads that cost far more than a page: a member looping on them must not take the server from everyone else.
+    insights: rule('insights', limits.insightsPerMinute, MINUTE_MS),
+    searches: rule('searches', limits.searchesPerMinute, MINUTE_MS),
+    exports: rule('exports', limits.exportsPerHour, 60 * MINUTE_MS),
     /** Build reports per user (SVC_BUILD_RATE_LIMIT). */
     buildReports: rule('build-report', buildRateLimit, MINUTE_MS),
   };

@@ -90,7 +90,10 @@ describe('sign-in throttles', () => {
     const password = 'another good password';
     try {
       const admin = await signUp(t.app); // its first session
-      const [mia, max] = [await addMember(t.app, admin, 'member', 'Mia'), await addMember(t.app, admin, 'member', 'Max')];
+      const [mia, max] = [
+        await addMember(t.app, admin, 'member', 'Mia'),
+        await addMember(t.app, admin, 'member', 'Max'),
+      ];
       const sessions = await countRows(t.app, 'sessions');
       for (let i = 0; i < 4; i++) {
         assert.equal((await login(t, admin.email, 'correct horse battery', `10.2.0.${i}`)).statusCode, 200);
@@ -322,6 +325,32 @@ describe('behind a reverse proxy (SVC_TRUST_PROXY)', () => {
         429,
         'a new forwarded address changes nothing',
       );
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('heavy reads per user', () => {
+  test('insights, text searches and exports past their limit are 429 for that user alone; pages and lists are not counted', async () => {
+    const t = await createTestApp({ limits: { insightsPerMinute: 2, searchesPerMinute: 2, exportsPerHour: 2 } });
+    try {
+      const admin = await signUp(t.app);
+      const other = await addMember(t.app, admin, 'admin', 'Otto Other');
+      const get = async (who: Member, url: string) => {
+        const answer = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${who.token}` } });
+        return { status: answer.statusCode, headers: answer.headers };
+      };
+      for (const url of ['/api/workspace/insights?days=366', '/api/comments?q=price', '/api/workspace/export']) {
+        assert.equal((await get(admin, url)).status, 200, url);
+        assert.equal((await get(admin, url)).status, 200, url);
+        const refused = await get(admin, url);
+        assert.equal(refused.status, 429, url);
+        assert.ok(Number(refused.headers['retry-after']) > 0);
+        assert.equal((await get(other, url)).status, 200, `${url}: another member has their own allowance`);
+      }
+      for (let i = 0; i < 5; i++)
+        assert.equal((await get(admin, '/api/comments')).status, 200, 'a list without a search');
     } finally {
       await t.close();
     }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SCREENSHOT_MAX_BYTES } from '@svc/contract';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
+import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
 
@@ -126,6 +127,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Newest first (sort=oldest for the other way), keyset-paginated. q matches whole words, any case, in the comment or any of its replies, using the database full-text index. Answers a weak ETag: send it back as If-None-Match to get 304 while nothing changed.',
     },
     async (request) => {
+      // A text search reads the full-text index: limited per user, as the other heavy reads are.
+      if (request.query.q !== undefined) {
+        await consumeRateLimit(ctx.db, ctx.rules.searches, request.actor.id, ctx.clock.now());
+      }
       const { rows, limit } = await service.findComments(ctx.database, request.actor, request.query);
       return toPage(rows, limit, (row) => presentComment(row, request.actor));
     },

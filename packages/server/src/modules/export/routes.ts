@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { route } from '../../http/route.js';
+import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
@@ -54,6 +55,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** An admin's export of the workspace or one project (404 for one it cannot see), recorded in the audit log. */
   async function startExport(actor: Actor, projectKey: string | undefined, what: string) {
     authorize(actor, 'workspace.export');
+    await consumeRateLimit(ctx.db, ctx.rules.exports, actor.id, ctx.clock.now());
     const project = projectKey ? await getProject(ctx.db, actor, projectKey) : null;
     await recordAudit(
       ctx.db,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { route } from '../../http/route.js';
+import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize } from '../auth/policy.js';
 import { getProject } from '../projects/service.js';
 import { readInsights } from './insights.js';
@@ -18,6 +19,7 @@ export const insightsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const { actor } = request;
       authorize(actor, 'workspace.readInsights');
+      await consumeRateLimit(ctx.db, ctx.rules.insights, actor.id, ctx.clock.now());
       const project = request.query.project ? await getProject(ctx.db, actor, request.query.project) : null;
       return readInsights(ctx.database, actor, {
         projectId: project?.id ?? null,

@@ -8,9 +8,9 @@ import type {
 } from '@svc/contract';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
-import { serverKey } from '../../secrets.js';
 import { conflict, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
+import { serverKey } from '../../secrets.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
