@@ -93,3 +93,83 @@ export async function runSeed(app, statements) {
   }
   await sql.raw(name === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
 }
+
+/**
+ * A workspace's history over `seconds` up to `start` + `seconds` (insights and heavy-reads
+ * benchmarks). Comment n (k = n % 10) is written at start + n × STEP, then: k 0-1 stay open (those older than
+ * 90 days were archived two weeks after); 2-8 are fixed
+ * (by a person, an API key or an agent in turn) and go Live, 2-7 are verified, 7 only after a
+ * rejection and a second fix; 9 is archived. Every comment has a reply, even ones a screenshot.
+ */
+export function historyStatements(dialect, start, { comments: COMMENTS, projects: PROJECTS, seconds }) {
+  /** Seconds between one comment and the next: the comments fill the span up to now. */
+  const STEP = seconds / COMMENTS;
+  const [withSeq, fromSeq] = numbers(dialect, COMMENTS);
+  const hours = (expr) => `((${expr}) * 3600)`;
+  const fixAt = hours('(n * 7) % 97 + 1');
+  const liveAt = `${fixAt} + ${hours('(n * 11) % 13 + 1')}`;
+  const verifiedAt = `${liveAt} + ${hours('(n * 5) % 29 + 1')}`;
+  const at = (offset) =>
+    dialect === 'sqlite'
+      ? `strftime('%Y-%m-%dT%H:%M:%fZ', julianday('${start}') + (n * ${STEP} + ${offset}) / 86400.0)`
+      : `timestamptz '${start}' + make_interval(secs => n * ${STEP} + ${offset})`;
+  const k = 'n % 10';
+  const project = pad(dialect, 'prj', `n % ${PROJECTS}`);
+  const author = pad(dialect, 'usr', `n % ${USERS}`);
+  const via = `case n % 3 when 0 then 'person' when 1 then 'api_key' else 'mcp' end`;
+  // What waits for a fix is recent: older comments of k 0-1 were archived two weeks after.
+  const stale = `n < ${Math.floor(COMMENTS * (1 - 90 / 730))}`;
+  const status = `case when ${k} < 2 and not (${stale}) then 'open' when ${k} < 2 or ${k} = 9 then 'archived' else 'applied' end`;
+  // Each event with the measures the server would give it (comments/measures.ts).
+  const event = (index, kind, offset, where, measures = {}) => {
+    const {
+      via: eventVia = `'person'`,
+      span = 'null',
+      fixVia = 'null',
+      sentBack = '0',
+      firstTimeRight = '0',
+      wasOpen = '0',
+    } = measures;
+    return `${withSeq}insert into comment_events (id, workspace_id, project_id, comment_id, kind, actor_id, via, commit_sha, build_sha, note, derived, created_at,
+        span_ms, fix_via, sent_back, first_time_right, was_open)
+      select ${pad(dialect, 'evt', `n * 16 + ${index}`)}, '${WS}', ${project}, ${pad(dialect, 'cmt', 'n')}, '${kind}', ${author},
+      ${eventVia}, null, null, null, 0, ${at(offset)}, ${span}, ${fixVia}, ${sentBack}, ${firstTimeRight}, ${wasOpen} ${fromSeq} where ${where}`;
+  };
+  const ms = (seconds) => `(${seconds}) * 1000`;
+  const fixOfLive = `case when ${k} = 7 then ${fixAt} + 36000 else ${fixAt} end`;
+  return [
+    `${withSeq}insert into comments (id, workspace_id, project_id, author_id, body, page_url, anchor_selector, anchor_x, anchor_y,
+      status, commit_sha, commit_url, applied_by_id, applied_at, verified_at, deployed_at, deployed_build_sha, reply_count, created_at, updated_at)
+      select ${pad(dialect, 'cmt', 'n')}, '${WS}', ${project}, ${author}, 'Feedback number ' || n,
+      'https://p' || (n % ${PROJECTS}) || '.test/page' || ((n / ${PROJECTS}) % 50), null, null, null, ${status},
+      case when ${k} between 2 and 8 then 'abcdef1' else null end, null, null,
+      case when ${k} between 2 and 8 then ${at(fixAt)} else null end,
+      case when ${k} between 2 and 7 then ${at(`${verifiedAt} + 36000`)} else null end,
+      case when ${k} between 2 and 8 then ${at(`${liveAt} + 36000`)} else null end,
+      case when ${k} between 2 and 8 then 'abcdef1' else null end, 1, ${at(0)}, ${at(0)} ${fromSeq}`,
+    event(0, 'created', 0, 'true'),
+    event(1, 'replied', 1800, 'true'),
+    event(2, 'screenshot_added', 60, 'n % 2 = 0'),
+    event(3, 'repinned', 600, 'n % 10 = 0'),
+    event(4, 'applied', fixAt, `${k} between 2 and 8`, {
+      via,
+      fixVia: via,
+      span: ms(fixAt),
+      sentBack: `case when ${k} = 7 then 1 else 0 end`,
+    }),
+    event(5, 'not_fixed', `${fixAt} + 3600`, `${k} = 7`),
+    event(6, 'replied', `${fixAt} + 7200`, `${k} = 7`),
+    event(7, 'applied', `${fixAt} + 36000`, `${k} = 7`, { via, fixVia: via }),
+    event(8, 'live', `${liveAt} + 36000`, `${k} between 2 and 8`, {
+      fixVia: via,
+      span: ms(`${liveAt} + 36000 - (${fixOfLive})`),
+    }),
+    event(9, 'verified', `${verifiedAt} + 36000`, `${k} between 2 and 7`, {
+      fixVia: via,
+      span: ms(`${verifiedAt} - (${liveAt})`),
+      firstTimeRight: `case when ${k} = 7 then 0 else 1 end`,
+    }),
+    event(10, 'archived', 7200, `${k} = 9`, { wasOpen: '1' }),
+    event(11, 'archived', 14 * 24 * 3600, `${k} < 2 and ${stale}`, { wasOpen: '1' }),
+  ];
+}

@@ -58,6 +58,29 @@ export interface SsoDomainTable {
   created_at: Timestamp;
 }
 
+/**
+ * What insights read: measured timeline events counted per period (a day 'YYYY-MM-DD' or a
+ * month 'YYYY-MM', UTC), kind, whose fix and wait bucket; appended as deltas by triggers on
+ * comment_events, folded into compacted rows (see db/rollups.ts and migration 0018).
+ */
+export interface InsightRollupTable {
+  workspace_id: string;
+  /** '' : every project of the workspace (compacted rows only). */
+  project_id: string;
+  period: string;
+  kind: string;
+  /** fix_via, '' when none. */
+  who: string;
+  /** -1: no wait; -2: the totals of the period, kind and who; else the wait's bucket (5 % wide). */
+  bucket: number;
+  compacted: number;
+  n: number;
+  flagged: number;
+  wait_sum: number;
+  wait_min: number | null;
+  wait_max: number | null;
+}
+
 /** A key of the server's own, sealed with SVC_SECRET_KEY (see secrets.ts), made on first use. */
 export interface ServerKeyTable {
   name: string;
@@ -333,6 +356,7 @@ export interface Tables {
   sso_attempts: SsoAttemptTable;
   sso_domains: SsoDomainTable;
   server_keys: ServerKeyTable;
+  insight_rollups: InsightRollupTable;
 }
 
 /** A database handle or an open transaction: repository functions accept either. */

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { ADD_TO_COMPACTED, foldedDeltas, ROLLUP_COLUMNS } from '../rollups.js';
 import type { Db, Tables } from '../schema.js';
-import { afterCommit, beforeCommit, holdLateWrites } from '../transaction.js';
-import type { Change, ChangeHandler, Database, DayBounds, ShaRange } from './types.js';
+import { afterCommit, beforeCommit, holdLateWrites, inTransaction } from '../transaction.js';
+import type { Change, ChangeHandler, Database, ShaRange } from './types.js';
 
 // Read timestamptz as ISO 8601 strings, the shape the SQLite side stores and the API speaks.
 const TIMESTAMPTZ_OID = 1184;
@@ -14,6 +15,8 @@ pg.types.setTypeParser(INT8_OID, (value) => Number(value));
 
 /** Arbitrary constant naming the start-up lock in pg_advisory_lock's key space. */
 export const STARTUP_LOCK_KEY = 7_240_531_118;
+/** Names the insight roll-ups' compaction in the same key space: one process folds at a time. */
+const ROLLUP_LOCK_KEY = 7_240_531_119;
 export const CHANGE_CHANNEL = 'svc_changes';
 const RECONNECT_MS = 1000;
 
@@ -170,6 +173,7 @@ export function postgresDatabase(databaseUrl: string): Database {
   return {
     name: 'postgres',
     db,
+    reads: db,
     withStartupLock: (fn) =>
       db.connection().execute(async (conn) => {
         await sql`select pg_advisory_lock(${STARTUP_LOCK_KEY})`.execute(conn);
@@ -203,6 +207,18 @@ export function postgresDatabase(databaseUrl: string): Database {
     },
     // `= any(array(…))`: the matching ids are looked up first, then fetched by primary key. As
     // a plain `in (…)`, a rare word's estimate can lead the planner to walk every comment by id.
+    // The deltas taken and folded in one statement: one appended meanwhile waits for the next fold.
+    compactInsightRollups: () =>
+      inTransaction(db, async (trx) => {
+        const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_xact_lock(${ROLLUP_LOCK_KEY}) as ok`.execute(
+          trx,
+        );
+        if (!rows[0]?.ok) return 0;
+        const folded = await sql`with deltas as (delete from insight_rollups where compacted = 0 returning *)
+          insert into insight_rollups ${ROLLUP_COLUMNS} select * from (${foldedDeltas('deltas')}) as folded
+          ${ADD_TO_COMPACTED('least', 'greatest')}`.execute(trx);
+        return Number(folded.numAffectedRows ?? 0);
+      }),
     lockComment: async (trx, workspaceId, id) => {
       await sql`select id from comments where workspace_id = ${workspaceId} and id = ${id} for update`.execute(trx);
     },
@@ -212,8 +228,6 @@ export function postgresDatabase(databaseUrl: string): Database {
     // pg parses json; an aggregate over no row is null.
     jsonArrayOf: (column, filter) => sql`json_agg(${column}) filter (where ${filter})`,
     parseJsonArray: (value) => (Array.isArray(value) ? value : []),
-    daysTable: (days) =>
-      sql<DayBounds>`(select * from unnest(${days.map((d) => d.day)}::text[], ${days.map((d) => d.starts)}::timestamptz[], ${days.map((d) => d.ends)}::timestamptz[]) as d(day, starts, ends))`,
     rangesTable: (ranges) =>
       sql<ShaRange>`(select * from unnest(${ranges.map((r) => r.lo)}::text[], ${ranges.map((r) => r.hi)}::text[], ${ranges.map((r) => r.sha)}::text[]) as r(lo, hi, sha))`,
     ping: async () => {

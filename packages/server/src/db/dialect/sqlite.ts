@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
+import { ADD_TO_COMPACTED, foldedDeltas, ROLLUP_COLUMNS } from '../rollups.js';
 import type { Tables } from '../schema.js';
-import { afterCommit } from '../transaction.js';
-import type { ChangeHandler, Database, DayBounds, ShaRange } from './types.js';
+import { afterCommit, inTransaction } from '../transaction.js';
+import { sqliteReader } from './sqlite-reader.js';
+import type { ChangeHandler, Database, ShaRange } from './types.js';
 
 export function sqliteDatabase(file: string): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -14,11 +16,13 @@ export function sqliteDatabase(file: string): Database {
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) });
+  const reads = file === ':memory:' ? db : sqliteReader(file);
   const handlers: ChangeHandler[] = [];
 
   return {
     name: 'sqlite',
     db,
+    reads,
     // One process owns a SQLite file; Kysely serialises its single connection.
     withStartupLock: (fn) => fn(),
     isUniqueViolation: (error) =>
@@ -40,6 +44,19 @@ export function sqliteDatabase(file: string): Database {
       heard: () => true,
     },
     lockComment: async () => {},
+    // One connection: no delta can be appended between the fold and the delete.
+    compactInsightRollups: () =>
+      inTransaction(db, async (trx) => {
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*) as n from insight_rollups where compacted = 0`.execute(trx);
+        if (!rows[0]?.n) return 0;
+        await sql`insert into insight_rollups ${ROLLUP_COLUMNS}
+          select * from (${foldedDeltas('(select * from insight_rollups where compacted = 0) as deltas')}) where true
+          ${ADD_TO_COMPACTED('min', 'max')}`.execute(trx);
+        await sql`delete from insight_rollups where compacted = 0`.execute(trx);
+        return rows[0].n;
+      }),
     commentHasWord: (word) => {
       // Quoted: FTS5 reads it as a plain term, never as query syntax.
       const match = `"${word.replaceAll('"', '""')}"`;
@@ -48,13 +65,14 @@ export function sqliteDatabase(file: string): Database {
     },
     jsonArrayOf: (column, filter) => sql`json_group_array(${column}) filter (where ${filter})`,
     parseJsonArray: (value) => (typeof value === 'string' ? JSON.parse(value) : []),
-    daysTable: (days) =>
-      sql<DayBounds>`(select json_extract(value, '$.day') as day, json_extract(value, '$.starts') as starts, json_extract(value, '$.ends') as ends from json_each(${JSON.stringify(days)}))`,
     rangesTable: (ranges) =>
       sql<ShaRange>`(select json_extract(value, '$.lo') as lo, json_extract(value, '$.hi') as hi, json_extract(value, '$.sha') as sha from json_each(${JSON.stringify(ranges)}))`,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      if (reads !== db) await reads.destroy();
+      await db.destroy();
+    },
   };
 }

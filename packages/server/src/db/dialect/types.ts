@@ -14,12 +14,6 @@ export interface ShaRange {
   sha: string;
 }
 
-export interface DayBounds {
-  day: string;
-  starts: string;
-  ends: string;
-}
-
 export type ChangeHandler = (change: Change | 'reset') => void;
 
 /**
@@ -39,6 +33,13 @@ export interface ChangeFeed {
 export interface Database {
   name: 'sqlite' | 'postgres';
   db: Kysely<Tables>;
+  /**
+   * Where long reads run (a year of insights, an export, a search), so that they never hold
+   * other requests: on SQLite a thread of its own with a read-only connection (WAL lets it
+   * read beside the writer; a database in memory has none, and reads on `db`); on PostgreSQL
+   * the pool, as every query. Reads only, no transactions.
+   */
+  reads: Kysely<Tables>;
   changes: ChangeFeed;
   /** Runs start-up work (migrations, demo seed) so that only one process does it at once. */
   withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
@@ -60,10 +61,13 @@ export interface Database {
   jsonArrayOf(column: RawBuilder<unknown>, filter: RawBuilder<unknown>): RawBuilder<unknown>;
   /** What `jsonArrayOf` gave, as an array (none when no row held). */
   parseJsonArray(value: unknown): unknown[];
-  /** A derived table `(day, starts, ends)` of days and the instants they start and end, bound as parameters. */
-  daysTable(days: readonly DayBounds[]): RawBuilder<DayBounds>;
   /** A derived table `(lo, hi, sha)` of SHA ranges, bound as parameters (not one per row). */
   rangesTable(ranges: readonly ShaRange[]): RawBuilder<ShaRange>;
+  /**
+   * Folds the insight roll-ups' deltas into their compacted rows (see db/rollups.ts); how many
+   * rows it wrote. One process at a time; a second one meanwhile does nothing.
+   */
+  compactInsightRollups(): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { runWhileServing } from '../../http/background.js';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { listAudit, presentAudit, pruneAudit } from './audit.js';
@@ -22,32 +23,19 @@ export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // Pruned in the background, once at start and then hourly; a failure is logged and retried the next hour.
-  let pruning: Promise<void> = Promise.resolve();
-  const prune = () => {
-    pruning = pruneAudit(ctx.db, ctx.config.auditRetentionDays, ctx.clock.now()).then(
-      (deleted) => {
-        if (deleted)
-          app.log.info(
-            { deleted, retentionDays: ctx.config.auditRetentionDays },
-            'audit events past their retention deleted',
-          );
-      },
-      (error: Error) => app.log.warn({ err: error }, 'pruning the audit log failed'),
-    );
-  };
-  let timer: ReturnType<typeof setInterval> | undefined;
-  // Not before the schema is there: a server that listens first migrates after it is ready.
-  app.addHook('onReady', async () => {
-    void app.readiness.serving.then(() => {
-      if (app.readiness.phase !== 'serving') return;
-      prune();
-      timer = setInterval(prune, PRUNE_EVERY_MS);
-      timer.unref();
-    });
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await pruning;
-  });
+  // Pruned in the background, once at start and then hourly.
+  runWhileServing(
+    app,
+    PRUNE_EVERY_MS,
+    async () => {
+      const deleted = await pruneAudit(ctx.db, ctx.config.auditRetentionDays, ctx.clock.now());
+      if (deleted) {
+        app.log.info(
+          { deleted, retentionDays: ctx.config.auditRetentionDays },
+          'audit events past their retention deleted',
+        );
+      }
+    },
+    'pruning the audit log failed',
+  );
 };

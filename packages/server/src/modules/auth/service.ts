@@ -8,7 +8,6 @@ import type {
   UpdateWorkspaceBody,
 } from '@svc/contract';
 import type { FastifyRequest } from 'fastify';
-import type { Clock } from '../../clock.js';
 import type { SessionPolicy, SignupPolicy } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';

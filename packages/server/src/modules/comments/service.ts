@@ -202,9 +202,10 @@ export function searchWords(text: string): string[] {
 /**
  * Comments across the caller's visible projects, filtered. Text search uses the database's
  * full-text index, one lookup per word: every word must appear in the comment or its replies.
+ * A long read (a search over every comment): it runs where long reads run (`database.reads`).
  */
 export async function findComments(database: Database, actor: Actor, query: FindCommentsQuery) {
-  const { db } = database;
+  const db = database.reads;
   const project = query.project === undefined ? undefined : await getProject(db, actor, query.project);
   const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listComments(db, scopeOf(actor), {

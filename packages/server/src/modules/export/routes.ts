@@ -30,7 +30,8 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.query.project,
         format === 'csv' ? 'CSV' : 'JSON Lines',
       );
-      const source = { db: ctx.db, serverVersion: ctx.version, actor, projectId: project?.id ?? null };
+      // Read where long reads run: off the server's thread on SQLite.
+      const source = { db: ctx.database.reads, serverVersion: ctx.version, actor, projectId: project?.id ?? null };
       download(reply, TYPES[format], `${project ? project.key : 'workspace'}-comments-${today()}.${format}`);
       return reply.send(Readable.from(format === 'csv' ? csvLines(source) : jsonLines(source)));
     },
@@ -48,7 +49,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { actor, project } = await startExport(request.actor, request.query.project, 'screenshots (zip)');
       download(reply, 'application/zip', `${project ? project.key : 'workspace'}-screenshots-${today()}.zip`);
-      return reply.send(screenshotsZip({ db: ctx.db, actor, projectId: project?.id ?? null }));
+      return reply.send(screenshotsZip({ db: ctx.database.reads, actor, projectId: project?.id ?? null }));
     },
   );
 

@@ -104,6 +104,9 @@ describe(`insights (${dialect})`, () => {
     return found;
   };
   const spread = (count: number, median: number | null, p90: number | null) => ({ count, median, p90 });
+  /** The backlog by day ('MM-DD'): open at its end, written, fixed. */
+  const byDayOf = (insights: Insights) =>
+    Object.fromEntries(insights.backlog.days.map((d) => [d.day.slice(5), [d.open, d.created, d.fixed]]));
 
   test('figures of a hand-computed fixture: backlog by day, waits, fixes sent back, first time right, what is stuck', async () => {
     // c1: fixed by a person, Live, verified: right the first time.
@@ -168,7 +171,7 @@ describe(`insights (${dialect})`, () => {
     assert.equal(month.to, '2026-11-20T12:00:00.000Z');
     assert.equal(month.backlog.open, 2);
     assert.equal(month.backlog.days.length, 31);
-    const byDay = Object.fromEntries(month.backlog.days.map((d) => [d.day.slice(5), [d.open, d.created, d.fixed]]));
+    const byDay = byDayOf(month);
     assert.deepEqual(byDay['10-21'], [0, 0, 0]);
     assert.deepEqual(byDay['10-30'], [0, 0, 0]);
     assert.deepEqual(byDay['10-31'], [1, 1, 0]);
@@ -248,6 +251,34 @@ describe(`insights (${dialect})`, () => {
     assert.equal(workspace.backlog.open, 3);
     assert.equal(workspace.backlog.days.at(-4)?.created, 1);
     assert.deepEqual(fixes(row(workspace, 'everyone')), fixes(everyone));
+
+    // Folding the deltas into day and month rows changes no figure, nor does folding twice.
+    const read = (days: number, projectId: string | null) =>
+      readInsights(t.app.database, actor, {
+        projectId,
+        projectKey: projectId ? project.key : null,
+        days,
+        now: NOW,
+      });
+    const before = await Promise.all([read(30, project.id), read(7, project.id), read(30, null), read(366, null)]);
+    assert.ok((await t.app.database.compactInsightRollups()) > 0);
+    const deltasLeft = await t.app.database.db
+      .selectFrom('insight_rollups')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('compacted', '=', 0)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(deltasLeft.n), 0);
+    assert.deepEqual(
+      await Promise.all([read(30, project.id), read(7, project.id), read(30, null), read(366, null)]),
+      before,
+    );
+    // A change after the fold (c4 deleted, its events with it) is a delta against the folded rows.
+    await call(t.app, 'DELETE', `/api/comments/${c4}`, { token: admin.token });
+    const afterDelete = await read(30, project.id);
+    assert.equal(afterDelete.backlog.open, 1);
+    assert.deepEqual(byDayOf(afterDelete)['10-31'], [0, 0, 0], 'its arrival is gone from the backlog');
+    await t.app.database.compactInsightRollups();
+    assert.deepEqual(await read(30, project.id), afterDelete);
   });
 
   test('through the API: a fix made with an API key counts as one; members read it, clients and strangers cannot', async () => {

@@ -1,23 +1,31 @@
 import type { Insights, InsightsRow, InsightWho } from '@svc/contract';
 import { INSIGHT_WHO } from '@svc/contract';
-import { type RawBuilder, sql } from 'kysely';
-import type { Database, DayBounds } from '../../db/dialect/types.js';
+import { sql } from 'kysely';
+import type { Database } from '../../db/dialect/types.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import { excerpt } from '../comments/excerpt.js';
+import { addTo, bucketOf, type Histogram, spreadOf } from './waits.js';
 
-// The team's loop in numbers, read from the comments' timelines (comment_events): how long
-// feedback waits for a fix, for its deploy and for its author's verdict; how often fixes are
-// sent back; what is stuck. Each event carries its measures (`comments/measures.ts`), so each
-// figure is a sum or a percentile over the period's events, read through the index by
-// workspace or project, kind and time, never a walk through each comment's history.
+// The team's loop in numbers: how long feedback waits for a fix, for its deploy and for its
+// author's verdict; how often fixes are sent back; what is stuck. Each timeline event carries
+// its measures (`comments/measures.ts`), and triggers roll them up per day and month (migration
+// 0018, folded by `db/rollups.ts`), so a period's figures are sums over a few thousand rows
+// whatever its length: its first, partial day read from the events themselves (the period
+// starts `days` before now, not at midnight), every whole day after it from the roll-ups
+// (whole months by their month's rows), with the deltas not folded yet.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Whose fix an event counts for: each way a fix is made, and fixes of timelines that did not record it. */
 const FIX_VIAS = ['person', 'api_key', 'mcp', 'unknown'] as const;
+/** The kinds whose counts and waits the rows read. */
+const FIGURE_KINDS = ['applied', 'reapplied', 'live', 'verified'] as const;
+/** The kinds the backlog walks back through. */
+const BACKLOG_KINDS = ['created', 'not_fixed', 'reopened', 'applied', 'archived'] as const;
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const nextDay = (day: string) => dayOf(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS);
 
 export interface InsightsScope {
   projectId: string | null;
@@ -26,85 +34,154 @@ export interface InsightsScope {
   now: number;
 }
 
-interface Spread {
-  count: number;
-  median: number | null;
-  p90: number | null;
+/** What a period holds of one kind and whose fix: how many events, how many flagged, their waits. */
+interface Tally {
+  n: number;
+  flagged: number;
+  waits: Histogram;
 }
 
-/** The median and 90th percentile (nearest rank) of waits in order. */
-function spreadOf(sorted: Float64Array): Spread {
-  const rank = (p: number) => sorted[Math.ceil(sorted.length * p) - 1] ?? null;
-  return { count: sorted.length, median: rank(0.5), p90: rank(0.9) };
+/**
+ * The periods that make up the whole days `first` to `last` (inclusive): each month they cover
+ * whole as its month ('YYYY-MM'), every other day as itself.
+ */
+export function periodsOf(first: string, last: string): string[] {
+  const periods: string[] = [];
+  let day = first;
+  while (day <= last) {
+    const month = day.slice(0, 7);
+    const monthEnd = dayOf(Date.parse(`${month}-01T00:00:00.000Z`) + 32 * DAY_MS).slice(0, 7);
+    const lastOfMonth = dayOf(Date.parse(`${monthEnd}-01T00:00:00.000Z`) - DAY_MS);
+    if (day.endsWith('-01') && lastOfMonth <= last) {
+      periods.push(month);
+      day = nextDay(lastOfMonth);
+    } else {
+      periods.push(day);
+      day = nextDay(day);
+    }
+  }
+  return periods;
 }
-
-const list = (kinds: readonly string[]) =>
-  sql.join(
-    kinds.map((kind) => sql.lit(kind)),
-    sql`, `,
-  );
 
 export async function readInsights(database: Database, actor: Actor, scope: InsightsScope): Promise<Insights> {
   authorize(actor, 'workspace.readInsights');
-  const { db } = database;
-  const from = new Date(scope.now - scope.days * DAY_MS).toISOString();
+  const db = database.reads;
+  const fromMs = scope.now - scope.days * DAY_MS;
+  const from = new Date(fromMs).toISOString();
   const to = new Date(scope.now).toISOString();
+  const firstDay = dayOf(fromMs);
+  const today = dayOf(scope.now);
+  const project = scope.projectId ?? '';
+
+  const tallies = new Map<string, Tally>();
+  const tally = (kind: string, who: string) => {
+    const key = `${kind} ${who}`;
+    let found = tallies.get(key);
+    if (!found) {
+      found = { n: 0, flagged: 0, waits: new Map() };
+      tallies.set(key, found);
+    }
+    return found;
+  };
+  const wait = (row: { wait_sum: number; wait_min: number | null; wait_max: number | null; n: number }) => ({
+    n: Number(row.n),
+    sum: Number(row.wait_sum),
+    min: row.wait_min === null ? null : Number(row.wait_min),
+    max: row.wait_max === null ? null : Number(row.wait_max),
+  });
+
+  // The first day, from its start in the period to its end, read from the events: a day's worth.
   const inScope = scope.projectId
     ? sql`e.workspace_id = ${actor.workspaceId} and e.project_id = ${scope.projectId}`
     : sql`e.workspace_id = ${actor.workspaceId}`;
-  const inPeriod = sql`e.created_at >= ${from} and e.created_at < ${to}`;
-
-  // One pass over the period's fixes, Live and verdicts: per kind and whose fix, how many, how
-  // many flagged (a fix sent back, a verdict right the first time) and the waits they ended.
-  // Its statements and the backlog's and what is stuck run at once (PostgreSQL: on several
-  // connections; SQLite's one connection takes them in turn).
-  const grouped = sql<{ kind: string; who: string; n: number; flagged: number; waits: unknown }>`
+  const firstDayEvents = sql<{ kind: string; who: string; n: number; flagged: number; waits: unknown }>`
     select e.kind, e.fix_via as who, count(*) as n,
       sum(case when e.kind = 'verified' then e.first_time_right else e.sent_back end) as flagged,
       ${database.jsonArrayOf(sql.ref('e.span_ms'), sql`e.span_ms is not null`)} as waits
     from comment_events e
-    where ${inScope} and e.kind in ('applied', 'reapplied', 'live', 'verified') and e.fix_via in (${list(FIX_VIAS)}) and ${inPeriod}
+    where ${inScope} and e.kind in (${list(FIGURE_KINDS)}) and e.fix_via in (${list(FIX_VIAS)})
+      and e.created_at >= ${from} and e.created_at < ${`${nextDay(firstDay)}T00:00:00.000Z`}
     group by e.kind, e.fix_via`.execute(db);
-  const [{ rows: groups }, openByDay, stuckOnes] = await Promise.all([
-    grouped,
-    backlog(database, actor, scope, inScope),
+  // The whole days after it: compacted rows of each period (totals, and waits by bucket), and deltas not folded yet.
+  const afterFirst = nextDay(firstDay);
+  const periods = afterFirst <= today ? periodsOf(afterFirst, today) : [];
+  const compacted = periods.length
+    ? db
+        .selectFrom('insight_rollups')
+        .select(['kind', 'who', 'bucket'])
+        .select((eb) => [
+          eb.fn.sum<number>('n').as('n'),
+          eb.fn.sum<number>('flagged').as('flagged'),
+          eb.fn.sum<number>('wait_sum').as('wait_sum'),
+          eb.fn.min<number | null>('wait_min').as('wait_min'),
+          eb.fn.max<number | null>('wait_max').as('wait_max'),
+        ])
+        .where('workspace_id', '=', actor.workspaceId)
+        .where('project_id', '=', project)
+        .where('compacted', '=', 1)
+        .where('period', 'in', periods)
+        .where('kind', 'in', FIGURE_KINDS)
+        .where('who', 'in', FIX_VIAS)
+        .groupBy(['kind', 'who', 'bucket'])
+        .execute()
+    : Promise.resolve([]);
+  const deltas = (first: string) =>
+    db
+      .selectFrom('insight_rollups')
+      .select(['period', 'kind', 'who', 'bucket', 'n', 'flagged', 'wait_sum', 'wait_min', 'wait_max'])
+      .where('workspace_id', '=', actor.workspaceId)
+      .$if(scope.projectId !== null, (query) => query.where('project_id', '=', project))
+      .where('compacted', '=', 0)
+      .where('period', '>=', first)
+      .where('period', '<=', today)
+      .execute();
+  const [firstRows, compactedRows, deltaRows, openByDay, stuckOnes] = await Promise.all([
+    firstDayEvents,
+    compacted,
+    deltas(firstDay),
+    backlog(database, actor, scope, firstDay, today),
     stuck(database, actor, scope),
   ]);
-  const counts = groups.filter((group) => group.kind !== 'live');
-  // Each group's waits read once; everyone's are all of a kind's together.
-  const waitsOf = new Map(
-    groups.map((group) => [
-      `${group.kind} ${group.who}`,
-      Float64Array.from(database.parseJsonArray(group.waits) as number[]),
-    ]),
-  );
-  const waits = (kind: string, who: InsightWho) => {
-    if (who !== 'everyone') return spreadOf((waitsOf.get(`${kind} ${who}`) ?? new Float64Array()).sort());
-    const all = groups.filter((group) => group.kind === kind).map((group) => waitsOf.get(`${group.kind} ${group.who}`));
-    const joined = new Float64Array(all.reduce((n, part) => n + (part?.length ?? 0), 0));
-    let at = 0;
-    for (const part of all) {
-      if (!part) continue;
-      joined.set(part, at);
-      at += part.length;
+  for (const row of firstRows.rows) {
+    const into = tally(row.kind, row.who);
+    into.n += Number(row.n);
+    into.flagged += Number(row.flagged);
+    for (const ms of database.parseJsonArray(row.waits) as number[]) {
+      addTo(into.waits, bucketOf(ms), { n: 1, sum: ms, min: ms, max: ms });
     }
-    return spreadOf(joined.sort());
-  };
+  }
+  for (const row of compactedRows) {
+    const into = tally(row.kind, row.who);
+    if (row.bucket === -2) {
+      into.n += Number(row.n);
+      into.flagged += Number(row.flagged);
+    } else if (row.bucket >= 0) addTo(into.waits, row.bucket, wait(row));
+  }
+  for (const row of deltaRows) {
+    if (row.period < afterFirst || !(FIGURE_KINDS as readonly string[]).includes(row.kind) || row.who === '') continue;
+    const into = tally(row.kind, row.who);
+    into.n += Number(row.n);
+    into.flagged += Number(row.flagged);
+    if (row.bucket >= 0) addTo(into.waits, row.bucket, wait(row));
+  }
 
+  const of = (kind: string, who: InsightWho) =>
+    [...tallies]
+      .filter(([key]) => key.startsWith(`${kind} `) && (who === 'everyone' || key === `${kind} ${who}`))
+      .map(([, found]) => found);
   const rows = INSIGHT_WHO.map((who): InsightsRow => {
-    const total = (verified: boolean, field: 'n' | 'flagged') =>
-      counts
-        .filter((c) => (who === 'everyone' || c.who === who) && (c.kind === 'verified') === verified)
-        .reduce((sum, c) => sum + Number(c[field]), 0);
-    const fixes = total(false, 'n');
-    const sentBack = total(false, 'flagged');
-    const verified = total(true, 'n');
-    const firstTimeRight = total(true, 'flagged');
+    const total = (kinds: readonly string[], field: 'n' | 'flagged') =>
+      kinds.flatMap((kind) => of(kind, who)).reduce((sum, found) => sum + found[field], 0);
+    const fixes = total(['applied', 'reapplied'], 'n');
+    const sentBack = total(['applied', 'reapplied'], 'flagged');
+    const verified = total(['verified'], 'n');
+    const firstTimeRight = total(['verified'], 'flagged');
+    const waits = (kind: string) => spreadOf(of(kind, who).map((found) => found.waits));
     return {
       who,
-      toFix: waits('applied', who),
-      toLive: waits('live', who),
-      toVerified: waits('verified', who),
+      toFix: waits('applied'),
+      toLive: waits('live'),
+      toVerified: waits('verified'),
       fixes,
       sentBack,
       reopenRate: fixes ? sentBack / fixes : null,
@@ -125,50 +202,77 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
   };
 }
 
+const list = (kinds: readonly string[]) =>
+  sql.join(
+    kinds.map((kind) => sql.lit(kind)),
+    sql`, `,
+  );
+
 /**
  * Open comments at the end of each day of the period: today's count, walked back through each
- * day's arrivals (written, rejected, reopened) and departures (applied, archived while open).
- * Anchored on now, so it agrees with the comment list whatever a timeline derived from older
- * releases lacks.
+ * day's arrivals (written, rejected, reopened) and departures (applied, archived while open),
+ * read from the roll-ups' day totals. Anchored on now, so it agrees with the comment list
+ * whatever a timeline derived from older releases lacks.
  */
 async function backlog(
   database: Database,
   actor: Actor,
   scope: InsightsScope,
-  inScope: RawBuilder<unknown>,
+  firstDay: string,
+  today: string,
 ): Promise<Insights['backlog']> {
-  const { db } = database;
+  const db = database.reads;
   let openNow = db
     .selectFrom('comments')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('workspace_id', '=', actor.workspaceId)
     .where('status', '=', 'open');
   if (scope.projectId) openNow = openNow.where('project_id', '=', scope.projectId);
-
-  // Each day's moves, counted in the index (by kind and whose fix, then time) one day at a time.
-  const bounds: DayBounds[] = [];
-  for (let i = scope.days; i >= 0; i--) {
-    const day = dayOf(scope.now - i * DAY_MS);
-    bounds.push({ day, starts: `${day}T00:00:00.000Z`, ends: `${dayOf(scope.now - (i - 1) * DAY_MS)}T00:00:00.000Z` });
-  }
-  const moves = (kind: string, also = sql`e.fix_via is null`) =>
-    sql`(select count(*) from comment_events e where ${inScope} and e.kind = ${sql.lit(kind)} and ${also}
-          and e.created_at >= d.starts and e.created_at < d.ends)`;
-  const moved = sql<{ day: string; created: number; sent_back: number; fixed: number; archived: number }>`
-    select d.day, ${moves('created')} as created, ${moves('not_fixed')} + ${moves('reopened')} as sent_back,
-      ${moves('applied', sql`e.fix_via in (${list(FIX_VIAS)})`)} as fixed,
-      ${moves('archived', sql`e.fix_via is null and e.was_open = 1`)} as archived
-    from ${database.daysTable(bounds)} d
-    order by d.day`.execute(db);
-  const [openRow, { rows }] = await Promise.all([openNow.executeTakeFirstOrThrow(), moved]);
+  // Compacted day totals (bucket -2; a month's period is shorter than a day's), and the deltas
+  // not folded yet (filed under their projects), summed alike.
+  const sums = () =>
+    db
+      .selectFrom('insight_rollups')
+      .select(['period', 'kind', 'who'])
+      .select((eb) => [eb.fn.sum<number>('n').as('n'), eb.fn.sum<number>('flagged').as('flagged')])
+      .where('workspace_id', '=', actor.workspaceId)
+      .where('period', '>=', firstDay)
+      .where('period', '<=', today)
+      .where('kind', 'in', BACKLOG_KINDS);
+  const moved = sums()
+    .where('project_id', '=', scope.projectId ?? '')
+    .where('compacted', '=', 1)
+    .where('bucket', '=', -2)
+    .where((eb) => eb.fn('length', ['period']), '=', 10)
+    .groupBy(['period', 'kind', 'who'])
+    .execute();
+  const unfolded = sums()
+    .where('compacted', '=', 0)
+    .$if(scope.projectId !== null, (query) => query.where('project_id', '=', scope.projectId as string))
+    .groupBy(['period', 'kind', 'who'])
+    .execute();
+  const [openRow, rollups, deltas] = await Promise.all([openNow.executeTakeFirstOrThrow(), moved, unfolded]);
   const open = Number(openRow.n);
+  const byDay = new Map<string, { created: number; sentBack: number; fixed: number; archived: number }>();
+  for (const row of [...rollups, ...deltas]) {
+    const day = byDay.get(row.period) ?? { created: 0, sentBack: 0, fixed: 0, archived: 0 };
+    byDay.set(row.period, day);
+    const n = Number(row.n);
+    if (row.kind === 'applied') {
+      if (row.who !== '') day.fixed += n;
+    } else if (row.who !== '') continue;
+    else if (row.kind === 'created') day.created += n;
+    else if (row.kind === 'archived') day.archived += Number(row.flagged);
+    else day.sentBack += n;
+  }
 
   // Walk back from today: the count at the end of a day is the next day's end minus that next day's moves.
   const days: Insights['backlog']['days'] = [];
   let level = open;
-  for (const row of rows.reverse()) {
-    days.push({ day: row.day, open: Math.max(0, level), created: Number(row.created), fixed: Number(row.fixed) });
-    level -= Number(row.created) + Number(row.sent_back) - Number(row.fixed) - Number(row.archived);
+  for (let day = today; day >= firstDay; day = dayOf(Date.parse(`${day}T00:00:00.000Z`) - DAY_MS)) {
+    const moves = byDay.get(day) ?? { created: 0, sentBack: 0, fixed: 0, archived: 0 };
+    days.push({ day, open: Math.max(0, level), created: moves.created, fixed: moves.fixed });
+    level -= moves.created + moves.sentBack - moves.fixed - moves.archived;
   }
   return { open, days: days.reverse() };
 }
@@ -176,7 +280,7 @@ async function backlog(
 /** What is stuck: the open comments written longest ago, and those Live that nobody has verified. */
 async function stuck(database: Database, actor: Actor, scope: InsightsScope) {
   const comments = () =>
-    database.db
+    database.reads
       .selectFrom('comments as c')
       .where('c.workspace_id', '=', actor.workspaceId)
       .$if(scope.projectId !== null, (select) => select.where('c.project_id', '=', scope.projectId as string));
