@@ -377,3 +377,22 @@ export async function countRows(
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * An export's records (as JSON values) with every id made new, consistently (a reference still
+ * names what it named), and the people's e-mails moved from example.test to elsewhere.test: a
+ * file that imports as a workspace of its own beside the one it was taken from.
+ */
+export function withNewIds(records: unknown[]): Record<string, any>[] {
+  const fresh = new Map<string, string>();
+  let n = 0;
+  const text = records
+    .map((record) => JSON.stringify(record))
+    .join('\n')
+    .replace(/\b(ws|prj|usr|cmt|rpl|evt)_[0-9A-Z]{26}\b/g, (id, prefix: string) => {
+      if (!fresh.has(id)) fresh.set(id, `${prefix}_COPY${String(++n).padStart(22, '0')}`);
+      return fresh.get(id) as string;
+    })
+    .replaceAll('@example.test', '@elsewhere.test');
+  return text.split('\n').map((line) => JSON.parse(line));
+}

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
+import { keepDomains } from '../src/modules/sso/domains.js';
 import type { RegisteredRoute } from '../src/types.js';
 import { addClient, addMember, call, createComment, createProject, dialect, signUp } from './helpers.js';
 
@@ -24,6 +25,8 @@ export interface World {
   own: Record<string, string[]>;
   /** Every id and key of workspace B, which no caller of A may reach. */
   foreign: Record<string, string[]>;
+  /** Workspace B's id. */
+  foreignWorkspace: string;
   /** For the project-limited client: a project of its own workspace it may not see. */
   otherProjectKey: string;
   /** Strings of B that must never appear in an answer to A. */
@@ -72,8 +75,12 @@ export async function buildWorld(app: FastifyInstance): Promise<World> {
     }
     await call(app, 'POST', `/api/projects/${project.key}/builds`, { token: member.token, body: { sha: 'abcdef1' } });
     const workspaceId = admin.workspaceId;
+    // A single sign-on domain listed (proven or not, the check of another workspace's is 404).
+    const domain = `${marker}.test`;
+    await keepDomains(app.database.db, workspaceId, [domain], new Date().toISOString());
     const values: Record<string, string[]> = {
       key: [project.key, other.key],
+      domain: [domain],
       id: [
         ...(await idsOf(app, 'comments', 'id', workspaceId)),
         ...(await idsOf(app, 'notifications', 'id', workspaceId)),
@@ -93,6 +100,7 @@ export async function buildWorld(app: FastifyInstance): Promise<World> {
     app,
     own: a.values,
     foreign: b.values,
+    foreignWorkspace: b.admin.workspaceId,
     otherProjectKey: a.other.key,
     foreignMarkers: [b.marker, b.admin.workspaceId, ...Object.values(b.values).flat()],
     identities: {

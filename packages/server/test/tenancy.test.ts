@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from './helpers.js';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../src/app.js';
+import type { DatabaseConfig } from '../src/config.js';
+import { createTestApp, createTestDatabase, TEST_SECRET_KEY, type TestApp, testConfig, withNewIds } from './helpers.js';
 import {
   buildWorld,
   exampleBody,
@@ -85,6 +92,92 @@ describe('tenancy matrix: every route x every role x a resource it may not reach
         for (const marker of world.foreignMarkers) {
           assert.equal(answer.body.includes(marker), false, `${role}: ${route.method} ${route.url} answered ${marker}`);
         }
+      }
+    }
+  });
+});
+
+describe('tenancy of an import, through the admin command: a file never writes into another workspace', () => {
+  const adminEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/admin.js');
+  let world: World;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let env: Record<string, string>;
+  let drop: () => Promise<void>;
+  let alphaExport: Record<string, any>[];
+  before(async () => {
+    const created = await createTestDatabase();
+    let database: DatabaseConfig = created.database;
+    drop = created.drop;
+    if (database.dialect === 'postgres') {
+      env = { DATABASE_URL: database.url };
+    } else {
+      // A file, so that the admin command's process opens the same database.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tenancy-import-'));
+      database = { dialect: 'sqlite', file: path.join(dir, 'svc.db') };
+      env = { SVC_DATA_DIR: dir };
+      drop = async () => fs.rmSync(dir, { recursive: true, force: true });
+    }
+    app = await buildApp(testConfig(database));
+    world = await buildWorld(app);
+    const exported = await app.inject({
+      method: 'GET',
+      url: '/api/workspace/export',
+      headers: { authorization: `Bearer ${world.tokens.admin}` },
+    });
+    alphaExport = exported.body
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+  });
+  after(async () => {
+    await app.close();
+    await drop();
+  });
+
+  /** The admin command's import of `records`: refused (exit 2) naming `line`, and no row of any table written. */
+  async function refusedImport(records: unknown[], line: number, what: string) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tenancy-file-'));
+    try {
+      const file = path.join(dir, 'export.jsonl');
+      fs.writeFileSync(file, records.map((record) => JSON.stringify(record)).join('\n'));
+      const before = await rowCounts(app);
+      const run = spawnSync(process.execPath, [adminEntry, 'import', file], {
+        env: { PATH: process.env.PATH ?? '', SVC_SECRET_KEY: TEST_SECRET_KEY.toString('base64'), ...env },
+        encoding: 'utf8',
+      });
+      assert.equal(run.status, 2, `${what}: ${run.stdout}${run.stderr}`);
+      assert.match(run.stderr, new RegExp(`line ${line}\\b`), what);
+      assert.match(run.stderr, /nothing was imported/, what);
+      assert.deepEqual(await rowCounts(app), before, `${what}: wrote`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test("each of another workspace's ids in a file is refused, naming its line", async () => {
+    // The workspace itself: its own export, and one naming the other workspace.
+    await refusedImport(alphaExport, 1, 'the export of a workspace that is here');
+    const copy = withNewIds(alphaExport);
+    await refusedImport(
+      copy.map((record) =>
+        record.type === 'export'
+          ? { ...record, workspace: { ...record.workspace, id: world.foreignWorkspace } }
+          : record,
+      ),
+      1,
+      'a header naming another workspace',
+    );
+    // Every id of the other workspace, put in the place of one of the copy's of the same kind.
+    const kinds = { project: 'prj_', user: 'usr_', comment: 'cmt_' } as const;
+    for (const [type, prefix] of Object.entries(kinds)) {
+      const foreignIds = (world.foreign.id ?? []).filter((id) => id.startsWith(prefix));
+      assert.ok(foreignIds.length > 0, `the other workspace has a ${type}`);
+      const at = copy.findIndex((record) => record.type === type);
+      for (const id of foreignIds) {
+        const edited = copy.map((record, i) =>
+          i === at ? { ...record, id, ...(type === 'comment' ? { replies: [] } : {}) } : record,
+        );
+        await refusedImport(edited, at + 1, `${type} ${id}`);
       }
     }
   });

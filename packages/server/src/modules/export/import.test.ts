@@ -16,6 +16,7 @@ import {
   dialect,
   signUp,
   testConfig,
+  withNewIds,
 } from '../../../test/helpers.js';
 import { buildApp } from '../../app.js';
 import type { DatabaseConfig } from '../../config.js';
@@ -218,19 +219,6 @@ describe('an import never reaches into another workspace', () => {
     return { app, admin, project, comment, records };
   }
 
-  /** The same records with every id made new (consistently), and the people's e-mails elsewhere. */
-  function copied(records: unknown[]): Record<string, any>[] {
-    const fresh = new Map<string, string>();
-    let n = 0;
-    const text = lines(records)
-      .replace(/\b(ws|prj|usr|cmt|rpl|evt)_[0-9A-Z]{26}\b/g, (id, prefix: string) => {
-        if (!fresh.has(id)) fresh.set(id, `${prefix}_COPY${String(++n).padStart(22, '0')}`);
-        return fresh.get(id) as string;
-      })
-      .replaceAll('@example.test', '@elsewhere.test');
-    return text.split('\n').map((line) => JSON.parse(line));
-  }
-
   const tables = ['workspaces', 'projects', 'users', 'comments', 'replies'] as const;
   const counts = async (app: FastifyInstance) => Promise.all(tables.map((table) => countRows(app, table)));
 
@@ -263,7 +251,7 @@ describe('an import never reaches into another workspace', () => {
 
   test("a new workspace holding another workspace's project, person or comment id is refused, naming the line", async () => {
     const { app, project, admin, comment, records } = await victimServer();
-    const copy = copied(records);
+    const copy = withNewIds(records);
     const lineOf = (type: string) => copy.findIndex((record) => record.type === type) + 1;
     const withProject = copy.map((record) => (record.type === 'project' ? { ...record, id: project.id } : record));
     await refused(
@@ -289,7 +277,7 @@ describe('an import never reaches into another workspace', () => {
 
   test('every author, applier, reply author, timeline actor and project a comment names must be in the file', async () => {
     const { app, admin, records } = await victimServer();
-    const copy = copied(records);
+    const copy = withNewIds(records);
     const commentLine = copy.findIndex((record) => record.type === 'comment') + 1;
     const edit = (change: (comment: Record<string, any>) => Record<string, any>) =>
       copy.map((record) => (record.type === 'comment' ? change(record) : record));
@@ -324,7 +312,7 @@ describe('an import never reaches into another workspace', () => {
 
   test('e-mails are compared and stored in one case: a case variant of an account here comes without it', async () => {
     const { app, admin, records } = await victimServer();
-    const copy = copied(records).map((record) =>
+    const copy = withNewIds(records).map((record) =>
       record.type === 'user' && record.name === 'Ada Admin' ? { ...record, email: admin.email.toUpperCase() } : record,
     );
     const dana = copy.find((record) => record.name === 'Dana Dev') as Record<string, any>;
@@ -341,7 +329,7 @@ describe('an import never reaches into another workspace', () => {
 
   test('a file with a bad line in its middle is refused before anything is written', async () => {
     const { app, records } = await victimServer();
-    const copy = copied(records);
+    const copy = withNewIds(records);
     const comment = copy.find((record) => record.type === 'comment') as Record<string, any>;
     const second = { ...comment, id: 'cmt_SECOND', replies: [], timeline: [], body: 'x'.repeat(10_001) };
     const third = { ...comment, id: 'cmt_THIRD', replies: [], timeline: [] };
@@ -357,7 +345,7 @@ describe('an import never reaches into another workspace', () => {
 
   test('the file that made a workspace may run again (adding nothing); another file naming it is refused', async () => {
     const { app, records } = await victimServer();
-    const copy = copied(records);
+    const copy = withNewIds(records);
     const first = await importExport(app.database.db, fileOf(lines(copy)));
     assert.equal(first.added.comments, 1);
     const again = await importExport(app.database.db, fileOf(lines(copy)));
