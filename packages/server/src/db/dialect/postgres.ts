@@ -16,7 +16,7 @@ pg.types.setTypeParser(INT8_OID, (value) => Number(value));
 /** Arbitrary constant naming the start-up lock in pg_advisory_lock's key space. */
 export const STARTUP_LOCK_KEY = 7_240_531_118;
 /** Names the insight roll-ups' compaction in the same key space: one process folds at a time. */
-const ROLLUP_LOCK_KEY = 7_240_531_119;
+const ROLLUP_LOCK_KEY = 7_240_531_120;
 export const CHANGE_CHANNEL = 'svc_changes';
 const RECONNECT_MS = 1000;
 

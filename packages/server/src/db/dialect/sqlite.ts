@@ -55,6 +55,9 @@ export function sqliteDatabase(file: string): Database {
           select * from (${foldedDeltas('(select * from insight_rollups where compacted = 0) as deltas')}) where true
           ${ADD_TO_COMPACTED('min', 'max')}`.execute(trx);
         await sql`delete from insight_rollups where compacted = 0`.execute(trx);
+        // After a large fold the table's statistics (if any were taken, with the deltas in it)
+        // would have the planner think the deltas' index large and scan the table instead.
+        if (rows[0].n > 10_000) await sql`analyze insight_rollups`.execute(trx);
         return rows[0].n;
       }),
     commentHasWord: (word) => {

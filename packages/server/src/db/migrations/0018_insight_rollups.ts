@@ -71,15 +71,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .raw(`
       create function insight_rollup_delta() returns trigger language plpgsql as $$
       begin
-        if tg_op in ('UPDATE', 'DELETE') and old.kind in ${KINDS} then ${delta('old', -1)}; end if;
-        if tg_op in ('INSERT', 'UPDATE') and new.kind in ${KINDS} then ${delta('new', 1)}; end if;
+        if tg_op in ('UPDATE', 'DELETE') then ${delta('old', -1)}; end if;
+        if tg_op in ('INSERT', 'UPDATE') then ${delta('new', 1)}; end if;
         return null;
       end $$`)
       .execute(db);
-    await sql
-      .raw(`create trigger comment_events_insight_rollup after insert or delete or update of ${measured}
-        on comment_events for each row execute function insight_rollup_delta()`)
-      .execute(db);
+    // One trigger a change, each with its condition: an event of another kind (a reply) calls no function.
+    for (const [name, change, row] of [
+      ['insert', 'insert', 'new'],
+      ['delete', 'delete', 'old'],
+      ['update', `update of ${measured}`, 'old'],
+    ]) {
+      await sql
+        .raw(`create trigger comment_events_rollup_${name} after ${change} on comment_events
+          for each row when (${row}.kind in ${KINDS}) execute function insight_rollup_delta()`)
+        .execute(db);
+    }
   } else {
     await sql
       .raw(`create trigger comment_events_rollup_insert after insert on comment_events
@@ -127,13 +134,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  if (postgres) {
-    await sql`drop trigger comment_events_insight_rollup on comment_events`.execute(db);
-    await sql`drop function insight_rollup_delta()`.execute(db);
-  } else {
-    for (const name of ['insert', 'delete', 'update']) {
-      await sql.raw(`drop trigger comment_events_rollup_${name}`).execute(db);
-    }
+  for (const name of ['insert', 'delete', 'update']) {
+    await sql.raw(`drop trigger comment_events_rollup_${name}${postgres ? ' on comment_events' : ''}`).execute(db);
   }
+  if (postgres) await sql`drop function insight_rollup_delta()`.execute(db);
   await db.schema.dropTable('insight_rollups').execute();
 }

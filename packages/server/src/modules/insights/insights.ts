@@ -102,7 +102,9 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
     where ${inScope} and e.kind in (${list(FIGURE_KINDS)}) and e.fix_via in (${list(FIX_VIAS)})
       and e.created_at >= ${from} and e.created_at < ${`${nextDay(firstDay)}T00:00:00.000Z`}
     group by e.kind, e.fix_via`.execute(db);
-  // The whole days after it: compacted rows of each period (totals, and waits by bucket), and deltas not folded yet.
+  // The whole days after it: compacted rows of each period (totals, and waits by bucket), and
+  // deltas not folded yet. `compacted` as a literal: SQLite uses a partial index only when the
+  // query names its condition, not a parameter.
   const afterFirst = nextDay(firstDay);
   const periods = afterFirst <= today ? periodsOf(afterFirst, today) : [];
   const compacted = periods.length
@@ -118,7 +120,7 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
         ])
         .where('workspace_id', '=', actor.workspaceId)
         .where('project_id', '=', project)
-        .where('compacted', '=', 1)
+        .where('compacted', '=', sql.lit(1))
         .where('period', 'in', periods)
         .where('kind', 'in', FIGURE_KINDS)
         .where('who', 'in', FIX_VIAS)
@@ -131,7 +133,7 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
       .select(['period', 'kind', 'who', 'bucket', 'n', 'flagged', 'wait_sum', 'wait_min', 'wait_max'])
       .where('workspace_id', '=', actor.workspaceId)
       .$if(scope.projectId !== null, (query) => query.where('project_id', '=', project))
-      .where('compacted', '=', 0)
+      .where('compacted', '=', sql.lit(0))
       .where('period', '>=', first)
       .where('period', '<=', today)
       .execute();
@@ -241,13 +243,13 @@ async function backlog(
       .where('kind', 'in', BACKLOG_KINDS);
   const moved = sums()
     .where('project_id', '=', scope.projectId ?? '')
-    .where('compacted', '=', 1)
+    .where('compacted', '=', sql.lit(1))
     .where('bucket', '=', -2)
     .where((eb) => eb.fn('length', ['period']), '=', 10)
     .groupBy(['period', 'kind', 'who'])
     .execute();
   const unfolded = sums()
-    .where('compacted', '=', 0)
+    .where('compacted', '=', sql.lit(0))
     .$if(scope.projectId !== null, (query) => query.where('project_id', '=', scope.projectId as string))
     .groupBy(['period', 'kind', 'who'])
     .execute();
