@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { cores, hasTaskset, hasWrk, openApp, paced, startProcess } from '../lib/harness.mjs';
+import { cores, hasTaskset, hasWrk, openApp, paced, startServer } from '../lib/harness.mjs';
 import { historyStatements, runSeed, workspaceStatements } from '../lib/seed.mjs';
 
 const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 300_000);
@@ -23,7 +23,6 @@ const PROJECTS = 100;
 const SPAN_SECONDS = 2 * 365 * 24 * 3600;
 const root = path.resolve(import.meta.dirname, '../..');
 const work = path.join(root, 'bench', '.work');
-const serverScript = path.join(root, 'packages/server/dist/server.js');
 
 /** The heavy workspace's members' keys, and the other workspace's member's. */
 const memberKey = (i) => `svc_key_${'m'.repeat(41)}${String(i).padStart(2, '0')}`;
@@ -85,18 +84,10 @@ function heavyReads(url) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function measure(label, env, limits) {
-  const server = await startProcess(
-    0,
-    serverScript,
-    {
-      ...env,
-      PORT: '0',
-      SVC_DEMO: 'false',
-      SVC_LOG_LEVEL: 'warn',
-      ...(limits ? {} : { SVC_INSIGHTS_PER_MINUTE: '1000000', SVC_EXPORTS_PER_HOUR: '1000000' }),
-    },
-    /is running at (http:\/\/\S+)/,
-  );
+  const server = await startServer({
+    ...env,
+    ...(limits ? {} : { SVC_INSIGHTS_PER_MINUTE: '1000000', SVC_EXPORTS_PER_HOUR: '1000000' }),
+  });
   const origin = new URL(server.url).origin;
   const other = (seconds) =>
     paced({

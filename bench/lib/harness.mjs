@@ -108,6 +108,22 @@ export function startProcess(
 }
 
 /**
+ * The built server on core 0, on a free port, quiet, with no demo workspace; `env` adds its
+ * configuration. BENCH_SERVER names another release's build instead, to compare two releases
+ * on the same day.
+ */
+export function startServer(env, nodeArgs = []) {
+  const script = process.env.BENCH_SERVER ?? path.resolve(import.meta.dirname, '../../packages/server/dist/server.js');
+  return startProcess(
+    0,
+    script,
+    { ...env, PORT: '0', SVC_DEMO: 'false', SVC_LOG_LEVEL: 'warn' },
+    /is running at (http:\/\/\S+)/,
+    nodeArgs,
+  );
+}
+
+/**
  * Load on `url` from the core the server is not on: wrk with a Lua script that rotates
  * bearer tokens (and ETags) from a file, else autocannon. Resolves with req/s and p99 (ms).
  */

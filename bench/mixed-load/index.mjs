@@ -11,13 +11,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { busyPercent, cores, coreTicks, hasTaskset, hasWrk, openApp, paced, startProcess } from '../lib/harness.mjs';
+import {
+  busyPercent,
+  cores,
+  coreTicks,
+  hasTaskset,
+  hasWrk,
+  openApp,
+  paced,
+  startProcess,
+  startServer,
+} from '../lib/harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const work = path.join(root, 'bench/.work');
-// Another release's build may be measured instead, to compare two releases on the same day.
-const serverScript = process.env.BENCH_SERVER ?? path.join(root, 'packages/server/dist/server.js');
 const bareScript = path.join(root, 'bench/lib/bare-server.mjs');
 
 const READERS = Number(process.env.BENCH_READERS ?? 500);
@@ -167,18 +175,8 @@ async function measure(label, database, env) {
   );
   const seeded = await seed(database);
   const profileDir = path.join(work, 'mixed-profile');
-  const server = await startProcess(
-    0,
-    serverScript,
-    {
-      ...env,
-      PORT: '0',
-      SVC_DEMO: 'false',
-      SVC_LOG_LEVEL: 'warn',
-      SVC_REPLIES_PER_MINUTE: '1000000',
-      SVC_COMMENTS_PER_MINUTE: '1000000',
-    },
-    /is running at (http:\/\/\S+)/,
+  const server = await startServer(
+    { ...env, SVC_REPLIES_PER_MINUTE: '1000000', SVC_COMMENTS_PER_MINUTE: '1000000' },
     PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   );
   const bare = await startProcess(0, bareScript);
