@@ -51,7 +51,6 @@ async function seed(database) {
     `insert into api_keys (id, workspace_id, user_id, name, key_hash, last_four, created_at, last_used_at)
       values ('key_${'9'.repeat(26)}', '${OTHER_WS}', 'usr_${'9'.repeat(26)}', 'other', '${hash(OTHER_KEY)}', 'oooo', ${ts}, null)`,
   ]);
-  await app.database.compactInsightRollups();
   await app.close();
   console.log(`  seeded ${COMMENTS} comments of two years in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }

@@ -78,9 +78,11 @@ export function seedStatements(dialect, { comments: COMMENTS, replies: REPLIES, 
 }
 
 /**
- * Runs seed statements on an app's database (SQLite: in one transaction), then analyses the
+ * Runs seed statements on an app's database (SQLite: in one transaction), folds the insight
+ * roll-ups' deltas the events appended (as the server's first fold would), then analyses the
  * tables. PostgreSQL vacuums too, as autovacuum would after a bulk load: it merges the rows
- * waiting in GIN indexes' pending lists and marks pages all-visible for index-only scans.
+ * waiting in GIN indexes' pending lists, clears the deltas the fold deleted and marks pages
+ * all-visible for index-only scans.
  */
 export async function runSeed(app, statements) {
   const { db, name } = app.database;
@@ -91,6 +93,7 @@ export async function runSeed(app, statements) {
   } else {
     for (const statement of statements) await sql.raw(statement).execute(db);
   }
+  await app.database.compactInsightRollups();
   await sql.raw(name === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db);
 }
 
