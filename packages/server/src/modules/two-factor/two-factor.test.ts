@@ -19,7 +19,7 @@ describe('two-factor sign-in', () => {
   const clock = manualClock();
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ limits: { signInFailuresPerAccount: 1000 } }, { clock });
+    t = await createTestApp({ limits: { signInFailuresPerAccount: 1000, signUpsPerAddress: 1000 } }, { clock });
   });
   after(() => t.close());
 
