@@ -175,8 +175,10 @@ describe('pins that follow the page', () => {
     await widget(page).locator(`[data-comment="${onSettings}"]`).waitFor();
     await assertPinnedOn(page, onSettings, save, 'forward on the settings');
 
-    // A reload: the feed arrives 0.7 s after the page, and its pin with it.
-    await page.goto(`${fixtures.origin}/spa/`);
+    // A reload: the feed arrives 0.7 s after the page, and its pin with it. The loading line is
+    // looked for from the moment the page is committed: waiting for its load event first, on a
+    // busy machine, could take longer than the 0.7 s the line shows.
+    await page.goto(`${fixtures.origin}/spa/`, { waitUntil: 'commit' });
     await page.locator('.loading').waitFor();
     await assertPinnedOn(page, onFeed, lisbon, 'late content');
 
