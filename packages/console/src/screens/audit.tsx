@@ -1,7 +1,7 @@
 // The workspace's audit log (admins): who signed in or failed to, ended sessions, invited,
 // changed roles, removed people, made or revoked client links and API keys, changed projects;
 // newest first, filtered by action, person and period (the filters live in the address).
-import type { AuditAction } from '@svc/contract';
+import { AUDIT_ACTIONS, type AuditAction } from '@svc/contract/audit-actions';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { useMemo } from 'preact/hooks';
 import { api } from '../api.js';
@@ -11,38 +11,8 @@ import { FilterSelect, Loading, PageTitle, peopleOptions, TableHead, Time, useLo
 
 type Event = AnswerOf<'GET /api/workspace/audit'>['items'][number];
 
-/** The actions, in the order the filter lists them; each in words is `audit.action.<action>`. */
-const ACTIONS: readonly AuditAction[] = [
-  'signed_in',
-  'sign_in_failed',
-  'signed_out',
-  'session_ended',
-  'other_sessions_ended',
-  'password_changed',
-  'password_reset_created',
-  'password_reset_completed',
-  'two_factor_enabled',
-  'two_factor_disabled',
-  'two_factor_reset',
-  'recovery_codes_renewed',
-  'security_changed',
-  'invitation_created',
-  'invitation_withdrawn',
-  'invitation_accepted',
-  'member_added',
-  'role_changed',
-  'member_removed',
-  'client_link_created',
-  'client_link_rotated',
-  'client_link_revoked',
-  'api_key_created',
-  'api_key_revoked',
-  'project_created',
-  'project_updated',
-  'project_deleted',
-  'exported',
-];
-const actionWords = (action: AuditAction) => t(`audit.action.${action}` as MessageId);
+/** Each action in words: `audit.action.<action>`. */
+const actionWords = (action: AuditAction) => t(`audit.action.${action}` as const satisfies MessageId);
 
 const PERIODS = [
   ['', 'audit.anyTime'],
@@ -106,7 +76,10 @@ export function AuditLog() {
           id="a-action"
           label={t('audit.action')}
           value={filters.action}
-          options={[['', t('audit.everyAction')], ...ACTIONS.map((action) => [action, actionWords(action)] as const)]}
+          options={[
+            ['', t('audit.everyAction')],
+            ...AUDIT_ACTIONS.map((action) => [action, actionWords(action)] as const),
+          ]}
           onValue={(value) => setFilter('action', value)}
         />
         <FilterSelect
