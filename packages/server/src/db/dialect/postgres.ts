@@ -25,10 +25,10 @@ const RECONNECT_MS = 1000;
  * statements run here, and JIT compilation cost more than it saved (it tripled the build
  * report's matching statement on a million comments).
  */
-function withSessionSettings(url: string): string {
+function withSessionSettings(url: string, settings = '-c jit=off'): string {
   const parsed = new URL(url);
   const options = parsed.searchParams.get('options');
-  parsed.searchParams.set('options', `${options ? `${options} ` : ''}-c jit=off`);
+  parsed.searchParams.set('options', `${options ? `${options} ` : ''}${settings}`);
   return parsed.toString();
 }
 
@@ -102,6 +102,17 @@ async function sendLast(db: Db, { writes, payloads }: LastStatement): Promise<vo
   });
   const text = `${parts.length ? `with ${parts.join(', ')} ` : ''}select ${calls.join(', ') || '1'}`;
   await db.executeQuery(CompiledQuery.raw(text, parameters));
+}
+
+/**
+ * One connection for a thread's long reads (an export): every transaction on it read-only,
+ * so that a write sent there by mistake is refused by the database itself.
+ */
+export function postgresReadingConnection(databaseUrl: string): Kysely<Tables> {
+  const url = withSessionSettings(databaseUrl, '-c jit=off -c default_transaction_read_only=on');
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool.on('error', () => {});
+  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 }
 
 export function postgresDatabase(databaseUrl: string): Database {

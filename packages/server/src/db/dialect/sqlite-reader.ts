@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -11,6 +10,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import { moduleBeside, startThread } from '../../threads.js';
 import type { Tables } from '../schema.js';
 
 // Long reads of a SQLite database off the server's thread. better-sqlite3 runs a statement on
@@ -19,33 +19,10 @@ import type { Tables } from '../schema.js';
 // on a worker thread with a read-only connection of its own: the server's thread only sends the
 // statement and receives the rows. Only reads (a write is refused); no transactions.
 
-type ReadAnswer =
+/** What the thread answers a statement (`sqlite-reader-worker.ts`). */
+export type ReadAnswer =
   | { id: number; rows: unknown[] }
   | { id: number; error: { message: string; code: string | undefined } };
-
-/**
- * The thread's program: its own read-only connection to the file, running one statement at a
- * time as the server's thread asks. WAL lets it read beside the writer, on a snapshot of what was
- * committed when each statement began. Plain JavaScript given to the thread as text, so that it
- * runs the same from the build and from source (a thread does not inherit a TypeScript loader).
- */
-const THREAD_PROGRAM = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.driver);
-const connection = new SQLite(workerData.file, { readonly: true, fileMustExist: true });
-connection.pragma('busy_timeout = 5000');
-parentPort.on('message', ({ id, sql, parameters }) => {
-  try {
-    const statement = connection.prepare(sql);
-    if (!statement.reader) throw Object.assign(new Error('Only reads run on the reading thread'), { code: 'READ_ONLY' });
-    parentPort.postMessage({ id, rows: statement.all(...parameters) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
-  }
-});`;
-
-/** Where the thread finds better-sqlite3: the same copy as this process. */
-const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
 class ReadingThread implements DatabaseConnection {
   private worker: Worker | null = null;
@@ -56,7 +33,7 @@ class ReadingThread implements DatabaseConnection {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(THREAD_PROGRAM, { eval: true, workerData: { file: this.file, driver } });
+    const worker = startThread(moduleBeside(import.meta.url, 'sqlite-reader-worker'), this.file);
     worker.unref();
     worker.on('message', (answer: ReadAnswer) => {
       const waiter = this.waiting.get(answer.id);

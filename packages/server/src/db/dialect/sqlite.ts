@@ -8,6 +8,13 @@ import { afterCommit, inTransaction } from '../transaction.js';
 import { sqliteReader } from './sqlite-reader.js';
 import type { ChangeHandler, Database, ShaRange } from './types.js';
 
+/** A read-only connection to `file` for a thread's long reads (an export); WAL lets it read beside the writer. */
+export function sqliteReadingConnection(file: string): Kysely<Tables> {
+  const connection = new SQLite(file, { readonly: true, fileMustExist: true });
+  connection.pragma('busy_timeout = 5000');
+  return new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) });
+}
+
 export function sqliteDatabase(file: string): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SQLite(file);

@@ -11,26 +11,34 @@ import { presentProject } from '../projects/presenter.js';
 // replies and timelines in one query each, so memory stays flat however many there are.
 
 /**
- * Comments read per query: enough to keep round trips few, few enough that a page's work on the
- * server's thread (receiving its rows, presenting them) is short. Every export shares that thread
- * with every other request, any workspace's: 500 a page held it up to 240 ms at a time while four
- * exports ran (`bench/heavy-reads`), 100 about 50.
+ * Comments read per query: enough to keep round trips few, few enough that a page's work is
+ * short where it shares the server's thread (a database in memory, which no export thread can
+ * read): there, 500 a page held it up to 240 ms at a time while four exports ran, 100 about 50.
  */
 const PAGE = 100;
-/** Comments presented between two turns given to other requests. */
+/** Comments presented between two turns given to other work. */
 const TURN = 20;
 
-/** Lets the requests that are waiting run before the export goes on (`setImmediate`: after pending I/O). */
+/** Lets the work that is waiting run before the export goes on (`setImmediate`: after pending I/O). */
 const giveWay = () => new Promise((resolve) => setImmediate(resolve));
 
 export type ExportFormat = 'jsonl' | 'csv';
 
-interface Source {
-  db: Db;
+/** An export to write: what a thread of its own is given (`export-thread.ts`). */
+export interface ExportJob {
+  format: ExportFormat;
   serverVersion: string;
   actor: Actor;
   /** One project, or every project of the workspace. */
   projectId: string | null;
+}
+
+type Source = Omit<ExportJob, 'format'> & { db: Db };
+
+/** The export's text, a line (CSV: a row) at a time. */
+export function exportLines(db: Db, job: ExportJob): AsyncGenerator<string> {
+  const source = { db, ...job };
+  return job.format === 'csv' ? csvLines(source) : jsonLines(source);
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { route } from '../../http/route.js';
@@ -7,7 +6,6 @@ import { auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import { getProject } from '../projects/service.js';
-import { csvLines, jsonLines } from './export.js';
 import { screenshotsZip } from './screenshots.js';
 
 const TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
@@ -30,10 +28,10 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.query.project,
         format === 'csv' ? 'CSV' : 'JSON Lines',
       );
-      // Read where long reads run: off the server's thread on SQLite.
-      const source = { db: ctx.database.reads, serverVersion: ctx.version, actor, projectId: project?.id ?? null };
       download(reply, TYPES[format], `${project ? project.key : 'workspace'}-comments-${today()}.${format}`);
-      return reply.send(Readable.from(format === 'csv' ? csvLines(source) : jsonLines(source)));
+      return reply.send(
+        ctx.exports.lines({ format, serverVersion: ctx.version, actor, projectId: project?.id ?? null }),
+      );
     },
   );
 
