@@ -9,7 +9,7 @@ import { problemText } from './api.js';
 import { intlLocale, t } from './i18n.js';
 
 /** An answer whose success carries `T` (what `api.call` gives for one endpoint). */
-type AnswerWith<T> =
+export type AnswerWith<T> =
   | { ok: true; status: number; data: T; etag: string | null }
   | Extract<Answer<Endpoint>, { ok: false }>;
 

@@ -610,6 +610,29 @@ describe('the console in Chromium, served by the server at /', () => {
     assert.deepEqual(errors, []);
   });
 
+  test('builds: more than 50 page with "Older builds", the older ones added under the newer', async () => {
+    const paula = await signUp(stack.api.app, 'Paula Builds');
+    const project = await createProject(stack.api.app, paula);
+    for (let i = 0; i < 53; i++) {
+      const reported = await call(stack.api.app, 'POST', `/api/projects/${project.key}/builds`, {
+        token: paula.token,
+        body: { sha: `${String(i).padStart(7, '0')}abcdef` },
+      });
+      assert.equal(reported.status, 201, JSON.stringify(reported.body));
+    }
+    const { page, errors } = await open(paula, `/projects/${project.key}/builds`);
+    const rows = page.locator('tbody tr');
+    await page.getByRole('button', { name: 'Older builds' }).waitFor();
+    assert.equal(await rows.count(), 50);
+    assert.equal(await rows.first().locator('code').textContent(), '0000052');
+    await page.getByRole('button', { name: 'Older builds' }).click();
+    await page.getByRole('button', { name: 'Older builds' }).waitFor({ state: 'detached' });
+    assert.equal(await rows.count(), 53, 'the newest still shown, the oldest under them');
+    assert.equal(await rows.first().locator('code').textContent(), '0000052');
+    assert.equal(await rows.last().locator('code').textContent(), '0000000');
+    assert.deepEqual(errors, []);
+  });
+
   test('API keys: created and shown once with a copy button, listed by its last four, revoked; admins see every key', async () => {
     const member = await addMember(stack.api.app, stack.admin, 'member', 'Key Keeper');
     const { page, errors } = await open(member, '/api-keys');

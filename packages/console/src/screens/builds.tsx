@@ -2,18 +2,17 @@
 
 import { deriveCommitUrl } from '@svc/contract/commit-url';
 import { shortSha } from '@svc/contract/sha';
-import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t, tx } from '../i18n.js';
 import { Link } from '../router.js';
-import { Loading, PageTitle, TableHead, Time, useLoad } from '../ui.js';
+import { Loading, MoreRows, PageTitle, TableHead, Time, useLoad, usePages } from '../ui.js';
 
 export function ProjectBuilds({ projectKey }: { projectKey: string }) {
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
   const project = useLoad(() => api.call('GET /api/projects/{key}', { params: { key: projectKey } }), [projectKey]);
-  const builds = useLoad(
-    () => api.call('GET /api/projects/{key}/builds', { params: { key: projectKey }, query: { limit: 50, cursor } }),
-    [projectKey, cursor],
+  const builds = usePages(
+    (cursor) =>
+      api.call('GET /api/projects/{key}/builds', { params: { key: projectKey }, query: { limit: 50, cursor } }),
+    [projectKey],
   );
   const items = builds.data?.items ?? [];
   return (
@@ -80,13 +79,7 @@ export function ProjectBuilds({ projectKey }: { projectKey: string }) {
           </table>
         </div>
       ) : null}
-      {builds.data?.nextCursor ? (
-        <p>
-          <button type="button" onClick={() => setCursor(builds.data?.nextCursor ?? undefined)}>
-            {t('builds.older')}
-          </button>
-        </p>
-      ) : null}
+      <MoreRows pages={builds} label={t('builds.older')} />
     </>
   );
 }

@@ -1,12 +1,11 @@
 // The caller's notifications, newest first, unread marked; each opens its comment.
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { shortSha } from '@svc/contract/sha';
-import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { setUnread } from '../badge.js';
 import { type MessageId, t } from '../i18n.js';
 import { Link } from '../router.js';
-import { FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
+import { FormError, Loading, MoreRows, PageTitle, TableHead, Time, useAction, usePages } from '../ui.js';
 
 type Notification = AnswerOf<'GET /api/me/notifications'>['items'][number];
 
@@ -17,8 +16,7 @@ const LABELS: Record<Notification['type'], MessageId> = {
 };
 
 export function Inbox() {
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const list = useLoad(() => api.call('GET /api/me/notifications', { query: { limit: 50, cursor } }), [cursor]);
+  const list = usePages((cursor) => api.call('GET /api/me/notifications', { query: { limit: 50, cursor } }), []);
   const action = useAction();
   const items = list.data?.items ?? [];
   const newest = items[0];
@@ -81,13 +79,7 @@ export function Inbox() {
           </table>
         </div>
       ) : null}
-      {list.data?.nextCursor ? (
-        <p>
-          <button type="button" onClick={() => setCursor(list.data?.nextCursor ?? undefined)}>
-            {t('inbox.older')}
-          </button>
-        </p>
-      ) : null}
+      <MoreRows pages={list} label={t('inbox.older')} />
     </>
   );
 }

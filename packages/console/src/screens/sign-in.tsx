@@ -4,10 +4,10 @@
 import type { LoginResult, SecondFactorAsked } from '@svc/contract';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { t, tx } from '../i18n.js';
+import { type MessageId, t, tx } from '../i18n.js';
 import { Link, navigate } from '../router.js';
 import { adoptSession, signedOutReason } from '../session.js';
-import { Field, FormError, useAction, useLoad } from '../ui.js';
+import { type AnswerWith, Field, FormError, useAction, useLoad } from '../ui.js';
 import { SingleSignOn } from './sso.js';
 import { SecondFactorStep } from './two-factor.js';
 
@@ -190,83 +190,89 @@ function NewPassword(props: { label: string; value: string; onValue: (value: str
   );
 }
 
-export function AcceptInvite() {
+/**
+ * A page a link opens (an invitation, a password reset): its token from the address, a form
+ * that sends it with a new password (and a name, for a newcomer), then the second factor if
+ * the account has or needs one, or the inbox.
+ */
+function LinkPage(props: {
+  words: { title: MessageId; incomplete: MessageId; lead: MessageId; password: MessageId; submit: MessageId };
+  askName: boolean;
+  send: (fields: { token: string; name: string; password: string }) => Promise<AnswerWith<LoginResult>>;
+}) {
+  const { words } = props;
   const token = useFragmentToken();
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [asked, setAsked] = useState<SecondFactorAsked | null>(null);
   const action = useAction();
-  // The account is made: what is left is its second factor, or signing in again with the password.
+  // The link did its part: what is left is the second factor, or signing in again with the password.
   if (asked) return <SecondFactorFrame asked={asked} onSession={startAtInbox} onCancel={() => navigate('/sign-in')} />;
   if (!token) {
     return (
-      <Frame title={t('invite.title')}>
-        <p>{t('invite.incomplete')}</p>
+      <Frame title={t(words.title)}>
+        <p>{t(words.incomplete)}</p>
       </Frame>
     );
   }
   return (
-    <Frame title={t('invite.title')}>
-      <p class="muted">{t('invite.lead')}</p>
+    <Frame title={t(words.title)}>
+      <p class="muted">{t(words.lead)}</p>
       <form
         onSubmit={async (event) => {
           event.preventDefault();
-          const answer = await action.run(() =>
-            api.call('POST /api/invites/accept', { body: { token, name, password } }),
-          );
+          const answer = await action.run(() => props.send({ token, name, password }));
           if (answer) await signedInOrAsk(answer.data, setAsked);
         }}
       >
-        <Field
-          label={t('signUp.yourName')}
-          required
-          maxLength={100}
-          autocomplete="name"
-          value={name}
-          onValue={setName}
-        />
-        <NewPassword label={t('signIn.password')} value={password} onValue={setPassword} />
+        {props.askName && (
+          <Field
+            label={t('signUp.yourName')}
+            required
+            maxLength={100}
+            autocomplete="name"
+            value={name}
+            onValue={setName}
+          />
+        )}
+        <NewPassword label={t(words.password)} value={password} onValue={setPassword} />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
-          {t('invite.submit')}
+          {t(words.submit)}
         </button>
       </form>
     </Frame>
   );
 }
 
-export function CompleteReset() {
-  const token = useFragmentToken();
-  const [password, setPassword] = useState('');
-  const [asked, setAsked] = useState<SecondFactorAsked | null>(null);
-  const action = useAction();
-  // The password is set: what is left is the second factor, or signing in again with the new password.
-  if (asked) return <SecondFactorFrame asked={asked} onSession={startAtInbox} onCancel={() => navigate('/sign-in')} />;
-  if (!token) {
-    return (
-      <Frame title={t('reset.title')}>
-        <p>{t('reset.incomplete')}</p>
-      </Frame>
-    );
-  }
+export function AcceptInvite() {
   return (
-    <Frame title={t('reset.title')}>
-      <p class="muted">{t('reset.lead')}</p>
-      <form
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const answer = await action.run(() =>
-            api.call('POST /api/password-reset/complete', { body: { token, password } }),
-          );
-          if (answer) await signedInOrAsk(answer.data, setAsked);
-        }}
-      >
-        <NewPassword label={t('reset.newPassword')} value={password} onValue={setPassword} />
-        <FormError message={action.error} />
-        <button class="primary" type="submit" disabled={action.pending}>
-          {t('reset.submit')}
-        </button>
-      </form>
-    </Frame>
+    <LinkPage
+      words={{
+        title: 'invite.title',
+        incomplete: 'invite.incomplete',
+        lead: 'invite.lead',
+        password: 'signIn.password',
+        submit: 'invite.submit',
+      }}
+      askName
+      send={(body) => api.call('POST /api/invites/accept', { body })}
+    />
+  );
+}
+
+export function CompleteReset() {
+  return (
+    <LinkPage
+      words={{
+        title: 'reset.title',
+        incomplete: 'reset.incomplete',
+        lead: 'reset.lead',
+        password: 'reset.newPassword',
+        submit: 'reset.submit',
+      }}
+      askName={false}
+      send={({ token, password }) => api.call('POST /api/password-reset/complete', { body: { token, password } })}
+    />
   );
 }
