@@ -1,9 +1,9 @@
 // The whole test suite: once against SQLite, then against PostgreSQL when one is
 // available (TEST_DATABASE_URL, or a throwaway cluster from Debian's postgresql package).
-// The widget's and the console's browser tests, and the CLI's, run in the SQLite pass (the
-// browser ones in Debian's Chromium): they exercise the browser and the CLI, and the API they
-// call is covered on both databases by the server's own tests.
-import { spawnSync } from 'node:child_process';
+// The widget's and the console's browser tests run in the SQLite pass (in Debian's Chromium):
+// they exercise the browser, and the API they call is covered on both databases by the
+// server's own tests. The CLI's run in both.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,9 +28,6 @@ function testFiles() {
 }
 
 const browserTests = (file) => /[\\/](widget|console)[\\/]test[\\/]/.test(file);
-// The CLI's tests drive git and the CLI against a server: they run in the SQLite pass, and the
-// API they call is covered on both databases by the server's own tests.
-const cliTests = (file) => /[\\/]cli[\\/]test[\\/]/.test(file);
 // Browser tests that hold the widget to a main-thread budget run alone, after the rest: beside
 // another test file's browser and server, the machine's two cores are shared four ways and
 // every task the page runs takes longer by the wall clock, its own work or not.
@@ -62,14 +59,29 @@ function grouped(label, files) {
   });
 }
 
+/** What the runner prints after "failing tests:" (each failure and its error), by suite. */
+const failures = [];
+
+/** Runs a suite, its output shown as it comes; resolves with whether every test passed. */
 function runSuite(label, env, files) {
   process.stdout.write(`\n=== ${label} ===\n`);
-  const result = spawnSync(
+  const child = spawn(
     process.execPath,
     ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${CONCURRENCY}`, ...files],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } },
+    { cwd: root, stdio: ['inherit', 'pipe', 'inherit'], env: { ...process.env, ...env } },
   );
-  return result.status === 0;
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    output += chunk;
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const at = output.lastIndexOf('failing tests:');
+      if (code !== 0 && at >= 0) failures.push([label, output.slice(at)]);
+      resolve(code === 0);
+    });
+  });
 }
 
 ensureSystemPackages();
@@ -78,14 +90,16 @@ const results = [];
 const allFiles = testFiles();
 // The contract's tests (words, formats, the poller) read no database: the SQLite pass has them.
 const contractTests = (file) => /[\\/]contract[\\/]/.test(file);
-const serverFiles = allFiles.filter((file) => !browserTests(file) && !cliTests(file) && !contractTests(file));
+// The PostgreSQL pass: the server's tests and the CLI's (a deploy report's matching, a claim,
+// an import are written in each database's SQL).
+const serverFiles = allFiles.filter((file) => !browserTests(file) && !contractTests(file));
 const timedFiles = allFiles.filter(timedTests);
 // The browser tests first: they are the longest files, and started early they run beside the
 // many short ones instead of alone at the end, two files at a time throughout.
 const sqliteFiles = allFiles.filter((file) => !timedFiles.includes(file));
 results.push([
   'SQLite (with the browser tests)',
-  runSuite('SQLite', { DIALECT: 'sqlite' }, [
+  await runSuite('SQLite', { DIALECT: 'sqlite' }, [
     ...sqliteFiles.filter(browserTests),
     ...grouped(
       'sqlite',
@@ -96,27 +110,20 @@ results.push([
 if (timedFiles.length) {
   results.push([
     'Timed browser tests, alone',
-    runSuite('Timed browser tests, alone', { DIALECT: 'sqlite' }, timedFiles),
+    await runSuite('Timed browser tests, alone', { DIALECT: 'sqlite' }, timedFiles),
   ]);
 }
 
-// The fuzz's inputs test validation, the same on both databases; on PostgreSQL it is there for
-// its transactions (a refusal writes nothing), which fewer inputs per route and role show as well.
-const POSTGRES_FUZZ = { FUZZ_RUNS: process.env.FUZZ_RUNS ?? '3' };
-
 if (process.env.TEST_DATABASE_URL) {
-  results.push([
-    'PostgreSQL',
-    runSuite('PostgreSQL', { DIALECT: 'postgres', ...POSTGRES_FUZZ }, grouped('postgres', serverFiles)),
-  ]);
+  results.push(['PostgreSQL', await runSuite('PostgreSQL', { DIALECT: 'postgres' }, grouped('postgres', serverFiles))]);
 } else if (findPostgresBin()) {
   const cluster = await startThrowawayPostgres();
   try {
     results.push([
       'PostgreSQL',
-      runSuite(
+      await runSuite(
         'PostgreSQL (throwaway cluster)',
-        { DIALECT: 'postgres', TEST_DATABASE_URL: cluster.url, ...POSTGRES_FUZZ },
+        { DIALECT: 'postgres', TEST_DATABASE_URL: cluster.url },
         grouped('postgres', serverFiles),
       ),
     ]);
@@ -127,6 +134,11 @@ if (process.env.TEST_DATABASE_URL) {
   results.push(['PostgreSQL', null]);
 }
 
+// The failures again, last: a long run's log is often read from its end.
+for (const [label, text] of failures) {
+  const lines = text.split('\n');
+  process.stdout.write(`\n--- ${label}: ${lines.slice(0, 200).join('\n')}${lines.length > 200 ? '\n…' : ''}\n`);
+}
 process.stdout.write('\n');
 for (const [label, ok] of results) {
   const verdict =

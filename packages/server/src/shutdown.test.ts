@@ -58,7 +58,7 @@ describe('shutdown ends the process, whatever its output is connected to', { ski
   test('SIGTERM while the parent stops reading stdout and stderr: every run exits 0 in time and frees the port', {
     timeout: 600_000,
   }, async () => {
-    const runs = 10;
+    const runs = 24;
     for (let run = 0; run < runs; run += 2) {
       await Promise.all(
         [run, run + 1].map(async (i) => {
