@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { clientOf } from '../../http/client.js';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { refusePasswordWhenRequired } from '../sso/service.js';
@@ -16,12 +17,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/signup',
     { tags, summary: 'Create a workspace and its first admin' },
     async (request, reply) => {
-      const { token, user, workspace } = await service.signup(
-        ctx,
-        ctx.config.signup,
-        request.body,
-        service.clientOf(request),
-      );
+      const { token, user, workspace } = await service.signup(ctx, ctx.config.signup, request.body, clientOf(request));
       return reply.code(201).send({ token, user: presentUser(user), workspace: presentWorkspace(workspace) });
     },
   );
@@ -36,7 +32,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Failed sign-ins are limited per client address and per account; past the limit the answer is 429 with Retry-After, before the password is checked. When the account has a second factor, or its workspace requires one, the answer is a challenge instead of a session (see POST /api/auth/two-factor).',
     },
     async (request) => {
-      const signedIn = await service.login(ctx, request.body, service.clientOf(request), async (user) => {
+      const signedIn = await service.login(ctx, request.body, clientOf(request), async (user) => {
         await refusePasswordWhenRequired(ctx.db, user);
         return askSecondFactor(ctx, user);
       });
@@ -49,11 +45,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/auth/quick-access',
     { tags, summary: 'Exchange an access link token for a session' },
     async (request) => {
-      const { token, user } = await service.signInWithAccessToken(
-        ctx,
-        request.body.accessToken,
-        service.clientOf(request),
-      );
+      const { token, user } = await service.signInWithAccessToken(ctx, request.body.accessToken, clientOf(request));
       return { token, user: presentUser(user) };
     },
   );
@@ -128,7 +120,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/me/password',
     { tags, summary: 'Change your password; every other session ends' },
     async (request) => ({
-      ended: await service.changePassword(ctx, request.actor, request.body, service.clientOf(request)),
+      ended: await service.changePassword(ctx, request.actor, request.body, clientOf(request)),
     }),
   );
 };

@@ -7,12 +7,12 @@ import type {
   UpdateMeBody,
   UpdateWorkspaceBody,
 } from '@svc/contract';
-import type { FastifyRequest } from 'fastify';
 import type { SessionPolicy, SignupPolicy } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
+import type { Client } from '../../http/client.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
@@ -27,18 +27,6 @@ import { hashToken, issueToken, type TokenKind, tokenKind } from './tokens.js';
 export type AuthDeps = Pick<AppContext, 'db' | 'database' | 'sessions' | 'rules' | 'clock'>;
 
 type Deps = AuthDeps;
-
-/** Who is signing in, as far as throttles and the sessions list are concerned. */
-export interface Client {
-  address: string;
-  userAgent: string | undefined;
-}
-
-/** Who is signing in, from the request: the address the throttles count, the user agent the sessions list shows. */
-export const clientOf = (request: FastifyRequest): Client => ({
-  address: request.ip,
-  userAgent: request.headers['user-agent'],
-});
 
 /** An account acting for itself, before it has a session: signing in, accepting a link. */
 export const accountBy = (user: { id: string; workspace_id: string; name: string }, client: Client): AuditBy => ({

@@ -44,9 +44,6 @@ export async function requireComment(db: Db, actor: Actor, id: string) {
   return comment;
 }
 
-/** Re-reads a comment after a change, inside the same transaction. */
-const reload = (db: Db, actor: Actor, id: string) => requireComment(db, actor, id);
-
 export async function createComment(
   deps: CommentWriteDeps,
   actor: Actor,
@@ -188,7 +185,8 @@ export async function repin(deps: CommentDeps, actor: Actor, commentId: string, 
     });
     await recordEvent(trx, comment, 'repinned', actor, {}, now);
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-    return reload(trx, actor, comment.id);
+    // Read again, inside the same transaction: the comment as the change left it.
+    return requireComment(trx, actor, comment.id);
   });
 }
 
@@ -284,19 +282,19 @@ export async function applyComment(deps: CommentDeps, actor: Actor, id: string, 
     // The link derived from the project's repository: read before the lock, as it does not change with the comment.
     const comment = await requireComment(trx, actor, id);
     const url = givenUrl ?? (commitSha ? deriveCommitUrl(comment.repo_url, commitSha) : null);
-    return changed(await lifecycle.fire(trx, deps, actor, 'apply', id, { sha: commitSha, url }));
+    return keptComment(await lifecycle.fire(trx, deps, actor, 'apply', id, { sha: commitSha, url }));
   });
 }
 
 export async function reopenComment(deps: CommentDeps, actor: Actor, id: string) {
   return inTransaction(deps.db, async (trx) =>
-    changed(await lifecycle.fire(trx, deps, actor, 'reopen', id, undefined)),
+    keptComment(await lifecycle.fire(trx, deps, actor, 'reopen', id, undefined)),
   );
 }
 
 export async function archiveComment(deps: CommentDeps, actor: Actor, id: string) {
   return inTransaction(deps.db, async (trx) =>
-    changed(await lifecycle.fire(trx, deps, actor, 'archive', id, undefined)),
+    keptComment(await lifecycle.fire(trx, deps, actor, 'archive', id, undefined)),
   );
 }
 
@@ -306,8 +304,8 @@ export async function deleteComment(deps: CommentDeps, actor: Actor, id: string)
   });
 }
 
-/** The comment after a transition that keeps it. */
-function changed(comment: repo.CommentRow | null): repo.CommentRow {
+/** The comment a transition that keeps it answered (only `delete` answers none). */
+function keptComment(comment: repo.CommentRow | null): repo.CommentRow {
   if (!comment) throw new Error('the comment went in a transition that keeps it');
   return comment;
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { clientOf } from '../../http/client.js';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { publicBase } from '../../http/server.js';
 import { presentSignIn } from '../auth/presenter.js';
-import { clientOf } from '../auth/service.js';
 import { presentInvite } from './presenter.js';
 import * as service from './service.js';
 

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { OneTimeLinkTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, notFound, unauthenticated } from '../../errors.js';
+import type { Client } from '../../http/client.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
@@ -15,14 +16,7 @@ import type { Actor } from '../auth/actor.js';
 import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
 import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
-import {
-  accountBy,
-  type Client,
-  forgetCredentials,
-  normaliseEmail,
-  userTarget,
-  withUniqueEmail,
-} from '../auth/service.js';
+import { accountBy, forgetCredentials, normaliseEmail, userTarget, withUniqueEmail } from '../auth/service.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from '../auth/tokens.js';
 import { sessionOrChallenge, type TwoFactorDeps } from '../two-factor/service.js';
 import * as repo from './repo.js';

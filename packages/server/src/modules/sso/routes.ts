@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { clientOf } from '../../http/client.js';
 import { route } from '../../http/route.js';
 import { publicBase } from '../../http/server.js';
 import { presentUser } from '../auth/presenter.js';
-import { clientOf } from '../auth/service.js';
 import * as service from './service.js';
 
 const POPUP_PAGE = '/sso/done';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { clientOf } from '../../http/client.js';
 import { route } from '../../http/route.js';
 import { presentUser } from '../auth/presenter.js';
-import { clientOf } from '../auth/service.js';
 import * as service from './service.js';
 
 export const twoFactorRoutes: FastifyPluginAsyncTypebox = async (app) => {

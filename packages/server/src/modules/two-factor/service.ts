@@ -9,6 +9,7 @@ import type {
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
+import type { Client } from '../../http/client.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import { serverKey } from '../../secrets.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
@@ -18,7 +19,6 @@ import * as accounts from '../auth/repo.js';
 import {
   type AuthDeps,
   accountBy,
-  type Client,
   requireCurrentPassword,
   type SignInWay,
   startSession,
