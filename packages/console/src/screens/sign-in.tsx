@@ -141,14 +141,7 @@ export function CreateWorkspace() {
           value={workspaceName}
           onValue={setWorkspaceName}
         />
-        <Field
-          label={t('signUp.yourName')}
-          required
-          maxLength={100}
-          autocomplete="name"
-          value={name}
-          onValue={setName}
-        />
+        <YourName value={name} onValue={setName} />
         <Field
           label={t('signIn.email')}
           type="email"
@@ -181,6 +174,11 @@ function useFragmentToken(): string {
 async function startAtInbox(token: string): Promise<void> {
   await adoptSession(token);
   navigate('/', true);
+}
+
+/** The name a newcomer goes by. */
+function YourName(props: { value: string; onValue: (value: string) => void }) {
+  return <Field {...props} label={t('signUp.yourName')} required maxLength={100} autocomplete="name" />;
 }
 
 /** A password being chosen, with the rule it must meet. */
@@ -225,16 +223,7 @@ function LinkPage(props: {
           if (answer) await signedInOrAsk(answer.data, setAsked);
         }}
       >
-        {props.askName && (
-          <Field
-            label={t('signUp.yourName')}
-            required
-            maxLength={100}
-            autocomplete="name"
-            value={name}
-            onValue={setName}
-          />
-        )}
+        {props.askName && <YourName value={name} onValue={setName} />}
         <NewPassword label={t(words.password)} value={password} onValue={setPassword} />
         <FormError message={action.error} />
         <button class="primary" type="submit" disabled={action.pending}>
