@@ -16,7 +16,8 @@ describe('finding a pinned element again', () => {
     const result = await build({
       stdin: {
         contents: `import { describeElement } from './describe.js';
-import { finish, Resolver, resolveAnchor } from './resolve.js';
+import { Resolver, resolveAnchor } from './resolve.js';
+import { finish } from './steps.js';
 window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
         resolveDir: fileURLToPath(new URL('../src/anchoring/', import.meta.url)),
         loader: 'ts',
@@ -100,7 +101,7 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
       let steps = 0;
       const stepped = anchors.map((anchor: unknown) => {
         const resolver = new Resolver(document);
-        resolver.pace.deadline = 0; // always due: stops every few elements
+        resolver.deadline.at = 0; // always due: stops every few elements
         const lookup = resolver.steps(anchor);
         for (let step = lookup.next(); ; step = lookup.next(), steps += 1) {
           if (step.done) return step.value?.element ?? null;

@@ -11,8 +11,10 @@ import {
   textAround,
   textOf,
 } from './features.js';
-import { lookOf, Resolver } from './resolve.js';
-import { isDocument, isShadowRoot, otherSelectors, pathSelector, type Root } from './selectors.js';
+import { RootIndex } from './root-index.js';
+import { isShadowRoot, otherSelectors, pathSelector, type Root } from './selectors.js';
+import { lookOf } from './similarity.js';
+import { Deadline } from './steps.js';
 
 /** The shadow roots and same-origin iframes between the top document and `el`, outermost first. */
 function framesOf(el: Element): AnchorFrame[] {
@@ -50,8 +52,7 @@ function twinsOf(el: Element, features: Features, root: Root, parent: string): n
 
 /** How many elements of the page show `text` (the innermost with all of it). */
 function showing(root: Root, text: string): number {
-  const index = new Resolver(isDocument(root) ? root : root.ownerDocument);
-  return Math.min(1000, index.showing(root, text));
+  return Math.min(1000, new RootIndex(root, new Deadline()).showing(text));
 }
 
 const some = <T extends object>(value: T) => (Object.keys(value).length ? value : undefined);

@@ -5,26 +5,13 @@
 // editor or a hover state can be pinned too.
 import type { Anchor } from '@svc/contract';
 import { matchesShortcut, type Shortcut } from '../config.js';
+import { boxInTop } from '../geometry.js';
 import { describeElement } from './describe.js';
 import { isElement } from './selectors.js';
 
 export interface Picked {
   element: Element;
   anchor: Anchor;
-}
-
-/** The box of `el` in the top document's viewport, through the iframes it is in. */
-export function boxInTop(el: Element): DOMRect {
-  const box = el.getBoundingClientRect();
-  let { left, top } = box;
-  for (let view: Window | null = el.ownerDocument.defaultView; view?.frameElement; view = view.parent) {
-    const frame = view.frameElement;
-    const outer = frame.getBoundingClientRect();
-    const style = getComputedStyle(frame);
-    left += outer.left + Number.parseFloat(style.borderLeftWidth) + Number.parseFloat(style.paddingLeft);
-    top += outer.top + Number.parseFloat(style.borderTopWidth) + Number.parseFloat(style.paddingTop);
-  }
-  return new DOMRect(left, top, box.width, box.height);
 }
 
 /** The documents picking listens to: the page's and those of its same-origin iframes (nested too). */

@@ -9,47 +9,32 @@
 // carries the element's identity (its text, name or a naming attribute, when it had any), and
 // is clearly ahead of the best candidate elsewhere on the page. Otherwise the answer is "not
 // found": a pin on the wrong element is worse than a pin listed apart.
-import type { Anchor, AnchorAttributes } from '@svc/contract';
+import type { Anchor } from '@svc/contract';
+import { featuresOf, lastingClass } from './features.js';
+import { RootIndex } from './root-index.js';
+import { first, matching, type Root } from './selectors.js';
+import { adjacent, jaccard, lookOf, sameText, sameUrl, similarity } from './similarity.js';
+import { Deadline, finish, type Steps } from './steps.js';
 import {
-  contextOf,
-  type Features,
-  featuresOf,
-  lastingClass,
-  normalize,
-  parentText,
-  SKIPPED,
-  textAround,
-  textOf,
-} from './features.js';
-import { first, isDocument, matching, type Root } from './selectors.js';
+  ACCEPT,
+  ACCEPT_BY_TEXT,
+  AROUND_FOR_CHANGED,
+  AROUND_MARGIN,
+  AROUND_MIN,
+  FINALISTS,
+  FINALISTS_MAX,
+  IDENTITY,
+  MARGIN,
+  OWN_FOR_UNIDENTIFIED,
+  PLACE_MARGIN,
+  RIVAL_IDENTITY,
+  SAME_TAG_MAX,
+  SIDES_FOR_CHANGED,
+  SURE,
+  WEIGHTS,
+} from './thresholds.js';
 
 export type Confidence = 'sure' | 'doubtful';
-
-/** Work that can stop between two of its steps: it yields when its time is up, and returns its result. */
-export type Steps<T> = Generator<void, T, void>;
-
-/** Runs `steps` to their end at once. */
-export function finish<T>(steps: Steps<T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/**
- * When looking must stop for now: past `deadline` (a `performance.now()` time; never unless
- * one is set). The clock is read every few elements only.
- */
-export class Pace {
-  deadline = Number.POSITIVE_INFINITY;
-  private calls = 0;
-
-  due(): boolean {
-    if (this.deadline === Number.POSITIVE_INFINITY) return false;
-    this.calls += 1;
-    return this.calls % 16 === 0 && performance.now() > this.deadline;
-  }
-}
 
 export interface Resolution {
   element: Element;
@@ -59,80 +44,7 @@ export interface Resolution {
   score: number;
 }
 
-/** Taken at all only above this share of the description... */
-const ACCEPT = 0.55;
-/** ...or above this one when its own text is exactly the same. */
-const ACCEPT_BY_TEXT = 0.4;
-/** A rival as much itself as the best must be told apart by the text around them, by this much: its place alone does not tell (a copy inserted before an element takes its place). */
-const AROUND_MARGIN = 0.15;
-/** A candidate whose identity agrees less than the best's by this much is no rival. */
-const RIVAL_IDENTITY = 0.2;
-/** ...and then by this much of their place. */
-const PLACE_MARGIN = 0.25;
-/** An element whose own text or name changed must have the text around it agree this much... */
-const AROUND_FOR_CHANGED = 0.6;
-/** ...and on both of its sides (where they are known) this much... */
-const SIDES_FOR_CHANGED = 0.8;
-/** An element without text or name of its own must itself agree this much (tag, classes). */
-const OWN_FOR_UNIDENTIFIED = 0.75;
-/** ...and any element at least this much. */
-const AROUND_MIN = 0.4;
-/** ...and shown without doubt above this one. */
-const SURE = 0.8;
-/** The best must lead the best candidate elsewhere (not inside it, nor around it) by this much. */
-const MARGIN = 0.12;
-/** The identity (text, name, a naming attribute) must be at least this close. */
-const IDENTITY = 0.5;
-/** Candidates compared in full after the quick ranking: this many, and up to the larger number when as good as the first. */
-const FINALISTS = 8;
-const FINALISTS_MAX = 24;
-/** Elements of the anchor's tag are all candidates only when there are no more than this many. */
-const SAME_TAG_MAX = 400;
-
-const WEIGHTS = {
-  testId: 4,
-  id: 3,
-  text: 3,
-  name: 2,
-  label: 2,
-  tag: 1,
-  role: 1,
-  attribute: 1.5,
-  type: 0.5,
-  classes: 2,
-  parent: 1,
-  sibling: 1,
-  quote: 1,
-  position: 1,
-  selectors: 1,
-};
-
 const NAMING_ATTRIBUTES = ['name', 'href', 'src', 'alt', 'ariaLabel', 'placeholder', 'title'] as const;
-
-/** Lookups by attribute value asked of the page one by one, before one walk of it answers the rest. */
-const DIRECT_LOOKUPS = 24;
-
-/** Look-alikes are read one by one, up to this many in a pass; past it, found by their text through an index of the page. */
-const LOOK_ALIKES_READ = 3000;
-
-/** The attributes looked up by value, under the anchor's names for them. */
-const INDEXED_ATTRIBUTES: [keyof AnchorAttributes, string][] = [
-  ...(['data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa'] as const).map(
-    (name) => ['testId', name] as [keyof AnchorAttributes, string],
-  ),
-  ['name', 'name'],
-  ['href', 'href'],
-  ['src', 'src'],
-  ['alt', 'alt'],
-  ['ariaLabel', 'aria-label'],
-  ['placeholder', 'placeholder'],
-  ['title', 'title'],
-];
-
-/** Attributes a look-alike has too, read plainly (an element's test id may be under any of several names). */
-const LOOK_ATTRIBUTES = INDEXED_ATTRIBUTES.filter(([key]) => key !== 'testId').concat([['type', 'type']]);
-
-const lower = (text: string) => text.toLowerCase();
 
 /** Whether the element had anything of its own to be known by: its text, a name, a naming attribute (ids aside: they may be regenerated). */
 const identified = (anchor: Anchor) => {
@@ -152,392 +64,6 @@ const parentWeight = (anchor: Anchor) => (identified(anchor) ? WEIGHTS.parent : 
 /** Link targets that name nothing: `#`, `javascript:…`. */
 const meaningless = (value: string | undefined) =>
   !value || /^(#!?|javascript:.*)$/i.test(value.trim()) || !/[\p{L}\p{N}]/u.test(value);
-
-/** How alike two texts are, 0-1: equal, one inside the other, or the words they share. */
-export function similarity(a: string, b: string): number {
-  if (a === b) return a ? 1 : 0;
-  if (!a || !b) return 0;
-  const x = lower(a);
-  const y = lower(b);
-  if (x === y) return 0.95;
-  const [short, long] = x.length < y.length ? [x, y] : [y, x];
-  // Words added to it, or it is a part of a longer text: alike as far as it goes, and at least
-  // half when it is whole words of the other ("22%" and "22% up").
-  const at = long.indexOf(short);
-  if (at >= 0) {
-    const whole = !/\w/.test(long[at - 1] ?? '') && !/\w/.test(long[at + short.length] ?? '');
-    return Math.max(short.length / long.length, whole ? 0.5 : 0);
-  }
-  const words = (text: string) => new Set(text.split(/[\s,.;:!?()"'“”‘’/|-]+/).filter(Boolean));
-  const p = words(x);
-  const q = words(y);
-  if (p.size < 2 && q.size < 2) return bigrams(x, y);
-  let shared = 0;
-  for (const word of p) if (q.has(word)) shared += 1;
-  return (2 * shared) / (p.size + q.size);
-}
-
-/** Dice's coefficient over character pairs, for texts without spaces (one word, or Chinese and Japanese). */
-function bigrams(x: string, y: string): number {
-  if (x.length < 2 || y.length < 2) return 0;
-  const pairs = new Map<string, number>();
-  for (let i = 0; i < x.length - 1; i += 1) {
-    const pair = x.slice(i, i + 2);
-    pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
-  }
-  let shared = 0;
-  for (let i = 0; i < y.length - 1; i += 1) {
-    const pair = y.slice(i, i + 2);
-    const left = pairs.get(pair) ?? 0;
-    if (left > 0) {
-      pairs.set(pair, left - 1);
-      shared += 1;
-    }
-  }
-  return (2 * shared) / (x.length + y.length - 2);
-}
-
-/** Of `elements`, those whose text is `text` and none of whose children has all of it. */
-export function countShowing(elements: Iterable<Element>, text: string, textOf: (el: Element) => string): number {
-  let count = 0;
-  const seen = new Set<Element>();
-  for (const el of elements) {
-    if (seen.has(el)) continue;
-    seen.add(el);
-    if (textOf(el) === text && ![...el.children].some((child) => textOf(child) === text)) count += 1;
-  }
-  return count;
-}
-
-/** What an element looks like, in one string: look-alikes have the same. */
-export function lookOf(tag: string, text: string, classes: readonly string[], attributes: AnchorAttributes): string {
-  const { id, ...rest } = attributes;
-  const sorted = Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1));
-  return JSON.stringify([tag, text, classes, sorted]);
-}
-
-/** Links and sources: the same address (1), the same but for its query, fragment or a build hash in the file name (0.9), or another (0). */
-function sameUrl(a: string, b: string): number {
-  if (a === b) return 1;
-  const bare = (url: string) => url.replace(/[?#].*$/, '').replace(/[.-][\da-f]{6,}(?=\.\w+$)/i, '');
-  return bare(a) === bare(b) ? 0.9 : 0;
-}
-
-/** For a neighbour's text: the same (1), one inside the other (½), or not (0). */
-function sameText(a: string, b: string): number {
-  if (!a || !b) return a === b ? 1 : 0;
-  const x = lower(a);
-  const y = lower(b);
-  if (x === y) return 1;
-  return x.includes(y) || y.includes(x) ? 0.5 : 0;
-}
-
-/** How much of the text right next to the element is unchanged: the end of what comes before it, the start of what follows. */
-function adjacent(was: string, now: string, side: 'before' | 'after'): number {
-  const span = Math.min(24, was.length);
-  if (!span) return 1;
-  let same = 0;
-  while (same < span) {
-    const a = side === 'before' ? was[was.length - 1 - same] : was[same];
-    const b = side === 'before' ? now[now.length - 1 - same] : now[same];
-    if (a === undefined || a !== b) break;
-    same += 1;
-  }
-  return same / span;
-}
-
-const jaccard = (a: readonly string[], b: readonly string[]) => {
-  if (!a.length && !b.length) return 1;
-  const set = new Set(b);
-  const shared = a.filter((item) => set.has(item)).length;
-  return shared / (a.length + b.length - shared);
-};
-
-/** What is read of a candidate only when it is compared in full. */
-interface Surroundings {
-  context: NonNullable<Anchor['context']>;
-  prefix: string;
-  suffix: string;
-  box: DOMRect;
-}
-
-/** Elements by the start of a text: parents of text nodes, and elements by their first text. */
-interface TextIndex {
-  parents: Map<string, Element[]>;
-  firsts: Map<string, Element[]>;
-}
-
-/**
- * The readings of one page, shared by every anchor resolved in one pass, so that an element
- * is read once however many anchors consider it. Valid until the page changes.
- */
-class RootIndex {
-  private readonly features = new Map<Element, Features>();
-  private readonly texts = new Map<Element, string>();
-  private readonly lookStrings = new Map<Element, string>();
-  /** The element's text, read once. */
-  readonly textOf = (el: Element): string => {
-    let text = this.texts.get(el);
-    if (text === undefined) {
-      text = textOf(el);
-      this.texts.set(el, text);
-    }
-    return text;
-  };
-  private readonly surroundings = new Map<Element, Surroundings>();
-  private readonly contexts = new Map<Element, NonNullable<Anchor['context']>>();
-  private readonly parentTexts = new Map<Element, string>();
-  /** Elements of a tag and classes, for look-alikes. */
-  private readonly selections = new Map<string, Element[]>();
-  private readonly byTag = new Map<string, Element[]>();
-  private readonly looks = new Map<string, Map<string, Element[]>>();
-  private byText: TextIndex | null = null;
-  private lookAlikesRead = 0;
-  private byValue: Map<string, Element[]> | null = null;
-  private valueLookups = 0;
-
-  constructor(
-    readonly root: Root,
-    private readonly pace: Pace,
-  ) {}
-
-  featuresOf(el: Element): Features {
-    let features = this.features.get(el);
-    if (!features) {
-      features = featuresOf(el, this.textOf);
-      this.features.set(el, features);
-    }
-    return features;
-  }
-
-  /** What it looks like (see `lookOf`), read once. */
-  lookOf(el: Element): string {
-    let look = this.lookStrings.get(el);
-    if (look === undefined) {
-      const f = this.featuresOf(el);
-      look = lookOf(f.tag, f.text, f.classes, f.attributes);
-      this.lookStrings.set(el, look);
-    }
-    return look;
-  }
-
-  /** The text of its parent and nearest siblings. */
-  contextOf(el: Element): NonNullable<Anchor['context']> {
-    let context = this.contexts.get(el);
-    if (!context) {
-      context = contextOf(el, this.textOf(el), this.textOf);
-      this.contexts.set(el, context);
-    }
-    return context;
-  }
-
-  /** The elements of `tag` that look like `look` (see `lookOf`). */
-  lookingLike(tag: string, look: string): Element[] {
-    let groups = this.looks.get(tag);
-    if (!groups) {
-      groups = new Map();
-      for (const el of this.withTag(tag)) {
-        const key = this.lookOf(el);
-        const group = groups.get(key);
-        if (group) group.push(el);
-        else groups.set(key, [el]);
-      }
-      this.looks.set(tag, groups);
-    }
-    return groups.get(look) ?? [];
-  }
-
-  /** How many elements show `text` as the innermost element with all of it (a span in a link counts once). */
-  showing(text: string): number {
-    return countShowing(this.withTextStart(text), text, (el) => this.featuresOf(el).text);
-  }
-
-  /** The text of its closest ancestor that says more than it (see `parentText`), read once. */
-  parentTextOf(el: Element): string {
-    let text = this.parentTexts.get(el);
-    if (text === undefined) {
-      text = parentText(el, this.textOf(el), this.textOf);
-      this.parentTexts.set(el, text);
-    }
-    return text;
-  }
-
-  /** How many elements look like `el` and have the same text around them (its parent's): only their places tell them apart. */
-  *indistinguishable(el: Element): Steps<number> {
-    const f = this.featuresOf(el);
-    const look = this.lookOf(el);
-    const parent = this.parentTextOf(el);
-    // Look-alikes have its classes as they are now (hashed alike by the same build), and its
-    // attributes: compared first, as they cost less to read than a text.
-    const classes = [...el.classList].map((name) => `.${CSS.escape(name)}`).join('');
-    const selector = `${CSS.escape(f.tag)}${classes || ':not([class])'}`;
-    let looks = this.selections.get(selector);
-    if (!looks) {
-      looks = matching(this.root, selector);
-      this.selections.set(selector, looks);
-    }
-    // Once many have been read in this pass, those whose text starts as its does: one walk of
-    // the page then serves every anchor of the pass (and costs more than one anchor's reading).
-    if (f.text && (this.byText || this.lookAlikesRead + looks.length > LOOK_ALIKES_READ)) {
-      yield* this.readingTexts();
-      looks = this.startingAs(f.text).filter((other) => other.matches(selector));
-    }
-    this.lookAlikesRead += looks.length;
-    const attributes = LOOK_ATTRIBUTES.filter(([key]) => f.attributes[key]);
-    let count = 0;
-    for (const other of looks) {
-      if (
-        attributes.every(([key, name]) => other.getAttribute(name)?.trim().slice(0, 300) === f.attributes[key]) &&
-        this.textOf(other) === f.text &&
-        this.lookOf(other) === look &&
-        this.parentTextOf(other) === parent
-      ) {
-        count += 1;
-      }
-      if (this.pace.due()) yield;
-    }
-    return count;
-  }
-
-  surroundingsOf(el: Element): Surroundings {
-    let found = this.surroundings.get(el);
-    if (!found) {
-      found = {
-        context: this.contextOf(el),
-        prefix: textAround(el, 'before'),
-        suffix: textAround(el, 'after'),
-        box: el.getBoundingClientRect(),
-      };
-      this.surroundings.set(el, found);
-    }
-    return found;
-  }
-
-  withTag(tag: string): Element[] {
-    let elements = this.byTag.get(tag);
-    if (!elements) {
-      elements = matching(this.root, CSS.escape(tag));
-      this.byTag.set(tag, elements);
-    }
-    return elements;
-  }
-
-  /**
-   * Elements with `value` for one of the attributes an anchor names (`id`, `testId`, `name`,
-   * `href`, …): one walk of the page serves every anchor resolved in this pass.
-   */
-  *withValue(key: keyof AnchorAttributes, value: string): Steps<Element[]> {
-    // A few lookups ask the page each time; past that, one walk of the page answers the rest.
-    this.valueLookups += 1;
-    if (!this.byValue && this.valueLookups <= DIRECT_LOOKUPS) {
-      const selector = INDEXED_ATTRIBUTES.filter(([name]) => name === key)
-        .map(([, attribute]) => `[${attribute}="${CSS.escape(value)}"]`)
-        .concat(key === 'id' ? [`[id="${CSS.escape(value)}"]`] : [])
-        .join(',');
-      return selector ? matching(this.root, selector) : [];
-    }
-    if (!this.byValue) {
-      const byValue = new Map<string, Element[]>();
-      const note = (name: string, found: string | null, el: Element) => {
-        if (!found) return;
-        const entry = `${name}\u0000${found.trim()}`;
-        const list = byValue.get(entry);
-        if (list) list.push(el);
-        else byValue.set(entry, [el]);
-      };
-      for (const el of matching(this.root, '*')) {
-        if (el.id) note('id', el.id, el);
-        for (const [name, attribute] of INDEXED_ATTRIBUTES) note(name, el.getAttribute(attribute), el);
-        if (this.pace.due()) yield;
-      }
-      // Another lookup may have finished the walk while this one waited.
-      this.byValue ??= byValue;
-    }
-    return this.byValue.get(`${key}\u0000${value}`) ?? [];
-  }
-
-  /**
-   * One walk of the page's text nodes files each under the start of its text: the parents of
-   * text nodes (see `withTextStart`), and each element under the start of its first text
-   * (see `startingAs`).
-   */
-  *readingTexts(): Steps<TextIndex> {
-    if (this.byText) return this.byText;
-    const byText = { parents: new Map<string, Element[]>(), firsts: new Map<string, Element[]>() };
-    const filed = new Set<Element>();
-    const root = this.root;
-    const top = isDocument(root) ? (root.body ?? root.documentElement) : root;
-    const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(top, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!parent || SKIPPED.has(parent.tagName)) continue;
-      const key = startKey(node.nodeValue ?? '');
-      if (!key) continue;
-      const parents = byText.parents.get(key);
-      if (parents) parents.push(parent);
-      else byText.parents.set(key, [parent]);
-      // The first text of its parent and of each ancestor not filed yet (whose text starts here).
-      const firsts = byText.firsts.get(key) ?? [];
-      for (let el: Element | null = parent; el && !filed.has(el); el = el.parentElement) {
-        filed.add(el);
-        firsts.push(el);
-      }
-      byText.firsts.set(key, firsts);
-      if (this.pace.due()) yield;
-    }
-    this.byText ??= byText;
-    return this.byText;
-  }
-
-  private readTexts(): TextIndex {
-    return this.byText ?? finish(this.readingTexts());
-  }
-
-  /** Every element whose text (see `textOf`) may be `text`: those whose first text node starts as `text` does. */
-  startingAs(text: string): Element[] {
-    const { firsts } = this.readTexts();
-    const start = lower(text.slice(0, 8));
-    const found: Element[] = [];
-    for (let length = 1; length <= start.length; length += 1) found.push(...(firsts.get(start.slice(0, length)) ?? []));
-    return found;
-  }
-
-  /** Elements whose text starts like `text` (any tag): the parents of text nodes starting so, and their ancestors whose text starts there too. */
-  withTextStart(text: string): Element[] {
-    const found: Element[] = [];
-    for (const parent of this.readTexts().parents.get(textKey(text)) ?? []) {
-      let node: Element | null = parent;
-      for (let level = 0; node && level < 4; level += 1, node = node.parentElement) found.push(node);
-    }
-    return found;
-  }
-}
-
-const textKey = (text: string) => lower(normalize(text).slice(0, 8));
-
-const SPACE = /\s/;
-
-/**
- * `textKey` of a text node's value, read from its start only: a page has tens of thousands of
- * text nodes, most of them white space between tags, and normalising each whole costs more
- * than walking them.
- */
-function startKey(value: string): string {
-  let key = '';
-  let space = false;
-  for (let i = 0; i < value.length && key.length < 8; i += 1) {
-    const char = value[i] as string;
-    const code = value.charCodeAt(i);
-    if (code <= 32 ? code === 32 || (code >= 9 && code <= 13) : code > 127 && SPACE.test(char)) {
-      space = key.length > 0;
-      continue;
-    }
-    if (space) key += ' ';
-    space = false;
-    if (key.length < 8) key += char;
-  }
-  return key.toLowerCase();
-}
 
 export interface Scored {
   element: Element;
@@ -585,8 +111,8 @@ function documentBox(el: Element, box: DOMRect) {
  */
 export class Resolver {
   private readonly indexes = new Map<Root, RootIndex>();
-  /** Set its deadline to have `steps` stop there (see `Steps`). */
-  readonly pace = new Pace();
+  /** Set `deadline.at` to have `steps` stop there (see `Steps`). */
+  readonly deadline = new Deadline();
   /** Why the last anchor was not found: for tests and for the curious. */
   refusal = '';
 
@@ -608,15 +134,10 @@ export class Resolver {
     return lookOf(now.tag, now.text, now.classes, now.attributes) === index.lookOf(el);
   }
 
-  /** How many elements of `root` show `text` (the innermost with all of it). */
-  showing(root: Root, text: string): number {
-    return this.indexOf(root).showing(text);
-  }
-
   private indexOf(root: Root): RootIndex {
     let index = this.indexes.get(root);
     if (!index) {
-      index = new RootIndex(root, this.pace);
+      index = new RootIndex(root, this.deadline);
       this.indexes.set(root, index);
     }
     return index;
@@ -650,7 +171,7 @@ export class Resolver {
   }
 
   /**
-   * `resolve`, in steps that stop when the pace is due: a page's readings are kept, so a lookup
+   * `resolve`, in steps that stop when the deadline is due: a page's readings are kept, so a lookup
    * can go on in the next frame. The page may change between steps: see `readsAsItDid`.
    */
   *steps(anchor: Anchor): Steps<Resolution | null> {
@@ -784,7 +305,7 @@ export class Resolver {
     const quick: Scored[] = [];
     for (const element of yield* this.candidates(index, anchor, bySelectors)) {
       quick.push(this.score(index, anchor, element, false));
-      if (this.pace.due()) yield;
+      if (this.deadline.due()) yield;
     }
     quick.sort((a, b) => b.score - a.score);
     // The first few, and all as good as the first (look-alikes differ only in what is compared in full).

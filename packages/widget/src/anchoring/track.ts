@@ -7,11 +7,11 @@
 // spaced out further, backing off when it is slow, so that a page that changes all the time
 // pays nearly nothing for the widget.
 import type { Anchor } from '@svc/contract';
-import { overlaps } from '../geometry.js';
+import { boxInTop, overlaps } from '../geometry.js';
 import { textOf } from './features.js';
-import { boxInTop } from './pick.js';
-import { type Confidence, type Resolution, Resolver, type Steps } from './resolve.js';
+import { type Confidence, type Resolution, Resolver } from './resolve.js';
 import { first } from './selectors.js';
+import type { Steps } from './steps.js';
 
 /** Where a pin goes, relative to the widget's host, and whether it shows. */
 export interface Placement {
@@ -206,7 +206,7 @@ export class PinTracker {
       const lookup = this.lookup;
       if (!lookup) break;
       const started = performance.now();
-      lookup.resolver.pace.deadline = deadline;
+      lookup.resolver.deadline.at = deadline;
       const step = lookup.steps.next();
       lookup.spent += performance.now() - started;
       if (!step.done) break;
