@@ -13,7 +13,6 @@ import type { PollPace } from './http/poll-pace.js';
 import type { RateRules } from './limits/rules.js';
 import type { CommentEventSink } from './modules/comments/events.js';
 import type { CommentWatch } from './modules/comments/watch.js';
-import type { ExportThreads } from './modules/export/export-thread.js';
 import type { SecretBox } from './secrets.js';
 
 export interface AppContext {
@@ -34,8 +33,6 @@ export interface AppContext {
   watch: CommentWatch;
   /** The origins allowed to call the API (every project's). */
   origins: AllowedOrigins;
-  /** Where exports run: threads of their own, off the server's. */
-  exports: ExportThreads;
   /** The interval the unread-count answer asks clients to poll at. */
   pace: PollPace;
   /** The configuration's policies, read by the services that apply them. */

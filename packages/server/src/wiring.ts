@@ -10,7 +10,6 @@ import { AllowedOrigins } from './http/cors.js';
 import { PollPace } from './http/poll-pace.js';
 import { rateRules } from './limits/rules.js';
 import { CommentWatch, commentChangeKey } from './modules/comments/watch.js';
-import { ExportThreads } from './modules/export/export-thread.js';
 import { notificationSink } from './modules/notifications/service.js';
 import { listAllowedOrigins } from './modules/projects/repo.js';
 import { openSecretBox, type SecretBox } from './secrets.js';
@@ -58,7 +57,6 @@ export function createContext(config: Config, options: ContextOptions): AppConte
     },
     watch: new CommentWatch(database.changes),
     origins,
-    exports: new ExportThreads(config.database, database.db),
     pace: new PollPace(config.pollFloorSeconds, config.pollAdaptive),
     sessions: config.sessions,
     links: config.links,
@@ -70,9 +68,8 @@ export function stopWaiting(ctx: AppContext): void {
   ctx.watch.close();
 }
 
-/** Ends what the context holds open: the pace's sampling, the export threads, the database. */
+/** Ends what the context holds open: the pace's sampling, the database. */
 export async function closeContext(ctx: AppContext): Promise<void> {
   ctx.pace.close();
-  await ctx.exports.close();
   await ctx.database.close();
 }

@@ -15,7 +15,7 @@ import {
 } from '../../../test/helpers.js';
 import type { Actor } from '../auth/actor.js';
 import { type ExportJob, exportLines } from './export.js';
-import { EXPORT_THREADS } from './export-thread.js';
+import { EXPORT_THREADS, ExportThreads } from './export-thread.js';
 
 async function text(lines: AsyncIterable<string | Buffer> | Readable): Promise<string> {
   let all = '';
@@ -32,6 +32,7 @@ describe(`exports on threads of their own (${dialect})`, () => {
   let admin: Member;
   let actor: Actor;
   let job: (format: ExportJob['format']) => ExportJob;
+  let threads: ExportThreads;
 
   before(async () => {
     // In memory, no other thread can read SQLite: a file, as the server has.
@@ -55,15 +56,17 @@ describe(`exports on threads of their own (${dialect})`, () => {
       credential: { kind: 'session', id: 'ses_x', hash: 'x', lastUsedAt: 0, expiresAt: Infinity, idleMs: Infinity },
     };
     job = (format) => ({ format, serverVersion: t.app.ctx.version, actor, projectId: null });
+    threads = new ExportThreads(t.app.ctx.config.database, t.app.ctx.db);
   });
   after(async () => {
+    await threads.close();
     await t.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('what a thread writes is what the server would, line for line, JSON Lines and CSV', async () => {
     for (const format of ['jsonl', 'csv'] as const) {
-      const threaded = await text(t.app.ctx.exports.lines(job(format)));
+      const threaded = await text(threads.lines(job(format)));
       const here = await text(exportLines(t.app.ctx.db, job(format)));
       assert.ok(threaded.length > 300 * 400, `${format}: ${threaded.length} characters`);
       assert.equal(withoutMoment(threaded), withoutMoment(here), format);
@@ -73,20 +76,20 @@ describe(`exports on threads of their own (${dialect})`, () => {
   test('more exports than threads: the others wait for one, and every one is whole', async () => {
     const expected = withoutMoment(await text(exportLines(t.app.ctx.db, job('jsonl'))));
     const exports = await Promise.all(
-      Array.from({ length: EXPORT_THREADS * 2 + 1 }, () => text(t.app.ctx.exports.lines(job('jsonl')))),
+      Array.from({ length: EXPORT_THREADS * 2 + 1 }, () => text(threads.lines(job('jsonl')))),
     );
     for (const exported of exports) assert.equal(withoutMoment(exported), expected);
   });
 
   test('an export left half read (its client gone) frees its thread for the next', async () => {
     for (let i = 0; i < EXPORT_THREADS + 1; i++) {
-      const stream = t.app.ctx.exports.lines(job('jsonl'));
+      const stream = threads.lines(job('jsonl'));
       for await (const chunk of stream) {
         assert.ok(String(chunk).startsWith('{"type":"export"'));
         break; // Leaving the loop destroys the stream, as a closed connection does.
       }
     }
-    const whole = await text(t.app.ctx.exports.lines(job('csv')));
+    const whole = await text(threads.lines(job('csv')));
     assert.equal(whole.trimEnd().split('\r\n').length, 301);
   });
 

@@ -6,12 +6,16 @@ import { auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import { getProject } from '../projects/service.js';
+import { ExportThreads } from './export-thread.js';
 import { screenshotsZip } from './screenshots.js';
 
 const TYPES = { jsonl: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
 export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
+  // Exports run on threads of their own, off the server's (started when first needed).
+  const exports = new ExportThreads(ctx.config.database, ctx.db);
+  app.addHook('onClose', () => exports.close());
   route(
     app,
     'GET /api/workspace/export',
@@ -29,9 +33,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         format === 'csv' ? 'CSV' : 'JSON Lines',
       );
       download(reply, TYPES[format], `${project ? project.key : 'workspace'}-comments-${today()}.${format}`);
-      return reply.send(
-        ctx.exports.lines({ format, serverVersion: ctx.version, actor, projectId: project?.id ?? null }),
-      );
+      return reply.send(exports.lines({ format, serverVersion: ctx.version, actor, projectId: project?.id ?? null }));
     },
   );
 
