@@ -35,6 +35,13 @@ function withSessionSettings(url: string, settings = '-c jit=off'): string {
 /** The kinds of change the feed carries; a payload of any other kind is ignored. */
 const CHANGE_KINDS: ReadonlySet<string> = new Set<Change['kind']>(['credential', 'unread', 'origins', 'comments']);
 
+/**
+ * Long reads (a year of insights, a search over every comment) that one server process has in
+ * the database at once; more wait for a connection of theirs. The database's cores serve every
+ * workspace's requests: a team looping on insights takes at most these.
+ */
+const LONG_READS_AT_ONCE = 2;
+
 /** Statements each connection keeps prepared; past it, new statements are parsed on every run. */
 const PREPARED_PER_CONNECTION = 500;
 
@@ -121,6 +128,9 @@ export function postgresDatabase(databaseUrl: string): Database {
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const readPool = new pg.Pool({ connectionString: url, max: LONG_READS_AT_ONCE, Client: PreparingClient });
+  readPool.on('error', () => {});
+  const reads = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: readPool }) });
 
   const handlers: ChangeHandler[] = [];
   /** By transaction: what its last statement will send. */
@@ -184,7 +194,7 @@ export function postgresDatabase(databaseUrl: string): Database {
   return {
     name: 'postgres',
     db,
-    reads: db,
+    reads,
     withStartupLock: (fn) =>
       db.connection().execute(async (conn) => {
         await sql`select pg_advisory_lock(${STARTUP_LOCK_KEY})`.execute(conn);
@@ -250,6 +260,7 @@ export function postgresDatabase(databaseUrl: string): Database {
       const client = listener;
       listener = null;
       await client?.end().catch(() => {});
+      await reads.destroy();
       await db.destroy();
     },
   };

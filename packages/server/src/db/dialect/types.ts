@@ -34,10 +34,11 @@ export interface Database {
   name: 'sqlite' | 'postgres';
   db: Kysely<Tables>;
   /**
-   * Where long reads run (a year of insights, an export, a search), so that they never hold
-   * other requests: on SQLite a thread of its own with a read-only connection (WAL lets it
-   * read beside the writer; a database in memory has none, and reads on `db`); on PostgreSQL
-   * the pool, as every query. Reads only, no transactions.
+   * Where long reads run (a year of insights, a search), so that they never hold other
+   * requests: on SQLite a thread of its own with a read-only connection (WAL lets it read
+   * beside the writer; a database in memory has none, and reads on `db`); on PostgreSQL a
+   * pool of their own, two connections, so that a few of them at a time take the database's
+   * cores. Reads only, no transactions. (Exports have threads of their own.)
    */
   reads: Kysely<Tables>;
   changes: ChangeFeed;
