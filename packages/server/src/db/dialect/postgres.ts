@@ -37,10 +37,11 @@ const CHANGE_KINDS: ReadonlySet<string> = new Set<Change['kind']>(['credential',
 
 /**
  * Long reads (a year of insights, a search over every comment) that one server process has in
- * the database at once; more wait for a connection of theirs. The database's cores serve every
- * workspace's requests: a team looping on insights takes at most these.
+ * the database at once; more wait for the connection of theirs. The database's cores serve
+ * every workspace's requests: a team looping on insights takes one (`bench/heavy-reads`:
+ * another tenant's p99 4.1x alone with two, 3.5x with one).
  */
-const LONG_READS_AT_ONCE = 2;
+const LONG_READS_AT_ONCE = 1;
 
 /** Statements each connection keeps prepared; past it, new statements are parsed on every run. */
 const PREPARED_PER_CONNECTION = 500;

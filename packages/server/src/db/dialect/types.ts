@@ -37,8 +37,7 @@ export interface Database {
    * Where long reads run (a year of insights, a search), so that they never hold other
    * requests: on SQLite a thread of its own with a read-only connection (WAL lets it read
    * beside the writer; a database in memory has none, and reads on `db`); on PostgreSQL a
-   * pool of their own, two connections, so that a few of them at a time take the database's
-   * cores. Reads only, no transactions. (Exports have threads of their own.)
+   * connection of their own, so that one of them at a time takes a core of the database. Reads only, no transactions. (Exports have threads of their own.)
    */
   reads: Kysely<Tables>;
   changes: ChangeFeed;
