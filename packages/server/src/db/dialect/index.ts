@@ -16,6 +16,10 @@ export function openDatabase(config: DatabaseConfig): Database {
  * null where no other thread can reach the data (a SQLite database in memory).
  */
 export function openReadingConnection(config: DatabaseConfig): Kysely<Tables> | null {
-  if (config.dialect === 'postgres') return postgresReadingConnection(config.url);
-  return config.file === ':memory:' ? null : sqliteReadingConnection(config.file);
+  if (!readableFromAnotherThread(config)) return null;
+  return config.dialect === 'postgres' ? postgresReadingConnection(config.url) : sqliteReadingConnection(config.file);
 }
+
+/** Whether a thread other than the server's can open the database (not a SQLite database in memory). */
+export const readableFromAnotherThread = (config: DatabaseConfig) =>
+  config.dialect === 'postgres' || config.file !== ':memory:';

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import type { DatabaseConfig } from '../../config.js';
+import { readableFromAnotherThread } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
 import { moduleBeside, startThread } from '../../threads.js';
 import { type ExportJob, exportLines } from './export.js';
@@ -37,9 +38,7 @@ export class ExportThreads {
 
   /** The text of the export, streamed as the client takes it; destroying the stream stops the export. */
   lines(job: ExportJob): Readable {
-    if (this.database.dialect === 'sqlite' && this.database.file === ':memory:') {
-      return Readable.from(exportLines(this.inProcess, job));
-    }
+    if (!readableFromAnotherThread(this.database)) return Readable.from(exportLines(this.inProcess, job));
     let worker: Worker | null = null;
     let finished = false;
     /** Whether the thread waits for the stream to want more. */
