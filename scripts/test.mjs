@@ -90,8 +90,8 @@ const results = [];
 const allFiles = testFiles();
 // The contract's tests (words, formats, the poller) read no database: the SQLite pass has them.
 const contractTests = (file) => /[\\/]contract[\\/]/.test(file);
-// The PostgreSQL pass: the server's tests and the CLI's (a deploy report's matching, a claim,
-// an import are written in each database's SQL).
+// The PostgreSQL pass: the server's tests and the CLI's (a deploy report's matching and an
+// import are written in each database's SQL).
 const serverFiles = allFiles.filter((file) => !browserTests(file) && !contractTests(file));
 const timedFiles = allFiles.filter(timedTests);
 // The browser tests first: they are the longest files, and started early they run beside the
