@@ -3,6 +3,7 @@
 // screenshot. Each sets one global when it runs, read once here.
 import { LOCALES, type Messages, PSEUDO_LOCALE } from '@svc/contract/i18n';
 import type { Anchoring } from './anchoring/index.js';
+import type { panelActions } from './panel-actions.js';
 import { SCREENSHOT_BUDGET_MS, ScreenshotTooSlow } from './screenshot-budget.js';
 import type { signInView } from './views/sign-in.js';
 import type { signedInView } from './views/signed-in.js';
@@ -25,7 +26,13 @@ export interface ChunkSource {
 }
 
 export interface Chunks {
-  __svcPanel: { signInView: typeof signInView; signedInView: typeof signedInView; english: Messages; styles: string };
+  __svcPanel: {
+    panelActions: typeof panelActions;
+    signInView: typeof signInView;
+    signedInView: typeof signedInView;
+    english: Messages;
+    styles: string;
+  };
   __svcAnchoring: Anchoring;
   __svcScreenshot: Capture;
 }

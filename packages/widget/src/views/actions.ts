@@ -1,5 +1,6 @@
 import type { Locale } from '@svc/contract/i18n';
-import type { StatusFilter, Tab } from '../store.js';
+import type { StatusFilter } from '../store.js';
+import type { Tab } from '../view-state.js';
 
 /** What the views can ask of the widget; each re-renders and moves focus where the user expects. */
 export interface Actions {

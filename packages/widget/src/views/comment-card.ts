@@ -21,7 +21,7 @@ function triageActions(store: Store, actions: Actions, c: Comment): Node | null 
   const can = c.can;
   const here = c.pageUrl === store.page();
   const { t } = store.i18n;
-  if (store.deleting === c.id) {
+  if (store.view.deleting === c.id) {
     return h(
       'div',
       { class: 'actions', role: 'group', 'aria-label': t('triage.deleteQuestion') },
@@ -56,7 +56,7 @@ function triageActions(store: Store, actions: Actions, c: Comment): Node | null 
 
 /** Where the pin is on this page: found (nothing to say), perhaps on a changed element, or not found. */
 function whereabouts(store: Store, id: string): Node | null {
-  const placed = store.placements.get(id);
+  const placed = store.view.placements.get(id);
   if (placed === undefined || placed?.confidence === 'sure') return null;
   return h(
     'strong',
@@ -88,7 +88,7 @@ function thumbnail(store: Store, c: Comment): Node {
 function details(store: Store, actions: Actions, c: Comment): Node | null {
   const context = c.context;
   if (!context) return null;
-  const shown = store.details.has(c.id);
+  const shown = store.view.details.has(c.id);
   const { t } = store.i18n;
   const software = (s: { name: string; version: string | null } | null) =>
     s ? `${s.name} ${s.version ?? ''}`.trim() : '?';
@@ -152,13 +152,13 @@ function details(store: Store, actions: Actions, c: Comment): Node | null {
 }
 
 export function commentCard(store: Store, actions: Actions, c: Comment, pin?: number): HTMLElement {
-  const open = store.expanded.has(c.id);
+  const open = store.view.expanded.has(c.id);
   const here = c.pageUrl === store.page();
   const { t, parts } = store.i18n;
   return h(
     'li',
     {
-      class: `comment${store.highlighted === c.id ? ' highlight' : ''}`,
+      class: `comment${store.view.highlighted === c.id ? ' highlight' : ''}`,
       // An id, so that a redraw (the pins found, the words loaded) keeps focus on it.
       id: `svc-comment-${c.id}`,
       'data-comment': c.id,
@@ -168,7 +168,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
     h(
       'div',
       { class: 'row' },
-      pin && store.placements.get(c.id) !== null
+      pin && store.view.placements.get(c.id) !== null
         ? h('span', { class: 'number', title: t('comment.pinNumber', { number: pin }) }, String(pin))
         : null,
       h('strong', null, c.author.name),
@@ -177,11 +177,11 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
     ),
     h('p', null, c.body),
     c.screenshot ? thumbnail(store, c) : null,
-    c.anchor && store.words
+    c.anchor && store.view.words
       ? h(
           'div',
           { class: 'muted' },
-          t('comment.about', { element: store.words(c) }),
+          t('comment.about', { element: store.view.words(c) }),
           here ? whereabouts(store, c.id) : null,
         )
       : null,

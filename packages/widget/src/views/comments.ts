@@ -37,7 +37,7 @@ export function commentsView(store: Store, actions: Actions): Node[] {
   const numbers = store.pinNumbers();
   const card = (c: Comment) => commentCard(store, actions, c, numbers.get(c.id));
   // This page's comments whose element is not found: apart, so that nobody takes them for pinned.
-  const missing = store.comments.filter((c) => numbers.has(c.id) && store.placements.get(c.id) === null);
+  const missing = store.comments.filter((c) => numbers.has(c.id) && store.view.placements.get(c.id) === null);
   const listed = store.comments.filter((c) => !missing.includes(c));
   const list = listed.length
     ? h('ul', { 'aria-label': t('comments.list') }, listed.map(card))

@@ -1,13 +1,14 @@
 import { COMMENT_BODY_MAX } from '@svc/contract/rules';
 import { h } from '../dom.js';
-import type { Draft, Store } from '../store.js';
+import type { Store } from '../store.js';
+import type { Draft } from '../view-state.js';
 import type { Actions } from './actions.js';
 import { field, formError } from './form.js';
 
 /** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
 export function newCommentView(store: Store, draft: Draft, actions: Actions): Node {
   const { t } = store.i18n;
-  const words = store.words;
+  const words = store.view.words;
   const form = h(
     'form',
     {

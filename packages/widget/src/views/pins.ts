@@ -10,7 +10,7 @@ export function pinsView(store: Store, openComment: (id: string, pageUrl: string
   const pins: HTMLElement[] = [];
   for (const [id, number] of store.pinNumbers()) {
     const c = store.comment(id);
-    const placed = store.placements.get(id);
+    const placed = store.view.placements.get(id);
     if (!c || !placed) continue;
     const doubtful = placed.confidence === 'doubtful';
     pins.push(

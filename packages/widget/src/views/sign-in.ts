@@ -5,7 +5,7 @@ import { closeButton } from './parts.js';
 
 export function signInView(store: Store, actions: Actions): Node[] {
   const { t } = store.i18n;
-  const form = store.challenge ? codeForm(store, actions) : passwordForm(store, actions);
+  const form = store.session.challenge ? codeForm(store, actions) : passwordForm(store, actions);
   return [
     h('header', null, h('strong', { class: 'title' }, t('signIn.title')), closeButton(store, actions)),
     h('div', { class: 'body' }, form),
@@ -50,7 +50,7 @@ function passwordForm(store: Store, actions: Actions): HTMLFormElement {
         actions.signIn(form, value('email'), value('password'));
       },
     },
-    store.notice ? h('p', { class: 'error', role: 'alert' }, store.notice) : null,
+    store.session.notice ? h('p', { class: 'error', role: 'alert' }, store.session.notice) : null,
     h('label', { for: 'svc-email' }, t('signIn.email')),
     h('input', { id: 'svc-email', name: 'email', type: 'email', autocomplete: 'username', required: true }),
     h('label', { for: 'svc-password' }, t('signIn.password')),
@@ -62,14 +62,14 @@ function passwordForm(store: Store, actions: Actions): HTMLFormElement {
       required: true,
     }),
     h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, t('signIn.submit'))),
-    store.sso
+    store.session.sso
       ? h(
           'div',
           { class: 'actions' },
           h(
             'button',
             { class: 'btn', type: 'button', onClick: () => actions.continueWithSso() },
-            t('signIn.sso', { provider: store.sso.displayName }),
+            t('signIn.sso', { provider: store.session.sso.displayName }),
           ),
         )
       : null,

@@ -1,6 +1,7 @@
 import { isLocale, LOCALE_NAMES, LOCALES } from '@svc/contract/i18n';
 import { h } from '../dom.js';
-import type { Store, Tab } from '../store.js';
+import type { Store } from '../store.js';
+import type { Tab } from '../view-state.js';
 import type { Actions } from './actions.js';
 import { commentsView } from './comments.js';
 import { newCommentView } from './new-comment.js';
@@ -17,9 +18,9 @@ export function signedInView(store: Store, actions: Actions): Node[] {
         role: 'tab',
         type: 'button',
         id: `svc-tab-${id}`,
-        'aria-selected': String(store.tab === id),
+        'aria-selected': String(store.view.tab === id),
         'aria-controls': 'svc-tabpanel',
-        tabindex: store.tab === id ? '0' : '-1',
+        tabindex: store.view.tab === id ? '0' : '-1',
         onClick: () => actions.switchTab(id),
         onKeydown: (event: KeyboardEvent) => {
           if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
@@ -53,22 +54,26 @@ export function signedInView(store: Store, actions: Actions): Node[] {
     h(
       'div',
       { class: 'who' },
-      h('span', null, ...store.i18n.parts('panel.signedInAs', { name: h('strong', null, store.user?.name ?? '') })),
+      h(
+        'span',
+        null,
+        ...store.i18n.parts('panel.signedInAs', { name: h('strong', null, store.session.user?.name ?? '') }),
+      ),
       h('button', { class: 'link', type: 'button', onClick: () => actions.signOut() }, t('panel.signOut')),
       languageMenu(store, actions),
     ),
   );
   const content =
-    store.tab === 'updates'
+    store.view.tab === 'updates'
       ? updatesView(store, actions)
-      : store.draft
-        ? newCommentView(store, store.draft, actions)
+      : store.view.draft
+        ? newCommentView(store, store.view.draft, actions)
         : commentsView(store, actions);
   return [
     header,
     h(
       'div',
-      { class: 'body', id: 'svc-tabpanel', role: 'tabpanel', 'aria-labelledby': `svc-tab-${store.tab}` },
+      { class: 'body', id: 'svc-tabpanel', role: 'tabpanel', 'aria-labelledby': `svc-tab-${store.view.tab}` },
       content,
     ),
   ];
@@ -76,7 +81,7 @@ export function signedInView(store: Store, actions: Actions): Node[] {
 
 /** The person's language, kept on their account: "as this page or browser says", or one of the ten. */
 function languageMenu(store: Store, actions: Actions): Node {
-  const chosen = store.user?.locale ?? '';
+  const chosen = store.session.user?.locale ?? '';
   return h(
     'select',
     {

@@ -7,7 +7,7 @@ import { field } from './form.js';
 /** "Verified" / "Not fixed" for the comment's author, and the note that reopens it. */
 export function verifyControls(store: Store, actions: Actions, c: Comment): Node {
   const { t } = store.i18n;
-  if (store.rejecting !== c.id) {
+  if (store.view.rejecting !== c.id) {
     return h(
       'div',
       { class: 'actions start', role: 'group', 'aria-label': t('verify.question') },

@@ -1,0 +1,160 @@
+// What the panel's views ask for (see views/actions.ts): each changes the state through the
+// store, whose announcements redraw the panel, then puts focus where the person expects it.
+import type { Answer, Endpoint } from '@svc/contract/endpoints';
+import type { Store } from './store.js';
+import type { Actions } from './views/actions.js';
+import { formStatus, submit } from './views/form.js';
+
+/** What the actions need of the widget. */
+export interface PanelHost {
+  store: Store;
+  /** Moves focus to the first element of the panel matching the selector. */
+  focus(selector: string): HTMLElement | null;
+  showPanel(): void;
+  close(): void;
+  /** Picks an element: for a new comment, or for the pin of `store.view.repinning`. */
+  pick(): Promise<void>;
+  /** Just signed in: the panel, the poll, focus on the tabs. */
+  enterPanel(): Promise<void>;
+  /** Just signed out, or the language changed: the widget speaks as the order says (see `Widget.speak`). */
+  speak(): Promise<void>;
+  signedOut(): void;
+  /** A screenshot of the page as it is, `element` outlined. */
+  screenshot(element: Element | null): Promise<Blob>;
+  /** The element of the page comment `id` is pinned to, when it is found. */
+  elementOf(id: string): Element | null;
+  /** Outlines an element of the page for a moment. */
+  flash(element: Element): void;
+  /** Runs `work` with the redraws it announces held until it ends, then drawn once. */
+  batch<T>(work: () => Promise<T>): Promise<T>;
+}
+
+const card = (id: string) => `[data-comment="${CSS.escape(id)}"]`;
+const byId = (prefix: string, id: string) => `#${prefix}${CSS.escape(id)}`;
+
+export function panelActions(host: PanelHost): Actions {
+  const { store, focus } = host;
+  const { view, session } = store;
+  const t = (...args: Parameters<Store['i18n']['t']>) => store.i18n.t(...args);
+  /** A form's request (see `submit`), its field cleared before the panel is drawn again. */
+  const submitting = <E extends Endpoint>(form: HTMLFormElement | null, request: () => Promise<Answer<E>>) =>
+    host.batch(() => submit(form, request, store.i18n, () => session.refusedOrigin()));
+  return {
+    close: () => host.close(),
+    startPicking: () => void host.pick(),
+    repin: (id) => {
+      view.set({ repinning: id });
+      void host.pick();
+    },
+    switchTab: (tab) => {
+      view.set({ tab });
+      focus('[aria-selected=true]');
+      void (tab === 'updates' ? store.loadUpdates() : store.loadComments());
+    },
+    signIn: async (form, email, password) => {
+      // A sign-in from the panel opens on the comments.
+      view.set({ tab: 'comments' });
+      const answer = await submitting(form, () => session.signIn(email, password));
+      if (!answer?.ok) return;
+      // Not signed in yet: a second factor to answer, or one to set up elsewhere.
+      if (!session.user) focus('input');
+      else await host.enterPanel();
+    },
+    continueWithSso: async () => {
+      const popup = window.open('', 'svc-sso', 'popup,width=520,height=700');
+      if (!popup) return session.tell(t('signIn.popupBlocked'));
+      view.set({ tab: 'comments' });
+      const refused = await session.signInWithSso(popup).catch(() => t('request.unreachable'));
+      if (refused || !session.user) session.tell(refused ?? '');
+      else await host.enterPanel();
+    },
+    answerSecondFactor: async (form, code) => {
+      await submitting(form, () => session.answerSecondFactor(code));
+      if (session.user) await host.enterPanel();
+    },
+    signOut: async () => {
+      await store.signOut();
+      host.signedOut();
+      focus('input');
+    },
+    openComment: async (id, pageUrl) => {
+      await host.batch(async () => {
+        view.set({ tab: 'comments', highlighted: id, expanded: new Set([...view.expanded, id]) });
+        await store.filter({ allPages: pageUrl !== store.page() });
+        await store.loadThread(id);
+        host.showPanel();
+      });
+      focus(card(id))?.scrollIntoView({ block: 'nearest' });
+      const element = pageUrl === store.page() ? host.elementOf(id) : null;
+      if (element) host.flash(element);
+    },
+    setStatus: (status) => void store.filter({ status }),
+    setAllPages: (allPages) => void store.filter({ allPages }),
+    showMore: () => void store.loadComments(true),
+    triage: async (id, action) => {
+      const answer = await store.triage(id, action).catch(() => null);
+      if (answer?.ok) focus(card(id));
+    },
+    setDeleting: (id) => {
+      const was = view.deleting;
+      view.set({ deleting: id });
+      if (id) focus(byId('svc-keep-', id));
+      else if (was) focus(byId('svc-delete-', was));
+    },
+    remove: async (id) => {
+      await store.remove(id).catch(() => null);
+      view.set({ deleting: null });
+      focus('[aria-selected=true]');
+    },
+    toggleDetails: (id) => void view.toggle('details', id),
+    toggleReplies: async (id) => {
+      if (view.toggle('expanded', id)) await store.loadThread(id);
+    },
+    reply: async (form, id, body) => {
+      const answer = await submitting(form, () => store.reply(id, body));
+      if (answer?.ok) focus(byId('svc-reply-', id));
+    },
+    verify: async (form, id, body) => {
+      const answer = await submitting(form, async () => {
+        const answer = await store.verify(id, body);
+        if (answer.ok) view.set({ rejecting: null });
+        return answer;
+      });
+      if (answer?.ok) focus(card(id));
+    },
+    setRejecting: (id) => {
+      const was = view.rejecting;
+      view.set({ rejecting: id });
+      if (id) focus(byId('svc-note-', id));
+      else if (was) focus(byId('svc-not-fixed-', was));
+    },
+    sendComment: async (form, body, attach) => {
+      const shoot = (element: Element | null) => {
+        formStatus(form, t('screenshot.sentTaking'));
+        return host.screenshot(element);
+      };
+      const answer = await submitting(form, async () => {
+        const answer = await store.createComment(view.draft, body, attach ? shoot : null);
+        if (answer.ok) view.set({ draft: null, highlighted: answer.data.id });
+        return answer;
+      });
+      if (answer?.ok) focus(card(answer.data.id));
+    },
+    retryScreenshot: async (id) => {
+      store.confirm(id, t('screenshot.taking'));
+      const attached = await store.attachScreenshot(id, () => host.screenshot(host.elementOf(id)));
+      if (attached) store.confirm(id, t('screenshot.attached'));
+      await store.loadComments();
+      focus(attached ? card(id) : byId('svc-shoot-', id));
+    },
+    setLanguage: async (locale) => {
+      await session.setLocale(locale).catch(() => null);
+      await host.speak();
+      focus('#svc-language');
+    },
+    cancelDraft: () => {
+      view.set({ draft: null });
+      focus('[data-new]');
+    },
+  };
+}

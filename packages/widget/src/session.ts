@@ -1,0 +1,233 @@
+// Who the widget speaks for and in which words: the sign-in (password, second factor, a
+// client's link, the workspace's provider), the token, the person and their language. Every
+// change is announced (see changes.ts); no DOM here.
+import type { User } from '@svc/contract';
+import type { FetchApiClient } from '@svc/contract/fetch-client';
+import type { Locale } from '@svc/contract/i18n';
+import { type ProblemDocument, problemSentence } from '@svc/contract/vocabulary';
+import { widgetApi } from './api.js';
+import type { Announce, FieldsOf } from './changes.js';
+import { type Words, wordsOf } from './i18n.js';
+
+/** The embed's settings the session needs. */
+export interface Embed {
+  apiBase: string;
+  projectKey: string;
+  /** The embed's workspace id, when it names one: single sign-on is then found by it. */
+  workspace: string | null;
+}
+
+/** A single sign-on's answer through its popup: a one-time code, or why it failed. */
+type SsoAnswer = { code?: string | null; error?: string | null } | null;
+
+export class Session {
+  readonly api: FetchApiClient;
+  readonly user: User | null = null;
+  /** Shown above the sign-in form: why the user is signed out. */
+  readonly notice: string = '';
+  /** A sign-in waiting for its second factor (shown once, kept in memory only). */
+  readonly challenge: string | null = null;
+  /** The workspace's single sign-on, once asked (null: it has none). */
+  readonly sso: { workspaceId: string; displayName: string } | null | undefined = undefined;
+  /** The workspace's default language, once read (`GET /api/me`). */
+  readonly workspaceLocale: string | null | undefined = undefined;
+  /** The language the widget speaks, and its words. */
+  readonly i18n: Words = wordsOf('en');
+  private beaconSent = false;
+
+  constructor(
+    private readonly embed: Embed,
+    private readonly announce: Announce,
+  ) {
+    this.api = widgetApi(embed.apiBase);
+  }
+
+  private set(patch: Partial<FieldsOf<Session>>): void {
+    Object.assign(this, patch);
+    this.announce('session');
+  }
+
+  /** Shows `notice` above the sign-in form. */
+  tell(notice: string): void {
+    this.set({ notice });
+  }
+
+  /** Speaks `words` from now on. */
+  speak(words: Words): void {
+    Object.assign(this, { i18n: words });
+    this.announce('language');
+  }
+
+  /**
+   * Why the server could not be reached, when it is because this page's origin is not allowed
+   * (the browser hides that from a refused request): the origin, and where an admin allows it.
+   * Null when the server cannot be reached at all, or says the origin is allowed.
+   */
+  async refusedOrigin(): Promise<{ origin: string; allowUrl: string } | null> {
+    const { apiBase, projectKey } = this.embed;
+    const url = `${apiBase}/api/widget/origin-check?project=${encodeURIComponent(projectKey)}`;
+    const answer = await fetch(url).then(
+      (response) => (response.ok ? (response.json() as Promise<{ origin: string | null; allowed: boolean }>) : null),
+      () => null,
+    );
+    if (!answer || answer.allowed) return null;
+    const origin = answer.origin ?? location.origin;
+    const allowUrl = `${apiBase}/projects?edit=${encodeURIComponent(projectKey)}&origin=${encodeURIComponent(origin)}`;
+    return { origin, allowUrl };
+  }
+
+  /** Signs in with the token of a client's link (`#svc_access=`), if the page was opened from one; false when refused. */
+  async exchangeAccessLink(accessToken: string | null): Promise<boolean> {
+    if (!accessToken) return true;
+    const answer = await this.api.call('POST /api/auth/quick-access', { body: { accessToken } }).catch(() => null);
+    if (answer?.ok) {
+      this.api.setToken(answer.data.token);
+      return true;
+    }
+    const refused = answer ? null : await this.refusedOrigin();
+    this.tell(
+      refused ? this.i18n.t('signIn.linkRefusedHere', { origin: refused.origin }) : this.i18n.t('signIn.linkInvalid'),
+    );
+    return false;
+  }
+
+  /** The signed-in user from a stored token, or null (a refused token is forgotten). */
+  async resume(): Promise<User | null> {
+    if (!this.api.token) return null;
+    const me = await this.api.call('GET /api/me', {}).catch(() => null);
+    if (me?.ok) {
+      this.set({ workspaceLocale: me.data.workspace.defaultLocale });
+      this.signedIn(me.data.user);
+      return me.data.user;
+    }
+    if (me?.status === 401) this.api.setToken(null);
+    return null;
+  }
+
+  async signIn(email: string, password: string) {
+    const answer = await this.api.call('POST /api/auth/login', { body: { email, password } });
+    if (!answer.ok) return answer;
+    if ('token' in answer.data) this.adopt(answer.data.token, answer.data.user);
+    else if (answer.data.secondFactor === 'code') this.set({ challenge: answer.data.challenge });
+    // Setting up an app takes a QR code and recovery codes to keep: the console's sign-in does it.
+    else this.tell(this.i18n.t('signIn.setUpTwoFactor'));
+    return answer;
+  }
+
+  /** Asks once whether this project's workspace signs in with its own provider. */
+  async discoverSso(): Promise<void> {
+    if (this.sso !== undefined) return;
+    const { workspace, projectKey } = this.embed;
+    const query = workspace ? { workspace } : { project: projectKey };
+    const found = await this.api.call('GET /api/auth/sso', { query }).catch(() => null);
+    this.set({ sso: found?.ok ? found.data : null });
+  }
+
+  /**
+   * Signs in through the workspace's provider in `popup` (opened by the click, so that no
+   * blocker stops it): the provider's pages there, then the server's last page hands this page
+   * a one-time code (a message from the API's origin only), traded for a session here. Null
+   * once signed in, else why not.
+   */
+  async signInWithSso(popup: Window): Promise<string | null> {
+    const started = await this.api.call('POST /api/auth/sso/start', {
+      body: { workspace: this.sso?.workspaceId ?? '' },
+    });
+    if (!started.ok) {
+      popup.close();
+      return started.data ? this.refusal(started) : this.i18n.t('signIn.ssoNotStarted');
+    }
+    popup.location.href = started.data.url;
+    const answer = await this.ssoAnswer(popup);
+    if (!answer) return this.i18n.t('signIn.popupClosed');
+    if (answer.error) return this.i18n.t('signIn.ssoFailedBecause', { reason: answer.error });
+    if (!answer.code) return this.i18n.t('signIn.ssoFailed');
+    const session = await this.api.call('POST /api/auth/sso/exchange', {
+      body: { code: answer.code, binding: started.data.binding },
+    });
+    if (!session.ok) return session.data ? this.refusal(session) : this.i18n.t('signIn.ssoFailed');
+    this.adopt(session.data.token, session.data.user);
+    return null;
+  }
+
+  /** What the popup's last page says (from the API's origin only); null when it was closed first. */
+  private ssoAnswer(popup: Window): Promise<SsoAnswer> {
+    return new Promise((resolve) => {
+      const apiOrigin = new URL(this.embed.apiBase).origin;
+      const heard = (event: MessageEvent) => {
+        if (event.origin !== apiOrigin || event.source !== popup || event.data?.type !== 'svc-sso') return;
+        done(event.data);
+      };
+      // Closed without an answer: nothing to wait for.
+      const watch = setInterval(() => popup.closed && done(null), 500);
+      const done = (value: SsoAnswer) => {
+        clearInterval(watch);
+        removeEventListener('message', heard);
+        resolve(value);
+      };
+      addEventListener('message', heard);
+    });
+  }
+
+  /** The code of the authenticator app (or a recovery code), after a right password. */
+  async answerSecondFactor(code: string) {
+    const answer = await this.api.call('POST /api/auth/two-factor', {
+      body: { challenge: this.challenge ?? '', code },
+    });
+    if (answer.ok) this.adopt(answer.data.token, answer.data.user);
+    else if (answer.status === 401) {
+      this.set({ challenge: null, notice: answer.data ? this.refusal(answer) : this.i18n.t('signIn.expired') });
+    }
+    return answer;
+  }
+
+  private adopt(token: string, user: User): void {
+    this.api.setToken(token);
+    this.signedIn(user);
+  }
+
+  private signedIn(user: User): void {
+    this.set({ user, notice: '', challenge: null });
+    this.sendBeacon();
+  }
+
+  /** Drops the token and the person, saying why (`notice`) when it is not their choice. */
+  forget(notice = ''): void {
+    this.api.setToken(null);
+    this.set({ user: null, workspaceLocale: undefined, notice });
+  }
+
+  /** A refusal of the API as one sentence in the widget's language. */
+  refusal(answer: { status: number; data?: ProblemDocument | null }): string {
+    return problemSentence(answer.data ?? undefined, answer.status, this.i18n);
+  }
+
+  /** The person's own language (null: as the page or browser says), kept on their account. */
+  async setLocale(locale: Locale | null) {
+    const answer = await this.api.call('PATCH /api/me', { body: { locale } });
+    if (answer.ok) this.set({ user: answer.data });
+    return answer;
+  }
+
+  /** The workspace's default language, read when nothing before it in the order names one. */
+  async readWorkspaceLocale(): Promise<string | null> {
+    if (this.workspaceLocale === undefined && this.user) {
+      const me = await this.api.call('GET /api/me', {}).catch(() => null);
+      this.set({ workspaceLocale: me?.ok ? me.data.workspace.defaultLocale : null });
+    }
+    return this.workspaceLocale ?? null;
+  }
+
+  /** Tells the server which build this page comes from, once per page load; never retried, never shown. Clients may not report builds, so they do not try. */
+  private sendBeacon(): void {
+    const sha = document.documentElement.getAttribute('data-build-sha');
+    if (!sha || this.beaconSent || this.user?.role === 'client') return;
+    this.beaconSent = true;
+    this.api
+      .call('POST /api/projects/{key}/builds', {
+        params: { key: this.embed.projectKey },
+        body: { sha, containsCommitShas: [] },
+      })
+      .catch(() => {});
+  }
+}

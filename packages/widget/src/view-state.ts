@@ -1,0 +1,64 @@
+// How the panel shows what the server said: the tab, what is being written or confirmed,
+// what is open, and where the pins are. The shell and the actions change it through `set`,
+// which announces the change; the views only read it.
+import type { Anchor, Comment } from '@svc/contract';
+import type { Placement } from './anchoring/index.js';
+import type { Announce, FieldsOf } from './changes.js';
+
+export type Tab = 'updates' | 'comments';
+
+/** What a comment being written is about: a picked element (with its anchor), or the whole page; and the page it is on. */
+export interface Draft {
+  element: Element | null;
+  anchor: Anchor | null;
+  page: string;
+}
+
+export class ViewState {
+  readonly tab: Tab = 'updates';
+  /** The new comment being written. */
+  readonly draft: Draft | null = null;
+  /** The comment whose deletion waits for a confirmation. */
+  readonly deleting: string | null = null;
+  /** The comment whose "Not fixed" note is being written. */
+  readonly rejecting: string | null = null;
+  /** The comment whose pin is being moved. */
+  readonly repinning: string | null = null;
+  /** The comment just sent or opened, marked in the list. */
+  readonly highlighted: string | null = null;
+  /** Comments whose replies are shown. */
+  readonly expanded: ReadonlySet<string> = new Set();
+  /** Comments whose captured details are shown. */
+  readonly details: ReadonlySet<string> = new Set();
+  /** Where each pin of this page is (null: its element is not found on this page), as the anchoring reports it. */
+  readonly placements: ReadonlyMap<string, Placement | null> = new Map();
+  /** A comment's element in words, once the anchoring is loaded (it brings the words). */
+  readonly words: ((comment: Pick<Comment, 'id' | 'anchor'>) => string) | null = null;
+  /** What the panel last showed of the pins (found, doubtful, missing), to redraw it only when that changes. */
+  private pinStates = '';
+
+  constructor(private readonly announce: Announce) {}
+
+  set(patch: Partial<FieldsOf<ViewState>>): void {
+    Object.assign(this, patch);
+    this.announce('view');
+  }
+
+  /** Opens or closes comment `id`'s replies or details; true when it is now open. */
+  toggle(which: 'expanded' | 'details', id: string): boolean {
+    const open = new Set(this[which]);
+    if (open.has(id)) open.delete(id);
+    else open.add(id);
+    this.set({ [which]: open });
+    return open.has(id);
+  }
+
+  /** Where the pins are now: only the pins move, unless one was found, lost or doubted (the panel lists those). */
+  place(placements: ReadonlyMap<string, Placement | null>): void {
+    Object.assign(this, { placements });
+    const states = [...placements].map(([id, p]) => `${id}:${p ? p.confidence : 'missing'}`).join();
+    const listed = states !== this.pinStates;
+    this.pinStates = states;
+    this.announce(listed ? 'view' : 'pins');
+  }
+}
