@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientOf } from '../../http/client.js';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
-import { refusePasswordWhenRequired } from '../sso/service.js';
-import { askSecondFactor } from '../two-factor/service.js';
+import { signInWithAccessLink, signInWithPassword } from '../sign-in/service.js';
 import { presentSession, presentSignIn, presentUser, presentWorkspace } from './presenter.js';
 import * as service from './service.js';
 
@@ -32,11 +31,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Failed sign-ins are limited per client address and per account; past the limit the answer is 429 with Retry-After, before the password is checked. When the account has a second factor, or its workspace requires one, the answer is a challenge instead of a session (see POST /api/auth/two-factor).',
     },
     async (request) => {
-      const signedIn = await service.login(ctx, request.body, clientOf(request), async (user) => {
-        await refusePasswordWhenRequired(ctx.db, user);
-        return askSecondFactor(ctx, user);
-      });
-      return presentSignIn(signedIn);
+      return presentSignIn(await signInWithPassword(ctx, request.body, clientOf(request)));
     },
   );
 
@@ -45,7 +40,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/auth/quick-access',
     { tags, summary: 'Exchange an access link token for a session' },
     async (request) => {
-      const { token, user } = await service.signInWithAccessToken(ctx, request.body.accessToken, clientOf(request));
+      const { token, user } = await signInWithAccessLink(ctx, request.body.accessToken, clientOf(request));
       return { token, user: presentUser(user) };
     },
   );

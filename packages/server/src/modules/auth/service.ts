@@ -2,7 +2,6 @@ import type {
   ChangePasswordBody,
   LoginBody,
   Role,
-  SecondFactorAsked,
   SignupBody,
   UpdateMeBody,
   UpdateWorkspaceBody,
@@ -232,17 +231,12 @@ export async function resetPassword(deps: Deps, user: repo.UserRow, password: st
 }
 
 /**
+ * The account whose e-mail and password these are (the sign-in goes on in sign-in/service.ts).
  * Failed sign-ins are counted per client address and per account (e-mail, known or not);
  * once either has used up its limit, sign-in is refused with 429 before any password is
- * hashed, so wrong guesses cost the guesser, not our CPU. Successful sign-ins count nothing.
+ * hashed, so wrong guesses cost the guesser, not our CPU.
  */
-export async function login(
-  deps: Deps,
-  input: LoginBody,
-  client: Client,
-  /** What else the account must answer before a session (a second factor), if anything. */
-  askMore: (user: repo.UserRow) => Promise<SecondFactorAsked | null> = async () => null,
-): Promise<{ token: string; user: repo.UserRow } | { asked: SecondFactorAsked }> {
+export async function checkPassword(deps: Deps, input: LoginBody, client: Client): Promise<repo.UserRow> {
   const { db, rules } = deps;
   const email = normaliseEmail(input.email);
   await refuseWhenExhausted(db, rules.signInFailuresPerAddress, client.address, deps.clock.now());
@@ -256,12 +250,11 @@ export async function login(
     if (user) await recordAudit(db, accountBy(user, client), 'sign_in_failed', null, 'wrong password');
     throw unauthenticated('E-mail or password is incorrect.');
   }
-  const asked = await askMore(user);
-  if (asked) return { asked };
-  return { token: await startSession(db, deps, user, client, 'password'), user };
+  return user;
 }
 
-export async function signInWithAccessToken(deps: Deps, accessToken: string, client: Client) {
+/** The account of a client's access link (failures counted per address, as wrong passwords are). */
+export async function userOfAccessLink(deps: Deps, accessToken: string, client: Client): Promise<repo.UserRow> {
   const { db, rules } = deps;
   await refuseWhenExhausted(db, rules.accessLinkFailuresPerAddress, client.address, deps.clock.now());
   const user =
@@ -270,7 +263,7 @@ export async function signInWithAccessToken(deps: Deps, accessToken: string, cli
     await countEvent(db, rules.accessLinkFailuresPerAddress, client.address, deps.clock.now());
     throw unauthenticated('This access link is not valid, or its account has been removed.');
   }
-  return { token: await startSession(db, deps, user, client, 'access link'), user };
+  return user;
 }
 
 /** Ends the caller's session, at once in every server process. */

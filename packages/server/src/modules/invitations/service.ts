@@ -18,10 +18,10 @@ import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import { accountBy, forgetCredentials, normaliseEmail, userTarget, withUniqueEmail } from '../auth/service.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from '../auth/tokens.js';
-import { sessionOrChallenge, type TwoFactorDeps } from '../two-factor/service.js';
+import { finishSignIn, type SignInDeps } from '../sign-in/service.js';
 import * as repo from './repo.js';
 
-export type LinkDeps = TwoFactorDeps & Pick<AppContext, 'links'>;
+export type LinkDeps = SignInDeps & Pick<AppContext, 'links'>;
 
 /** Where links point: the console's pages, the token after `#` so that it never reaches a server log. */
 const linkUrl = (baseUrl: string, page: 'invite' | 'reset', token: string) => `${baseUrl}/${page}#${token}`;
@@ -134,7 +134,7 @@ export async function acceptInvite(deps: LinkDeps, input: AcceptInviteBody, clie
         { kind: 'invitation', id: link.id, label: email },
         `as ${user.role}`,
       );
-      return sessionOrChallenge(deps, trx, user, client, 'invitation');
+      return finishSignIn(deps, trx, user, client, 'invitation');
     }),
   );
 }
@@ -183,6 +183,6 @@ export async function completePasswordReset(deps: LinkDeps, input: CompletePassw
     await forgetCredentials(deps, trx, ended);
     const by = accountBy(user, client);
     await recordAudit(trx, by, 'password_reset_completed', userTarget(user), 'through the link an admin made');
-    return sessionOrChallenge(deps, trx, user, client, 'password reset');
+    return finishSignIn(deps, trx, user, client, 'password reset');
   });
 }

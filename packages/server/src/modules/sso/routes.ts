@@ -5,6 +5,7 @@ import { clientOf } from '../../http/client.js';
 import { route } from '../../http/route.js';
 import { publicBase } from '../../http/server.js';
 import { presentUser } from '../auth/presenter.js';
+import { signInWithProvider } from '../sign-in/service.js';
 import * as service from './service.js';
 
 const POPUP_PAGE = '/sso/done';
@@ -125,7 +126,7 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'The code works once, for 2 minutes, and only with the binding its start answered (kept by the browser that started it); wrong codes count as failed sign-ins of the address.',
     },
     async (request) => {
-      const { token, user } = await service.exchange(ctx, request.body, clientOf(request));
+      const { token, user } = await signInWithProvider(ctx, request.body, clientOf(request));
       return { token, user: presentUser(user) };
     },
   );

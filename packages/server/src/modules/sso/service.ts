@@ -9,7 +9,7 @@ import { auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
-import { startSession, userTarget } from '../auth/service.js';
+import { userTarget } from '../auth/service.js';
 import { hashToken, issueToken, tokenKind } from '../auth/tokens.js';
 import { projectsWithKey } from '../projects/repo.js';
 import type { TwoFactorDeps } from '../two-factor/service.js';
@@ -329,7 +329,7 @@ async function accountFor(
 
 /**
  * The browser that started the sign-in trades the one-time code, with the secret it kept, for
- * a session. Without that secret the code is spent for nothing: a provider's answer for someone
+ * its account (signed in by sign-in/service.ts). Without that secret the code is spent for nothing: a provider's answer for someone
  * else's sign-in, slipped into this browser (login cross-site request forgery), signs nobody in.
  */
 export async function exchange(deps: SsoDeps, body: { code: string; binding: string }, client: Client) {
@@ -346,5 +346,5 @@ export async function exchange(deps: SsoDeps, body: { code: string; binding: str
     await countEvent(deps.db, deps.rules.signInFailuresPerAddress, client.address, deps.clock.now());
     throw unauthenticated('This sign-in code is not valid, was used, or expired: sign in again.');
   }
-  return { token: await startSession(deps.db, deps, user, client, 'single sign-on'), user };
+  return user;
 }

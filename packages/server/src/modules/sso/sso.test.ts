@@ -299,6 +299,22 @@ describe('single sign-on with a real OpenID provider', () => {
       });
       assert.equal(refused.status, 403);
       assert.match(refused.body.detail, /Continue with Acme Login/);
+      // A reset is a way in by password too: refused, and the link and the old password left as they were.
+      const made = await call(t.app, 'POST', `/api/workspace/members/${member.id}/password-reset`, {
+        token: admin.token,
+      });
+      const resetToken = String(made.body.resetUrl).split('#')[1];
+      const reset = await call(t.app, 'POST', '/api/password-reset/complete', {
+        body: { token: resetToken, password: 'a brand new passphrase' },
+      });
+      assert.equal(reset.status, 403);
+      assert.match(reset.body.detail, /Continue with Acme Login/);
+      await configure({ requireForMembers: false, clientSecret: undefined });
+      const unchanged = await call(t.app, 'POST', '/api/auth/login', {
+        body: { email: member.email, password: 'another good password' },
+      });
+      assert.equal(unchanged.status, 200);
+      await configure({ requireForMembers: true, clientSecret: undefined });
       const fallback = await call(t.app, 'POST', '/api/auth/login', {
         body: { email: admin.email, password: 'correct horse battery' },
       });

@@ -16,14 +16,7 @@ import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
 import type { Actor } from '../auth/actor.js';
 import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
-import {
-  type AuthDeps,
-  accountBy,
-  requireCurrentPassword,
-  type SignInWay,
-  startSession,
-  userTarget,
-} from '../auth/service.js';
+import { type AuthDeps, accountBy, requireCurrentPassword, startSession, userTarget } from '../auth/service.js';
 import { hashToken, issueToken, tokenKind } from '../auth/tokens.js';
 import * as repo from './repo.js';
 import {
@@ -97,24 +90,6 @@ async function refuseEnrolledSince(deps: TwoFactorDeps, row: { id: string; works
   if (!stored?.totp_enabled_at) return;
   await repo.deleteChallenge(deps.db, row.id);
   throw unauthenticated(EXPIRED);
-}
-
-/**
- * Every way in that proves who someone is without a second factor (a password, an invitation
- * accepted, a reset completed) ends here: the question of a second factor when one applies
- * (the account has one, or its workspace requires one), else a session. `db` may be the
- * transaction that made or changed the account.
- */
-export async function sessionOrChallenge(
-  deps: TwoFactorDeps,
-  db: TwoFactorDeps['db'],
-  user: accounts.UserRow,
-  client: Client,
-  how: SignInWay,
-): Promise<{ token: string; user: accounts.UserRow } | { asked: SecondFactorAsked }> {
-  const asked = await askSecondFactor({ ...deps, db }, user);
-  if (asked) return { asked };
-  return { token: await startSession(db, deps, user, client, how), user };
 }
 
 /** Enrolling at sign-in, when the workspace requires a second factor: a new seed for the app. */
