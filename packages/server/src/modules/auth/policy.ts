@@ -2,7 +2,7 @@ import type { Role } from '@svc/contract';
 import { forbidden } from '../../errors.js';
 import type { Actor } from './actor.js';
 
-/** Who may do what, by role: the one place the product's permissions are written down. */
+/** Who may do what, by role (and below, on one comment, by who wrote it): the one place the product's permissions are written down. */
 const allowedRoles = {
   'workspace.addMember': ['admin'],
   'workspace.listMembers': ['admin', 'member'],
@@ -58,9 +58,33 @@ export function authorize(actor: Actor, action: Action): void {
   if (!can(actor, action)) throw forbidden(refusals[action]);
 }
 
-/** Deleting a comment, and verifying its fix: its author, or an admin of the workspace. */
-export function authorizeAuthorOrAdmin(actor: Actor, authorId: string, what: string): void {
-  if (actor.id !== authorId && actor.role !== 'admin') {
-    throw forbidden(`Only the comment's author or an admin can ${what}.`);
-  }
+/** A rule of one comment: whether `actor` may act on it, beside what their role allows. */
+type CommentRule = (actor: Actor, comment: { author_id: string }) => boolean;
+const isAuthor: CommentRule = (actor, comment) => actor.id === comment.author_id;
+const authorOrAdmin: CommentRule = (actor, comment) => isAuthor(actor, comment) || actor.role === 'admin';
+
+/** Who may act on one comment: the rules that depend on who wrote it. */
+const commentRules = {
+  'comment.verify': authorOrAdmin,
+  'comment.delete': authorOrAdmin,
+  'comment.repin': (actor, comment) => actor.role !== 'client' || isAuthor(actor, comment),
+  'comment.attachScreenshot': isAuthor,
+} as const satisfies Record<string, CommentRule>;
+
+export type CommentAction = keyof typeof commentRules;
+
+const commentRefusals: Record<CommentAction, string> = {
+  'comment.verify': "Only the comment's author or an admin can verify its fix.",
+  'comment.delete': "Only the comment's author or an admin can delete it.",
+  'comment.repin': 'A quick-access account can move the pins of its own comments only.',
+  'comment.attachScreenshot': 'Only the comment’s author can attach its screenshot.',
+};
+
+export function canOnComment(actor: Actor, action: CommentAction, comment: { author_id: string }): boolean {
+  return commentRules[action](actor, comment);
+}
+
+/** Throws 403 when the comment's rule does not let the actor do it. */
+export function authorizeOnComment(actor: Actor, action: CommentAction, comment: { author_id: string }): void {
+  if (!canOnComment(actor, action, comment)) throw forbidden(commentRefusals[action]);
 }

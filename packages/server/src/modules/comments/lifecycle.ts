@@ -12,7 +12,7 @@ import type { Db } from '../../db/schema.js';
 import { invalidField, invalidState, notFound } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
-import { type Action, authorize, authorizeAuthorOrAdmin, can } from '../auth/policy.js';
+import { type Action, authorize, authorizeOnComment, type CommentAction, can, canOnComment } from '../auth/policy.js';
 import { excerpt } from './excerpt.js';
 import * as repo from './repo.js';
 import { type EventDetail, recordEvent, recordLive } from './timeline.js';
@@ -38,8 +38,8 @@ interface Step<Input> {
   input: Input;
 }
 
-/** Who may fire a trigger: a role rule of the policy, or the comment's author and the workspace's admins. */
-type Who = { role: Action } | 'author or admin' | 'anyone';
+/** Who may fire a trigger: a rule of the policy, of the role or of the comment (who wrote it). */
+type Who = { role: Action } | { comment: CommentAction } | 'anyone';
 
 /** A commit as an apply records it: a normalised SHA (or none) and its link (or none). */
 export interface AppliedCommit {
@@ -155,7 +155,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     trigger: 'verify',
     label: 'verify ok',
     from: ['applied'],
-    who: 'author or admin',
+    who: { comment: 'comment.verify' },
     guard: 'applied; its commit, when the verdict names one',
     to: 'applied',
     also: 'verifiedAt once; system reply `Verified ✓`; no notification',
@@ -175,7 +175,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     trigger: 'verify',
     label: 'verify not ok',
     from: ['applied'],
-    who: 'author or admin',
+    who: { comment: 'comment.verify' },
     guard: `applied; note 1-${VERIFY_NOTE_MAX}; its commit, when the verdict names one`,
     to: 'open',
     also: 'verifiedAt cleared; reply `Not fixed: <note>` by the caller; `CommentReopened` → applier',
@@ -234,7 +234,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     trigger: 'delete',
     label: 'delete',
     from: ['open', 'applied', 'archived'],
-    who: 'author or admin',
+    who: { comment: 'comment.delete' },
     guard: '—',
     to: 'gone',
     also: 'replies and every notification of it go',
@@ -278,23 +278,14 @@ const REFUSALS: Record<Trigger, (status: CommentStatus) => string> = {
   delete: (status) => `This comment cannot be deleted; it is ${status}.`,
 };
 
-const WHAT: Record<Trigger, string> = {
-  apply: 'apply it',
-  verify: 'verify its fix',
-  reopen: 'reopen it',
-  archive: 'archive it',
-  delete: 'delete it',
-};
-
 function mayFire(actor: Actor, who: Who, comment: Comment): boolean {
   if (who === 'anyone') return true;
-  if (who === 'author or admin') return actor.id === comment.author_id || actor.role === 'admin';
-  return can(actor, who.role);
+  return 'comment' in who ? canOnComment(actor, who.comment, comment) : can(actor, who.role);
 }
 
-function authorizeFire(actor: Actor, trigger: Trigger, who: Who, comment: Comment): void {
+function authorizeFire(actor: Actor, who: Who, comment: Comment): void {
   if (who === 'anyone') return;
-  if (who === 'author or admin') authorizeAuthorOrAdmin(actor, comment.author_id, WHAT[trigger]);
+  if ('comment' in who) authorizeOnComment(actor, who.comment, comment);
   else authorize(actor, who.role);
 }
 
@@ -319,7 +310,7 @@ export async function fire<T extends Trigger>(
   const rows = TRANSITIONS.filter((row) => row.trigger === trigger) as unknown as Transition<T>[];
   const first = rows[0];
   if (!first) throw new Error(`no transition for ${trigger}`);
-  authorizeFire(actor, trigger, first.who, comment);
+  authorizeFire(actor, first.who, comment);
   const row = rows.find((candidate) => candidate.covers(comment, input)) ?? first;
   if (!row.from.includes(comment.status)) throw invalidState(REFUSALS[trigger](comment.status));
   const step = { trx, deps, actor, comment, input };
@@ -349,8 +340,8 @@ export function abilitiesOf(actor: Actor, comment: Comment): CommentAbilities {
     archive: offered('archive') && comment.status !== 'archived',
     delete: offered('delete'),
     reply: can(actor, 'comments.reply'),
-    repin: actor.role !== 'client' || actor.id === comment.author_id,
-    attachScreenshot: actor.id === comment.author_id,
+    repin: canOnComment(actor, 'comment.repin', comment),
+    attachScreenshot: canOnComment(actor, 'comment.attachScreenshot', comment),
   };
 }
 
@@ -422,8 +413,7 @@ export async function deployedByBuild(
 
 /** The lifecycle as the README's table writes it: one line per row, in order. */
 export function lifecycleTable(): string[] {
-  const role = (who: Who) =>
-    who === 'anyone' ? 'anyone' : who === 'author or admin' ? 'author, admin' : 'admin, member';
+  const role = (who: Who) => (who === 'anyone' ? 'anyone' : 'comment' in who ? 'author, admin' : 'admin, member');
   const fromOf = (row: Transition<Trigger>) => (row.from.length === 3 ? 'any' : row.from.join(', '));
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const [create, build] = OTHER_TRANSITIONS;

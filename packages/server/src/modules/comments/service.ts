@@ -17,13 +17,13 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db, Tables } from '../../db/schema.js';
 import { inTransaction, readThenWrite, writeBeforeCommit } from '../../db/transaction.js';
-import { AppError, forbidden, invalidField, notFound } from '../../errors.js';
+import { AppError, invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { type Actor, scopeOf } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
+import { authorize, authorizeOnComment } from '../auth/policy.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
 import { excerpt } from './excerpt.js';
 import * as lifecycle from './lifecycle.js';
@@ -104,7 +104,7 @@ function withSoftware(context: CaptureContext, userAgent: string | undefined): C
  */
 export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: string, bytes: unknown) {
   const comment = await requireComment(deps.db, actor, commentId);
-  if (comment.author_id !== actor.id) throw forbidden('Only the comment’s author can attach its screenshot.');
+  authorizeOnComment(actor, 'comment.attachScreenshot', comment);
   const contentType = Buffer.isBuffer(bytes) ? imageType(bytes) : null;
   if (!contentType || !Buffer.isBuffer(bytes)) {
     throw new AppError('unsupported_media_type', 'A screenshot must be a PNG, JPEG or WebP image.');
@@ -173,9 +173,7 @@ function pageUrlsOf(pageUrl: string | undefined, pageParams: readonly string[]):
 export async function repin(deps: CommentDeps, actor: Actor, commentId: string, input: RepinBody) {
   return inTransaction(deps.db, async (trx) => {
     const comment = await requireComment(trx, actor, commentId);
-    if (actor.role === 'client' && comment.author_id !== actor.id) {
-      throw forbidden('A quick-access account can move the pins of its own comments only.');
-    }
+    authorizeOnComment(actor, 'comment.repin', comment);
     const now = nowIso(deps.clock);
     await repo.updateComment(trx, actor.workspaceId, comment.id, {
       ...anchorColumns(input.anchor),
