@@ -25,6 +25,7 @@ import { memberRoutes } from './modules/members/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { opsRoutes } from './modules/ops/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
+import { signInRoutes } from './modules/sign-in/routes.js';
 import { ssoRoutes } from './modules/sso/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   for (const routes of [
     authRoutes,
+    signInRoutes,
     twoFactorRoutes,
     ssoRoutes,
     memberRoutes,

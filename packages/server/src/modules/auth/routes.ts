@@ -2,8 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientOf } from '../../http/client.js';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
-import { signInWithAccessLink, signInWithPassword } from '../sign-in/service.js';
-import { presentSession, presentSignIn, presentUser, presentWorkspace } from './presenter.js';
+import { presentSession, presentUser, presentWorkspace } from './presenter.js';
 import * as service from './service.js';
 
 const tags = ['accounts'];
@@ -18,30 +17,6 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { token, user, workspace } = await service.signup(ctx, ctx.config.signup, request.body, clientOf(request));
       return reply.code(201).send({ token, user: presentUser(user), workspace: presentWorkspace(workspace) });
-    },
-  );
-
-  route(
-    app,
-    'POST /api/auth/login',
-    {
-      tags,
-      summary: 'Sign in with e-mail and password',
-      description:
-        'Failed sign-ins are limited per client address and per account; past the limit the answer is 429 with Retry-After, before the password is checked. When the account has a second factor, or its workspace requires one, the answer is a challenge instead of a session (see POST /api/auth/two-factor).',
-    },
-    async (request) => {
-      return presentSignIn(await signInWithPassword(ctx, request.body, clientOf(request)));
-    },
-  );
-
-  route(
-    app,
-    'POST /api/auth/quick-access',
-    { tags, summary: 'Exchange an access link token for a session' },
-    async (request) => {
-      const { token, user } = await signInWithAccessLink(ctx, request.body.accessToken, clientOf(request));
-      return { token, user: presentUser(user) };
     },
   );
 

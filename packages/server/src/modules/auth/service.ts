@@ -1,11 +1,4 @@
-import type {
-  ChangePasswordBody,
-  LoginBody,
-  Role,
-  SignupBody,
-  UpdateMeBody,
-  UpdateWorkspaceBody,
-} from '@svc/contract';
+import type { ChangePasswordBody, LoginBody, Role, SignupBody, UpdateMeBody, UpdateWorkspaceBody } from '@svc/contract';
 import type { SessionPolicy, SignupPolicy } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';

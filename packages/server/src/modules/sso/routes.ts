@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import { clientOf } from '../../http/client.js';
 import { route } from '../../http/route.js';
 import { publicBase } from '../../http/server.js';
-import { presentUser } from '../auth/presenter.js';
-import { signInWithProvider } from '../sign-in/service.js';
 import * as service from './service.js';
 
 const POPUP_PAGE = '/sso/done';
@@ -114,21 +111,6 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   app.get(`${POPUP_PAGE}.js`, { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(POPUP_SCRIPT),
-  );
-
-  route(
-    app,
-    'POST /api/auth/sso/exchange',
-    {
-      tags: ['accounts'],
-      summary: 'Trade the one-time code of a single sign-on for a session',
-      description:
-        'The code works once, for 2 minutes, and only with the binding its start answered (kept by the browser that started it); wrong codes count as failed sign-ins of the address.',
-    },
-    async (request) => {
-      const { token, user } = await signInWithProvider(ctx, request.body, clientOf(request));
-      return { token, user: presentUser(user) };
-    },
   );
 
   route(
