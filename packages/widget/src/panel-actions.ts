@@ -39,6 +39,16 @@ export function panelActions(host: PanelHost): Actions {
   /** A form's request (see `submit`), its field cleared before the panel is drawn again. */
   const submitting = <E extends Endpoint>(form: HTMLFormElement | null, request: () => Promise<Answer<E>>) =>
     host.batch(() => submit(form, request, store.i18n, () => session.refusedOrigin()));
+  /**
+   * Asks on comment `id`'s card (a deletion to confirm, a note to write), focus on `inside`;
+   * with null, stops asking, focus back on the button that asked (`opener`).
+   */
+  const askOnCard = (which: 'deleting' | 'rejecting', id: string | null, inside: string, opener: string) => {
+    const was = view[which];
+    view.set({ [which]: id });
+    if (id) focus(byId(inside, id));
+    else if (was) focus(byId(opener, was));
+  };
   return {
     close: () => host.close(),
     startPicking: () => void host.pick(),
@@ -49,7 +59,7 @@ export function panelActions(host: PanelHost): Actions {
     switchTab: (tab) => {
       view.set({ tab });
       focus('[aria-selected=true]');
-      void (tab === 'updates' ? store.loadUpdates() : store.loadComments());
+      void (tab === 'updates' ? store.updates.load() : store.loadComments());
     },
     signIn: async (form, email, password) => {
       // A sign-in from the panel opens on the comments.
@@ -95,12 +105,7 @@ export function panelActions(host: PanelHost): Actions {
       const answer = await store.triage(id, action).catch(() => null);
       if (answer?.ok) focus(card(id));
     },
-    setDeleting: (id) => {
-      const was = view.deleting;
-      view.set({ deleting: id });
-      if (id) focus(byId('svc-keep-', id));
-      else if (was) focus(byId('svc-delete-', was));
-    },
+    setDeleting: (id) => askOnCard('deleting', id, 'svc-keep-', 'svc-delete-'),
     remove: async (id) => {
       await store.remove(id).catch(() => null);
       view.set({ deleting: null });
@@ -122,12 +127,7 @@ export function panelActions(host: PanelHost): Actions {
       });
       if (answer?.ok) focus(card(id));
     },
-    setRejecting: (id) => {
-      const was = view.rejecting;
-      view.set({ rejecting: id });
-      if (id) focus(byId('svc-note-', id));
-      else if (was) focus(byId('svc-not-fixed-', was));
-    },
+    setRejecting: (id) => askOnCard('rejecting', id, 'svc-note-', 'svc-not-fixed-'),
     sendComment: async (form, body, attach) => {
       const shoot = (element: Element | null) => {
         formStatus(form, t('screenshot.sentTaking'));

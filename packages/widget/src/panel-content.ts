@@ -23,10 +23,6 @@ export class PanelContent {
     private readonly retry: () => void,
   ) {}
 
-  get loaded(): boolean {
-    return this.views !== null;
-  }
-
   /** Loads the views once, and again after a failed load. */
   async load(): Promise<void> {
     this.failed = false;
@@ -38,6 +34,16 @@ export class PanelContent {
       adoptStyles(this.shell.root, views.styles, this.source.nonce);
     }
     this.failed = !this.views;
+  }
+
+  /** Opened before the views arrived: they show, and take focus, once loaded. */
+  async showOnceLoaded(): Promise<void> {
+    if (this.views) return;
+    await this.load();
+    // Shown meanwhile (the sign-in finished first): drawn again, it would lose what has focus.
+    if (!this.shell.panelShown || this.shell.panel.querySelector('[role=tablist]')) return;
+    this.draw();
+    this.shell.focus('[aria-selected=true], input, textarea, .empty button');
   }
 
   /** The panel's actions, loading them first; null when their chunk does not load. */

@@ -3,6 +3,7 @@
 import type { Translate } from '@svc/contract/i18n';
 import type { PinTracker } from './anchoring/index.js';
 import { type ChunkSource, loadChunk } from './chunks.js';
+import { anchorsOfPage } from './pinned.js';
 import type { Shell } from './shell.js';
 import type { Store } from './store.js';
 import { pinsView } from './views/pins.js';
@@ -38,7 +39,7 @@ export class PinLayer {
    * any; the pins and the "not found" list follow what it reports (`view.place`).
    */
   follow(): void {
-    const anchors = this.store.session.user ? this.store.anchorsOfPage() : new Map();
+    const anchors = this.store.session.user ? anchorsOfPage(this.store) : new Map();
     if (!anchors.size && !this.tracker && !this.store.comments.some((c) => c.anchor)) return;
     void this.anchoring()
       .then((anchoring) => {

@@ -1,17 +1,17 @@
-// What the server said, as the widget holds it: the unread count, the updates and the comments
-// of this page (or all pages), with their screenshots. Changed only through its methods, each
-// announcing what changed (see changes.ts); the session and the view state are parts of their
-// own, reached from here because every view reads all three. No DOM here.
-import type { Anchor, Comment as ApiComment, CommentWithReplies, Notification } from '@svc/contract';
+// What the server said, as the widget holds it: the comments of this page (or all pages).
+// Changed only through its methods, each announcing what changed (see changes.ts). Its parts
+// of their own, reached from here because the views read them all: the session, the view
+// state, the unread count and updates (updates.ts), the screenshots (screenshots.ts). No DOM.
+import type { Anchor, Comment as ApiComment, CommentWithReplies } from '@svc/contract';
 import type { Answer } from '@svc/contract/endpoints';
 import { pageOf } from '@svc/contract/page';
-import type { PollResult } from '@svc/contract/poller';
 import type { StatusFilterValue } from '@svc/contract/vocabulary';
 import { captureContext } from './capture.js';
 import type { Announce, Change, FieldsOf } from './changes.js';
 import type { Words } from './i18n.js';
-import { ScreenshotTooSlow } from './screenshot-budget.js';
+import { Screenshots } from './screenshots.js';
 import { type Embed, Session } from './session.js';
+import { Updates } from './updates.js';
 import { type Draft, ViewState } from './view-state.js';
 
 /** A comment as the widget holds it: its replies once they have been loaded. */
@@ -25,8 +25,8 @@ export type Shoot = (element: Element | null) => Promise<Blob>;
 export class Store {
   readonly session: Session;
   readonly view: ViewState;
-  readonly count: number = 0;
-  readonly notifications: readonly Notification[] | null = null;
+  readonly updates: Updates;
+  readonly screenshots: Screenshots;
   readonly comments: readonly Comment[] = [];
   readonly nextCursor: string | null = null;
   /** Which comments the list shows: of every page or this one, with this status. */
@@ -36,8 +36,6 @@ export class Store {
   readonly confirmation: { id: string; text: string; retry?: boolean } | null = null;
   /** The query parameters that make another page of this project (its `pageParams`). */
   readonly pageParams: readonly string[] = [];
-  private readonly screenshots = new Map<string, Promise<string | null>>();
-  private etag: string | null = null;
   /** The ETag of the first page of comments as shown, for the refresh while the panel is open. */
   private listEtag: string | null = null;
 
@@ -50,6 +48,8 @@ export class Store {
   ) {
     this.session = new Session(embed, announce);
     this.view = new ViewState(announce);
+    this.updates = new Updates(this.session, announce);
+    this.screenshots = new Screenshots(this.session);
   }
 
   private set(patch: Partial<FieldsOf<Store>>, change: Change): void {
@@ -91,50 +91,14 @@ export class Store {
 
   /** Drops the token and everything read with it; `notice` says why when it is not the person's choice. */
   forget(notice = ''): void {
-    this.etag = null;
-    this.set({ count: 0, comments: [], notifications: null }, 'count');
+    this.updates.forget();
+    this.set({ comments: [] }, 'comments');
     this.session.forget(notice);
   }
 
   /** Shows `text` on comment `id`'s card (null: shows none). */
   confirm(id: string | null, text = '', retry = false): void {
     this.set({ confirmation: id ? { id, text, ...(retry ? { retry } : {}) } : null }, 'view');
-  }
-
-  // --- unread count and updates -----------------------------------------------------------
-
-  async pollCount(): Promise<PollResult> {
-    const answer = await this.api.call(
-      'GET /api/me/notifications/unread-count',
-      {},
-      this.etag ? { 'if-none-match': this.etag } : {},
-    );
-    const shared = { count: this.count, etag: this.etag };
-    if (answer.status === 304) return { outcome: 'ok', intervalMs: answer.pollIntervalMs, shared };
-    if (answer.ok) {
-      this.sharedCount({ count: answer.data.count, etag: answer.etag });
-      return { outcome: 'ok', intervalMs: answer.pollIntervalMs, shared: { count: this.count, etag: this.etag } };
-    }
-    return { outcome: answer.status === 401 ? 'unauthorized' : 'error' };
-  }
-
-  /** A count polled here or by another tab of this browser (see `PollSharing`). */
-  sharedCount(polled: { count: number; etag: string | null }): void {
-    this.etag = polled.etag;
-    if (polled.count !== this.count) this.set({ count: polled.count }, 'count');
-  }
-
-  /** Loads the latest updates, then marks those shown as read (not one raised meanwhile). */
-  async loadUpdates(): Promise<void> {
-    const answer = await this.api.call('GET /api/me/notifications', { query: { limit: 20 } });
-    if (!answer.ok) return;
-    const notifications = answer.data.items;
-    this.set({ notifications }, 'updates');
-    const newest = notifications[0];
-    if (newest && notifications.some((n) => !n.read)) {
-      const marked = await this.api.call('POST /api/me/notifications/read-all', { body: { upTo: newest.id } });
-      if (marked.ok) this.set({ count: marked.data.unreadCount }, 'count');
-    }
   }
 
   // --- comments --------------------------------------------------------------------------
@@ -243,37 +207,10 @@ export class Store {
    * refused, not stored), the card says so and offers to try again; true once it is attached.
    */
   async attachScreenshot(id: string, take: () => Promise<Blob>): Promise<boolean> {
-    const failed = (text: string) => {
-      this.confirm(id, text, true);
-      return false;
-    };
-    let image: Blob;
-    try {
-      image = await take();
-    } catch (error) {
-      return failed(
-        error instanceof ScreenshotTooSlow ? this.i18n.t('screenshot.tooSlow') : this.i18n.t('screenshot.notTaken'),
-      );
-    }
-    const stored = await this.api
-      .call('PUT /api/comments/{id}/screenshot', { params: { id }, body: image })
-      .catch(() => null);
-    if (!stored?.ok) return failed(this.i18n.t('screenshot.notStored'));
-    if (this.confirmation?.id === id) this.confirm(null);
-    this.screenshots.delete(id);
-    return true;
-  }
-
-  /** The comment's screenshot as an object URL, fetched once with the session's token. */
-  screenshotUrl(id: string): Promise<string | null> {
-    let url = this.screenshots.get(id);
-    if (!url) {
-      url = this.api
-        .blob(`/api/comments/${encodeURIComponent(id)}/screenshot`)
-        .then((blob) => (blob ? URL.createObjectURL(blob) : null));
-      this.screenshots.set(id, url);
-    }
-    return url;
+    const refused = await this.screenshots.attach(id, take);
+    if (refused) this.confirm(id, refused, true);
+    else if (this.confirmation?.id === id) this.confirm(null);
+    return !refused;
   }
 
   async reply(id: string, body: string) {
@@ -322,25 +259,5 @@ export class Store {
     const answer = await this.api.call('DELETE /api/comments/{id}', { params: { id } });
     if (answer.ok) this.set({ comments: this.comments.filter((c) => c.id !== id) }, 'comments');
     return answer;
-  }
-
-  /** The comments of this page pinned to an element (archived ones aside): their anchors, for the pins. */
-  anchorsOfPage(): Map<string, Anchor> {
-    const page = this.page();
-    const anchors = new Map<string, Anchor>();
-    for (const c of this.comments)
-      if (c.anchor && c.status !== 'archived' && c.pageUrl === page) anchors.set(c.id, c.anchor);
-    return anchors;
-  }
-
-  /** The number of each pinned comment of this page, shared by its pin and its card: by age, so a pin keeps its number. */
-  pinNumbers(): Map<string, number> {
-    const anchors = this.anchorsOfPage();
-    const numbers = new Map<string, number>();
-    const oldestFirst = this.comments
-      .filter((c) => anchors.has(c.id))
-      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
-    for (const c of oldestFirst) numbers.set(c.id, numbers.size + 1);
-    return numbers;
   }
 }

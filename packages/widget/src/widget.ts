@@ -47,14 +47,14 @@ export class Widget {
     this.poller = new Poller(
       config.notifyPollMs,
       async () => {
-        const result = await this.store.pollCount();
+        const result = await this.store.updates.poll();
         if (result.outcome === 'ok') await this.refreshOpenList();
         return result;
       },
       {
         key: () => `${config.apiBase}|${this.store.session.user?.id ?? ''}`,
         receive: (shared) => {
-          this.store.sharedCount(shared as { count: number; etag: string | null });
+          this.store.updates.sharedCount(shared as { count: number; etag: string | null });
           void this.refreshOpenList();
         },
       },
@@ -117,8 +117,8 @@ export class Widget {
     if (changes.has('language')) this.shell.speak(i18n.locale, i18n.dir, i18n.t('widget.label'));
     if (changes.has('count') || changes.has('session') || changes.has('language')) this.showCount();
     // A new count: a fresh Updates list when it is the one on screen.
-    if (changes.has('count') && this.shell.panelShown && view.tab === 'updates' && this.store.count > 0)
-      void this.store.loadUpdates();
+    if (changes.has('count') && this.shell.panelShown && view.tab === 'updates' && this.store.updates.count > 0)
+      void this.store.updates.load();
     if (changes.has('session') || changes.has('comments')) {
       this.shownPage = this.store.page();
       this.pins.follow();
@@ -168,16 +168,8 @@ export class Widget {
     if (tab) this.store.view.set({ tab });
     this.showPanel();
     this.shell.focus('[aria-selected=true], input, textarea');
-    // Opened before the panel's views arrived: they show, and take focus, once loaded.
-    if (!this.panel.loaded) {
-      void this.panel.load().then(() => {
-        // Shown meanwhile (the sign-in finished first): drawn again, it would lose what has focus.
-        if (!this.shell.panelShown || this.shell.panel.querySelector('[role=tablist]')) return;
-        this.panel.draw();
-        this.shell.focus('[aria-selected=true], input, textarea, .empty button');
-      });
-    }
-    if (this.store.session.user && this.store.view.tab === 'updates') void this.store.loadUpdates();
+    void this.panel.showOnceLoaded();
+    if (this.store.session.user && this.store.view.tab === 'updates') void this.store.updates.load();
   }
 
   close(): void {
@@ -217,7 +209,8 @@ export class Widget {
   }
 
   private showCount(): void {
-    const { count, i18n } = this.store;
+    const { i18n } = this.store;
+    const { count } = this.store.updates;
     this.shell.showCount(count, count ? i18n.t('widget.unread', { count }) : i18n.t('widget.label'));
   }
 

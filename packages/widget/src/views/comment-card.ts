@@ -76,7 +76,7 @@ function thumbnail(store: Store, c: Comment): Node {
   const { t } = store.i18n;
   const image = h('img', { class: 'thumb', alt: t('comment.screenshotAlt') });
   const open = h('button', { class: 'shot', type: 'button', 'aria-label': t('comment.openScreenshot') }, image);
-  void store.screenshotUrl(c.id).then((url) => {
+  void store.screenshots.urlOf(c.id).then((url) => {
     if (!url) return open.remove();
     image.src = url;
     open.addEventListener('click', () => window.open(url, '_blank', 'noopener'));

@@ -1,5 +1,6 @@
 import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { h } from '../dom.js';
+import { pinNumbers } from '../pinned.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { commentCard } from './comment-card.js';
@@ -34,7 +35,7 @@ export function commentsView(store: Store, actions: Actions): Node[] {
     }),
     t('comments.allPages'),
   );
-  const numbers = store.pinNumbers();
+  const numbers = pinNumbers(store);
   const card = (c: Comment) => commentCard(store, actions, c, numbers.get(c.id));
   // This page's comments whose element is not found: apart, so that nobody takes them for pinned.
   const missing = store.comments.filter((c) => numbers.has(c.id) && store.view.placements.get(c.id) === null);

@@ -1,4 +1,5 @@
 import { h, placeOf } from '../dom.js';
+import { pinNumbers } from '../pinned.js';
 import type { Store } from '../store.js';
 
 /**
@@ -8,7 +9,7 @@ import type { Store } from '../store.js';
  */
 export function pinsView(store: Store, openComment: (id: string, pageUrl: string) => void): HTMLElement[] {
   const pins: HTMLElement[] = [];
-  for (const [id, number] of store.pinNumbers()) {
+  for (const [id, number] of pinNumbers(store)) {
     const c = store.comment(id);
     const placed = store.view.placements.get(id);
     if (!c || !placed) continue;

@@ -13,12 +13,12 @@ const TYPE_LABELS: Record<Notification['type'], MessageId> = {
 
 export function updatesView(store: Store, actions: Actions): Node {
   const { t } = store.i18n;
-  if (!store.notifications) return h('p', { class: 'empty' }, t('updates.loading'));
-  if (store.notifications.length === 0) return h('p', { class: 'empty' }, t('updates.empty'));
+  if (!store.updates.notifications) return h('p', { class: 'empty' }, t('updates.loading'));
+  if (store.updates.notifications.length === 0) return h('p', { class: 'empty' }, t('updates.empty'));
   return h(
     'ul',
     { 'aria-label': t('updates.list') },
-    store.notifications.map((n) =>
+    store.updates.notifications.map((n) =>
       h(
         'li',
         { class: `item${n.read ? '' : ' unread'}`, 'data-notification': n.id },

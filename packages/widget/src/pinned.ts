@@ -1,0 +1,24 @@
+// The pinned comments of the page the widget is on, and their numbers, shared by the pins and
+// the cards.
+import type { Anchor } from '@svc/contract';
+import type { Store } from './store.js';
+
+/** The comments of this page pinned to an element (archived ones aside): their anchors, for the pins. */
+export function anchorsOfPage(store: Store): Map<string, Anchor> {
+  const page = store.page();
+  const anchors = new Map<string, Anchor>();
+  for (const c of store.comments)
+    if (c.anchor && c.status !== 'archived' && c.pageUrl === page) anchors.set(c.id, c.anchor);
+  return anchors;
+}
+
+/** The number of each pinned comment of this page, shared by its pin and its card: by age, so a pin keeps its number. */
+export function pinNumbers(store: Store): Map<string, number> {
+  const anchors = anchorsOfPage(store);
+  const numbers = new Map<string, number>();
+  const oldestFirst = store.comments
+    .filter((c) => anchors.has(c.id))
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+  for (const c of oldestFirst) numbers.set(c.id, numbers.size + 1);
+  return numbers;
+}
