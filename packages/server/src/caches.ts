@@ -1,6 +1,6 @@
+import type { Actor } from './actor.js';
 import { CoherentCache } from './cache/coherent-cache.js';
 import type { Database } from './db/dialect/index.js';
-import type { Actor } from './modules/auth/actor.js';
 
 export interface Caches {
   /** Authenticated callers by credential hash: a poll costs no database read. */

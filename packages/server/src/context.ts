@@ -4,6 +4,8 @@
 // it reads (`Pick<AppContext, …>`), so that a test can hand one a context of its own.
 import type { Kysely } from 'kysely';
 import type { Caches } from './caches.js';
+import type { CommentEventSink } from './changes/comment-events.js';
+import type { CommentWatch } from './changes/comment-watch.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/dialect/index.js';
@@ -11,8 +13,6 @@ import type { Tables } from './db/schema.js';
 import type { AllowedOrigins } from './http/cors.js';
 import type { PollPace } from './http/poll-pace.js';
 import type { RateRules } from './limits/rules.js';
-import type { CommentEventSink } from './modules/comments/events.js';
-import type { CommentWatch } from './modules/comments/watch.js';
 import type { SecretBox } from './secrets.js';
 
 export interface AppContext {

@@ -1,6 +1,6 @@
 import type { Role } from '@svc/contract';
-import { forbidden } from '../../errors.js';
 import type { Actor } from './actor.js';
+import { forbidden } from './errors.js';
 
 /** Who may do what, by role (and below, on one comment, by who wrote it): the one place the product's permissions are written down. */
 const allowedRoles = {

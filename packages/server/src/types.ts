@@ -1,7 +1,7 @@
-import type { FastifySchema, HTTPMethods } from 'fastify';
+import type { Actor } from './actor.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/dialect/index.js';
-import type { Actor } from './modules/auth/actor.js';
+import type { RegisteredRoute } from './http/server.js';
 import type { Readiness } from './readiness.js';
 
 declare module 'fastify' {
@@ -29,12 +29,4 @@ declare module 'fastify' {
     /** Answered with a weak ETag, and 304 when If-None-Match holds it (see http/conditional.ts). */
     conditional?: boolean;
   }
-}
-
-export interface RegisteredRoute {
-  method: HTTPMethods;
-  url: string;
-  schema: FastifySchema | undefined;
-  public: boolean;
-  hidden: boolean;
 }

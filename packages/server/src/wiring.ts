@@ -2,6 +2,7 @@
 // and makes what the parts share, once; and ends it.
 import fs from 'node:fs';
 import { createCaches } from './caches.js';
+import { CommentWatch, commentChangeKey } from './changes/comment-watch.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -9,7 +10,6 @@ import { openDatabase } from './db/dialect/index.js';
 import { AllowedOrigins } from './http/cors.js';
 import { PollPace } from './http/poll-pace.js';
 import { rateRules } from './limits/rules.js';
-import { CommentWatch, commentChangeKey } from './modules/comments/watch.js';
 import { notificationSink } from './modules/notifications/service.js';
 import { listAllowedOrigins } from './modules/projects/repo.js';
 import { openSecretBox, type SecretBox } from './secrets.js';

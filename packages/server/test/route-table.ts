@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
+import type { RegisteredRoute } from '../src/http/server.js';
 import { keepDomains } from '../src/modules/sso/domains.js';
-import type { RegisteredRoute } from '../src/types.js';
 import { addClient, addMember, call, createComment, createProject, dialect, signUp } from './helpers.js';
 
 export type Role = 'anonymous' | 'admin' | 'member' | 'apiKey' | 'client' | 'limitedClient';

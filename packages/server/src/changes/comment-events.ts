@@ -1,4 +1,4 @@
-import type { Db } from '../../db/schema.js';
+import type { Db } from '../db/schema.js';
 
 /** What a comment action tells the rest of the product, raised inside the action's transaction. */
 export type CommentEvent =

@@ -1,5 +1,5 @@
-import type { ChangeFeed } from '../../db/dialect/index.js';
-import { AppError } from '../../errors.js';
+import type { ChangeFeed } from '../db/dialect/index.js';
+import { AppError } from '../errors.js';
 
 /** At most this many waits at once per user (all their sessions and keys), and per credential. */
 export const WAITS_PER_USER = 10;

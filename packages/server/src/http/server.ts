@@ -6,15 +6,29 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastJsonStringify from 'fast-json-stringify';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifySchema,
+  type HTTPMethods,
+} from 'fastify';
 import type { Config } from '../config.js';
 import { requestForLog } from '../logging.js';
-import type { RegisteredRoute } from '../types.js';
 import { registerConditionalGet } from './conditional.js';
 import type { FastPath } from './fast-path.js';
 import { clientErrorResponse, registerProblemHandlers, sendFrameworkError } from './problem.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { registerJsonParser, registerValidators } from './validation.js';
+
+/** A route as registered, with its schema: what the route table holds and the generated test suites walk. */
+export interface RegisteredRoute {
+  method: HTTPMethods;
+  url: string;
+  schema: FastifySchema | undefined;
+  public: boolean;
+  hidden: boolean;
+}
 
 /** Request bodies are small JSON documents; anything larger is refused with 413. */
 export const BODY_LIMIT = 64 * 1024;

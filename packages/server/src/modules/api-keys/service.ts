@@ -1,3 +1,4 @@
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -6,9 +7,8 @@ import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
+import { authorize } from '../../policy.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
-import type { Actor } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
 import { forgetCredentials } from '../auth/service.js';
 import { issueToken } from '../auth/tokens.js';
 import * as repo from './repo.js';

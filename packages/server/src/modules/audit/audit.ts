@@ -1,10 +1,10 @@
 import type { AuditAction, AuditEvent, AuditQuery } from '@svc/contract';
+import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
 import { invalidField } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { newId } from '../../ids.js';
-import type { Actor } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
+import { authorize } from '../../policy.js';
 
 // The workspace's audit log: who did what to whom, when, from which address. Each action is
 // recorded by the feature that performs it, in the same transaction where it has one, so that

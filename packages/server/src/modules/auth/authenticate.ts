@@ -1,11 +1,11 @@
 import { VIA_HEADER } from '@svc/contract/rules';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '../../actor.js';
 import type { CoherentCache } from '../../cache/coherent-cache.js';
 import type { Clock } from '../../clock.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { unauthenticated } from '../../errors.js';
-import type { Actor } from './actor.js';
 import * as repo from './repo.js';
 import { findActor } from './service.js';
 import { hashToken, tokenKind } from './tokens.js';

@@ -1,4 +1,5 @@
 import type { ChangePasswordBody, LoginBody, Role, SignupBody, UpdateMeBody, UpdateWorkspaceBody } from '@svc/contract';
+import type { Actor } from '../../actor.js';
 import type { SessionPolicy, SignupPolicy } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
@@ -9,10 +10,9 @@ import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit, countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
+import { authorize } from '../../policy.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
-import type { Actor } from './actor.js';
 import { hashPassword, requireUncommonPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
-import { authorize } from './policy.js';
 import * as repo from './repo.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from './tokens.js';
 

@@ -1,5 +1,6 @@
 import { type BuildReportBody, normalizeSha } from '@svc/contract';
 import type { Kysely } from 'kysely';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -7,8 +8,7 @@ import { invalidField } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
-import type { Actor } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
+import { authorize } from '../../policy.js';
 import { deployedByBuild } from '../comments/lifecycle.js';
 import { getProject } from '../projects/service.js';
 import * as repo from './repo.js';

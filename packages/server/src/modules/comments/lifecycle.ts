@@ -7,12 +7,12 @@ import {
   VERIFIED_REPLY,
   VERIFY_NOTE_MAX,
 } from '@svc/contract';
+import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { invalidField, invalidState, notFound } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
-import { type Actor, scopeOf } from '../auth/actor.js';
-import { type Action, authorize, authorizeOnComment, type CommentAction, can, canOnComment } from '../auth/policy.js';
+import { type Action, authorize, authorizeOnComment, type CommentAction, can, canOnComment } from '../../policy.js';
 import { excerpt } from './excerpt.js';
 import * as repo from './repo.js';
 import { type EventDetail, recordEvent, recordLive } from './timeline.js';

@@ -1,5 +1,5 @@
 import type { Anchor, Comment, CommentContext, CommentWithReplies, Reply } from '@svc/contract';
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../../actor.js';
 import { abilitiesOf } from './lifecycle.js';
 import type { CommentRow, ReplyRow } from './repo.js';
 import { presentTimelineEvent, type TimelineRow } from './timeline.js';

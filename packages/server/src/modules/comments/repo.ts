@@ -1,8 +1,8 @@
 import type { CommentStatusFilter } from '@svc/contract';
 import { type RawBuilder, sql } from 'kysely';
+import type { Scope } from '../../actor.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { AttachmentTable, CommentTable, Db, ReplyTable } from '../../db/schema.js';
-import type { Scope } from '../auth/actor.js';
 
 /** A comment row with what its presenter needs from the project and the people involved. */
 const selectComments = (db: Db, scope: Scope) => {

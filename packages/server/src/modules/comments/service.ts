@@ -13,6 +13,7 @@ import {
 } from '@svc/contract';
 import type { Kysely } from 'kysely';
 import { UAParser } from 'ua-parser-js';
+import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db, Tables } from '../../db/schema.js';
@@ -22,8 +23,7 @@ import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
-import { type Actor, scopeOf } from '../auth/actor.js';
-import { authorize, authorizeOnComment } from '../auth/policy.js';
+import { authorize, authorizeOnComment } from '../../policy.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
 import { excerpt } from './excerpt.js';
 import * as lifecycle from './lifecycle.js';

@@ -14,8 +14,8 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
+import type { Actor } from '../../actor.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../auth/actor.js';
 import { fire } from './lifecycle.js';
 
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';

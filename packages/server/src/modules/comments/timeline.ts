@@ -1,7 +1,7 @@
 import type { TimelineEvent, TimelineKind } from '@svc/contract';
+import type { Actor } from '../../actor.js';
 import type { CommentEventTable, Db } from '../../db/schema.js';
 import { newId } from '../../ids.js';
-import type { Actor } from '../auth/actor.js';
 import { MEASURED_KINDS, remeasure } from './measures.js';
 
 // Each comment's timeline: what happened to it, one row per change, written by the change

@@ -13,7 +13,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../../actor.js';
 import { type ExportJob, exportLines } from './export.js';
 import { EXPORT_THREADS, ExportThreads } from './export-thread.js';
 

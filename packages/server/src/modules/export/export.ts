@@ -1,6 +1,6 @@
 import { displayState } from '@svc/contract/vocabulary';
+import { type Actor, scopeOf } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
-import { type Actor, scopeOf } from '../auth/actor.js';
 import { presentCommentWithReplies } from '../comments/presenter.js';
 import * as comments from '../comments/repo.js';
 import { listTimelines } from '../comments/timeline.js';

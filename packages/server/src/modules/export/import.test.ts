@@ -18,9 +18,9 @@ import {
   testConfig,
   withNewIds,
 } from '../../../test/helpers.js';
+import type { Actor } from '../../actor.js';
 import { buildApp } from '../../app.js';
 import type { DatabaseConfig } from '../../config.js';
-import type { Actor } from '../auth/actor.js';
 import { jsonLines } from './export.js';
 import { ImportError, importExport } from './import.js';
 

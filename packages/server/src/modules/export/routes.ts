@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import type { Actor } from '../../actor.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
+import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
-import type { Actor } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
 import { getProject } from '../projects/service.js';
 import { ExportThreads } from './export-thread.js';
 import { screenshotsZip } from './screenshots.js';

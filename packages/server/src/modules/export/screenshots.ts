@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
+import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
-import type { Actor } from '../auth/actor.js';
 
 // A workspace's (or one project's) screenshots as a zip, streamed: one file per screenshot,
 // named by its project and comment (`site/cmt_….png`, the comment the JSON Lines export holds).

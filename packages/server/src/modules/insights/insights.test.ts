@@ -13,8 +13,8 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
+import type { Actor } from '../../actor.js';
 import { newId } from '../../ids.js';
-import type { Actor } from '../auth/actor.js';
 import { remeasure } from '../comments/measures.js';
 import { readInsights } from './insights.js';
 

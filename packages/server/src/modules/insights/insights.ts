@@ -1,9 +1,9 @@
 import type { Insights, InsightsRow, InsightWho } from '@svc/contract';
 import { INSIGHT_WHO } from '@svc/contract';
 import { sql } from 'kysely';
+import type { Actor } from '../../actor.js';
 import type { Database } from '../../db/dialect/types.js';
-import type { Actor } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
+import { authorize } from '../../policy.js';
 import { excerpt } from '../comments/excerpt.js';
 import { addTo, bucketOf, type Histogram, spreadOf } from './waits.js';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { runWhileServing } from '../../http/background.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
-import { authorize } from '../auth/policy.js';
+import { authorize } from '../../policy.js';
 import { getProject } from '../projects/service.js';
 import { readInsights } from './insights.js';
 

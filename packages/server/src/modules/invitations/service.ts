@@ -2,6 +2,7 @@
 // sent). Only the token's hash is stored; a link works once, until it expires.
 
 import type { AcceptInviteBody, CompletePasswordResetBody, CreateInviteBody } from '@svc/contract';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { OneTimeLinkTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -11,10 +12,9 @@ import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
+import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
-import type { Actor } from '../auth/actor.js';
 import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
-import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import { accountBy, forgetCredentials, normaliseEmail, userTarget, withUniqueEmail } from '../auth/service.js';
 import { hashToken, issueToken, type TokenKind, tokenKind } from '../auth/tokens.js';

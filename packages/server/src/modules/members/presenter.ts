@@ -1,5 +1,5 @@
 import type { Member } from '@svc/contract';
-import type { Actor } from '../auth/actor.js';
+import type { Actor } from '../../actor.js';
 import type { listAccounts } from './repo.js';
 
 type AccountRow = Awaited<ReturnType<typeof listAccounts>>[number];

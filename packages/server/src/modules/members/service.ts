@@ -1,14 +1,14 @@
 import type { AddMemberBody, CreateQuickAccessBody } from '@svc/contract';
+import { type Actor, scopeOf } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { nowIso } from '../../ids.js';
+import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
-import { type Actor, scopeOf } from '../auth/actor.js';
 import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
-import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import { type AuthDeps, forgetCredentials, normaliseEmail, userTarget, withUniqueEmail } from '../auth/service.js';
 import { issueToken } from '../auth/tokens.js';

@@ -1,3 +1,5 @@
+import type { Actor } from '../../actor.js';
+import type { CommentEvent, CommentEventSink } from '../../changes/comment-events.js';
 import type { Clock } from '../../clock.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
@@ -6,8 +8,6 @@ import { inTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { newId, nowIso } from '../../ids.js';
-import type { Actor } from '../auth/actor.js';
-import type { CommentEvent, CommentEventSink } from '../comments/events.js';
 import * as repo from './repo.js';
 
 export type NotificationDeps = Pick<AppContext, 'db' | 'database' | 'caches' | 'clock'>;

@@ -1,5 +1,5 @@
+import type { Scope } from '../../actor.js';
 import type { Db, ProjectTable } from '../../db/schema.js';
-import type { Scope } from '../auth/actor.js';
 
 /** Projects visible in a scope: a project-limited client sees only its own. */
 const inScope = (db: Db, scope: Scope) => {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { scopeOf } from '../../actor.js';
 import { clientOf } from '../../http/client.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
-import { scopeOf } from '../auth/actor.js';
 import { presentProject } from './presenter.js';
 import { listProjects } from './repo.js';
 import * as service from './service.js';

@@ -1,13 +1,13 @@
 import type { CreateProjectBody, UpdateProjectBody } from '@svc/contract';
+import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db, ProjectTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, invalidField, notFound } from '../../errors.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
+import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
-import { type Actor, scopeOf } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
 import { credentialHashesOf } from '../auth/repo.js';
 import * as repo from './repo.js';
 

@@ -1,13 +1,13 @@
 import type { PutSsoBody, SsoSettings } from '@svc/contract';
+import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { forbidden, invalidField, notFound, unauthenticated } from '../../errors.js';
 import type { Client } from '../../http/client.js';
 import { routePath } from '../../http/route.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
+import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
-import type { Actor } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import { userTarget } from '../auth/service.js';
 import { hashToken, issueToken, tokenKind } from '../auth/tokens.js';

@@ -6,15 +6,15 @@ import type {
   TwoFactorStatus,
   UpdateWorkspaceSecurityBody,
 } from '@svc/contract';
+import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import type { Client } from '../../http/client.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
+import { authorize } from '../../policy.js';
 import { serverKey } from '../../secrets.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
-import type { Actor } from '../auth/actor.js';
-import { authorize } from '../auth/policy.js';
 import * as accounts from '../auth/repo.js';
 import { type AuthDeps, accountBy, requireCurrentPassword, startSession, userTarget } from '../auth/service.js';
 import { hashToken, issueToken, tokenKind } from '../auth/tokens.js';

@@ -1,6 +1,6 @@
 import type { VerifyBody } from '@svc/contract';
+import type { Actor } from '../../actor.js';
 import { inTransaction } from '../../db/transaction.js';
-import type { Actor } from '../auth/actor.js';
 import * as lifecycle from '../comments/lifecycle.js';
 import type { CommentDeps } from '../comments/service.js';
 
