@@ -14,7 +14,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/me/api-keys',
     { tags, summary: 'Your API keys (never their secrets), newest first' },
     async (request) => {
-      const { rows, limit } = await service.listApiKeys(ctx.db, request.actor, request.query);
+      const { rows, limit } = await service.listApiKeys(ctx, request.actor, request.query);
       return toPage(rows, limit, presentApiKey);
     },
   );
@@ -46,7 +46,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/workspace/api-keys',
     { tags, summary: 'Every API key of the workspace with its owner, newest first (admin; never the secrets)' },
     async (request) => {
-      const { rows, limit } = await service.listWorkspaceApiKeys(ctx.db, request.actor, request.query);
+      const { rows, limit } = await service.listWorkspaceApiKeys(ctx, request.actor, request.query);
       return toPage(rows, limit, presentWorkspaceApiKey);
     },
   );

@@ -17,7 +17,11 @@ export type ApiKeyDeps = Pick<AppContext, 'db' | 'database' | 'rules' | 'clock'>
 
 type Deps = ApiKeyDeps;
 
-export async function listApiKeys(db: Db, actor: Actor, query: { limit?: number; cursor?: string }) {
+export async function listApiKeys(
+  { db }: Pick<AppContext, 'db'>,
+  actor: Actor,
+  query: { limit?: number; cursor?: string },
+) {
   authorize(actor, 'apiKeys.manage');
   const { limit, after, fetch } = pageRequest(query);
   return { rows: await repo.listApiKeys(db, actor.workspaceId, actor.id, { before: after, limit: fetch }), limit };
@@ -78,7 +82,11 @@ export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string): Pro
 }
 
 /** Every key of the workspace, with its owner (admin). */
-export async function listWorkspaceApiKeys(db: Db, actor: Actor, query: { limit?: number; cursor?: string }) {
+export async function listWorkspaceApiKeys(
+  { db }: Pick<AppContext, 'db'>,
+  actor: Actor,
+  query: { limit?: number; cursor?: string },
+) {
   authorize(actor, 'apiKeys.manageAll');
   const { limit, after, fetch } = pageRequest(query);
   return { rows: await repo.listWorkspaceApiKeys(db, actor.workspaceId, { before: after, limit: fetch }), limit };

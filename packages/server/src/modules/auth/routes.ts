@@ -26,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route(app, 'GET /api/me', { tags, summary: 'The caller and their workspace' }, async (request) => {
-    const { user, workspace } = await service.me(ctx.db, request.actor);
+    const { user, workspace } = await service.me(ctx, request.actor);
     return { user: presentUser(user), workspace: presentWorkspace(workspace) };
   });
 
@@ -38,7 +38,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Your settings: the language you read the widget and the console in',
       description: 'For every account, client accounts included. null: as your page or browser says.',
     },
-    async (request) => presentUser(await service.updateMe(ctx.db, request.actor, request.body)),
+    async (request) => presentUser(await service.updateMe(ctx, request.actor, request.body)),
   );
 
   route(
@@ -50,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'The language of the widget and the console for those who chose none and whose page and browser name none of the ten the apps speak. null: English.',
     },
-    async (request) => presentWorkspace(await service.updateWorkspace(ctx.db, request.actor, request.body)),
+    async (request) => presentWorkspace(await service.updateWorkspace(ctx, request.actor, request.body)),
   );
 
   route(

@@ -368,20 +368,20 @@ export async function changePassword(deps: Deps, actor: Actor, input: ChangePass
   });
 }
 
-export async function me(db: Db, actor: Actor) {
+export async function me({ db }: Pick<AppContext, 'db'>, actor: Actor) {
   const user = await repo.findUserById(db, actor.workspaceId, actor.id);
   if (!user) throw unauthenticated();
   return { user, workspace: await repo.findWorkspace(db, actor.workspaceId) };
 }
 
 /** The caller's own settings: the language they read the apps in (any account, clients too). */
-export async function updateMe(db: Db, actor: Actor, body: UpdateMeBody) {
+export async function updateMe({ db }: Pick<AppContext, 'db'>, actor: Actor, body: UpdateMeBody) {
   await repo.setUserLocale(db, actor.workspaceId, actor.id, body.locale);
-  return (await me(db, actor)).user;
+  return (await me({ db }, actor)).user;
 }
 
 /** The workspace's settings: the language of those whose browser speaks none of the apps'. */
-export async function updateWorkspace(db: Db, actor: Actor, body: UpdateWorkspaceBody) {
+export async function updateWorkspace({ db }: Pick<AppContext, 'db'>, actor: Actor, body: UpdateWorkspaceBody) {
   authorize(actor, 'workspace.manageSettings');
   await repo.setWorkspaceLocale(db, actor.workspaceId, body.defaultLocale);
   return repo.findWorkspace(db, actor.workspaceId);

@@ -30,7 +30,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { tags, summary: "A project's reported builds, newest first" },
     async (request) => {
       const { rows, limit, deployments } = await service.listBuilds(
-        ctx.db,
+        ctx,
         request.actor,
         request.params.key,
         request.query,
@@ -44,7 +44,7 @@ export const buildRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/projects/{key}/comments/pending-deploy',
     { tags, summary: 'Applied comments whose commit no reported build has carried yet, oldest first' },
     async (request) => {
-      const { rows, limit } = await service.listPendingDeploy(ctx.db, request.actor, request.params.key, request.query);
+      const { rows, limit } = await service.listPendingDeploy(ctx, request.actor, request.params.key, request.query);
       return toPage(rows, limit, presentPendingDeploy);
     },
   );

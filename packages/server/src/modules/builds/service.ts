@@ -27,7 +27,7 @@ function requireSha(value: string, path: string): string {
  */
 export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: string, input: BuildReportBody) {
   authorize(actor, 'builds.report');
-  const project = await getProject(deps.db, actor, projectKey);
+  const project = await getProject(deps, actor, projectKey);
   // One malformed entry fails the whole report, before anything is written.
   const sha = requireSha(input.sha, '/sha');
   const contained = (input.containsCommitShas ?? []).map((entry, i) => requireSha(entry, `/containsCommitShas/${i}`));
@@ -58,23 +58,23 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
 }
 
 export async function listPendingDeploy(
-  db: Kysely<Tables>,
+  { db }: Pick<AppContext, 'db'>,
   actor: Actor,
   projectKey: string,
   query: { limit?: number; cursor?: string },
 ) {
-  const project = await getProject(db, actor, projectKey);
+  const project = await getProject({ db }, actor, projectKey);
   const { limit, after, fetch } = pageRequest(query);
   return { rows: await repo.listPendingDeploy(db, actor.workspaceId, project.id, after, fetch), limit };
 }
 
 export async function listBuilds(
-  db: Kysely<Tables>,
+  { db }: Pick<AppContext, 'db'>,
   actor: Actor,
   projectKey: string,
   query: { limit?: number; cursor?: string },
 ) {
-  const project = await getProject(db, actor, projectKey);
+  const project = await getProject({ db }, actor, projectKey);
   const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listBuilds(db, actor.workspaceId, project.id, after, fetch);
   const deployments = await repo.deploymentsOf(

@@ -50,7 +50,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/comments/{id}/screenshot',
     { tags, summary: "The comment's screenshot, to whoever may read the comment" },
     async (request, reply) => {
-      const shot = await service.getScreenshot(ctx.db, request.actor, request.params.id);
+      const shot = await service.getScreenshot(ctx, request.actor, request.params.id);
       return reply
         .header('cache-control', 'private, max-age=3600')
         .header('content-type', shot.content_type)
@@ -79,7 +79,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/projects/{key}/comments',
     { tags, summary: "A project's comments, newest first" },
     async (request) => {
-      const { rows, limit } = await service.listComments(ctx.db, request.actor, request.params.key, request.query);
+      const { rows, limit } = await service.listComments(ctx, request.actor, request.params.key, request.query);
       return toPage(rows, limit, (row) => presentComment(row, request.actor));
     },
   );
@@ -95,7 +95,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { actor, query } = request;
-      let page = await service.changesSince(ctx.db, actor, query);
+      let page = await service.changesSince(ctx, actor, query);
       if (page.rows.length === 0 && query.cursor !== undefined && (query.wait ?? 0) > 0) {
         // Stop waiting when the client goes away (the response closes before it is sent).
         const gone = new AbortController();
@@ -111,7 +111,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         reply.raw.off('close', onClose);
         // Answered because the server is closing: the connection must not linger as keep-alive.
         if (watch.closed) reply.header('connection', 'close');
-        page = await service.changesSince(ctx.db, actor, query);
+        page = await service.changesSince(ctx, actor, query);
       }
       return { items: page.rows.map((row) => presentComment(row, actor)), cursor: page.cursor };
     },
@@ -141,7 +141,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/comments/{id}',
     { tags, summary: 'A comment with its replies and its timeline' },
     async (request) => {
-      const { comment, replies, timeline } = await service.getComment(ctx.db, request.actor, request.params.id);
+      const { comment, replies, timeline } = await service.getComment(ctx, request.actor, request.params.id);
       return presentCommentWithReplies(comment, replies, timeline, request.actor);
     },
   );

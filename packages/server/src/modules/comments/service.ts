@@ -52,7 +52,7 @@ export async function createComment(
   userAgent?: string,
 ) {
   authorize(actor, 'comments.create');
-  const project = await getProject(deps.db, actor, projectKey);
+  const project = await getProject(deps, actor, projectKey);
   const body = requireText(input.body, '/body');
   const page = pageOf(input.pageUrl, pageParamsOfProject(project));
   if (!page) throw invalidField('/pageUrl', 'must be an http(s) URL');
@@ -128,7 +128,7 @@ export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: 
   });
 }
 
-export async function getScreenshot(db: Kysely<Tables>, actor: Actor, commentId: string) {
+export async function getScreenshot({ db }: Pick<AppContext, 'db'>, actor: Actor, commentId: string) {
   await requireComment(db, actor, commentId);
   const shot = await repo.findScreenshot(db, actor.workspaceId, commentId);
   if (!shot) throw notFound('Screenshot');
@@ -145,8 +145,13 @@ function imageType(bytes: Buffer): string | null {
   return null;
 }
 
-export async function listComments(db: Kysely<Tables>, actor: Actor, projectKey: string, query: ListCommentsQuery) {
-  const project = await getProject(db, actor, projectKey);
+export async function listComments(
+  { db }: Pick<AppContext, 'db'>,
+  actor: Actor,
+  projectKey: string,
+  query: ListCommentsQuery,
+) {
+  const project = await getProject({ db }, actor, projectKey);
   const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listComments(db, scopeOf(actor), {
     projectId: project.id,
@@ -202,7 +207,7 @@ export function searchWords(text: string): string[] {
  */
 export async function findComments(database: Database, actor: Actor, query: FindCommentsQuery) {
   const db = database.reads;
-  const project = query.project === undefined ? undefined : await getProject(db, actor, query.project);
+  const project = query.project === undefined ? undefined : await getProject({ db }, actor, query.project);
   const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listComments(db, scopeOf(actor), {
     projectId: project?.id,
@@ -218,7 +223,7 @@ export async function findComments(database: Database, actor: Actor, query: Find
   return { rows, limit };
 }
 
-export async function getComment(db: Kysely<Tables>, actor: Actor, id: string) {
+export async function getComment({ db }: Pick<AppContext, 'db'>, actor: Actor, id: string) {
   const comment = await requireComment(db, actor, id);
   const [replies, timeline] = await Promise.all([
     repo.listReplies(db, actor.workspaceId, id),
@@ -310,11 +315,11 @@ function keptComment(comment: repo.CommentRow | null): repo.CommentRow {
 
 /** The comment changes since `cursor` (a position in the order comments changed), oldest first. */
 export async function changesSince(
-  db: Kysely<Tables>,
+  { db }: Pick<AppContext, 'db'>,
   actor: Actor,
   query: { project?: string; cursor?: string; limit?: number },
 ): Promise<{ rows: repo.CommentRow[]; cursor: string; projectId: string | null }> {
-  const projectId = query.project === undefined ? undefined : (await getProject(db, actor, query.project)).id;
+  const projectId = query.project === undefined ? undefined : (await getProject({ db }, actor, query.project)).id;
   const scope = scopeOf(actor);
   if (query.cursor === undefined) {
     const latest = await repo.latestChange(db, scope, projectId);

@@ -57,7 +57,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function startExport(actor: Actor, projectKey: string | undefined, what: string) {
     authorize(actor, 'workspace.export');
     await consumeRateLimit(ctx.db, ctx.rules.exports, actor.id, ctx.clock.now());
-    const project = projectKey ? await getProject(ctx.db, actor, projectKey) : null;
+    const project = projectKey ? await getProject(ctx, actor, projectKey) : null;
     await recordAudit(
       ctx.db,
       auditBy(actor),

@@ -32,7 +32,7 @@ export const insightsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { actor } = request;
       authorize(actor, 'workspace.readInsights');
       await consumeRateLimit(ctx.db, ctx.rules.insights, actor.id, ctx.clock.now());
-      const project = request.query.project ? await getProject(ctx.db, actor, request.query.project) : null;
+      const project = request.query.project ? await getProject(ctx, actor, request.query.project) : null;
       return readInsights(ctx.database, actor, {
         projectId: project?.id ?? null,
         projectKey: project?.key ?? null,

@@ -44,7 +44,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Admins see e-mails and last sign-ins; members see names and roles.',
     },
     async (request) => {
-      const { rows, limit } = await service.listMembers(ctx.db, request.actor, request.query);
+      const { rows, limit } = await service.listMembers(ctx, request.actor, request.query);
       return toPage(rows, limit, (row) => presentMember(row, request.actor));
     },
   );
@@ -73,7 +73,7 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/workspace/quick-access',
     { tags, summary: 'The quick-access (client) accounts, oldest first' },
     async (request) => {
-      const { rows, limit } = await service.listClients(ctx.db, request.actor, request.query);
+      const { rows, limit } = await service.listClients(ctx, request.actor, request.query);
       return toPage(rows, limit, presentClient);
     },
   );

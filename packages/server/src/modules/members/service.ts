@@ -1,5 +1,6 @@
 import type { AddMemberBody, CreateQuickAccessBody } from '@svc/contract';
 import { type Actor, scopeOf } from '../../actor.js';
+import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, invalidField, notFound } from '../../errors.js';
@@ -23,7 +24,7 @@ export const FORMER_MEMBER = 'Former member';
 type Page = { limit?: number; cursor?: string };
 
 /** The team, oldest first: admins see e-mails and last sign-ins, members names and roles. */
-export async function listMembers(db: Db, actor: Actor, query: Page) {
+export async function listMembers({ db }: Pick<AppContext, 'db'>, actor: Actor, query: Page) {
   authorize(actor, 'workspace.listMembers');
   const { limit, after, fetch } = pageRequest(query);
   return { rows: await repo.listAccounts(db, actor.workspaceId, 'team', { after, limit: fetch }), limit };
@@ -73,7 +74,7 @@ export async function removeMember(deps: Deps, actor: Actor, userId: string): Pr
   });
 }
 
-export async function listClients(db: Db, actor: Actor, query: Page) {
+export async function listClients({ db }: Pick<AppContext, 'db'>, actor: Actor, query: Page) {
   authorize(actor, 'workspace.manageClients');
   const { limit, after, fetch } = pageRequest(query);
   return { rows: await repo.listAccounts(db, actor.workspaceId, 'clients', { after, limit: fetch }), limit };

@@ -21,7 +21,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }));
 
   route(app, 'GET /api/projects/{key}', { tags, summary: 'One project' }, async (request) =>
-    presentProject(await service.getProject(ctx.db, request.actor, request.params.key)),
+    presentProject(await service.getProject(ctx, request.actor, request.params.key)),
   );
 
   route(
@@ -50,7 +50,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/projects/{key}/refused-origins',
     { tags, summary: "Origins the project's widget was refused on in the last 30 days, still not allowed (admin)" },
     async (request) => ({
-      items: (await service.refusedOrigins(ctx.db, request.actor, request.params.key, ctx.clock.now())).map((row) => ({
+      items: (await service.refusedOrigins(ctx, request.actor, request.params.key, ctx.clock.now())).map((row) => ({
         origin: row.origin,
         firstSeenAt: row.first_seen_at,
         lastSeenAt: row.last_seen_at,

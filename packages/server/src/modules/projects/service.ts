@@ -108,7 +108,7 @@ export async function updateProject(deps: Deps, actor: Actor, key: string, input
   if (input.allowedOrigins !== undefined) changes.allowed_origins = normaliseOrigins(input.allowedOrigins);
   if (input.pageParams !== undefined) changes.page_params = pageParamsOf(input.pageParams);
   return inTransaction(deps.db, async (trx) => {
-    const project = await getProject(trx, actor, key);
+    const project = await getProject({ db: trx }, actor, key);
     await repo.updateProject(trx, project.id, changes);
     if (changes.allowed_origins !== undefined) await originsChanged(deps, trx);
     const changed = (Object.keys(changes) as (keyof typeof CHANGE_WORDS)[])
@@ -128,7 +128,7 @@ export async function updateProject(deps: Deps, actor: Actor, key: string, input
 export async function deleteProject(deps: Deps, actor: Actor, key: string): Promise<void> {
   authorize(actor, 'projects.manage');
   await inTransaction(deps.db, async (trx) => {
-    const project = await getProject(trx, actor, key);
+    const project = await getProject({ db: trx }, actor, key);
     const recipients = await repo.unreadRecipientsOfProject(trx, project.id);
     const credentials = await credentialHashesOf(
       trx,
@@ -143,7 +143,7 @@ export async function deleteProject(deps: Deps, actor: Actor, key: string): Prom
   });
 }
 
-export async function getProject(db: Db, actor: Actor, key: string) {
+export async function getProject({ db }: Pick<AppContext, 'db'>, actor: Actor, key: string) {
   const project = await repo.findProjectByKey(db, scopeOf(actor), key);
   if (!project) throw notFound(`Project "${key}"`);
   return project;
@@ -171,9 +171,9 @@ export async function checkWidgetOrigin(deps: Pick<Deps, 'db' | 'clock'>, key: s
 }
 
 /** The origins the project's widget was refused on lately and that it still does not allow (admin). */
-export async function refusedOrigins(db: Db, actor: Actor, key: string, now: number) {
+export async function refusedOrigins({ db }: Pick<AppContext, 'db'>, actor: Actor, key: string, now: number) {
   authorize(actor, 'projects.manage');
-  const project = await getProject(db, actor, key);
+  const project = await getProject({ db }, actor, key);
   const allowed = new Set(JSON.parse(project.allowed_origins) as string[]);
   const since = new Date(now - REFUSED_ORIGINS_SHOWN_MS).toISOString();
   const rows = await repo.listRefusedOrigins(db, actor.workspaceId, project.id, since);
