@@ -3,8 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { Anchor } from '@svc/contract';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
+import { Value } from 'typebox/value';
 import { launchBrowser } from './helpers.js';
 
 describe('finding a pinned element again', () => {
@@ -55,6 +57,41 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
       [pinned, change],
     );
   };
+
+  test('every element of a page gets an anchor the server accepts (a select, long list items, a link in a custom element)', async () => {
+    const long = 'A list item whose text runs on and on, '.repeat(12);
+    await page.setContent(`<!doctype html><html><body>
+      <label>Size <select name="size"><option>Small</option><option selected>Medium size, in stock</option></select></label>
+      <ul><li>${long}first</li><li>${long}second</li><li><b>Bold</b> ${long}</li></ul>
+      <product-card><a href="/p/1">Blue mug</a><span slot="price">12 €</span></product-card>
+      <table><tr><th>Plan</th><td>Pro</td></tr></table><textarea>Notes</textarea><img alt="" src="/x.png">
+      </body></html>`);
+    await page.evaluate(() => {
+      customElements.define(
+        'product-card',
+        class extends HTMLElement {
+          connectedCallback() {
+            this.attachShadow({ mode: 'open' }).innerHTML =
+              '<div class="card"><slot></slot><p><slot name="price"></slot></p></div>';
+          }
+        },
+      );
+    });
+    await page.addScriptTag({ content: script });
+    const anchors = await page.evaluate(() =>
+      [...document.body.querySelectorAll('*')].map((el) => [
+        el.outerHTML.slice(0, 80),
+        JSON.parse(JSON.stringify((window as any).anchoring.describeElement(el))),
+      ]),
+    );
+    assert.ok(anchors.length >= 15, `${anchors.length} elements`);
+    for (const [element, anchor] of anchors) {
+      assert.ok(
+        Value.Check(Anchor, anchor),
+        `${element}: ${JSON.stringify([...Value.Errors(Anchor, anchor)].slice(0, 2))}`,
+      );
+    }
+  });
 
   const ICONS = `<nav><a href="/home">Home <i class="fa fa-home"></i><i class="fa fa-caret-down"></i></a>
     <a href="/shop">Shop <i class="fa fa-shop"></i><i class="fa fa-caret-down"></i></a></nav>`;

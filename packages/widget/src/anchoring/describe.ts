@@ -50,9 +50,13 @@ function twinsOf(el: Element, features: Features, root: Root, parent: string): n
   return twins;
 }
 
-/** How many elements of the page show `text` (the innermost with all of it). */
+/**
+ * How many elements of the page show `text` (the innermost with all of it), the element itself
+ * included: at least one, though the page's reading misses it (a select's text is its options',
+ * a long text is cut where the element's is not, a custom element's is slotted).
+ */
 function showing(root: Root, text: string): number {
-  return Math.min(1000, new RootIndex(root, new Deadline()).showing(text));
+  return Math.max(1, Math.min(1000, new RootIndex(root, new Deadline()).showing(text)));
 }
 
 const some = <T extends object>(value: T) => (Object.keys(value).length ? value : undefined);
