@@ -4,7 +4,7 @@
 // A page is its origin and path, with:
 // - a trailing slash ignored ("/app" and "/app/" are one page; "/" stays "/");
 // - the fragment kept when it is a route of a single-page app ("#/active", "#!/settings"),
-//   and dropped when it is an in-page link ("#pricing");
+//   and dropped when it is an in-page link ("#pricing") or the router's root ("#/");
 // - of the query, only the parameters the project names as identifying a page (its
 //   `pageParams`, e.g. `tab`), in name order; the rest (tracking, state) is ignored.
 
@@ -29,16 +29,18 @@ export function pageOf(url: string, pageParams: readonly string[] = []): string 
     .flatMap((name) => parsed.searchParams.getAll(name).map((value): [string, string] => [name, value]));
   if (kept.length) page += `?${new URLSearchParams(kept)}`;
   const route = /^#!?\//.exec(parsed.hash) ? parsed.hash.replace(/(.)\/+$/, '$1') : '';
-  return page + route;
+  // A hash router's root ("#/", "#!/") is the page itself: the app at /app shows it as /app#/.
+  return page + (/^#!?$/.test(route) ? '' : route);
 }
 
 /**
- * The stored page URLs that mean the page `page`: itself, and the same with a trailing slash
- * on its path, as comments written before the rule stored it.
+ * The stored page URLs that mean the page `page`: itself, and as comments written before the
+ * rules stored it: with a trailing slash on its path; with its hash router's root ("#", "#!").
  */
 export function samePageUrls(page: string): string[] {
   const split = /^([^?#]*)(.*)$/.exec(page);
   const [base, rest] = [split?.[1] ?? page, split?.[2] ?? ''];
   const path = base.replace(/^https?:\/\/[^/]*/, '');
-  return path.length > 1 ? [page, `${base}/${rest}`] : [page];
+  const pages = path.length > 1 ? [page, `${base}/${rest}`] : [page];
+  return rest.includes('#') ? pages : pages.flatMap((url) => [url, `${url}#`, `${url}#!`]);
 }

@@ -206,6 +206,31 @@ describe('anchors, re-pinning and page identity', () => {
       'an in-page link is no route',
     );
     assert.equal((await post('https://a.test/#!/settings')).body.pageUrl, 'https://a.test/#!/settings');
+    // A hash router's root is the page itself: /vue, shown as /vue#/ once the router runs.
+    const root = await post('https://a.test/vue#/');
+    assert.equal(root.body.pageUrl, 'https://a.test/vue');
+    // One stored before the rule, as its root was trimmed then ("#/" → "#"), is listed with it.
+    const older = await post('https://a.test/vue');
+    await t.app.database.db
+      .updateTable('comments')
+      .set({ page_url: 'https://a.test/vue#' })
+      .where('id', '=', older.body.id)
+      .execute();
+    for (const pageUrl of ['https://a.test/vue', 'https://a.test/vue#/', 'https://a.test/vue/#!/']) {
+      const listed = await call(
+        t.app,
+        'GET',
+        `/api/comments?project=${app.key}&pageUrl=${encodeURIComponent(pageUrl)}`,
+        {
+          token: admin.token,
+        },
+      );
+      assert.deepEqual(
+        listed.body.items.map((c: { id: string }) => c.id).sort(),
+        [root.body.id, older.body.id].sort(),
+        pageUrl,
+      );
+    }
     assert.equal((await post('https://a.test/admin?tab=users&x=1')).body.pageUrl, 'https://a.test/admin');
     const set = await call(t.app, 'PATCH', `/api/projects/${app.key}`, {
       token: admin.token,
