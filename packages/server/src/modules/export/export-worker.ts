@@ -22,13 +22,15 @@ let answer: ((more: boolean) => void) | null = null;
 /** Whether the server's thread asked the running export to stop (its client went away). */
 let stopping = false;
 const send = (message: ToServer) => port.postMessage(message);
-/** Sends a chunk; resolves with whether the server's thread wants the next. */
-const delivered = (chunk: string) =>
+const utf8 = new TextEncoder();
+/** Sends a chunk, its bytes handed over; resolves with whether the server's thread wants the next. */
+const delivered = (text: string) =>
   stopping
     ? Promise.resolve(false)
     : new Promise<boolean>((resolve) => {
         answer = resolve;
-        send({ chunk });
+        const chunk = utf8.encode(text);
+        port.postMessage({ chunk } satisfies ToServer, [chunk.buffer]);
       });
 
 async function run(job: ExportJob) {
