@@ -16,11 +16,8 @@ export const EXPORT_THREADS = 2;
 
 /** What the server's thread sends a thread: an export to run, "send the next chunk", or "stop it". */
 export type FromServer = { job: ExportJob } | { more: true } | { stop: true };
-/**
- * What a thread sends back: the next chunk of text (UTF-8, its memory handed over: the server's
- * thread neither copies nor encodes it), the end, or why it failed.
- */
-export type ToServer = { chunk: Uint8Array } | { end: true } | { error: string };
+/** What a thread sends back: the next chunk of text, the end, or why it failed. */
+export type ToServer = { chunk: string } | { end: true } | { error: string };
 
 /** The export threads of one server, started when first needed. */
 export class ExportThreads {
@@ -62,9 +59,7 @@ export class ExportThreads {
     const onMessage = (message: ToServer) => {
       if ('chunk' in message) {
         if (stream.destroyed) return;
-        const { buffer, byteOffset, byteLength } = message.chunk;
-        if (stream.push(Buffer.from(buffer, byteOffset, byteLength)))
-          worker?.postMessage({ more: true } satisfies FromServer);
+        if (stream.push(message.chunk)) worker?.postMessage({ more: true } satisfies FromServer);
         else held = true;
         return;
       }

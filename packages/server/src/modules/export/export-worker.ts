@@ -22,15 +22,13 @@ let answer: ((more: boolean) => void) | null = null;
 /** Whether the server's thread asked the running export to stop (its client went away). */
 let stopping = false;
 const send = (message: ToServer) => port.postMessage(message);
-const utf8 = new TextEncoder();
-/** Sends a chunk, its bytes handed over; resolves with whether the server's thread wants the next. */
-const delivered = (text: string) =>
+/** Sends a chunk; resolves with whether the server's thread wants the next. */
+const delivered = (chunk: string) =>
   stopping
     ? Promise.resolve(false)
     : new Promise<boolean>((resolve) => {
         answer = resolve;
-        const chunk = utf8.encode(text);
-        port.postMessage({ chunk } satisfies ToServer, [chunk.buffer]);
+        send({ chunk });
       });
 
 async function run(job: ExportJob) {
