@@ -115,7 +115,12 @@ export interface EndpointSpec {
   conditional?: boolean;
   /** Bytes rather than JSON: the body (an image) or the answer (a file). */
   raw?: 'body' | 'answer';
+  /** The content types of the answers that are not JSON, by status. */
+  types?: Readonly<Record<number, readonly string[]>>;
 }
+
+/** The image types a screenshot is stored and served as. */
+export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 const endpoint = <const S extends EndpointSpec>(spec: S): S => spec;
 
@@ -203,6 +208,7 @@ export const api = {
     answers: { 200: Type.Unknown({ description: 'The image' }) },
     problems: [404],
     raw: 'answer',
+    types: { 200: SCREENSHOT_TYPES },
   }),
   'POST /api/projects/{key}/comments': endpoint({
     params: ProjectKeyParams,
@@ -261,15 +267,17 @@ export const api = {
   }),
   'GET /api/workspace/export': endpoint({
     query: ExportQuery,
-    answers: { 200: Type.Unknown({ description: 'The file, streamed' }) },
+    answers: { 200: Type.Unknown({ description: 'The file, streamed: JSON Lines or CSV' }) },
     problems: [400, 403, 404],
     raw: 'answer',
+    types: { 200: ['application/x-ndjson', 'text/csv'] },
   }),
   'GET /api/workspace/export/screenshots': endpoint({
     query: ScreenshotsExportQuery,
     answers: { 200: Type.Unknown({ description: 'The zip archive, streamed' }) },
     problems: [400, 403, 404],
     raw: 'answer',
+    types: { 200: ['application/zip'] },
   }),
   'GET /api/workspace/insights': endpoint({
     query: InsightsQuery,

@@ -15,7 +15,9 @@ describe('fuzz: every route, every role, inputs from its own schema and hostile 
   const tally = { requests: 0, serverErrors: 0, refusals: 0, writesAfterRefusal: 0 };
   before(async () => {
     // Limits high enough that the fuzz exercises the routes, not only the throttles.
-    t = await createTestApp({ limits: { commentsPerMinute: 100_000, repliesPerMinute: 100_000 } });
+    t = await createTestApp({
+      limits: { commentsPerMinute: 100_000, repliesPerMinute: 100_000, signUpsPerAddress: 1000 },
+    });
     world = await buildWorld(t.app);
   });
   after(async () => {

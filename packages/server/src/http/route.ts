@@ -45,6 +45,18 @@ export interface RouteOptions {
   bodyLimit?: number;
 }
 
+/** A success's schema as served: JSON, or the content types the endpoint names for its status. */
+function answersOf(spec: EndpointSpec): Record<number, unknown> {
+  return Object.fromEntries(
+    Object.entries(spec.answers).map(([status, schema]) => {
+      const types = spec.types?.[Number(status)];
+      if (!types) return [status, schema];
+      const content = Object.fromEntries(types.map((type) => [type, { schema }]));
+      return [status, { description: (schema as { description?: string }).description ?? 'The answer', content }];
+    }),
+  );
+}
+
 /** The route's path as Fastify writes it: `{id}` → `:id`. */
 export const routePath = (endpoint: Endpoint) => (endpoint.split(' ')[1] ?? '').replace(/\{(\w+)\}/g, ':$1');
 
@@ -67,7 +79,7 @@ export function route<E extends Endpoint>(
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { querystring: spec.query } : {}),
       ...(spec.body ? { body: spec.body } : {}),
-      response: { ...spec.answers, ...problemResponses(...spec.problems) },
+      response: { ...answersOf(spec), ...problemResponses(...spec.problems) },
       // The API reference says which routes take no token.
       ...(spec.public ? { security: [] } : {}),
     },

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SCREENSHOT_MAX_BYTES } from '@svc/contract';
+import { SCREENSHOT_TYPES } from '@svc/contract/api';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
@@ -7,14 +8,13 @@ import { presentComment, presentCommentWithReplies, presentReply } from './prese
 import * as service from './service.js';
 
 const tags = ['comments'];
-const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const { watch } = ctx;
   // Screenshots arrive as the image itself; the service reads its type from the bytes.
   app.addContentTypeParser(
-    SCREENSHOT_TYPES,
+    [...SCREENSHOT_TYPES],
     { parseAs: 'buffer', bodyLimit: SCREENSHOT_MAX_BYTES },
     (_request, body, done) => done(null, body),
   );
