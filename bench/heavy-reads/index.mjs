@@ -5,12 +5,12 @@
 // p99 alone (the baseline, same run) and under the heavy reads, and their ratio; the heavy
 // reads answered (200) and refused (429) meanwhile. Two settings: the documented per-user
 // limits, and no limits at all (what the reading thread and the roll-ups hold by themselves).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findPostgresBin, startThrowawayPostgres } from '../../scripts/postgres.mjs';
-import { cores, hasTaskset, hasWrk, openApp, paced, startServer } from '../lib/harness.mjs';
+import { cores, hasTaskset, hasWrk, openApp, paced, pinned, startServer } from '../lib/harness.mjs';
 import { historyStatements, runSeed, workspaceStatements } from '../lib/seed.mjs';
 
 const COMMENTS = Number(process.env.BENCH_COMMENTS ?? 300_000);
@@ -24,7 +24,7 @@ const SPAN_SECONDS = 2 * 365 * 24 * 3600;
 const root = path.resolve(import.meta.dirname, '../..');
 const work = path.join(root, 'bench', '.work');
 
-/** The heavy workspace's members' keys, and the other workspace's member's. */
+/** The heavy workspace's members' keys (as members.mjs makes them), and the other workspace's member's. */
 const memberKey = (i) => `svc_key_${'m'.repeat(41)}${String(i).padStart(2, '0')}`;
 const OTHER_KEY = `svc_key_${'o'.repeat(43)}`;
 const OTHER_WS = `ws_${'9'.repeat(26)}`;
@@ -55,27 +55,23 @@ async function seed(database) {
   console.log(`  seeded ${COMMENTS} comments of two years in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-/** Members looping on a year of insights and on exports (half each), reading every answer whole, until stopped. */
+/**
+ * The members looping on a year of insights and on exports (`members.mjs`), in a process of
+ * their own on the load's core at the lowest priority, until stopped; then what they were answered.
+ */
 function heavyReads(url) {
-  let running = true;
-  const counts = { ok: 0, refused: 0, other: 0 };
-  const loops = Array.from({ length: MEMBERS }, async (_, i) => {
-    const target = i % 2 === 0 ? '/api/workspace/insights?days=366' : '/api/workspace/export';
-    while (running) {
-      const answer = await fetch(`${url}${target}`, { headers: { authorization: `Bearer ${memberKey(i)}` } });
-      await answer.arrayBuffer();
-      if (answer.status === 200) counts.ok++;
-      else if (answer.status === 429) counts.refused++;
-      else counts.other++;
-      // A refused member tries again a moment later, as a script in a loop would.
-      if (answer.status === 429) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  const members = [process.execPath, path.join(import.meta.dirname, 'members.mjs'), url, String(MEMBERS)];
+  const child = spawn(...pinned(1, 'nice', ['-n', '19', ...members]), { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (data) => {
+    out += data;
   });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
   return {
-    counts,
     stop: async () => {
-      running = false;
-      await Promise.all(loops);
+      child.kill('SIGTERM');
+      await exited;
+      return JSON.parse(out);
     },
   };
 }
@@ -106,8 +102,8 @@ async function measure(label, env, limits) {
       const heavy = heavyReads(origin);
       await new Promise((resolve) => setTimeout(resolve, 2000));
       loaded.push(await other(SECONDS));
-      await heavy.stop();
-      for (const key of Object.keys(totals)) totals[key] += heavy.counts[key];
+      const counts = await heavy.stop();
+      for (const key of Object.keys(totals)) totals[key] += counts[key];
     }
     const p = (runs, key) => median(runs.map((run) => run[key]));
     const [aloneP50, aloneP99, loadedP50, loadedP99] = [
