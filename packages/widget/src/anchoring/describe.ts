@@ -50,13 +50,9 @@ function twinsOf(el: Element, features: Features, root: Root, parent: string): n
   return twins;
 }
 
-/**
- * How many elements of the page show `text` (the innermost with all of it), the element itself
- * included: at least one, though the page's reading misses it (a select's text is its options',
- * a long text is cut where the element's is not, a custom element's is slotted).
- */
+/** How many elements of the page show `text` (the innermost with all of it). */
 function showing(root: Root, text: string): number {
-  return Math.max(1, Math.min(1000, new RootIndex(root, new Deadline()).showing(text)));
+  return Math.min(1000, new RootIndex(root, new Deadline()).showing(text));
 }
 
 const some = <T extends object>(value: T) => (Object.keys(value).length ? value : undefined);
@@ -90,7 +86,10 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     label: nonEmpty(features.label),
     context: some(context),
     twins: twinsOf(el, features, root, context.parent ?? '') || undefined,
-    textCount: features.text ? showing(root, features.text) : undefined,
+    // None when the page's reading misses the element's own text (a select's text is its
+    // options', a long text is cut where the element's is not, a custom element's is slotted):
+    // the anchor then says nothing of how many show it, rather than zero, which is refused.
+    textCount: (features.text && showing(root, features.text)) || undefined,
     selectors: otherSelectors(el, features, root, selector),
     position: {
       left: Math.round(box.left + view.scrollX),
