@@ -197,7 +197,10 @@ describe('the console in the reader’s language', () => {
     assert.equal(await page.locator('nav').getByRole('link', { name: 'Kommentare' }).count(), 1);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Konto' }).waitFor();
+    // Read once the server has answered the change (the page does not wait for it to redraw).
+    const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith('/api/workspace'));
     await page.locator('#workspace-language').selectOption('fr');
+    assert.equal((await saved).status(), 200);
     const me = await call(stack.api.app, 'GET', '/api/me', { token: stack.admin.token });
     assert.equal(me.body.user.locale, 'de');
     assert.equal(me.body.workspace.defaultLocale, 'fr');

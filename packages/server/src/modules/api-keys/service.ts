@@ -1,6 +1,5 @@
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';

@@ -1,8 +1,6 @@
 import { type BuildReportBody, normalizeSha } from '@svc/contract';
-import type { Kysely } from 'kysely';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { invalidField } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';

@@ -11,12 +11,11 @@ import {
   type RepinBody,
   samePageUrls,
 } from '@svc/contract';
-import type { Kysely } from 'kysely';
 import { UAParser } from 'ua-parser-js';
 import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
-import type { Db, Tables } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { inTransaction, readThenWrite, writeBeforeCommit } from '../../db/transaction.js';
 import { AppError, invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
