@@ -844,7 +844,7 @@ describe('the console in Chromium, served by the server at /', () => {
     const demo = await createTestApp({ demo: true });
     closers.push(() => demo.close());
     const base = (await demo.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
-    const credentials = await seedDemoIfEmpty(demo.app.database.db, [base], `${base}/demo`);
+    const credentials = await seedDemoIfEmpty(demo.app.ctx, [base], `${base}/demo`);
     assert.ok(credentials);
     const context = await browser.newContext();
     closers.push(() => context.close());

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   let created: DemoCredentials | null = null;
   if (config.demo) {
     const origins = [...new Set([baseUrl, `http://localhost:${port}`])];
-    created = await app.database.withStartupLock(() => seedDemoIfEmpty(app.database.db, origins, `${baseUrl}/demo`));
+    created = await app.database.withStartupLock(() => seedDemoIfEmpty(app.ctx, origins, `${baseUrl}/demo`));
   }
   app.log.info(`Feedback comments server ready at ${baseUrl}`);
   await logs.flush(1_000);
