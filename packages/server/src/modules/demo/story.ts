@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.js';
 import type { UserRow } from '../auth/repo.js';
 import { reportBuild } from '../builds/service.js';
 import { addReply, applyComment, createComment } from '../comments/service.js';
+import { notificationSink } from '../notifications/service.js';
 import { verifyComment } from '../verification/service.js';
 
 const DAY_MS = 24 * 3600_000;
@@ -71,7 +72,9 @@ export async function playDemoStory(
   const at = (day: number, hour: number) => {
     time = Math.max(time, now - (STORY_DAYS - day) * DAY_MS + hour * 3600_000 - 12 * 3600_000);
   };
-  const ctx = { ...deps, clock };
+  // Notifications are dated by the story's clock too.
+  const events = { raise: notificationSink(deps.database, clock).raise, changed: deps.events.changed };
+  const ctx = { ...deps, clock, events };
   const [admin, developer, client] = [actorOf(cast.admin), actorOf(cast.developer), actorOf(cast.client)];
   const agent = actorOf(cast.developer, 'mcp');
   let commits = 0;
