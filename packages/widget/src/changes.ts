@@ -1,4 +1,4 @@
-// The widget's state changes only through methods that announce what changed; the shell
+// The widget's state changes only through methods that announce what changed; the widget
 // redraws what shows it, once per announcement (see `Widget.changed`).
 
 /** What changed: the session, the words spoken, the unread count, the updates, the comments, the view, or only where the pins are. */

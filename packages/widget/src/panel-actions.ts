@@ -16,8 +16,9 @@ export interface PanelHost {
   pick(): Promise<void>;
   /** Just signed in: the panel, the poll, focus on the tabs. */
   enterPanel(): Promise<void>;
-  /** Just signed out, or the language changed: the widget speaks as the order says (see `Widget.speak`). */
+  /** The language changed: the widget speaks as the order says (see `Widget.speak`). */
   speak(): Promise<void>;
+  /** Signed out: polling stops, and the widget speaks as the page or browser says. */
   signedOut(): void;
   /** A screenshot of the page as it is, `element` outlined. */
   screenshot(element: Element | null): Promise<Blob>;
