@@ -419,8 +419,12 @@ describe('the console in Chromium, served by the server at /', () => {
     assert.equal(new URL(invited.page.url()).hash, '', 'the token is gone from the address bar');
 
     await page.reload();
+    // Read once the server has answered the change (on a busy machine the read came first).
+    const changed = page.waitForResponse(
+      (r) => r.request().method() === 'PATCH' && /\/api\/workspace\/members\//.test(r.url()),
+    );
     await page.getByLabel('Role of Nia Newcomer').selectOption('admin');
-    await page.getByLabel('Role of Nia Newcomer').waitFor();
+    assert.equal((await changed).status(), 200);
     const nia = (
       await call(stack.api.app, 'GET', '/api/workspace/members', { token: stack.admin.token })
     ).body.items.find((m: { name: string }) => m.name === 'Nia Newcomer');
