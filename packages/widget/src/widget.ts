@@ -18,6 +18,12 @@ import { Shell } from './shell.js';
 import { Store } from './store.js';
 import type { Tab } from './view-state.js';
 
+/** Runs `work` when the page is idle (at most 2 s on), or soon where the browser cannot say. */
+function whenIdle(work: () => void): void {
+  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 2000 });
+  else setTimeout(work, 200);
+}
+
 export class Widget {
   private readonly shell: Shell;
   private readonly store: Store;
@@ -185,17 +191,17 @@ export class Widget {
 
   /** Signed in (a stored token, a password, a second factor, single sign-on): comments, language, polling and pins. */
   private async signedIn(): Promise<void> {
-    // The panel's views load meanwhile: polling and pins do not wait for them.
-    const views = this.panel.load();
     await this.store.open();
     void this.speak();
     this.poller.start();
-    await views;
+    // The panel's views load once the page is idle (a click on the launcher sooner loads them
+    // then): the page's own start never waits for a panel that may not be opened.
+    whenIdle(() => void this.panel.load());
   }
 
   /** Just signed in from the panel: the panel, the poll, focus on the tabs. */
   private async enterPanel(): Promise<void> {
-    await this.signedIn();
+    await Promise.all([this.signedIn(), this.panel.load()]);
     this.panel.draw();
     this.shell.focus('[aria-selected=true]');
   }
