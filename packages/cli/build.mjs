@@ -3,11 +3,12 @@
 // published package has no runtime dependencies.
 import fs from 'node:fs';
 import { build } from 'esbuild';
+import { publish, stagingFor } from '../../scripts/build-output.mjs';
 import { appendBundleNotices } from '../../scripts/licences.mjs';
 
-const dist = new URL('./dist/', import.meta.url).pathname;
+const output = new URL('./dist/', import.meta.url).pathname;
 const { version } = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-fs.rmSync(dist, { recursive: true, force: true });
+const dist = `${stagingFor(output)}/`;
 const split = await build({
   entryPoints: [new URL('./src/bin.ts', import.meta.url).pathname, new URL('./src/vite.ts', import.meta.url).pathname],
   outdir: dist,
@@ -39,3 +40,4 @@ const single = await build({
   logLevel: 'warning',
 });
 appendBundleNotices(single.metafile);
+publish(dist, output);

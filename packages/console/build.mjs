@@ -6,13 +6,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { publish, stagingFor } from '../../scripts/build-output.mjs';
 import { appendBundleNotices } from '../../scripts/licences.mjs';
 
 const BUDGET_BYTES = 60 * 1024;
 const here = path.dirname(new URL(import.meta.url).pathname);
-const dist = path.join(here, 'dist');
+const output = path.join(here, 'dist');
+const dist = stagingFor(output);
 
-fs.rmSync(dist, { recursive: true, force: true });
 const result = await build({
   entryPoints: { app: path.join(here, 'src/main.tsx') },
   outdir: path.join(dist, 'assets'),
@@ -70,6 +71,8 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const line = `console ${script} and ${initial.size - 1} chunk(s) it imports: ${kb(gzipped)} gzipped (budget ${kb(BUDGET_BYTES)})`;
 if (gzipped > BUDGET_BYTES) {
   console.error(`${line}: OVER BUDGET`);
+  fs.rmSync(dist, { recursive: true, force: true });
   process.exit(1);
 }
 console.log(line);
+publish(dist, output);
