@@ -5,10 +5,13 @@ import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { LOCALES, PSEUDO_LOCALE } from '@svc/contract/i18n';
 import { build } from 'esbuild';
+import { publish, stagingFor } from '../../scripts/build-output.mjs';
 import { appendBundleNotices } from '../../scripts/licences.mjs';
 
 const BUDGET_BYTES = 15 * 1024;
-const file = (name) => new URL(`./dist/${name}`, import.meta.url).pathname;
+const output = new URL('./dist/', import.meta.url).pathname;
+const staging = stagingFor(output);
+const file = (name) => `${staging}/${name}`;
 
 const common = {
   bundle: true,
@@ -84,6 +87,8 @@ const languages = TRANSLATED.map((locale) => `${locale} ${kb(sizes(`widget-local
 const line = `widget.js: ${kb(widget.raw)} minified, ${kb(widget.gzipped)} gzipped (budget ${kb(BUDGET_BYTES)} gzipped); loaded on demand, gzipped: ${chunks.join(', ')}; languages, gzipped: ${languages.join(', ')}`;
 if (widget.gzipped > BUDGET_BYTES) {
   console.error(`${line}: OVER BUDGET`);
+  fs.rmSync(staging, { recursive: true, force: true });
   process.exit(1);
 }
 console.log(line);
+publish(staging, output);
