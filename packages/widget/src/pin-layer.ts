@@ -23,12 +23,13 @@ export class PinLayer {
   async anchoring() {
     const anchoring = await loadChunk(this.source, '__svcAnchoring');
     if (!this.store.view.words) {
-      const { i18n } = this.store;
-      this.store.view.set({
+      // In the words spoken when a card is drawn: the language may change after the anchoring loaded.
+      const { store } = this;
+      store.view.set({
         words: (c) =>
           c.anchor
-            ? anchoring.inWords(c.anchor, this.elementOf(c.id), i18n.t as Translate)
-            : i18n.t('comment.wholePage'),
+            ? anchoring.inWords(c.anchor, this.elementOf(c.id), store.i18n.t as Translate)
+            : store.i18n.t('comment.wholePage'),
       });
     }
     return anchoring;
