@@ -359,7 +359,13 @@ describe('the widget in Chromium, on another origin than the API', () => {
     const page = await openAs(author);
     await widget(page).locator('.launcher').focus();
     await page.keyboard.press('Enter');
-    // The updates list loads and redraws the panel after the panel opened: focus must survive it.
+    // The panel's views may still be on their way (their chunk loads when the page is idle):
+    // focus lands on the tab once they are drawn, however long that takes on a busy machine...
+    await page.waitForFunction(() => {
+      const active = document.querySelector('[data-svc-widget]')?.shadowRoot?.activeElement;
+      return Boolean(active?.matches('[role=tab][aria-selected=true]'));
+    });
+    // ...and the updates list, loading and redrawing the panel after it opened, must not take it away.
     for (const wait of [50, 300, 1000]) {
       await sleep(wait);
       assert.equal(await focused(page, '[role=tab][aria-selected=true]'), true, `focus on the tab after ${wait} ms`);
