@@ -102,16 +102,21 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const onClose = () => gone.abort();
         reply.raw.once('close', onClose);
         const projectId = query.project === undefined ? null : page.projectId;
-        await watch.wait(
-          { workspaceId: actor.workspaceId, projectId },
-          { userId: actor.id, credentialId: actor.credential.id },
-          (query.wait ?? 0) * 1000,
-          gone.signal,
-        );
+        const until = Date.now() + (query.wait ?? 0) * 1000;
+        // Woken with nothing new to show (the late notice of a write from before the wait, a
+        // comment deleted since), it waits out the rest of its time: an empty answer means none came.
+        while (page.rows.length === 0 && !watch.closed && !gone.signal.aborted && Date.now() < until) {
+          await watch.wait(
+            { workspaceId: actor.workspaceId, projectId },
+            { userId: actor.id, credentialId: actor.credential.id },
+            until - Date.now(),
+            gone.signal,
+          );
+          page = await service.changesSince(ctx, actor, query);
+        }
         reply.raw.off('close', onClose);
         // Answered because the server is closing: the connection must not linger as keep-alive.
         if (watch.closed) reply.header('connection', 'close');
-        page = await service.changesSince(ctx, actor, query);
       }
       return { items: page.rows.map((row) => presentComment(row, actor)), cursor: page.cursor };
     },

@@ -118,6 +118,22 @@ describe('waiting for feedback: GET /api/comments/changes', () => {
     );
   });
 
+  test('woken by a change it does not report (a comment deleted), a wait goes on waiting: an early empty answer would send an agent round again for nothing', async () => {
+    const doomed = await createComment(t.app, admin, project.key, 'Deleted while someone waits');
+    const { cursor } = (await changes(`?project=${project.key}`)).body;
+    const waiting = changes(`?project=${project.key}&cursor=${cursor}&wait=5`);
+    await waitersAre(t.app, 1);
+    const removed = await call(t.app, 'DELETE', `/api/comments/${doomed.id}`, { token: admin.token });
+    assert.equal(removed.status, 204);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const created = await createComment(t.app, admin, project.key, 'What the wait was for');
+    const answer = await waiting;
+    assert.deepEqual(
+      answer.body.items.map((c: { id: string }) => c.id),
+      [created.id],
+    );
+  });
+
   test('one user holds at most 10 waits at once, one session 5: past that, 429 with Retry-After', async () => {
     const { cursor } = (await changes('')).body;
     const key = (await call(t.app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'w' } })).body.key;
