@@ -12,6 +12,7 @@ import {
   ApiKey,
   ApiKeyCreated,
   ApplyBody,
+  AssignBody,
   AuditEvent,
   AuditQuery,
   Build,
@@ -26,6 +27,7 @@ import {
   CommentWithReplies,
   CompletePasswordResetBody,
   ConfirmTwoFactorBody,
+  CreateAgentBody,
   CreateApiKeyBody,
   CreateCommentBody,
   CreateInviteBody,
@@ -250,6 +252,17 @@ export const api = {
     answers: { 200: Comment },
     problems: [403, 404, 409],
   }),
+  'PUT /api/comments/{id}/assignee': endpoint({
+    params: CommentIdParams,
+    body: AssignBody,
+    answers: { 200: Comment },
+    problems: [400, 403, 404, 409],
+  }),
+  'POST /api/comments/{id}/claim': endpoint({
+    params: CommentIdParams,
+    answers: { 200: Comment },
+    problems: [403, 404, 409],
+  }),
   'POST /api/comments/{id}/reopen': endpoint({
     params: CommentIdParams,
     answers: { 200: Comment },
@@ -321,6 +334,17 @@ export const api = {
     body: CreateQuickAccessBody,
     answers: { 201: QuickAccessCreated },
     problems: [403, 409],
+  }),
+  'POST /api/workspace/agents': endpoint({
+    body: CreateAgentBody,
+    answers: { 201: Type.Object({ agent: Member, apiKey: ApiKeyCreated }) },
+    problems: [403, 409],
+  }),
+  'POST /api/workspace/agents/{id}/api-keys': endpoint({
+    params: IdParams,
+    body: CreateApiKeyBody,
+    answers: { 201: ApiKeyCreated },
+    problems: [403, 404, 409],
   }),
   'GET /api/workspace/members': endpoint({ query: PageOnlyQuery, answers: { 200: Page(Member) }, problems: [403] }),
   'PATCH /api/workspace/members/{id}': endpoint({

@@ -10,6 +10,21 @@ export type CommentStatus = Static<typeof CommentStatus>;
 
 const Person = Type.Object({ id: Type.String(), name: Type.String() });
 
+/** Who is on a comment: a person of the team, or an agent (an account that acts through its API keys). */
+export const Assignee = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  agent: Type.Boolean({ description: 'An agent (a coding agent, a CI job), not a person' }),
+});
+export type Assignee = Static<typeof Assignee>;
+
+/** The assignee filter of the lists: `me`, `none`, or someone's id. */
+const AssigneeFilter = Line({
+  minLength: 1,
+  maxLength: 100,
+  description: 'me: assigned to you; none: assigned to nobody; else the id of a person or agent of the team',
+});
+
 export const CommentAbilities = Type.Object(
   {
     apply: Type.Boolean(),
@@ -20,6 +35,8 @@ export const CommentAbilities = Type.Object(
     reply: Type.Boolean(),
     repin: Type.Boolean({ description: 'Move its pin to another element' }),
     attachScreenshot: Type.Boolean(),
+    assign: Type.Boolean({ description: 'Put someone of the team (or an agent) on it, or nobody' }),
+    claim: Type.Boolean({ description: 'Take it yourself: open, and nobody else on it' }),
   },
   { description: 'What the caller may do with this comment now: clients show these actions and no others' },
 );
@@ -52,6 +69,8 @@ const commentFields = {
   deployedAt: Nullable(Timestamp),
   deployedBuildSha: Nullable(Type.String()),
   replyCount: Type.Integer(),
+  assignee: Nullable(Assignee, { description: 'Who is on it; null: nobody yet' }),
+  assignedAt: Nullable(Timestamp),
   repinned: Nullable(
     Type.Object(
       { at: Timestamp, by: Person },
@@ -81,6 +100,7 @@ export const TIMELINE_KINDS = [
   'archived',
   'repinned',
   'screenshot_added',
+  'assigned',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -98,6 +118,9 @@ export const TimelineEvent = Type.Object({
   commitSha: Nullable(Type.String({ description: 'applied, reapplied, verified, not_fixed: the commit' })),
   buildSha: Nullable(Type.String({ description: 'live: the build that shipped it' })),
   note: Nullable(Type.String({ description: 'not_fixed: the note; replied: the start of the reply' })),
+  assignee: Type.Optional(
+    Nullable(Assignee, { description: 'assigned: who was put on it (null: nobody, it was unassigned)' }),
+  ),
   derived: Type.Boolean({
     description: 'Reconstructed at an upgrade from what the comment recorded then, not written as it happened',
   }),
@@ -132,6 +155,7 @@ export type CreateCommentBody = Static<typeof CreateCommentBody>;
 
 export const ListCommentsQuery = Type.Object({
   status: Type.Optional(CommentStatus),
+  assignee: Type.Optional(AssigneeFilter),
   pageUrl: Type.Optional(Line({ maxLength: 2000 })),
   ...PageQuery,
 });
@@ -157,6 +181,7 @@ export const FindCommentsQuery = Type.Object({
   project: Type.Optional(Line({ maxLength: 40, description: 'A project key; all visible projects when absent' })),
   status: Type.Optional(CommentStatusFilter),
   author: Type.Optional(Line({ maxLength: 100, description: "The author's user id" })),
+  assignee: Type.Optional(AssigneeFilter),
   pageUrl: Type.Optional(Line({ maxLength: 2000, description: 'Origin and path of the page, as comments store it' })),
   q: Type.Optional(
     Line({
@@ -182,6 +207,19 @@ export const RepinBody = Type.Object(
   },
 );
 export type RepinBody = Static<typeof RepinBody>;
+
+export const AssignBody = Type.Object(
+  {
+    assigneeId: Nullable(Line({ minLength: 1, maxLength: 100 }), {
+      description: 'The id of a person (admin or member) or an agent of the workspace; null: nobody',
+    }),
+  },
+  {
+    description: 'Who is on the comment from now on. They are notified (not when they assign themselves).',
+    examples: [{ assigneeId: 'usr_01J…' }, { assigneeId: null }],
+  },
+);
+export type AssignBody = Static<typeof AssignBody>;
 
 export const ReplyBody = Type.Object(
   { body: BodyText(COMMENT_BODY_MAX) },
@@ -222,6 +260,7 @@ export type VerifyBody = Static<typeof VerifyBody>;
 
 export const CommentChangesQuery = Type.Object({
   project: Type.Optional(Line({ maxLength: 40, description: 'A project key; all visible projects when absent' })),
+  assignee: Type.Optional(AssigneeFilter),
   cursor: Type.Optional(
     Line({
       minLength: 1,

@@ -5,6 +5,7 @@ export const NotificationType = Type.Union([
   Type.Literal('CommentApplied'),
   Type.Literal('CommentReopened'),
   Type.Literal('ReplyAdded'),
+  Type.Literal('CommentAssigned'),
 ]);
 
 export const Notification = Type.Object({

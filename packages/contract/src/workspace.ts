@@ -10,6 +10,9 @@ export const Member = Type.Object({
   id: Type.String(),
   name: Type.String(),
   role: Role,
+  agent: Type.Boolean({
+    description: 'An agent (a coding agent, a CI job): it acts through its API keys and never signs in',
+  }),
   email: Type.Optional(Type.String({ description: 'Shown to admins only' })),
   createdAt: Type.Optional(Timestamp),
   lastSignInAt: Type.Optional(Nullable(Timestamp)),
@@ -18,6 +21,16 @@ export const Member = Type.Object({
   ),
 });
 export type Member = Static<typeof Member>;
+
+export const CreateAgentBody = Type.Object(
+  { name: Text(100) },
+  {
+    description:
+      'An agent of the team: a name to assign work to and to show on what it does, and an API key to act with',
+    examples: [{ name: 'CI agent' }],
+  },
+);
+export type CreateAgentBody = Static<typeof CreateAgentBody>;
 
 export const UpdateMemberBody = Type.Object({ role: TeamRole }, { examples: [{ role: 'admin' }] });
 

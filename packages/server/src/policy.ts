@@ -8,6 +8,7 @@ const allowedRoles = {
   'workspace.listMembers': ['admin', 'member'],
   'workspace.manageMembers': ['admin'],
   'workspace.manageClients': ['admin', 'member'],
+  'workspace.manageAgents': ['admin'],
   'workspace.readAudit': ['admin'],
   'workspace.readInsights': ['admin', 'member'],
   'workspace.export': ['admin'],
@@ -22,6 +23,8 @@ const allowedRoles = {
   'comments.apply': ['admin', 'member'],
   'comments.reopen': ['admin', 'member'],
   'comments.archive': ['admin', 'member'],
+  'comments.assign': ['admin', 'member'],
+  'comments.claim': ['admin', 'member'],
   'builds.report': ['admin', 'member'],
 } as const satisfies Record<string, readonly Role[]>;
 
@@ -32,6 +35,7 @@ const refusals: Record<Action, string> = {
   'workspace.listMembers': 'Quick-access accounts cannot list the team.',
   'workspace.manageMembers': 'Only an admin can invite, change or remove members.',
   'workspace.manageClients': 'Quick-access accounts cannot manage other accounts.',
+  'workspace.manageAgents': 'Only an admin can add agents or give them keys.',
   'workspace.readAudit': 'Only an admin can read the audit log.',
   'workspace.readInsights': 'Quick-access accounts cannot read the team’s insights.',
   'workspace.export': 'Only an admin can export the workspace’s comments.',
@@ -46,6 +50,8 @@ const refusals: Record<Action, string> = {
   'comments.apply': 'Quick-access accounts cannot apply comments.',
   'comments.reopen': 'Quick-access accounts cannot reopen comments.',
   'comments.archive': 'Quick-access accounts cannot archive comments.',
+  'comments.assign': 'Quick-access accounts see who is on a comment; the team assigns it.',
+  'comments.claim': 'Quick-access accounts cannot take comments on.',
   'builds.report': 'Quick-access accounts cannot report builds.',
 };
 

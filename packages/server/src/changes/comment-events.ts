@@ -18,6 +18,16 @@ export type CommentEvent =
       commentId: string;
       actorId: string;
       appliedById: string | null;
+      /** Who is on it: told too, when not the one who applied it. */
+      assigneeId: string | null;
+      excerpt: string;
+    }
+  | {
+      type: 'CommentAssigned';
+      workspaceId: string;
+      commentId: string;
+      actorId: string;
+      assigneeId: string;
       excerpt: string;
     }
   | {

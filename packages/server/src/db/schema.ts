@@ -40,6 +40,8 @@ export interface UserTable {
   sso_subject: Generated<string | null>;
   /** The language this person chose for the widget and the console; null: as the page or browser says. */
   locale: Generated<string | null>;
+  /** 'agent': an agent's account, which acts through its API keys only (no e-mail, no password). */
+  kind: Generated<'person' | 'agent'>;
 }
 
 /**
@@ -198,6 +200,9 @@ export interface CommentTable {
   deployed_at: Timestamp | null;
   deployed_build_sha: string | null;
   reply_count: number;
+  /** Who is on it (a person of the team or an agent), and since when. */
+  assignee_id: string | null;
+  assigned_at: Timestamp | null;
   /** JSON: what the widget captured with the comment (CommentContext), or null. */
   context: string | null;
   created_at: Timestamp;
@@ -238,6 +243,8 @@ export interface CommentEventTable {
   commit_sha: string | null;
   build_sha: string | null;
   note: string | null;
+  /** The person the event is about (an assignment's assignee; null: unassigned). */
+  subject_id: Generated<string | null>;
   /** 1 when reconstructed at the upgrade that introduced timelines, from what the comment recorded then. */
   derived: number;
   created_at: Timestamp;
@@ -269,7 +276,7 @@ export interface AuditEventTable {
   created_at: Timestamp;
 }
 
-export type NotificationType = 'CommentApplied' | 'CommentReopened' | 'ReplyAdded';
+export type NotificationType = 'CommentApplied' | 'CommentReopened' | 'ReplyAdded' | 'CommentAssigned';
 
 export interface NotificationTable {
   id: string;

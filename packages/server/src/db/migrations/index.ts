@@ -17,6 +17,7 @@ import * as m0015 from './0015_single_sign_on.js';
 import * as m0016 from './0016_languages.js';
 import * as m0017 from './0017_tenant_doors.js';
 import * as m0018 from './0018_insight_rollups.js';
+import * as m0019 from './0019_team_work.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0016_languages': m0016,
   '0017_tenant_doors': m0017,
   '0018_insight_rollups': m0018,
+  '0019_team_work': m0019,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,9 +3,10 @@ import type { Db, SessionTable, UserTable } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 
 /** A user row (its second factor aside: see two-factor/repo.ts) with the key of the project a quick-access account is limited to. */
-export type UserRow = Omit<UserTable, `totp_${string}` | 'sso_subject' | 'locale'> & {
+export type UserRow = Omit<UserTable, `totp_${string}` | 'sso_subject' | 'locale' | 'kind'> & {
   project_key: string | null;
   locale: string | null;
+  kind: 'person' | 'agent';
 };
 
 const userColumns = [
@@ -21,6 +22,7 @@ const userColumns = [
   'users.removed_at',
   'users.last_sign_in_at',
   'users.locale',
+  'users.kind',
   'projects.key as project_key',
 ] as const;
 
@@ -73,7 +75,7 @@ export async function insertWorkspace(db: Db, row: { id: string; name: string; c
 }
 
 export type NewUser = Pick<UserTable, 'workspace_id' | 'email' | 'name' | 'role'> &
-  Partial<Pick<UserTable, 'password_hash' | 'access_token_hash' | 'project_id'>>;
+  Partial<Pick<UserTable, 'password_hash' | 'access_token_hash' | 'project_id'>> & { kind?: 'person' | 'agent' };
 
 /** Creates a user and reads it back as the presenter needs it. */
 export async function createUser(db: Db, clock: Clock, user: NewUser): Promise<UserRow> {

@@ -178,7 +178,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     who: { comment: 'comment.verify' },
     guard: `applied; note 1-${VERIFY_NOTE_MAX}; its commit, when the verdict names one`,
     to: 'open',
-    also: 'verifiedAt cleared; reply `Not fixed: <note>` by the caller; `CommentReopened` → applier',
+    also: 'verifiedAt cleared; reply `Not fixed: <note>` by the caller; `CommentReopened` → applier and assignee',
     covers: (_comment, input) => !(input as VerifyInput).ok,
     check: (step: Step<VerifyInput>) => {
       rejectionNote(step.input.note);
@@ -203,7 +203,7 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     who: { role: 'comments.reopen' },
     guard: 'applied',
     to: 'open',
-    also: 'verifiedAt cleared; `CommentReopened` → applier',
+    also: 'verifiedAt cleared; `CommentReopened` → applier and assignee',
     covers: () => true,
     effect: async ({ trx, deps, actor, comment }: Step<undefined>) => {
       await markReopened(trx, deps, actor, comment, comment.body);
@@ -342,6 +342,8 @@ export function abilitiesOf(actor: Actor, comment: Comment): CommentAbilities {
     reply: can(actor, 'comments.reply'),
     repin: canOnComment(actor, 'comment.repin', comment),
     attachScreenshot: canOnComment(actor, 'comment.attachScreenshot', comment),
+    assign: can(actor, 'comments.assign') && comment.status !== 'archived',
+    claim: can(actor, 'comments.claim') && comment.status === 'open' && comment.assignee_id === null,
   };
 }
 
@@ -371,6 +373,7 @@ async function markReopened(trx: Db, deps: LifecycleDeps, actor: Actor, comment:
     commentId: comment.id,
     actorId: actor.id,
     appliedById: comment.applied_by_id,
+    assigneeId: comment.assignee_id,
     excerpt: excerpt(excerptOf),
   });
 }

@@ -48,6 +48,11 @@ export function presentComment(row: CommentRow, actor: Actor): Comment {
     deployedAt: row.deployed_at,
     deployedBuildSha: row.deployed_build_sha,
     replyCount: row.reply_count,
+    assignee:
+      row.assignee_id && row.assignee_name
+        ? { id: row.assignee_id, name: row.assignee_name, agent: row.assignee_kind === 'agent' }
+        : null,
+    assignedAt: row.assigned_at,
     repinned:
       row.repinned_at && row.repinned_by_id
         ? { at: row.repinned_at, by: { id: row.repinned_by_id, name: row.repinned_by_name ?? 'Former member' } }

@@ -12,6 +12,7 @@ const selectComments = (db: Db, scope: Scope) => {
     .innerJoin('users as author', 'author.id', 'comments.author_id')
     .leftJoin('users as applier', 'applier.id', 'comments.applied_by_id')
     .leftJoin('users as repinner', 'repinner.id', 'comments.repinned_by_id')
+    .leftJoin('users as assignee', 'assignee.id', 'comments.assignee_id')
     .leftJoin('attachments as shot', (join) =>
       join.onRef('shot.comment_id', '=', 'comments.id').on('shot.kind', '=', 'screenshot'),
     )
@@ -23,6 +24,8 @@ const selectComments = (db: Db, scope: Scope) => {
       'author.role as author_role',
       'applier.name as applied_by_name',
       'repinner.name as repinned_by_name',
+      'assignee.name as assignee_name',
+      'assignee.kind as assignee_kind',
       'shot.content_type as screenshot_type',
       'shot.size as screenshot_size',
       'shot.created_at as screenshot_at',
@@ -41,6 +44,8 @@ export interface CommentFilter {
   projectId?: string;
   status?: CommentStatusFilter;
   authorId?: string;
+  /** Someone's id, or null: assigned to nobody. */
+  assigneeId?: string | null;
   /** The page URLs that mean one page (see `samePageUrls`). */
   pageUrls?: string[];
   updatedSince?: string;
@@ -69,6 +74,8 @@ export function listComments(db: Db, scope: Scope, filter: CommentFilter) {
       query = query.where('comments.status', '=', filter.status);
   }
   if (filter.authorId) query = query.where('comments.author_id', '=', filter.authorId);
+  if (filter.assigneeId !== undefined)
+    query = query.where('comments.assignee_id', filter.assigneeId === null ? 'is' : '=', filter.assigneeId);
   if (filter.pageUrls?.length) query = query.where('comments.page_url', 'in', filter.pageUrls);
   if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
   for (const hasWord of filter.matching ?? []) query = query.where(hasWord);
@@ -100,6 +107,8 @@ export type CommentChanges = Partial<
     | 'anchor_detail'
     | 'repinned_at'
     | 'repinned_by_id'
+    | 'assignee_id'
+    | 'assigned_at'
     | 'updated_at'
   >
 >;

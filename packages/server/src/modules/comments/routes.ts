@@ -4,6 +4,7 @@ import { SCREENSHOT_TYPES } from '@svc/contract/api';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
+import { assignComment, claimComment } from './assignment.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
 
@@ -168,6 +169,34 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       presentComment(await service.applyComment(ctx, request.actor, request.params.id, request.body), request.actor),
+  );
+
+  route(
+    app,
+    'PUT /api/comments/{id}/assignee',
+    {
+      tags,
+      summary: 'Put someone of the team, or an agent, on a comment (null: nobody)',
+      description:
+        'For admins and members. The assignee is told (not when they assign themselves) and stays through apply, Live and verify; a fix sent back tells them. An archived comment is refused (409).',
+    },
+    async (request) =>
+      presentComment(
+        await assignComment(ctx, request.actor, request.params.id, request.body.assigneeId),
+        request.actor,
+      ),
+  );
+
+  route(
+    app,
+    'POST /api/comments/{id}/claim',
+    {
+      tags,
+      summary: 'Take an open comment yourself, if nobody is on it',
+      description:
+        'For agents and people of the team, before they start on a comment: exactly one of those claiming at once wins. Already yours: answered as it is. Someone else on it: 409, naming them. Not open: 409.',
+    },
+    async (request) => presentComment(await claimComment(ctx, request.actor, request.params.id), request.actor),
   );
 
   route(app, 'POST /api/comments/{id}/reopen', { tags, summary: 'Reopen an applied comment' }, async (request) =>

@@ -77,6 +77,8 @@ export async function createComment(
     deployed_at: null,
     deployed_build_sha: null,
     reply_count: 0,
+    assignee_id: null,
+    assigned_at: null,
     context: input.context ? JSON.stringify(withSoftware(input.context, userAgent)) : null,
     created_at: now,
     updated_at: now,
@@ -144,6 +146,13 @@ function imageType(bytes: Buffer): string | null {
   return null;
 }
 
+/** The assignee a list's filter names: `me`, `none` (null: nobody), or someone's id as given. */
+function assigneeOf(actor: Actor, filter: string | undefined): string | null | undefined {
+  if (filter === undefined) return undefined;
+  if (filter === 'me') return actor.id;
+  return filter === 'none' ? null : filter;
+}
+
 export async function listComments(
   { db }: Pick<AppContext, 'db'>,
   actor: Actor,
@@ -155,6 +164,7 @@ export async function listComments(
   const rows = await repo.listComments(db, scopeOf(actor), {
     projectId: project.id,
     status: query.status,
+    assigneeId: assigneeOf(actor, query.assignee),
     pageUrls: pageUrlsOf(query.pageUrl, pageParamsOfProject(project)),
     after,
     limit: fetch,
@@ -212,6 +222,7 @@ export async function findComments(database: Database, actor: Actor, query: Find
     projectId: project?.id,
     status: query.status,
     authorId: query.author,
+    assigneeId: assigneeOf(actor, query.assignee),
     pageUrls: pageUrlsOf(query.pageUrl, project ? pageParamsOfProject(project) : []),
     updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince).toISOString(),
     matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentHasWord),
@@ -312,11 +323,18 @@ function keptComment(comment: repo.CommentRow | null): repo.CommentRow {
   return comment;
 }
 
-/** The comment changes since `cursor` (a position in the order comments changed), oldest first. */
+/** How many changes one answer filtered by assignee reads past at most, looking for its own. */
+const CHANGES_SCANNED_MAX = 2000;
+
+/**
+ * The comment changes since `cursor` (a position in the order comments changed), oldest first.
+ * Filtered by assignee, the cursor moves past the changes of others' comments too, so that the
+ * next call does not read them again.
+ */
 export async function changesSince(
   { db }: Pick<AppContext, 'db'>,
   actor: Actor,
-  query: { project?: string; cursor?: string; limit?: number },
+  query: { project?: string; cursor?: string; limit?: number; assignee?: string },
 ): Promise<{ rows: repo.CommentRow[]; cursor: string; projectId: string | null }> {
   const projectId = query.project === undefined ? undefined : (await getProject({ db }, actor, query.project)).id;
   const scope = scopeOf(actor);
@@ -324,10 +342,25 @@ export async function changesSince(
     const latest = await repo.latestChange(db, scope, projectId);
     return { rows: [], cursor: encodeChangeCursor(latest ?? { updated_at: '', id: '' }), projectId: projectId ?? null };
   }
-  const after = decodeChangeCursor(query.cursor);
-  const rows = await repo.changedSince(db, scope, projectId, after, query.limit ?? 50);
-  const last = rows[rows.length - 1];
-  return { rows, cursor: last ? encodeChangeCursor(last) : query.cursor, projectId: projectId ?? null };
+  const limit = query.limit ?? 50;
+  const assignee = assigneeOf(actor, query.assignee);
+  let position = decodeChangeCursor(query.cursor);
+  if (assignee === undefined) {
+    const rows = await repo.changedSince(db, scope, projectId, position, limit);
+    const last = rows[rows.length - 1];
+    return { rows, cursor: last ? encodeChangeCursor(last) : query.cursor, projectId: projectId ?? null };
+  }
+  const rows: repo.CommentRow[] = [];
+  const batch = Math.max(limit, 200);
+  for (let scanned = 0; rows.length < limit && scanned < CHANGES_SCANNED_MAX; scanned += batch) {
+    const changed = await repo.changedSince(db, scope, projectId, position, batch);
+    for (const row of changed) {
+      position = row;
+      if (row.assignee_id === assignee && rows.push(row) === limit) break;
+    }
+    if (changed.length < batch) break;
+  }
+  return { rows, cursor: encodeChangeCursor(position), projectId: projectId ?? null };
 }
 
 const encodeChangeCursor = (at: { updated_at: string; id: string }) =>

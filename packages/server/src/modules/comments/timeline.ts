@@ -19,6 +19,8 @@ export interface EventDetail {
   commitSha?: string | null;
   buildSha?: string | null;
   note?: string | null;
+  /** The person the event is about: an assignment's assignee (null: nobody). */
+  subjectId?: string | null;
 }
 
 /** The comment an event is about, as its row names it. */
@@ -39,6 +41,7 @@ const row = (comment: About, kind: TimelineKind, actor: Actor | null, detail: Ev
   commit_sha: detail.commitSha ?? null,
   build_sha: detail.buildSha ?? null,
   note: detail.note ?? null,
+  subject_id: detail.subjectId ?? null,
   derived: 0,
   created_at: at,
 });
@@ -94,6 +97,7 @@ export const listTimelines = (db: Db, workspaceId: string, commentIds: readonly 
   db
     .selectFrom('comment_events as e')
     .leftJoin('users as u', 'u.id', 'e.actor_id')
+    .leftJoin('users as subject', 'subject.id', 'e.subject_id')
     .select([
       'e.id',
       'e.comment_id',
@@ -104,6 +108,9 @@ export const listTimelines = (db: Db, workspaceId: string, commentIds: readonly 
       'e.commit_sha',
       'e.build_sha',
       'e.note',
+      'e.subject_id',
+      'subject.name as subject_name',
+      'subject.kind as subject_kind',
       'e.derived',
       'e.created_at',
     ])
@@ -128,5 +135,13 @@ export const presentTimelineEvent = (event: TimelineRow): TimelineEvent => ({
   commitSha: event.commit_sha,
   buildSha: event.build_sha,
   note: event.note,
+  ...(event.kind === 'assigned'
+    ? {
+        assignee:
+          event.subject_id && event.subject_name
+            ? { id: event.subject_id, name: event.subject_name, agent: event.subject_kind === 'agent' }
+            : null,
+      }
+    : {}),
   derived: Number(event.derived) === 1,
 });

@@ -11,12 +11,13 @@ export const presentMember = (row: AccountRow, viewer: Actor): Member =>
         id: row.id,
         name: row.name,
         role: row.role,
+        agent: row.kind === 'agent',
         email: row.email ?? '',
         createdAt: row.created_at,
         lastSignInAt: row.last_sign_in_at,
         twoFactor: row.totp_enabled_at !== null,
       }
-    : { id: row.id, name: row.name, role: row.role };
+    : { id: row.id, name: row.name, role: row.role, agent: row.kind === 'agent' };
 
 export const presentClient = (row: AccountRow) => ({
   id: row.id,

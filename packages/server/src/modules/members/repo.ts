@@ -15,6 +15,7 @@ export function listAccounts(
       'users.name',
       'users.email',
       'users.role',
+      'users.kind',
       'users.created_at',
       'users.last_sign_in_at',
       'users.totp_enabled_at',
@@ -49,7 +50,7 @@ export async function setRole(db: Db, workspaceId: string, userId: string, role:
 
 /**
  * Ends an account: its sessions and API keys go (their hashes are returned, for the caches of
- * every process), its notifications and pending links too; the row stays for the comments and
+ * every process), its notifications and pending links too, and it is on no comment any more; the row stays for the comments and
  * replies it wrote, with no e-mail (free to be invited again) and no way to sign in.
  */
 export async function removeAccount(
@@ -77,6 +78,13 @@ export async function removeAccount(
     .where('recipient_id', '=', userId)
     .execute();
   await db.deleteFrom('one_time_links').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
+  // What they were on waits for someone else: "unassigned" finds it.
+  await db
+    .updateTable('comments')
+    .set({ assignee_id: null, assigned_at: null })
+    .where('workspace_id', '=', workspaceId)
+    .where('assignee_id', '=', userId)
+    .execute();
   await db
     .updateTable('users')
     .set({

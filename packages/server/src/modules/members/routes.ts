@@ -37,6 +37,29 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route(
     app,
+    'POST /api/workspace/agents',
+    {
+      tags,
+      summary: 'Add an agent to the team, with its first API key (admin)',
+      description:
+        'An agent (a coding agent, a CI job) is an account of its own: work can be assigned to it by name, what it does is shown as its doing, and two agents claiming one comment are two claimants. It acts as a member through its API keys and never signs in; it is listed with the team (`agent: true`) and removed like a member. The key is in the answer, once.',
+    },
+    async (request, reply) => {
+      const { agent, apiKey } = await service.createAgent(ctx, request.actor, request.body);
+      return reply.code(201).send({ agent: presentMember({ ...agent, totp_enabled_at: null }, request.actor), apiKey });
+    },
+  );
+
+  route(
+    app,
+    'POST /api/workspace/agents/{id}/api-keys',
+    { tags, summary: 'Another API key for an agent (admin); the key is in the answer, once' },
+    async (request, reply) =>
+      reply.code(201).send(await service.createAgentKey(ctx, request.actor, request.params.id, request.body.name)),
+  );
+
+  route(
+    app,
     'GET /api/workspace/members',
     {
       tags,

@@ -1,13 +1,14 @@
-import type { AddMemberBody, CreateQuickAccessBody } from '@svc/contract';
+import type { AddMemberBody, CreateAgentBody, CreateQuickAccessBody } from '@svc/contract';
 import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { conflict, invalidField, notFound } from '../../errors.js';
+import { conflict, invalidField, invalidState, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { nowIso } from '../../ids.js';
 import { authorize } from '../../policy.js';
+import { type ApiKeyDeps, issueApiKey } from '../api-keys/service.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
 import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
 import * as accounts from '../auth/repo.js';
@@ -49,6 +50,8 @@ export async function changeRole(deps: Deps, actor: Actor, userId: string, role:
   authorize(actor, 'workspace.manageMembers');
   return inTransaction(deps.db, async (trx) => {
     const user = await requireTeamMember(trx, actor, userId);
+    if (user.kind === 'agent')
+      throw invalidState('An agent acts as a member, through its API keys: it cannot be an admin.');
     if (role !== 'admin') await keepAnAdmin(trx, actor, user, 'change this role');
     await repo.setRole(trx, actor.workspaceId, user.id, role);
     await recordAudit(trx, auditBy(actor), 'role_changed', userTarget(user), `${user.role} → ${role}`);
@@ -142,6 +145,35 @@ export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) 
       return user;
     }),
   );
+}
+
+/**
+ * An agent of the team (a coding agent, a CI job): an account that acts as a member through its
+ * API keys, never signs in, and can be assigned work like a person; with its first key.
+ */
+export async function createAgent(deps: Deps & ApiKeyDeps, actor: Actor, input: CreateAgentBody) {
+  authorize(actor, 'workspace.manageAgents');
+  const name = requireText(input.name, '/name');
+  const agent = await inTransaction(deps.db, async (trx) => {
+    const user = await accounts.createUser(trx, deps.clock, {
+      workspace_id: actor.workspaceId,
+      email: null,
+      name,
+      role: 'member',
+      kind: 'agent',
+    });
+    await recordAudit(trx, auditBy(actor), 'member_added', userTarget(user), 'as agent');
+    return user;
+  });
+  return { agent, apiKey: await issueApiKey(deps, agent, name, auditBy(actor)) };
+}
+
+/** Another API key of an agent of the workspace (admin). */
+export async function createAgentKey(deps: Deps & ApiKeyDeps, actor: Actor, agentId: string, keyName: string) {
+  authorize(actor, 'workspace.manageAgents');
+  const agent = await accounts.findUserById(deps.db, actor.workspaceId, agentId);
+  if (!agent || agent.kind !== 'agent') throw notFound('Agent');
+  return issueApiKey(deps, agent, keyName, auditBy(actor));
 }
 
 export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQuickAccessBody) {

@@ -12,7 +12,9 @@ import * as repo from './repo.js';
 
 export type NotificationDeps = Pick<AppContext, 'db' | 'database' | 'caches' | 'clock'>;
 
-type Draft = Pick<NotificationTable, 'type' | 'excerpt' | 'commit_sha' | 'commit_url'> & { recipientId: string | null };
+type Draft = Pick<NotificationTable, 'type' | 'excerpt' | 'commit_sha' | 'commit_url'> & {
+  recipientIds: (string | null)[];
+};
 
 /** Who hears of an event, and what they are told. */
 function draftFor(event: CommentEvent): Draft | null {
@@ -20,7 +22,7 @@ function draftFor(event: CommentEvent): Draft | null {
     case 'CommentApplied':
       return {
         type: 'CommentApplied',
-        recipientId: event.authorId,
+        recipientIds: [event.authorId],
         excerpt: event.excerpt,
         commit_sha: event.commitSha,
         commit_url: event.commitUrl,
@@ -28,7 +30,7 @@ function draftFor(event: CommentEvent): Draft | null {
     case 'CommentReopened':
       return {
         type: 'CommentReopened',
-        recipientId: event.appliedById,
+        recipientIds: [event.appliedById, event.assigneeId],
         excerpt: event.excerpt,
         commit_sha: null,
         commit_url: null,
@@ -36,7 +38,15 @@ function draftFor(event: CommentEvent): Draft | null {
     case 'ReplyAdded':
       return {
         type: 'ReplyAdded',
-        recipientId: event.authorId,
+        recipientIds: [event.authorId],
+        excerpt: event.excerpt,
+        commit_sha: null,
+        commit_url: null,
+      };
+    case 'CommentAssigned':
+      return {
+        type: 'CommentAssigned',
+        recipientIds: [event.assigneeId],
         excerpt: event.excerpt,
         commit_sha: null,
         commit_url: null,
@@ -61,22 +71,25 @@ export function notificationSink(database: Database, clock: Clock): Pick<Comment
         return;
       }
       const draft = draftFor(event);
-      // Nobody is notified of their own action.
-      if (!draft?.recipientId || draft.recipientId === event.actorId) return;
-      await repo.insertNotification(trx, {
-        id: newId('ntf'),
-        workspace_id: event.workspaceId,
-        recipient_id: draft.recipientId,
-        type: draft.type,
-        comment_id: event.commentId,
-        actor_id: event.actorId,
-        excerpt: draft.excerpt,
-        commit_sha: draft.commit_sha,
-        commit_url: draft.commit_url,
-        read_at: null,
-        created_at: nowIso(clock),
-      });
-      await countChanged(trx, draft.recipientId);
+      if (!draft) return;
+      // Each is told once; nobody is notified of their own action.
+      const recipients = new Set(draft.recipientIds.filter((id): id is string => id !== null && id !== event.actorId));
+      for (const recipientId of recipients) {
+        await repo.insertNotification(trx, {
+          id: newId('ntf'),
+          workspace_id: event.workspaceId,
+          recipient_id: recipientId,
+          type: draft.type,
+          comment_id: event.commentId,
+          actor_id: event.actorId,
+          excerpt: draft.excerpt,
+          commit_sha: draft.commit_sha,
+          commit_url: draft.commit_url,
+          read_at: null,
+          created_at: nowIso(clock),
+        });
+        await countChanged(trx, recipientId);
+      }
     },
   };
 }

@@ -1,0 +1,100 @@
+import type { Actor } from '../../actor.js';
+import type { Db } from '../../db/schema.js';
+import { inTransaction } from '../../db/transaction.js';
+import { conflict, invalidField, invalidState } from '../../errors.js';
+import { nowIso } from '../../ids.js';
+import { authorize } from '../../policy.js';
+import * as accounts from '../auth/repo.js';
+import { excerpt } from './excerpt.js';
+import * as repo from './repo.js';
+import { type CommentDeps, requireComment } from './service.js';
+import { recordEvent } from './timeline.js';
+
+// Who is on a comment: put there by the team (assign), or taken by whoever starts on it
+// (claim), a person or an agent. The assignee stays through apply, Live and verify: a fix
+// sent back returns to them (see the lifecycle's `CommentReopened`).
+
+/** Someone who may be on a comment: a person of the team (admin or member) or an agent, of the caller's workspace. */
+async function requireAssignable(db: Db, actor: Actor, userId: string) {
+  const user = await accounts.findUserById(db, actor.workspaceId, userId);
+  // Said the same way whether the id is nobody's or someone's of another workspace.
+  if (!user || user.role === 'client') {
+    throw invalidField(
+      '/assigneeId',
+      'names nobody of the team: a person (admin or member) or an agent of this workspace',
+    );
+  }
+  return user;
+}
+
+/** Records who is on the comment now, in the change's transaction: its timeline, the assignee told, the watchers woken. */
+async function assigned(trx: Db, deps: CommentDeps, actor: Actor, comment: repo.CommentRow, assigneeId: string | null) {
+  const now = nowIso(deps.clock);
+  await repo.updateComment(trx, actor.workspaceId, comment.id, {
+    assignee_id: assigneeId,
+    assigned_at: assigneeId === null ? null : now,
+    updated_at: now,
+  });
+  await recordEvent(trx, comment, 'assigned', actor, { subjectId: assigneeId }, now);
+  if (assigneeId !== null) {
+    await deps.events.raise(trx, {
+      type: 'CommentAssigned',
+      workspaceId: actor.workspaceId,
+      commentId: comment.id,
+      actorId: actor.id,
+      assigneeId,
+      excerpt: excerpt(comment.body),
+    });
+  }
+  await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+}
+
+/** Puts someone (or nobody: null) on the comment; they are told, unless they did it. */
+export async function assignComment(deps: CommentDeps, actor: Actor, id: string, assigneeId: string | null) {
+  authorize(actor, 'comments.assign');
+  return inTransaction(deps.db, async (trx) => {
+    await deps.database.lockComment(trx, actor.workspaceId, id);
+    const comment = await requireComment(trx, actor, id);
+    if (comment.status === 'archived')
+      throw invalidState('An archived comment has nobody on it: nothing is left to do.');
+    const assignee = assigneeId === null ? null : await requireAssignable(trx, actor, assigneeId);
+    // The same assignee again changes nothing, and writes no event.
+    if ((assignee?.id ?? null) === comment.assignee_id) return comment;
+    await assigned(trx, deps, actor, comment, assignee?.id ?? null);
+    return requireComment(trx, actor, id);
+  });
+}
+
+/**
+ * Takes an open comment nobody is on (already the caller's: nothing changes). One statement
+ * decides, its condition being that nobody holds it: of twenty claiming at once, on either
+ * database and from any number of server processes, the first write wins and the others find
+ * the holder, named in their 409.
+ */
+export async function claimComment(deps: CommentDeps, actor: Actor, id: string) {
+  authorize(actor, 'comments.claim');
+  return inTransaction(deps.db, async (trx) => {
+    const now = nowIso(deps.clock);
+    const taken = await trx
+      .updateTable('comments')
+      .set({ assignee_id: actor.id, assigned_at: now, updated_at: now })
+      .where('workspace_id', '=', actor.workspaceId)
+      .where('id', '=', id)
+      .where('status', '=', 'open')
+      .where('assignee_id', 'is', null)
+      .executeTakeFirst();
+    const comment = await requireComment(trx, actor, id);
+    if (taken.numUpdatedRows === 0n) {
+      if (comment.assignee_id === actor.id) return comment;
+      if (comment.assignee_id !== null) {
+        throw conflict(
+          `${comment.assignee_name ?? 'Someone'} is already on this comment: ask them, or someone of the team to assign it to you.`,
+        );
+      }
+      throw invalidState(`Only an open comment can be claimed; this one is ${comment.status}.`);
+    }
+    await recordEvent(trx, comment, 'assigned', actor, { subjectId: actor.id }, now);
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+    return comment;
+  });
+}
