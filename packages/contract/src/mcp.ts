@@ -50,6 +50,7 @@ function brief(comment: Comment) {
     page: comment.pageUrl,
     element: comment.anchor ? elementInWords(comment.anchor, ENGLISH.t) : null,
     author: comment.author.name,
+    assignee: comment.assignee ? comment.assignee.name : null,
     body: comment.body.length > 300 ? `${comment.body.slice(0, 299)}…` : comment.body,
     replies: comment.replyCount,
     commit: comment.commitSha,
@@ -131,7 +132,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
   return {
     list_feedback: {
       description:
-        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), pageUrl, or q (words that must all appear in the comment or its replies). Returns brief comments; use get_feedback for one in full.",
+        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), assignee (me: yours; none: nobody is on it, free to claim), pageUrl, or q (words that must all appear in the comment or its replies). Returns brief comments; use get_feedback for one in full.",
       input: Type.Omit(FindCommentsQuery, ['project', 'author', 'updatedSince']),
       run: async (args) => {
         const page = await host.send('GET /api/comments', { query: { ...args, project } });
@@ -150,10 +151,11 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
       },
     },
     wait_for_feedback: {
-      description: `Wait for new or changed feedback. Call it first without a cursor to get the cursor of now, then with that cursor: it answers as soon as a comment is created or changes (a reply, a verification, a rejection that reopens it), or after \`wait\` seconds (at most ${AGENT_WAIT_MAX_S}) with no items. Always pass back the cursor it returns.`,
+      description: `Wait for new or changed feedback. Call it first without a cursor to get the cursor of now, then with that cursor: it answers as soon as a comment is created or changes (a reply, a verification, a rejection that reopens it, someone assigned to it), or after \`wait\` seconds (at most ${AGENT_WAIT_MAX_S}) with no items. With assignee "me", only the comments you are on (one assigned to you while you wait wakes it); "none", only those nobody is on. Always pass back the cursor it returns.`,
       // The API's query, with the longest wait an agent may ask written once: its schema says it.
       input: Type.Object({
         cursor: CommentChangesQuery.properties.cursor,
+        assignee: CommentChangesQuery.properties.assignee,
         wait: Type.Optional(
           Type.Integer({
             minimum: 0,
@@ -166,11 +168,19 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
       run: async (args) => {
         const wait = Number(args.wait ?? AGENT_WAIT_MAX_S);
         const cursor = args.cursor as string | undefined;
+        const assignee = args.assignee as string | undefined;
         const page = await host.send('GET /api/comments/changes', {
-          query: { project, cursor, wait: cursor ? wait : 0 },
+          query: { project, cursor, wait: cursor ? wait : 0, ...(assignee ? { assignee } : {}) },
         });
         return text({ items: page.items.map(brief), cursor: page.cursor });
       },
+    },
+    claim_feedback: {
+      description:
+        'Take a comment before you start on it, so that no other agent or person works on it too: it becomes yours if nobody is on it (already yours: answered as it is). If someone else holds it, this fails naming them: leave it and pick another (list_feedback with assignee "none"). Only open comments can be claimed.',
+      input: Id,
+      run: async (args) =>
+        text(brief(await host.send('POST /api/comments/{id}/claim', { params: { id: String(args.id) } }))),
     },
     reply: {
       description:

@@ -97,6 +97,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': 'تم تطبيق الإصلاح',
   'inbox.CommentReopened': 'أُعيد فتحه',
   'inbox.ReplyAdded': 'رد جديد',
+  'inbox.CommentAssigned': 'أُسند إليك',
   'inbox.markAllRead': 'وضع علامة «مقروء» على الكل',
   'inbox.empty': 'لا إشعارات بعد. عندما يرد أحد على تعليق لك أو يصلحه أو يعيد فتحه، يظهر ذلك هنا.',
   'inbox.caption': 'الإشعارات، الأحدث أولًا',

@@ -100,6 +100,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': 'Korrektur angewendet',
   'inbox.CommentReopened': 'Wieder geöffnet',
   'inbox.ReplyAdded': 'Neue Antwort',
+  'inbox.CommentAssigned': 'Dir zugewiesen',
   'inbox.markAllRead': 'Alle als gelesen markieren',
   'inbox.empty':
     'Noch keine Benachrichtigungen. Wenn jemand auf einen Ihrer Kommentare antwortet, ihn behebt oder wieder öffnet, erscheint es hier.',

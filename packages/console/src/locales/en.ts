@@ -99,6 +99,7 @@ export const en = {
   'inbox.CommentApplied': 'Fix applied',
   'inbox.CommentReopened': 'Reopened',
   'inbox.ReplyAdded': 'New reply',
+  'inbox.CommentAssigned': 'Assigned to you',
   'inbox.markAllRead': 'Mark all read',
   'inbox.empty': 'No notifications yet. When someone replies to, fixes or reopens a comment of yours, it shows here.',
   'inbox.caption': 'Notifications, newest first',

@@ -101,6 +101,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': 'Corrección aplicada',
   'inbox.CommentReopened': 'Reabierto',
   'inbox.ReplyAdded': 'Nueva respuesta',
+  'inbox.CommentAssigned': 'Asignado a ti',
   'inbox.markAllRead': 'Marcar todo como leído',
   'inbox.empty':
     'Aún no hay notificaciones. Cuando alguien responda a uno de tus comentarios, lo corrija o lo reabra, aparecerá aquí.',

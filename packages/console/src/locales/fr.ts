@@ -101,6 +101,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': 'Correctif appliqué',
   'inbox.CommentReopened': 'Rouvert',
   'inbox.ReplyAdded': 'Nouvelle réponse',
+  'inbox.CommentAssigned': 'Assigné à vous',
   'inbox.markAllRead': 'Tout marquer comme lu',
   'inbox.empty':
     'Aucune notification pour l’instant. Quand quelqu’un répond à l’un de vos commentaires, le corrige ou le rouvre, cela apparaît ici.',

@@ -100,6 +100,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': 'Correzione applicata',
   'inbox.CommentReopened': 'Riaperto',
   'inbox.ReplyAdded': 'Nuova risposta',
+  'inbox.CommentAssigned': 'Assegnato a te',
   'inbox.markAllRead': 'Segna tutto come letto',
   'inbox.empty':
     'Ancora nessuna notifica. Quando qualcuno risponde a un tuo commento, lo corregge o lo riapre, compare qui.',

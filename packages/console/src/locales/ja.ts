@@ -100,6 +100,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': '修正を適用',
   'inbox.CommentReopened': '再オープン',
   'inbox.ReplyAdded': '新しい返信',
+  'inbox.CommentAssigned': 'あなたに割り当て',
   'inbox.markAllRead': 'すべて既読にする',
   'inbox.empty': 'まだ通知はありません。あなたのコメントに誰かが返信、修正、再オープンすると、ここに表示されます。',
   'inbox.caption': '通知（新しい順）',

@@ -99,6 +99,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': 'Oplossing toegepast',
   'inbox.CommentReopened': 'Heropend',
   'inbox.ReplyAdded': 'Nieuwe reactie',
+  'inbox.CommentAssigned': 'Aan jou toegewezen',
   'inbox.markAllRead': 'Alles als gelezen markeren',
   'inbox.empty':
     'Nog geen meldingen. Als iemand op een opmerking van je reageert, haar oplost of heropent, zie je dat hier.',

@@ -99,6 +99,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': 'Correção aplicada',
   'inbox.CommentReopened': 'Reaberto',
   'inbox.ReplyAdded': 'Nova resposta',
+  'inbox.CommentAssigned': 'Atribuído a você',
   'inbox.markAllRead': 'Marcar tudo como lido',
   'inbox.empty':
     'Ainda não há notificações. Quando alguém responder, corrigir ou reabrir um comentário seu, isso aparece aqui.',

@@ -96,6 +96,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentApplied': '已应用修复',
   'inbox.CommentReopened': '已重新打开',
   'inbox.ReplyAdded': '新回复',
+  'inbox.CommentAssigned': '已分配给你',
   'inbox.markAllRead': '全部标为已读',
   'inbox.empty': '暂无通知。有人回复、修复或重新打开你的评论时，会显示在这里。',
   'inbox.caption': '通知，最新的在前',

@@ -13,6 +13,7 @@ const LABELS: Record<Notification['type'], MessageId> = {
   CommentApplied: 'inbox.CommentApplied',
   CommentReopened: 'inbox.CommentReopened',
   ReplyAdded: 'inbox.ReplyAdded',
+  CommentAssigned: 'inbox.CommentAssigned',
 };
 
 export function Inbox() {

@@ -59,6 +59,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': 'تم تطبيق الإصلاح',
   'updates.CommentReopened': 'أُعيد فتحه',
   'updates.ReplyAdded': 'رد جديد',
+  'updates.CommentAssigned': 'أُسند إليك',
   'updates.by': 'من {name}',
   'comments.show': 'عرض',
   'comments.allPages': 'كل الصفحات',

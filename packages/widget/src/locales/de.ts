@@ -61,6 +61,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': 'Korrektur angewendet',
   'updates.CommentReopened': 'Wieder geöffnet',
   'updates.ReplyAdded': 'Neue Antwort',
+  'updates.CommentAssigned': 'Dir zugewiesen',
   'updates.by': 'von {name}',
   'comments.show': 'Anzeigen',
   'comments.allPages': 'Alle Seiten',

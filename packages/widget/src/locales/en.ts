@@ -68,6 +68,7 @@ export const enPanel = {
   'updates.CommentApplied': 'Fix applied',
   'updates.CommentReopened': 'Reopened',
   'updates.ReplyAdded': 'New reply',
+  'updates.CommentAssigned': 'Assigned to you',
   'updates.by': 'by {name}',
   'comments.show': 'Show',
   'comments.allPages': 'All pages',

@@ -60,6 +60,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': 'Corrección aplicada',
   'updates.CommentReopened': 'Reabierto',
   'updates.ReplyAdded': 'Nueva respuesta',
+  'updates.CommentAssigned': 'Asignado a ti',
   'updates.by': 'de {name}',
   'comments.show': 'Mostrar',
   'comments.allPages': 'Todas las páginas',

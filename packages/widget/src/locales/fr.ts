@@ -60,6 +60,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': 'Correctif appliqué',
   'updates.CommentReopened': 'Rouvert',
   'updates.ReplyAdded': 'Nouvelle réponse',
+  'updates.CommentAssigned': 'Assigné à vous',
   'updates.by': 'par {name}',
   'comments.show': 'Afficher',
   'comments.allPages': 'Toutes les pages',

@@ -59,6 +59,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': 'Correzione applicata',
   'updates.CommentReopened': 'Riaperto',
   'updates.ReplyAdded': 'Nuova risposta',
+  'updates.CommentAssigned': 'Assegnato a te',
   'updates.by': 'di {name}',
   'comments.show': 'Mostra',
   'comments.allPages': 'Tutte le pagine',

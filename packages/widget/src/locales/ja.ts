@@ -59,6 +59,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': '修正を適用',
   'updates.CommentReopened': '再オープン',
   'updates.ReplyAdded': '新しい返信',
+  'updates.CommentAssigned': 'あなたに割り当て',
   'updates.by': '{name}',
   'comments.show': '表示',
   'comments.allPages': 'すべてのページ',

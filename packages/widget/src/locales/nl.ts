@@ -59,6 +59,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': 'Oplossing toegepast',
   'updates.CommentReopened': 'Heropend',
   'updates.ReplyAdded': 'Nieuwe reactie',
+  'updates.CommentAssigned': 'Aan jou toegewezen',
   'updates.by': 'door {name}',
   'comments.show': 'Tonen',
   'comments.allPages': 'Alle pagina’s',

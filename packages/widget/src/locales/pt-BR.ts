@@ -59,6 +59,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': 'Correção aplicada',
   'updates.CommentReopened': 'Reaberto',
   'updates.ReplyAdded': 'Nova resposta',
+  'updates.CommentAssigned': 'Atribuído a você',
   'updates.by': 'por {name}',
   'comments.show': 'Mostrar',
   'comments.allPages': 'Todas as páginas',

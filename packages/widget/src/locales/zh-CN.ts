@@ -56,6 +56,7 @@ export const messages: WidgetTranslation = {
   'updates.CommentApplied': '已应用修复',
   'updates.CommentReopened': '已重新打开',
   'updates.ReplyAdded': '新回复',
+  'updates.CommentAssigned': '已分配给你',
   'updates.by': '来自 {name}',
   'comments.show': '显示',
   'comments.allPages': '所有页面',

@@ -9,6 +9,7 @@ const TYPE_LABELS: Record<Notification['type'], MessageId> = {
   CommentApplied: 'updates.CommentApplied',
   CommentReopened: 'updates.CommentReopened',
   ReplyAdded: 'updates.ReplyAdded',
+  CommentAssigned: 'updates.CommentAssigned',
 };
 
 export function updatesView(store: Store, actions: Actions): Node {

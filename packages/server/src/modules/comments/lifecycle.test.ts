@@ -239,6 +239,8 @@ describe('the comment lifecycle', () => {
       reply: true,
       repin: true,
       attachScreenshot: false,
+      assign: true,
+      claim: false,
     });
     const forMember = await can(member);
     assert.equal(forMember.verify, false, 'a member who is not the author may not verify');
@@ -253,17 +255,21 @@ describe('the comment lifecycle', () => {
         forAuthor.archive,
         forAuthor.repin,
         forAuthor.attachScreenshot,
+        forAuthor.assign,
       ],
-      [true, false, false, false, true, true],
+      [true, false, false, false, true, true, false],
     );
     const forOther = await can(otherClient);
     assert.deepEqual([forOther.verify, forOther.repin, forOther.reply], [false, false, true]);
     const archived = await commentIn('archived');
     const onArchived = (await call(t.app, 'GET', `/api/comments/${archived}`, { token: admin.token })).body.can;
     assert.deepEqual(
-      [onArchived.archive, onArchived.apply, onArchived.reopen, onArchived.delete],
-      [false, false, false, true],
+      [onArchived.archive, onArchived.apply, onArchived.reopen, onArchived.delete, onArchived.assign, onArchived.claim],
+      [false, false, false, true, false, false],
     );
+    const open = (await call(t.app, 'GET', `/api/comments/${await commentIn('open')}`, { token: member.token })).body
+      .can;
+    assert.deepEqual([open.assign, open.claim], [true, true], 'open, nobody on it: the team may take it');
   });
 
   test('a verdict about a commit the comment no longer records is refused (409), nothing written', async () => {

@@ -86,6 +86,7 @@ describe('MCP over Streamable HTTP: /mcp', () => {
     assert.deepEqual(tools.map((tool) => tool.name).sort(), [
       'apply_fix',
       'archive',
+      'claim_feedback',
       'get_feedback',
       'list_feedback',
       'list_notifications',
@@ -209,6 +210,38 @@ describe('MCP over Streamable HTTP: /mcp', () => {
     );
     assert.ok(Date.now() - quiet >= 900, 'it waited');
     assert.deepEqual(timedOut.items, []);
+  });
+
+  test('two agents divide the work: each waits for what is its own, claims before it starts, and the second claimant is told who holds it', async () => {
+    const agentKey = async (name: string) =>
+      (await call(t.app, 'POST', '/api/workspace/agents', { token: admin.token, body: { name } })).body.apiKey
+        .key as string;
+    const [ci, night] = [await connect(await agentKey('CI agent')), await connect(await agentKey('Night agent'))];
+    const start = json(await ci.callTool({ name: 'wait_for_feedback', arguments: { assignee: 'me' } }));
+    const waiting = ci.callTool({
+      name: 'wait_for_feedback',
+      arguments: { cursor: start.cursor, assignee: 'me', wait: 20 },
+    });
+    await waitersAre(t.app, 1);
+    const { id } = await createComment(t.app, admin, project.key, 'Shared work');
+    const free = json(await night.callTool({ name: 'list_feedback', arguments: { assignee: 'none' } }));
+    assert.ok(free.items.some((item: { id: string }) => item.id === id));
+    const taken = json(await night.callTool({ name: 'claim_feedback', arguments: { id } }));
+    assert.equal(taken.assignee, 'Night agent');
+    const refused = await ci.callTool({ name: 'claim_feedback', arguments: { id } });
+    assert.equal(refused.isError, true);
+    assert.match((refused.content as Text[])[0]?.text ?? '', /Night agent is already on this comment/);
+    // The lead hands another one to the CI agent: its wait for its own work wakes.
+    const { id: handed } = await createComment(t.app, admin, project.key, 'For CI');
+    const ciId = (await call(t.app, 'GET', '/api/workspace/members', { token: admin.token })).body.items.find(
+      (m: { name: string }) => m.name === 'CI agent',
+    ).id;
+    await call(t.app, 'PUT', `/api/comments/${handed}/assignee`, { token: admin.token, body: { assigneeId: ciId } });
+    const woke = json(await waiting);
+    assert.deepEqual(
+      woke.items.map((item: { id: string; assignee: string }) => [item.id, item.assignee]),
+      [[handed, 'CI agent']],
+    );
   });
 
   test('bad input and refused transitions come back as tool errors, and write nothing', async () => {

@@ -123,7 +123,7 @@ describe('workspace members and quick-access accounts', () => {
       assert.ok(!asAdmin.body.items.some((m: { id: string }) => m.id === client.id), 'clients are listed apart');
       assert.ok(!asAdmin.body.items.some((m: { id: string }) => m.id === admin.id), 'nobody of another workspace');
       const asMember = await call(t.app, 'GET', '/api/workspace/members', { token: member.token });
-      assert.deepEqual(Object.keys(asMember.body.items[0]).sort(), ['id', 'name', 'role']);
+      assert.deepEqual(Object.keys(asMember.body.items[0]).sort(), ['agent', 'id', 'name', 'role']);
       assert.equal((await call(t.app, 'GET', '/api/workspace/members', { token: client.token })).status, 403);
       const paged = await call(t.app, 'GET', '/api/workspace/members?limit=1', { token: boss.token });
       assert.equal(paged.body.items.length, 1);
