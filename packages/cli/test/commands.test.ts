@@ -272,6 +272,42 @@ describe('svc-cli apply, comments, init, stamp', () => {
     assert.match(wrong.stderr, /--status must be one of open, applied, archived/);
   });
 
+  test('comments claim, assign and --assignee: an agent takes its work, is told who holds the rest, and lists what is its own', async () => {
+    const { own, repo } = await setUp();
+    const agent = await call(server.app, 'POST', '/api/workspace/agents', {
+      token: server.admin.token,
+      body: { name: 'Repo agent' },
+    });
+    const env = { SVC_API_KEY: agent.body.apiKey.key as string };
+    const first = await createComment(server.app, server.admin, own.project.key, 'Claim me');
+    const second = await createComment(server.app, server.admin, own.project.key, 'Someone else has it');
+    await call(server.app, 'POST', `/api/comments/${second.id}/claim`, { token: server.admin.token });
+
+    const claimed = await runCli(['comments', 'claim', first.id], { cwd: repo.dir, env });
+    assert.equal(claimed.code, 0, claimed.stderr);
+    assert.match(claimed.stdout, /\(on it: Repo agent\)/);
+    const held = await runCli(['comments', 'claim', second.id], { cwd: repo.dir, env });
+    assert.equal(held.code, 1);
+    assert.match(held.stderr, /is already on this comment/);
+
+    const mine = await runCli(['comments', '--assignee', 'me', '--json'], { cwd: repo.dir, env });
+    assert.deepEqual(
+      JSON.parse(mine.stdout).map((c: { id: string }) => c.id),
+      [first.id],
+    );
+    const released = await runCli(['comments', 'assign', first.id, 'none'], { cwd: repo.dir, env });
+    assert.equal(released.code, 0, released.stderr);
+    const free = await runCli(['comments', '--assignee', 'none', '--json'], { cwd: repo.dir, env });
+    assert.deepEqual(
+      JSON.parse(free.stdout).map((c: { id: string }) => c.id),
+      [first.id],
+    );
+    const back = await runCli(['comments', 'assign', first.id, 'me', '--json'], { cwd: repo.dir, env });
+    assert.equal(JSON.parse(back.stdout).assignee.name, 'Repo agent');
+    const shown = await runCli(['comments', 'show', first.id], { cwd: repo.dir, env });
+    assert.match(shown.stdout, /on it {5}Repo agent \(agent\) since /);
+  });
+
   test('init writes .svc/config.json at the repository root and gitignores the credentials, once', async () => {
     const repo = Repo.init();
     fs.writeFileSync(path.join(repo.dir, '.gitignore'), 'node_modules');

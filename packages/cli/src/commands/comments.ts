@@ -8,11 +8,17 @@ import { usageError } from '../errors.js';
 import { info, printData, printJson } from '../output.js';
 import { connect } from '../session.js';
 
-export const usage = `Usage: svc-cli comments [--status open|applied|archived] [--page <url>] [--json]
+export const usage = `Usage: svc-cli comments [--status open|applied|archived] [--assignee me|none|<id>] [--page <url>] [--json]
        svc-cli comments show <id> [--json]
+       svc-cli comments claim <id> [--json]
+       svc-cli comments assign <id> me|none|<id> [--json]
        svc-cli comments --watch [--json]
 
-Lists the project's comments, newest first: id, state, page and the first line of the body.
+Lists the project's comments, newest first: id, state, page, the first line of the body and
+who is on it. --assignee keeps yours (me), those nobody is on (none), or someone's (their id,
+as the console's team page and \`comments show --json\` give it). \`claim\` takes a comment
+before you start on it: it fails, naming them, when someone else is on it. \`assign\` puts
+someone of the team, an agent, yourself (me) or nobody (none) on it; they are told.
 \`show\` prints one comment whole: its body, where it was written (browser, window, address,
 build), the page's recent errors, whether it has a screenshot (svc-cli screenshot <id>), and
 its replies. --watch prints each comment as it is created or changed, from now on, until
@@ -36,6 +42,7 @@ export type CommentView = Pick<
   | 'verifiedAt'
   | 'replyCount'
   | 'author'
+  | 'assignee'
 >;
 
 /** The state as the widget shows it: open, completed, live·sha7, plus verified. */
@@ -50,7 +57,8 @@ export function stateOf(comment: CommentView): string {
 export function describeComment(comment: CommentView): string {
   const firstLine = comment.body.split('\n', 1)[0] ?? '';
   const summary = firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine;
-  return `${comment.id}  ${stateOf(comment).padEnd(18)} ${comment.pageUrl}  ${comment.author.name}: ${summary}`;
+  const on = comment.assignee ? `  (on it: ${comment.assignee.name})` : '';
+  return `${comment.id}  ${stateOf(comment).padEnd(18)} ${comment.pageUrl}  ${comment.author.name}: ${summary}${on}`;
 }
 
 /** One comment for a person: body, context, errors, screenshot and replies. */
@@ -71,6 +79,10 @@ export function printComment(comment: CommentWithReplies): void {
   }
   if (comment.anchor)
     printData(`  element   ${elementInWords(comment.anchor, ENGLISH.t)} (${comment.anchor.selector})`);
+  if (comment.assignee)
+    printData(
+      `  on it     ${comment.assignee.name}${comment.assignee.agent ? ' (agent)' : ''} since ${comment.assignedAt}`,
+    );
   if (comment.repinned) printData(`  pin moved by ${comment.repinned.by.name} at ${comment.repinned.at}`);
   if (comment.screenshot)
     printData(`  screenshot: svc-cli screenshot ${comment.id} (${Math.round(comment.screenshot.bytes / 1024)} KB)`);
@@ -87,11 +99,11 @@ export function printComment(comment: CommentWithReplies): void {
 export async function run(args: string[], context: CommandContext): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     args,
-    { status: { type: 'string' }, page: { type: 'string' }, watch: { type: 'boolean' } },
+    { status: { type: 'string' }, page: { type: 'string' }, assignee: { type: 'string' }, watch: { type: 'boolean' } },
     usage,
   );
   if (values.watch) {
-    if (positionals.length > 0 || values.status || values.page)
+    if (positionals.length > 0 || values.status || values.page || values.assignee)
       throw usageError(`--watch takes no filter.\n\n${usage}`);
     return watch(connect(context), Boolean(values.json));
   }
@@ -101,6 +113,22 @@ export async function run(args: string[], context: CommandContext): Promise<void
     const comment = await connect(context).send('GET /api/comments/{id}', { params: { id } });
     return values.json ? printJson(comment) : printComment(comment);
   }
+  if (positionals[0] === 'claim') {
+    const [, id, ...extra] = positionals;
+    if (!id || extra.length > 0) throw usageError(`expected one comment id after claim.\n\n${usage}`);
+    const comment = await connect(context).send('POST /api/comments/{id}/claim', { params: { id } });
+    return values.json ? printJson(comment) : printData(describeComment(comment));
+  }
+  if (positionals[0] === 'assign') {
+    const [, id, who, ...extra] = positionals;
+    if (!id || !who || extra.length > 0) {
+      throw usageError(`expected a comment id and who to put on it (me, none or an id) after assign.\n\n${usage}`);
+    }
+    const api = connect(context);
+    const assigneeId = who === 'none' ? null : who === 'me' ? (await api.send('GET /api/me', {})).user.id : who;
+    const comment = await api.send('PUT /api/comments/{id}/assignee', { params: { id }, body: { assigneeId } });
+    return values.json ? printJson(comment) : printData(describeComment(comment));
+  }
   if (positionals.length > 0) throw usageError(`unexpected argument "${positionals[0]}".\n\n${usage}`);
   if (values.status !== undefined && !STATUSES.includes(values.status)) {
     throw usageError(`--status must be one of ${STATUSES.join(', ')}, got "${values.status}".`);
@@ -108,7 +136,7 @@ export async function run(args: string[], context: CommandContext): Promise<void
   const api = connect(context);
   const comments = await api.listAll('GET /api/projects/{key}/comments', {
     params: api.project,
-    query: { status: values.status as CommentStatus | undefined, pageUrl: values.page },
+    query: { status: values.status as CommentStatus | undefined, pageUrl: values.page, assignee: values.assignee },
   });
   if (values.json) return printJson(comments);
   if (comments.length === 0) return printData('No comments.');
