@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { translator } from './i18n.js';
 import { en } from './locales/en.js';
 import { messages as fr } from './locales/fr.js';
-import { problemSentence } from './vocabulary.js';
+import { problemSentence, timelineSentence } from './vocabulary.js';
 
 const english = translator('en', en);
 const french = translator('fr', en, fr);
@@ -57,4 +57,15 @@ test('in another language a refusal is the message of its code, its field and ru
     'Trop de tentatives : patientez un instant, puis réessayez.',
   );
   assert.equal(problemSentence(undefined, 502, french), 'Le serveur a répondu 502.');
+});
+
+test('an assignment is said as what happened: assigned by someone, taken on by the assignee, or unassigned', () => {
+  const event = { kind: 'assigned', at: '', via: 'person' as const, commitSha: null, buildSha: null, note: null };
+  const ann = { id: 'usr_a', name: 'Ann' };
+  const bot = { id: 'usr_b', name: 'CI agent' };
+  assert.equal(timelineSentence({ ...event, by: ann, assignee: bot }, english.t), 'Assigned to CI agent by Ann');
+  assert.equal(timelineSentence({ ...event, by: bot, assignee: bot }, english.t), 'CI agent took it on');
+  assert.equal(timelineSentence({ ...event, by: ann, assignee: null }, english.t), 'Unassigned by Ann');
+  assert.equal(timelineSentence({ ...event, by: null, assignee: bot }, english.t), 'Assigned to CI agent');
+  assert.equal(timelineSentence({ ...event, by: ann, assignee: bot }, french.t), 'Assigné à CI agent par Ann');
 });

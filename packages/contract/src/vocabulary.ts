@@ -102,11 +102,13 @@ export function problemSentence(
 export interface TimelineFields {
   kind: string;
   at: string;
-  by: { name: string } | null;
+  by: { id?: string; name: string } | null;
   via: 'person' | 'api_key' | 'mcp' | null;
   commitSha: string | null;
   buildSha: string | null;
   note: string | null;
+  /** assigned: who was put on it (null: nobody). */
+  assignee?: { id: string; name: string } | null;
 }
 
 /** "2 hr", "3 days", "under a minute": how long one step of a comment's story took. */
@@ -141,6 +143,11 @@ const buildOf = (event: TimelineFields, t: VocabularyTranslate) =>
 /** One event of a comment's timeline as a sentence: "Applied by Dana in 3abdb14 through an agent (MCP)". */
 export function timelineSentence(event: TimelineFields, t: VocabularyTranslate = english): string {
   if (event.kind === 'live') return t('timeline.live', { build: buildOf(event, t) });
+  if (event.kind === 'assigned') {
+    const to = event.assignee ?? null;
+    const how = to === null ? 'unassigned' : event.by?.id === to.id ? 'took' : 'other';
+    return t('timeline.assigned', { how, to: to?.name ?? 'none', by: event.by?.name ?? 'none' });
+  }
   const id = KINDS[event.kind];
   if (!id) return event.kind;
   return t(id, {

@@ -26,6 +26,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {أُرشف} other {أرشفه {by}}}{via, select, api_key { بمفتاح API} mcp { عبر وكيل (MCP)} other {}}',
   'timeline.repinned': '{by, select, none {نُقل الدبوس} other {نقل {by} الدبوس}}',
   'timeline.screenshotAdded': '{by, select, none {أُضيفت لقطة شاشة} other {أضاف {by} لقطة شاشة}}',
+  'timeline.assigned':
+    '{how, select, took {تولّاه {to}} unassigned {{by, select, none {أُلغي الإسناد} other {ألغى {by} الإسناد}}} other {{by, select, none {أُسند إلى {to}} other {أسنده {by} إلى {to}}}}}',
   'timeline.unknownBuild': '(غير معروف)',
   'duration.underAMinute': 'أقل من دقيقة',
   'problem.validation_failed': 'شيء ما في النموذج غير صالح.',

@@ -27,6 +27,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Archiviert} other {Archiviert von {by}}}{via, select, api_key { mit einem API-Schlüssel} mcp { durch einen Agenten (MCP)} other {}}',
   'timeline.repinned': '{by, select, none {Pin verschoben} other {Pin verschoben von {by}}}',
   'timeline.screenshotAdded': '{by, select, none {Screenshot hinzugefügt} other {Screenshot hinzugefügt von {by}}}',
+  'timeline.assigned':
+    '{how, select, took {{to} hat es übernommen} unassigned {{by, select, none {Zuweisung aufgehoben} other {Zuweisung aufgehoben von {by}}}} other {{by, select, none {{to} zugewiesen} other {{to} zugewiesen von {by}}}}}',
   'timeline.unknownBuild': '(unbekannt)',
   'duration.underAMinute': 'weniger als eine Minute',
   'problem.validation_failed': 'Etwas im Formular ist nicht gültig.',

@@ -28,6 +28,8 @@ export const enVocabulary = {
     '{by, select, none {Archived} other {Archived by {by}}}{via, select, api_key { with an API key} mcp { through an agent (MCP)} other {}}',
   'timeline.repinned': '{by, select, none {Pin moved} other {Pin moved by {by}}}',
   'timeline.screenshotAdded': '{by, select, none {Screenshot added} other {Screenshot added by {by}}}',
+  'timeline.assigned':
+    '{how, select, took {{to} took it on} unassigned {{by, select, none {Unassigned} other {Unassigned by {by}}}} other {{by, select, none {Assigned to {to}} other {Assigned to {to} by {by}}}}}',
   'timeline.unknownBuild': '(unknown)',
   'duration.underAMinute': 'under a minute',
 

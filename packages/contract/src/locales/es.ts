@@ -28,6 +28,8 @@ export const messages: Translation<typeof en> = {
   'timeline.repinned': '{by, select, none {Pin movido} other {Pin movido por {by}}}',
   'timeline.screenshotAdded':
     '{by, select, none {Captura de pantalla añadida} other {Captura de pantalla añadida por {by}}}',
+  'timeline.assigned':
+    '{how, select, took {{to} se encargó} unassigned {{by, select, none {Sin asignar} other {{by} quitó la asignación}}} other {{by, select, none {Asignado a {to}} other {Asignado a {to} por {by}}}}}',
   'timeline.unknownBuild': '(desconocida)',
   'duration.underAMinute': 'menos de un minuto',
   'problem.validation_failed': 'Algo del formulario no es válido.',

@@ -27,6 +27,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Archivé} other {Archivé par {by}}}{via, select, api_key { avec une clé d’API} mcp { par un agent (MCP)} other {}}',
   'timeline.repinned': '{by, select, none {Épingle déplacée} other {Épingle déplacée par {by}}}',
   'timeline.screenshotAdded': '{by, select, none {Capture d’écran ajoutée} other {Capture d’écran ajoutée par {by}}}',
+  'timeline.assigned':
+    '{how, select, took {{to} s’en est chargé} unassigned {{by, select, none {Désassigné} other {Désassigné par {by}}}} other {{by, select, none {Assigné à {to}} other {Assigné à {to} par {by}}}}}',
   'timeline.unknownBuild': '(inconnu)',
   'duration.underAMinute': 'moins d’une minute',
   'problem.validation_failed': 'Un élément du formulaire n’est pas valide.',

@@ -27,6 +27,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Archiviato} other {Archiviato da {by}}}{via, select, api_key { con una chiave API} mcp { tramite un agente (MCP)} other {}}',
   'timeline.repinned': '{by, select, none {Segnaposto spostato} other {Segnaposto spostato da {by}}}',
   'timeline.screenshotAdded': '{by, select, none {Screenshot aggiunto} other {Screenshot aggiunto da {by}}}',
+  'timeline.assigned':
+    '{how, select, took {{to} se ne occupa} unassigned {{by, select, none {Assegnazione rimossa} other {Assegnazione rimossa da {by}}}} other {{by, select, none {Assegnato a {to}} other {Assegnato a {to} da {by}}}}}',
   'timeline.unknownBuild': '(sconosciuta)',
   'duration.underAMinute': 'meno di un minuto',
   'problem.validation_failed': 'Qualcosa nel modulo non è valido.',

@@ -26,6 +26,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {アーカイブ} other {{by} がアーカイブ}}{via, select, api_key {（API キー使用）} mcp {（エージェント経由、MCP）} other {}}',
   'timeline.repinned': '{by, select, none {ピンを移動} other {{by} がピンを移動}}',
   'timeline.screenshotAdded': '{by, select, none {スクリーンショットを追加} other {{by} がスクリーンショットを追加}}',
+  'timeline.assigned':
+    '{how, select, took {{to} が担当しました} unassigned {{by, select, none {割り当てを解除} other {{by} が割り当てを解除}}} other {{by, select, none {{to} に割り当て} other {{by} が {to} に割り当て}}}}',
   'timeline.unknownBuild': '（不明）',
   'duration.underAMinute': '1 分未満',
   'problem.validation_failed': 'フォームに正しくない項目があります。',

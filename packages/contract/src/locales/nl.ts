@@ -28,6 +28,8 @@ export const messages: Translation<typeof en> = {
   'timeline.repinned': '{by, select, none {Pin verplaatst} other {Pin verplaatst door {by}}}',
   'timeline.screenshotAdded':
     '{by, select, none {Schermafbeelding toegevoegd} other {Schermafbeelding toegevoegd door {by}}}',
+  'timeline.assigned':
+    '{how, select, took {{to} heeft het opgepakt} unassigned {{by, select, none {Toewijzing opgeheven} other {Toewijzing opgeheven door {by}}}} other {{by, select, none {Toegewezen aan {to}} other {Toegewezen aan {to} door {by}}}}}',
   'timeline.unknownBuild': '(onbekend)',
   'duration.underAMinute': 'minder dan een minuut',
   'problem.validation_failed': 'Iets in het formulier is niet geldig.',

@@ -28,6 +28,8 @@ export const messages: Translation<typeof en> = {
   'timeline.repinned': '{by, select, none {Marcador movido} other {Marcador movido por {by}}}',
   'timeline.screenshotAdded':
     '{by, select, none {Captura de tela adicionada} other {Captura de tela adicionada por {by}}}',
+  'timeline.assigned':
+    '{how, select, took {{to} assumiu} unassigned {{by, select, none {Atribuição removida} other {Atribuição removida por {by}}}} other {{by, select, none {Atribuído a {to}} other {Atribuído a {to} por {by}}}}}',
   'timeline.unknownBuild': '(desconhecido)',
   'duration.underAMinute': 'menos de um minuto',
   'problem.validation_failed': 'Algo no formulário não é válido.',

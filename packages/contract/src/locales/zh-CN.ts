@@ -26,6 +26,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {已归档} other {由 {by} 归档}}{via, select, api_key {（使用 API 密钥）} mcp {（通过智能体，MCP）} other {}}',
   'timeline.repinned': '{by, select, none {图钉已移动} other {{by} 移动了图钉}}',
   'timeline.screenshotAdded': '{by, select, none {已添加截图} other {{by} 添加了截图}}',
+  'timeline.assigned':
+    '{how, select, took {{to} 接手了} unassigned {{by, select, none {已取消分配} other {{by} 取消了分配}}} other {{by, select, none {已分配给 {to}} other {{by} 分配给 {to}}}}}',
   'timeline.unknownBuild': '（未知）',
   'duration.underAMinute': '不到一分钟',
   'problem.validation_failed': '表单中有内容无效。',
