@@ -349,6 +349,10 @@ export function FilterSelect({
   );
 }
 
+/** Who is on a comment, agents said as such. */
+export const assigneeName = (assignee: { name: string; agent: boolean }) =>
+  assignee.agent ? t('comment.agentName', { name: assignee.name }) : assignee.name;
+
 /** The options of a filter by person: anyone, then each one listed. */
 export const peopleOptions = (people: readonly { id: string; name: string }[] | undefined) =>
   [['', t('ui.anyone')] as const, ...(people ?? []).map((p) => [p.id, p.name] as const)] as const;

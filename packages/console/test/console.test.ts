@@ -292,6 +292,45 @@ describe('the console in Chromium, served by the server at /', () => {
     );
   });
 
+  test('who is on it: the team takes a comment or puts someone (an agent too) on it; the list shows and filters by it, in the address; a client only reads it; 1200 and 390 px', async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const lead = await addMember(stack.api.app, stack.admin, 'member', 'Lena Lead');
+    const agent = await call(stack.api.app, 'POST', '/api/workspace/agents', {
+      token: stack.admin.token,
+      body: { name: 'Build agent' },
+    });
+    const comment = await createComment(stack.api.app, stack.admin, project.key, 'Checkout button is grey');
+    const other = await createComment(stack.api.app, stack.admin, project.key, 'Nobody took this yet');
+    const { page, errors } = await open(lead, `/comments/${comment.id}`);
+    await page.getByText('Checkout button is grey').waitFor();
+    const assignTo = page.getByLabel('Assign to');
+    assert.equal(await assignTo.inputValue(), '', 'nobody on it yet');
+    await page.getByRole('button', { name: 'Take it' }).click();
+    await page.getByRole('button', { name: 'Take it' }).waitFor({ state: 'detached' });
+    assert.equal(await assignTo.inputValue(), lead.id);
+    await page.locator('.timeline li', { hasText: 'Lena Lead took it on' }).waitFor();
+    // Keyboard: the select is reached and changed without a pointer.
+    await assignTo.focus();
+    await assignTo.selectOption({ label: 'Build agent (agent)' });
+    await page.locator('.timeline li', { hasText: 'Assigned to Build agent by Lena Lead' }).waitFor();
+    assert.equal(await assignTo.inputValue(), agent.body.agent.id);
+    await look(page, 'console-comment-assignee', errors);
+
+    await page.goto(`${stack.base}/comments?project=${project.key}`);
+    await page.getByLabel('On it').selectOption({ label: 'Unassigned' });
+    await page.waitForURL(/assignee=none/);
+    await page.getByRole('link', { name: 'Checkout button is grey' }).waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Nobody took this yet' }).waitFor();
+    await page.getByLabel('On it').selectOption({ label: 'Build agent' });
+    await page.getByRole('link', { name: 'Checkout button is grey' }).waitFor();
+    assert.match((await page.locator('tbody tr').first().textContent()) ?? '', /Build agent \(agent\)/);
+    await look(page, 'console-comments-assignee', errors);
+
+    const phone = await open(lead, `/comments/${other.id}`, { width: 390, height: 844 });
+    await phone.page.getByRole('button', { name: 'Take it' }).waitFor();
+    await look(phone.page, 'console-comment-assignee-phone', phone.errors);
+  });
+
   test('projects: create, edit origins, install snippets with this server and the key, builds, delete by typing the key', async () => {
     const { page, errors } = await open(stack.admin, '/projects');
     await page.getByRole('button', { name: 'New project' }).click();

@@ -12,6 +12,7 @@ import { api } from '../api.js';
 import { intlLocale, t, tx } from '../i18n.js';
 import { Link, navigate } from '../router.js';
 import {
+  assigneeName,
   ConfirmDialog,
   Dialog,
   Field,
@@ -23,6 +24,7 @@ import {
   Time,
   useAction,
   useLoad,
+  usePages,
 } from '../ui.js';
 
 /** The screenshot, fetched with the session's token (it is private), shown from a blob: URL. */
@@ -188,7 +190,7 @@ export function CommentDetail({ id }: { id: string }) {
         <p class="body-text" style="margin:0;font-size:16px">
           {comment.body}
         </p>
-        <CommentFacts comment={comment} />
+        <CommentFacts comment={comment} act={act} />
         <CommentActions comment={comment} act={act} open={setDialog} />
         {dialog ? null : <FormError message={action.error} />}
       </div>
@@ -212,7 +214,7 @@ export function CommentDetail({ id }: { id: string }) {
 }
 
 /** Where it is, what it is pinned to, when it was written, fixed, Live and verified. */
-function CommentFacts({ comment }: { comment: Comment }) {
+function CommentFacts({ comment, act }: { comment: Comment; act: Act }) {
   const openOnPage = new URL(comment.pageUrl);
   openOnPage.searchParams.set('svc_comment', comment.id);
   return (
@@ -246,6 +248,10 @@ function CommentFacts({ comment }: { comment: Comment }) {
       </dd>
       <dt>{t('comment.written')}</dt>
       <dd>{tx('comment.writtenBy', { when: <Time iso={comment.createdAt} />, name: comment.author.name })}</dd>
+      <dt>{t('comments.assignee')}</dt>
+      <dd>
+        <Assignee comment={comment} act={act} />
+      </dd>
       {comment.commitSha ? (
         <>
           {/* A reopened comment keeps the commit that did not fix it: said as such. */}
@@ -285,6 +291,50 @@ function CommentFacts({ comment }: { comment: Comment }) {
         </>
       ) : null}
     </dl>
+  );
+}
+
+/** Who is on it; for the team, who to put on it (the team and its agents, or nobody), and "Take it". */
+function Assignee({ comment, act }: { comment: Comment; act: Act }) {
+  const { can, id } = comment;
+  const team = usePages(
+    (cursor) =>
+      can.assign ? api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }) : Promise.resolve(null),
+    [can.assign],
+    { every: true },
+  );
+  const assign = (assigneeId: string | null) =>
+    act(() => api.call('PUT /api/comments/{id}/assignee', { params: { id }, body: { assigneeId } }));
+  const people = team.data?.items ?? [];
+  return (
+    <div class="row">
+      {can.assign ? (
+        <select
+          aria-label={t('comment.assignTo')}
+          style="width:auto;max-width:100%"
+          value={comment.assignee?.id ?? ''}
+          onChange={(e) => assign((e.target as HTMLSelectElement).value || null)}
+        >
+          <option value="">{t('comment.nobody')}</option>
+          {/* The one on it stays listed while the team loads (or when they left it). */}
+          {comment.assignee && !people.some((p) => p.id === comment.assignee?.id) ? (
+            <option value={comment.assignee.id}>{assigneeName(comment.assignee)}</option>
+          ) : null}
+          {people.map((p) => (
+            <option key={p.id} value={p.id}>
+              {assigneeName(p)}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <span>{comment.assignee ? assigneeName(comment.assignee) : t('comment.nobodyOnIt')}</span>
+      )}
+      {can.claim ? (
+        <button type="button" onClick={() => act(() => api.call('POST /api/comments/{id}/claim', { params: { id } }))}>
+          {t('comment.claim')}
+        </button>
+      ) : null}
+    </div>
   );
 }
 

@@ -8,6 +8,7 @@ import { api } from '../api.js';
 import { t } from '../i18n.js';
 import { currentQuery, Link, navigate } from '../router.js';
 import {
+  assigneeName,
   FilterSelect,
   FormError,
   Loading,
@@ -32,7 +33,7 @@ function filtersUrl(filters: Record<string, string>): string {
   return query.size ? `/comments?${query}` : '/comments';
 }
 
-type Filters = Record<'project' | 'status' | 'author' | 'pageUrl' | 'q' | 'cursor', string>;
+type Filters = Record<'project' | 'status' | 'author' | 'assignee' | 'pageUrl' | 'q' | 'cursor', string>;
 
 export function Comments() {
   const params = currentQuery();
@@ -40,6 +41,7 @@ export function Comments() {
     project: params.get('project') ?? '',
     status: params.get('status') ?? '',
     author: params.get('author') ?? '',
+    assignee: params.get('assignee') ?? '',
     pageUrl: params.get('pageUrl') ?? '',
     q: params.get('q') ?? '',
     cursor: params.get('cursor') ?? '',
@@ -52,6 +54,7 @@ export function Comments() {
           project: filters.project || undefined,
           status: (filters.status || undefined) as Status | undefined,
           author: filters.author || undefined,
+          assignee: filters.assignee || undefined,
           pageUrl: filters.pageUrl || undefined,
           q: filters.q || undefined,
           cursor: filters.cursor || undefined,
@@ -156,6 +159,18 @@ function CommentFilters({ filters }: { filters: Filters }) {
           options={peopleOptions(members.data?.items)}
           onValue={(value) => setFilter('author', value)}
         />
+        <FilterSelect
+          id="f-assignee"
+          label={t('comments.assignee')}
+          value={filters.assignee}
+          options={[
+            ['', t('ui.anyone')],
+            ['me', t('comments.assignedToMe')],
+            ['none', t('comments.unassigned')],
+            ...(members.data?.items ?? []).map((p) => [p.id, p.name] as const),
+          ]}
+          onValue={(value) => setFilter('assignee', value)}
+        />
         <div>
           <label for="f-page">{t('comments.pageUrl')}</label>
           <input
@@ -229,6 +244,9 @@ function CommentTable({
             <th scope="col" class="hide-phone">
               {t('comments.author')}
             </th>
+            <th scope="col" class="hide-phone">
+              {t('comments.assignee')}
+            </th>
             <th scope="col">{t('comments.updated')}</th>
           </tr>
         </thead>
@@ -263,6 +281,7 @@ function CommentTable({
               </td>
               <td class="hide-phone">{c.projectKey}</td>
               <td class="hide-phone">{c.author.name}</td>
+              <td class="hide-phone">{c.assignee ? assigneeName(c.assignee) : '—'}</td>
               <td>
                 <Time iso={c.updatedAt} />
               </td>
