@@ -14,6 +14,9 @@ import { type Embed, Session } from './session.js';
 import { Updates } from './updates.js';
 import { type Draft, ViewState } from './view-state.js';
 
+/** What a card says once the team's triage is done. */
+const TRIAGED = { archive: 'triage.archived', reopen: 'triage.reopened', claim: 'triage.claimed' } as const;
+
 /** A comment as the widget holds it: its replies once they have been loaded. */
 export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies' | 'timeline'>>;
 /** The status filter of the comments list; '' is all of them. */
@@ -32,8 +35,11 @@ export class Store {
   /** Which comments the list shows: of every page or this one, with this status. */
   readonly allPages: boolean = false;
   readonly status: StatusFilter = '';
-  /** A short confirmation shown on a comment's card after the user acted on it; `retry` offers to take its screenshot again. */
-  readonly confirmation: { id: string; text: string; retry?: boolean } | null = null;
+  /**
+   * A short confirmation shown on a comment's card after the user acted on it; `refused` when it
+   * says why the action did not happen; `retry` offers to take its screenshot again.
+   */
+  readonly confirmation: { id: string; text: string; refused?: boolean; retry?: boolean } | null = null;
   /** The query parameters that make another page of this project (its `pageParams`). */
   readonly pageParams: readonly string[] = [];
   /** The ETag of the first page of comments as shown, for the refresh while the panel is open. */
@@ -97,8 +103,8 @@ export class Store {
   }
 
   /** Shows `text` on comment `id`'s card (null: shows none). */
-  confirm(id: string | null, text = '', retry = false): void {
-    this.set({ confirmation: id ? { id, text, ...(retry ? { retry } : {}) } : null }, 'view');
+  confirm(id: string | null, text = '', how: { refused?: boolean; retry?: boolean } = {}): void {
+    this.set({ confirmation: id ? { id, text, ...how } : null }, 'view');
   }
 
   // --- comments --------------------------------------------------------------------------
@@ -208,7 +214,7 @@ export class Store {
    */
   async attachScreenshot(id: string, take: () => Promise<Blob>): Promise<boolean> {
     const refused = await this.screenshots.attach(id, take);
-    if (refused) this.confirm(id, refused, true);
+    if (refused) this.confirm(id, refused, { refused: true, retry: true });
     else if (this.confirmation?.id === id) this.confirm(null);
     return !refused;
   }
@@ -233,14 +239,16 @@ export class Store {
   }
 
   /** Archive or reopen (team members): the comment is replaced by the server's answer. */
-  async triage(id: string, action: 'archive' | 'reopen') {
-    const answer = await this.api.call(
-      action === 'archive' ? 'POST /api/comments/{id}/archive' : 'POST /api/comments/{id}/reopen',
-      { params: { id } },
-    );
+  /** The team's triage of one comment; a refusal (someone else took it first) is said on its card. */
+  async triage(id: string, action: 'archive' | 'reopen' | 'claim') {
+    const answer = await this.api.call(`POST /api/comments/{id}/${action}`, { params: { id } });
     if (answer.ok) {
       this.replace(answer.data);
-      this.confirm(id, this.i18n.t(action === 'archive' ? 'triage.archived' : 'triage.reopened'));
+      this.confirm(id, this.i18n.t(TRIAGED[action]));
+    } else {
+      this.confirm(id, this.session.refusal(answer), { refused: true });
+      // Refused as the card stood: it shows the comment as it is now (who took it meanwhile).
+      if (answer.status === 409) await this.loadThread(id);
     }
     return answer;
   }

@@ -74,6 +74,7 @@ a{color:var(--pf-accent)}
 .chip{border:1px solid var(--pf-line);background:none;border-radius:999px;padding:2px 10px;font-size:12px;color:var(--pf-text)}
 .chip[aria-pressed=true]{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
 .confirm{color:var(--pf-ok);font-size:13px;font-weight:600}
+.confirm.refused{color:#b91c1c}
 .actions.team{justify-content:flex-start;margin-top:4px}
 .actions.start{justify-content:flex-start}
 .end{margin-inline-start:auto}

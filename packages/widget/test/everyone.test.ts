@@ -218,6 +218,54 @@ describe('the widget for everyone', () => {
     assert.equal(await widget(clientPage).locator('.team').count(), 0, 'clients see no triage');
   });
 
+  test('who is on it: a card says so (an agent as such); the team takes a free one; one taken meanwhile by someone else is said on its card; clients only read it', async () => {
+    const dev = await newReviewer(stack, 'Dora Dev');
+    const rival = await newReviewer(stack, 'Ravi Rival');
+    const free = await comment(stack.admin, 'Free to take');
+    const raced = await comment(stack.admin, 'Taken while the panel was open');
+    const agent = await call(stack.api.app, 'POST', '/api/workspace/agents', {
+      token: stack.admin.token,
+      body: { name: 'Night agent' },
+    });
+    const handed = await comment(stack.admin, 'Handed to the agent');
+    await call(stack.api.app, 'PUT', `/api/comments/${handed.id}/assignee`, {
+      token: stack.admin.token,
+      body: { assigneeId: agent.body.agent.id },
+    });
+    const page = await openAs(dev);
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const handedCard = widget(page).locator(`[data-comment="${handed.id}"]`);
+    await handedCard.getByText('On it: Night agent (agent)').waitFor();
+    assert.equal(await handedCard.locator('button', { hasText: 'Take it' }).count(), 0, 'held: nothing to take');
+
+    const freeCard = widget(page).locator(`[data-comment="${free.id}"]`);
+    await freeCard.locator('button', { hasText: 'Take it' }).focus();
+    await page.keyboard.press('Enter');
+    await freeCard.locator('[role=status]', { hasText: 'It’s yours.' }).waitFor();
+    await freeCard.getByText('On it: Dora Dev').waitFor();
+    assert.equal(await freeCard.locator('button', { hasText: 'Take it' }).count(), 0);
+
+    // Someone else takes the other one before this panel hears of it.
+    const racedCard = widget(page).locator(`[data-comment="${raced.id}"]`);
+    await racedCard.locator('button', { hasText: 'Take it' }).waitFor();
+    await call(stack.api.app, 'POST', `/api/comments/${raced.id}/claim`, { token: rival.token });
+    await racedCard.locator('button', { hasText: 'Take it' }).click();
+    await racedCard.locator('[role=status].refused', { hasText: 'Ravi Rival is already on this comment' }).waitFor();
+    // The card now shows who took it, and nothing left to take.
+    await racedCard.getByText('On it: Ravi Rival').waitFor();
+    assert.equal(await racedCard.locator('button', { hasText: 'Take it' }).count(), 0);
+    await screenshot(page, 'assignee-cards');
+
+    const client = await addClient(stack.api.app, stack.admin, undefined, 'Cleo Onlooker');
+    const clientPage = await openAs(client);
+    await widget(clientPage).locator('.launcher').click();
+    await widget(clientPage).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const seen = widget(clientPage).locator(`[data-comment="${free.id}"]`);
+    await seen.getByText('On it: Dora Dev').waitFor();
+    assert.equal(await seen.locator('button', { hasText: 'Take it' }).count(), 0, 'clients do not take work');
+  });
+
   test('freshness: with the panel open, a comment by someone else appears, and a notification raised meanwhile shows in Updates', async () => {
     const reader = await newReviewer(stack, 'Fresh Fran');
     const writer = await newReviewer(stack, 'Other Otto');

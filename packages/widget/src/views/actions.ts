@@ -18,7 +18,7 @@ export interface Actions {
   openComment(id: string, pageUrl: string): void;
   setAllPages(all: boolean): void;
   setStatus(status: StatusFilter): void;
-  triage(id: string, action: 'archive' | 'reopen'): void;
+  triage(id: string, action: 'archive' | 'reopen' | 'claim'): void;
   remove(id: string): void;
   setDeleting(id: string | null): void;
   showMore(): void;

@@ -37,6 +37,7 @@ function triageActions(store: Store, actions: Actions, c: Comment): Node | null 
   const button = (label: MessageId, id: string, onClick: () => void) =>
     h('button', { class: 'icon', type: 'button', id: `svc-${id}-${c.id}`, onClick }, t(label));
   const buttons = [
+    can.claim ? button('triage.claim', 'claim', () => actions.triage(c.id, 'claim')) : null,
     can.reopen && !can.verify ? button('triage.reopen', 'reopen', () => actions.triage(c.id, 'reopen')) : null,
     can.archive ? button('triage.archive', 'archive', () => actions.triage(c.id, 'archive')) : null,
     can.delete ? button('triage.delete', 'delete', () => actions.setDeleting(c.id)) : null,
@@ -185,6 +186,15 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
           here ? whereabouts(store, c.id) : null,
         )
       : null,
+    c.assignee
+      ? h(
+          'div',
+          { class: 'muted' },
+          t('comment.onIt', {
+            name: c.assignee.agent ? t('comment.agentName', { name: c.assignee.name }) : c.assignee.name,
+          }),
+        )
+      : null,
     c.repinned
       ? h(
           'div',
@@ -203,7 +213,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
     store.confirmation?.id === c.id
       ? h(
           'p',
-          { class: 'confirm', role: 'status' },
+          { class: store.confirmation.refused ? 'confirm refused' : 'confirm', role: 'status' },
           store.confirmation.text,
           store.confirmation.retry
             ? [
