@@ -600,4 +600,91 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+  test('0019 (team work): people of 0018 are persons, their comments have nobody on them, and the team can take them', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0018';
+    const at = '2026-02-01T00:00:00.000Z';
+    await databaseAt(database, '0018_insight_rollups', async (db) => {
+      await insertAda(db, password);
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await db
+        .insertInto('comments')
+        .values({
+          id: 'cmt_1',
+          workspace_id: 'ws_1',
+          project_id: 'prj_1',
+          author_id: 'usr_1',
+          body: 'Written in 0018',
+          page_url: 'https://a.test/',
+          anchor_selector: null,
+          anchor_x: null,
+          anchor_y: null,
+          anchor_detail: null,
+          repinned_at: null,
+          repinned_by_id: null,
+          status: 'open',
+          commit_sha: null,
+          commit_url: null,
+          applied_by_id: null,
+          applied_at: null,
+          verified_at: null,
+          deployed_at: null,
+          deployed_build_sha: null,
+          reply_count: 0,
+          context: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await db
+        .insertInto('comment_events')
+        .values({
+          id: 'evt_1',
+          workspace_id: 'ws_1',
+          project_id: 'prj_1',
+          comment_id: 'cmt_1',
+          kind: 'created',
+          actor_id: 'usr_1',
+          via: 'person',
+          commit_sha: null,
+          build_sha: null,
+          note: null,
+          derived: 0,
+          created_at: at,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'ada@a.test', password },
+      });
+      const headers = { authorization: `Bearer ${login.json().token}` };
+      const team = await app.inject({ method: 'GET', url: '/api/workspace/members', headers });
+      assert.deepEqual(
+        team.json().items.map((m: { name: string; agent: boolean }) => [m.name, m.agent]),
+        [['Ada', false]],
+      );
+      const before = (await app.inject({ method: 'GET', url: '/api/comments/cmt_1', headers })).json();
+      assert.equal(before.assignee, null);
+      assert.equal(before.can.claim, true);
+      assert.deepEqual(
+        before.timeline.map((e: { kind: string }) => e.kind),
+        ['created'],
+      );
+      const unassigned = await app.inject({ method: 'GET', url: '/api/comments?assignee=none', headers });
+      assert.deepEqual(
+        unassigned.json().items.map((c: { id: string }) => c.id),
+        ['cmt_1'],
+      );
+      const claimed = await app.inject({ method: 'POST', url: '/api/comments/cmt_1/claim', headers });
+      assert.equal(claimed.statusCode, 200);
+      assert.equal(claimed.json().assignee.name, 'Ada');
+    } finally {
+      await app.close();
+    }
+  });
 });

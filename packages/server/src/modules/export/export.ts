@@ -114,11 +114,12 @@ export async function* jsonLines(source: Source): AsyncGenerator<string> {
       'projects.key as projectKey',
       'users.created_at as createdAt',
       'users.removed_at as removedAt',
+      'users.kind',
     ])
     .where('users.workspace_id', '=', actor.workspaceId)
     .orderBy('users.id')
     .execute();
-  for (const person of people) yield line({ type: 'user', ...person });
+  for (const { kind, ...person } of people) yield line({ type: 'user', ...person, agent: kind === 'agent' });
   for await (const comment of wholeComments(source)) yield line({ type: 'comment', ...comment });
 }
 

@@ -58,6 +58,8 @@ export const ExportedUser = Type.Object({
   projectKey: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
   createdAt: Timestamp,
   removedAt: Type.Optional(Nullable(Timestamp)),
+  /** An agent's account (it acts through API keys, which an export never holds). */
+  agent: Type.Optional(Type.Boolean()),
 });
 export type ExportedUser = Static<typeof ExportedUser>;
 
@@ -79,6 +81,7 @@ const ExportedEvent = Type.Object({
   commitSha: Nullable(Sha),
   buildSha: Nullable(Sha),
   note: Nullable(Multiline({ maxLength: COMMENT_BODY_MAX + 100 })),
+  assignee: Type.Optional(Nullable(Person)),
   derived: Type.Boolean(),
 });
 
@@ -100,6 +103,8 @@ export const ExportedComment = Type.Object({
   deployedBuildSha: Nullable(Sha),
   replyCount: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
   repinned: Type.Optional(Nullable(Type.Object({ at: Timestamp, by: Person }))),
+  assignee: Type.Optional(Nullable(Person)),
+  assignedAt: Type.Optional(Nullable(Timestamp)),
   context: Type.Optional(Nullable(CommentContext)),
   createdAt: Timestamp,
   updatedAt: Timestamp,

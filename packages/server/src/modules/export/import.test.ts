@@ -123,7 +123,14 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
       token: cleo.token,
       body: { anchor: { selector: 'main > h2', x: 0, y: 0 } },
     });
+    // Who is on it: an agent put there by the admin, and a member who took one before it was archived.
+    const agent = await call(source, 'POST', '/api/workspace/agents', { token: admin.token, body: { name: 'Bot' } });
+    await call(source, 'PUT', `/api/comments/${id}/assignee`, {
+      token: admin.token,
+      body: { assigneeId: agent.body.agent.id },
+    });
     const archived = await createComment(source, admin, shop.key, 'Out of scope');
+    await call(source, 'POST', `/api/comments/${archived.id}/claim`, { token: dana.token });
     await call(source, 'POST', `/api/comments/${archived.id}/archive`, { token: dana.token });
     for (let i = 0; i < 450; i++) await createComment(source, dana, shop.key, `Bulk ${i}`);
     const original = await exported(source, admin.workspaceId, admin.id);
@@ -138,7 +145,20 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
 
     const target = await open(await createTestDatabase());
     const first = await importExport(target.database.db, fileOf(file));
-    assert.deepEqual(first.added, { projects: 2, users: 4, comments: 452, replies: 3, events: 460 });
+    assert.deepEqual(first.added, { projects: 2, users: 5, comments: 452, replies: 3, events: 462 });
+    const assigned = await target.database.db
+      .selectFrom('comments')
+      .innerJoin('users', 'users.id', 'comments.assignee_id')
+      .select(['comments.id', 'users.name', 'users.kind'])
+      .orderBy('comments.id')
+      .execute();
+    assert.deepEqual(
+      assigned.map((row) => [row.id, row.name, row.kind]).sort(),
+      [
+        [archived.id, 'Dana Dev', 'person'],
+        [id, 'Bot', 'agent'],
+      ].sort(),
+    );
     const limitedThere = await target.database.db
       .selectFrom('users')
       .select(['project_id', 'removed_at'])
@@ -166,7 +186,7 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
     );
     const again = await importExport(target.database.db, fileOf(file));
     assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
-    assert.deepEqual(again.present, { projects: 2, users: 4, comments: 452 });
+    assert.deepEqual(again.present, { projects: 2, users: 5, comments: 452 });
     const moved = await exported(target, admin.workspaceId, admin.id);
     assert.deepEqual(moved, original, 'nothing doubled');
 
@@ -275,7 +295,7 @@ describe('an import never reaches into another workspace', () => {
     );
   });
 
-  test('every author, applier, reply author, timeline actor and project a comment names must be in the file', async () => {
+  test('every author, applier, assignee, reply author, timeline actor and project a comment names must be in the file', async () => {
     const { app, admin, records } = await victimServer();
     const copy = withNewIds(records);
     const commentLine = copy.findIndex((record) => record.type === 'comment') + 1;
@@ -302,6 +322,12 @@ describe('an import never reaches into another workspace', () => {
       app,
       edit((c) => ({ ...c, timeline: c.timeline.map((e: any) => ({ ...e, by: { id: admin.id, name: 'Ada' } })) })),
       /timeline event evt_\w+'s actor/,
+    );
+    // A stranger as the one on it would be told of every fix sent back.
+    await refused(
+      app,
+      edit((c) => ({ ...c, assignee: { id: admin.id, name: 'Ada' }, assignedAt: c.createdAt })),
+      /names usr_\w+ as its assignee, which the file does not list/,
     );
     await refused(
       app,

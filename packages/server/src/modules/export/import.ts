@@ -235,6 +235,7 @@ function checkReferences(
   person(comment.author.id, 'author');
   person(comment.appliedBy?.id, 'applier');
   person(comment.repinned?.by.id, 'mover');
+  person(comment.assignee?.id ?? undefined, 'assignee');
   for (const reply of comment.replies) {
     once(reply.id, line, 'reply');
     if (reply.commentId !== comment.id) {
@@ -247,6 +248,7 @@ function checkReferences(
   for (const event of comment.timeline) {
     once(event.id, line, 'timeline event');
     person(event.by?.id, `timeline event ${event.id}'s actor`);
+    person(event.assignee?.id ?? undefined, `timeline event ${event.id}'s assignee`);
   }
 }
 
@@ -304,6 +306,7 @@ async function writeUser(
       created_at: user.createdAt,
       removed_at: user.removedAt ?? (outsideTheFile ? new Date().toISOString() : null),
       last_sign_in_at: null,
+      kind: user.agent ? 'agent' : 'person',
     })
     .execute();
   report.added.users++;
@@ -356,6 +359,8 @@ async function writeComments(
         deployed_at: c.deployedAt,
         deployed_build_sha: c.deployedBuildSha,
         reply_count: c.replyCount,
+        assignee_id: c.assignee?.id ?? null,
+        assigned_at: c.assignee ? (c.assignedAt ?? c.updatedAt) : null,
         context: c.context ? JSON.stringify(c.context) : null,
         created_at: c.createdAt,
         updated_at: c.updatedAt,
@@ -387,6 +392,7 @@ async function writeComments(
         commit_sha: e.commitSha,
         build_sha: e.buildSha,
         note: e.note,
+        subject_id: e.assignee?.id ?? null,
         derived: e.derived ? 1 : 0,
         created_at: e.at,
       })),
