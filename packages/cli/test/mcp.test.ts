@@ -45,6 +45,7 @@ describe('svc-cli mcp (stdio)', () => {
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'apply_fix',
       'archive',
+      'claim_feedback',
       'get_feedback',
       'list_feedback',
       'list_notifications',
