@@ -13,6 +13,7 @@ import { CommentDetail } from './screens/comment.js';
 import { Comments } from './screens/comments.js';
 import { Inbox } from './screens/inbox.js';
 import { Install } from './screens/install.js';
+import { Labels } from './screens/labels.js';
 import { People } from './screens/people.js';
 import { Projects } from './screens/projects.js';
 import { isAdmin, me, signOut } from './session.js';
@@ -24,13 +25,14 @@ const NAV = [
   ['/insights', 'nav.insights'],
   ['/projects', 'nav.projects'],
   ['/people', 'nav.people'],
+  ['/labels', 'nav.labels'],
   ['/api-keys', 'nav.apiKeys'],
   ['/audit', 'nav.audit'],
   ['/account', 'nav.account'],
 ] as const satisfies readonly (readonly [string, MessageId])[];
 
 /** Pages only admins are shown (the server refuses the others anyway). */
-const ADMIN_ONLY: readonly string[] = ['/audit'];
+const ADMIN_ONLY: readonly string[] = ['/labels', '/audit'];
 
 /** A page loaded when first opened (its code is a chunk of its own, kept out of the initial JavaScript). */
 function Lazy({ load }: { load: () => Promise<ComponentType> }) {
@@ -60,6 +62,7 @@ function page(path: string) {
   params = match('/projects/:key/builds', path);
   if (params) return <ProjectBuilds projectKey={params.key ?? ''} />;
   if (path === '/people') return <People />;
+  if (path === '/labels') return <Labels />;
   if (path === '/api-keys') return <ApiKeys />;
   if (path === '/audit') return <AuditLog />;
   if (path === '/account') return <Account />;

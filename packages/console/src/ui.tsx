@@ -1,5 +1,6 @@
 // The console's shared pieces: data loading, forms, dialogs, copy buttons, status pills, times.
 
+import type { Label, Priority } from '@svc/contract';
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { relativeTimeText } from '@svc/contract/time';
 import { type StateFields, statePills } from '@svc/contract/vocabulary';
@@ -346,6 +347,27 @@ export function FilterSelect({
         ))}
       </select>
     </div>
+  );
+}
+
+/** A comment's priority as a pill; none is shown as nothing. */
+export function PriorityPill({ priority }: { priority: Priority }) {
+  if (priority === 'none') return null;
+  return <span class={`pill priority-${priority}`}>{t(`priority.${priority}`)}</span>;
+}
+
+/** A comment's labels: each its name, after a dot of its colour (the text keeps the page's contrast). */
+export function LabelChips({ labels }: { labels: readonly Label[] }) {
+  if (labels.length === 0) return null;
+  return (
+    <span class="pills">
+      {labels.map((label) => (
+        <span key={label.id} class="pill label">
+          <span class={`dot ${label.color}`} aria-hidden="true" />
+          {label.name}
+        </span>
+      ))}
+    </span>
   );
 }
 

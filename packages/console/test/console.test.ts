@@ -331,6 +331,58 @@ describe('the console in Chromium, served by the server at /', () => {
     await look(phone.page, 'console-comment-assignee-phone', phone.errors);
   });
 
+  test('labels and priority: an admin makes labels, the team sets them on a comment; the list shows and filters by both, in the address; 1200 and 390 px', async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const dev = await addMember(stack.api.app, stack.admin, 'member', 'Pat Priority');
+    const comment = await createComment(stack.api.app, stack.admin, project.key, 'Totals are misaligned');
+    const quiet = await createComment(stack.api.app, stack.admin, project.key, 'A quiet one');
+    const admin = await open(stack.admin, '/labels');
+    await admin.page.getByRole('heading', { name: 'Labels' }).waitFor();
+    for (const [name, color] of [
+      ['Regression', 'Red'],
+      ['Layout', 'Teal'],
+    ] as const) {
+      await admin.page.getByLabel('Name', { exact: true }).first().fill(name);
+      await admin.page.locator('#new-label-color').selectOption({ label: color });
+      await admin.page.getByRole('button', { name: 'Add label' }).click();
+      await admin.page.locator('tbody .pill.label', { hasText: name }).waitFor();
+    }
+    // A second "regression", whatever its case, is said to be taken.
+    await admin.page.getByLabel('Name', { exact: true }).first().fill('REGRESSION');
+    await admin.page.getByRole('button', { name: 'Add label' }).click();
+    await admin.page.getByRole('alert').getByText('has a label named', { exact: false }).waitFor();
+    await look(admin.page, 'console-labels', admin.errors);
+
+    const { page, errors } = await open(dev, `/comments/${comment.id}`);
+    await page.getByText('Totals are misaligned').waitFor();
+    await page.getByLabel('Priority').selectOption({ label: 'Urgent' });
+    await page.locator('.timeline li', { hasText: 'Priority set to Urgent by Pat Priority' }).waitFor();
+    await page.getByRole('checkbox', { name: 'Regression' }).check();
+    await page.locator('.timeline li', { hasText: 'Labels set by Pat Priority: Regression' }).waitFor();
+    await page.getByRole('checkbox', { name: 'Layout' }).focus();
+    await page.keyboard.press('Space');
+    await page.locator('.timeline li', { hasText: 'Labels set by Pat Priority: Layout, Regression' }).waitFor();
+    await look(page, 'console-comment-triage', errors);
+
+    await page.goto(`${stack.base}/comments?project=${project.key}`);
+    const row = page.locator('tbody tr', { hasText: 'Totals are misaligned' });
+    await row.locator('.pill', { hasText: 'Urgent' }).waitFor();
+    assert.match((await row.textContent()) ?? '', /Layout.*Regression/);
+    await page.getByLabel('Priority').selectOption({ label: 'Urgent' });
+    await page.waitForURL(/priority=urgent/);
+    await page.getByRole('link', { name: 'A quiet one' }).waitFor({ state: 'detached' });
+    await page.getByLabel('Priority').selectOption({ label: 'Any priority' });
+    await page.getByLabel('Label', { exact: true }).selectOption({ label: 'Layout' });
+    await page.waitForURL(/label=lbl_/);
+    await page.getByRole('link', { name: 'Totals are misaligned' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'A quiet one' }).count(), 0);
+    await look(page, 'console-comments-triage', errors);
+
+    const phone = await open(dev, `/comments/${quiet.id}`, { width: 390, height: 844 });
+    await phone.page.getByRole('checkbox', { name: 'Layout' }).waitFor();
+    await look(phone.page, 'console-comment-triage-phone', phone.errors);
+  });
+
   test('projects: create, edit origins, install snippets with this server and the key, builds, delete by typing the key', async () => {
     const { page, errors } = await open(stack.admin, '/projects');
     await page.getByRole('button', { name: 'New project' }).click();

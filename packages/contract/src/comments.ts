@@ -1,9 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
 import { Anchor } from './anchor.js';
-import { BodyText, Line, Multiline, Nullable, PageQuery, Timestamp } from './common.js';
+import { BodyText, Line, Multiline, Nullable, PageQuery, Text, Timestamp } from './common.js';
 import { CaptureContext, CommentContext, Screenshot } from './context.js';
-import { CHANGES_WAIT_MAX_S, COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from './rules.js';
+import { CHANGES_WAIT_MAX_S, COMMENT_BODY_MAX, LABEL_COLORS, PRIORITIES, VERIFY_NOTE_MAX } from './rules.js';
+
+export type Priority = (typeof PRIORITIES)[number];
 
 export const CommentStatus = Type.Union([Type.Literal('open'), Type.Literal('applied'), Type.Literal('archived')]);
 export type CommentStatus = Static<typeof CommentStatus>;
@@ -17,6 +19,15 @@ export const Assignee = Type.Object({
   agent: Type.Boolean({ description: 'An agent (a coding agent, a CI job), not a person' }),
 });
 export type Assignee = Static<typeof Assignee>;
+
+export const Priority = Type.Enum(PRIORITIES, { description: 'none, low, medium, high or urgent' });
+
+export const Label = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  color: Type.Enum(LABEL_COLORS),
+});
+export type Label = Static<typeof Label>;
 
 /** The assignee filter of the lists: `me`, `none`, or someone's id. */
 const AssigneeFilter = Line({
@@ -37,6 +48,7 @@ export const CommentAbilities = Type.Object(
     attachScreenshot: Type.Boolean(),
     assign: Type.Boolean({ description: 'Put someone of the team (or an agent) on it, or nobody' }),
     claim: Type.Boolean({ description: 'Take it yourself: open, and nobody else on it' }),
+    triage: Type.Boolean({ description: 'Set its priority and labels' }),
   },
   { description: 'What the caller may do with this comment now: clients show these actions and no others' },
 );
@@ -71,6 +83,8 @@ const commentFields = {
   replyCount: Type.Integer(),
   assignee: Nullable(Assignee, { description: 'Who is on it; null: nobody yet' }),
   assignedAt: Nullable(Timestamp),
+  priority: Priority,
+  labels: Type.Array(Label, { description: "The workspace's labels put on it, by name" }),
   repinned: Nullable(
     Type.Object(
       { at: Timestamp, by: Person },
@@ -101,6 +115,8 @@ export const TIMELINE_KINDS = [
   'repinned',
   'screenshot_added',
   'assigned',
+  'prioritized',
+  'labeled',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -117,7 +133,12 @@ export const TimelineEvent = Type.Object({
   via: Nullable(Type.Enum(TIMELINE_VIAS)),
   commitSha: Nullable(Type.String({ description: 'applied, reapplied, verified, not_fixed: the commit' })),
   buildSha: Nullable(Type.String({ description: 'live: the build that shipped it' })),
-  note: Nullable(Type.String({ description: 'not_fixed: the note; replied: the start of the reply' })),
+  note: Nullable(
+    Type.String({
+      description:
+        'not_fixed: the note; replied: the start of the reply; prioritized: the priority set; labeled: the labels it has now, by name, one a line',
+    }),
+  ),
   assignee: Type.Optional(
     Nullable(Assignee, { description: 'assigned: who was put on it (null: nobody, it was unassigned)' }),
   ),
@@ -153,9 +174,13 @@ export const CreateCommentBody = Type.Object(
 );
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
 
+const LabelFilter = Line({ minLength: 1, maxLength: 100, description: 'The id of a label: comments that have it' });
+
 export const ListCommentsQuery = Type.Object({
   status: Type.Optional(CommentStatus),
   assignee: Type.Optional(AssigneeFilter),
+  priority: Type.Optional(Priority),
+  label: Type.Optional(LabelFilter),
   pageUrl: Type.Optional(Line({ maxLength: 2000 })),
   ...PageQuery,
 });
@@ -182,6 +207,8 @@ export const FindCommentsQuery = Type.Object({
   status: Type.Optional(CommentStatusFilter),
   author: Type.Optional(Line({ maxLength: 100, description: "The author's user id" })),
   assignee: Type.Optional(AssigneeFilter),
+  priority: Type.Optional(Priority),
+  label: Type.Optional(LabelFilter),
   pageUrl: Type.Optional(Line({ maxLength: 2000, description: 'Origin and path of the page, as comments store it' })),
   q: Type.Optional(
     Line({
@@ -220,6 +247,34 @@ export const AssignBody = Type.Object(
   },
 );
 export type AssignBody = Static<typeof AssignBody>;
+
+export const PriorityBody = Type.Object(
+  { priority: Priority },
+  { description: 'How urgent it is; nobody is notified', examples: [{ priority: 'high' }] },
+);
+
+export const CommentLabelsBody = Type.Object(
+  {
+    labelIds: Type.Array(Line({ minLength: 1, maxLength: 100 }), {
+      maxItems: 20,
+      uniqueItems: true,
+      description: "The workspace's labels it has from now on (an empty list: none)",
+    }),
+  },
+  { examples: [{ labelIds: ['lbl_01J…'] }] },
+);
+
+export const CreateLabelBody = Type.Object(
+  { name: Text(40), color: Type.Enum(LABEL_COLORS) },
+  { examples: [{ name: 'Bug', color: 'red' }] },
+);
+export type CreateLabelBody = Static<typeof CreateLabelBody>;
+
+export const UpdateLabelBody = Type.Object(
+  { name: Type.Optional(Text(40)), color: Type.Optional(Type.Enum(LABEL_COLORS)) },
+  { examples: [{ color: 'orange' }] },
+);
+export type UpdateLabelBody = Static<typeof UpdateLabelBody>;
 
 export const ReplyBody = Type.Object(
   { body: BodyText(COMMENT_BODY_MAX) },

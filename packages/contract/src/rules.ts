@@ -26,3 +26,10 @@ export const REJECTED_REPLY_PREFIX = 'Not fixed: ';
 
 /** Sent by the MCP tools (the server's /mcp and `svc-cli mcp`) with every call: it grants nothing, it only lets a timeline say "through an agent". */
 export const VIA_HEADER = 'x-svc-via';
+
+/** How urgent a comment is, least first: stored as its index. */
+export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
+
+/** The colours a label may have: each legible as text on the apps' light and dark backgrounds. */
+export const LABEL_COLORS = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink'] as const;
+export type LabelColor = (typeof LABEL_COLORS)[number];

@@ -5,6 +5,7 @@
 // code, so bundles stay small.
 import { format, type Translate, type Values } from './i18n.js';
 import { en, type VocabularyId } from './locales/en.js';
+import { PRIORITIES } from './rules.js';
 import { shortSha } from './sha.js';
 
 /** The fields a comment's state is read from. */
@@ -143,6 +144,17 @@ const buildOf = (event: TimelineFields, t: VocabularyTranslate) =>
 /** One event of a comment's timeline as a sentence: "Applied by Dana in 3abdb14 through an agent (MCP)". */
 export function timelineSentence(event: TimelineFields, t: VocabularyTranslate = english): string {
   if (event.kind === 'live') return t('timeline.live', { build: buildOf(event, t) });
+  if (event.kind === 'prioritized') {
+    const priority = (PRIORITIES as readonly string[]).includes(event.note ?? '') ? event.note : 'none';
+    return t('timeline.prioritized', {
+      by: event.by?.name ?? 'none',
+      priority: t(`priority.${priority}` as VocabularyId),
+    });
+  }
+  if (event.kind === 'labeled') {
+    const labels = event.note ? event.note.split('\n').join(', ') : 'none';
+    return t('timeline.labeled', { by: event.by?.name ?? 'none', labels });
+  }
   if (event.kind === 'assigned') {
     const to = event.assignee ?? null;
     const how = to === null ? 'unassigned' : event.by?.id === to.id ? 'took' : 'other';

@@ -232,12 +232,12 @@ describe('the admin command on a closed server', () => {
 
       const first = admin('import', file);
       assert.equal(first.code, 0, first.stderr);
-      assert.match(first.stdout, /added 1 projects, 1 people, 1 comments, 0 replies, 1 timeline events/);
+      assert.match(first.stdout, /added 1 projects, 0 labels, 1 people, 1 comments, 0 replies, 1 timeline events/);
       assert.match(first.stderr, /Checking: 1 comments read\n[\s\S]*Importing: 1 comments written/);
       const second = admin('import', file);
       assert.match(
         second.stdout,
-        /added 0 projects, 0 people, 0 comments.*already here: 1 projects, 1 people, 1 comments/,
+        /added 0 projects, 0 labels, 0 people, 0 comments.*already here: 1 projects, 0 labels, 1 people, 1 comments/,
       );
 
       const reset = admin('reset-password', owner.email);

@@ -121,7 +121,7 @@ async function main(argv: string[]): Promise<void> {
       });
       const { added, present } = report;
       process.stdout.write(
-        `Workspace "${report.workspace.name}" (${report.workspace.id}): added ${added.projects} projects, ${added.users} people, ${added.comments} comments, ${added.replies} replies, ${added.events} timeline events; already here: ${present.projects} projects, ${present.users} people, ${present.comments} comments.\n`,
+        `Workspace "${report.workspace.name}" (${report.workspace.id}): added ${added.projects} projects, ${added.labels} labels, ${added.users} people, ${added.comments} comments, ${added.replies} replies, ${added.events} timeline events; already here: ${present.projects} projects, ${present.labels} labels, ${present.users} people, ${present.comments} comments.\n`,
       );
       if (report.withoutEmail.length) {
         process.stdout.write(

@@ -20,6 +20,7 @@ import { demoRoutes } from './modules/demo/routes.js';
 import { exportRoutes } from './modules/export/routes.js';
 import { insightsRoutes } from './modules/insights/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
+import { labelRoutes } from './modules/labels/routes.js';
 import { mcpRoutes } from './modules/mcp/routes.js';
 import { memberRoutes } from './modules/members/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     twoFactorRoutes,
     ssoRoutes,
     memberRoutes,
+    labelRoutes,
     auditRoutes,
     exportRoutes,
     insightsRoutes,

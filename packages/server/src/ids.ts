@@ -6,6 +6,7 @@ export type IdPrefix =
   | 'ws'
   | 'usr'
   | 'prj'
+  | 'lbl'
   | 'cmt'
   | 'rpl'
   | 'ntf'

@@ -9,6 +9,8 @@ const allowedRoles = {
   'workspace.manageMembers': ['admin'],
   'workspace.manageClients': ['admin', 'member'],
   'workspace.manageAgents': ['admin'],
+  'workspace.readLabels': ['admin', 'member'],
+  'workspace.manageLabels': ['admin'],
   'workspace.readAudit': ['admin'],
   'workspace.readInsights': ['admin', 'member'],
   'workspace.export': ['admin'],
@@ -25,6 +27,7 @@ const allowedRoles = {
   'comments.archive': ['admin', 'member'],
   'comments.assign': ['admin', 'member'],
   'comments.claim': ['admin', 'member'],
+  'comments.triage': ['admin', 'member'],
   'builds.report': ['admin', 'member'],
 } as const satisfies Record<string, readonly Role[]>;
 
@@ -36,6 +39,8 @@ const refusals: Record<Action, string> = {
   'workspace.manageMembers': 'Only an admin can invite, change or remove members.',
   'workspace.manageClients': 'Quick-access accounts cannot manage other accounts.',
   'workspace.manageAgents': 'Only an admin can add agents or give them keys.',
+  'workspace.readLabels': 'Quick-access accounts see the labels of the comments they read.',
+  'workspace.manageLabels': 'Only an admin can create, change or delete labels.',
   'workspace.readAudit': 'Only an admin can read the audit log.',
   'workspace.readInsights': 'Quick-access accounts cannot read the team’s insights.',
   'workspace.export': 'Only an admin can export the workspace’s comments.',
@@ -52,6 +57,7 @@ const refusals: Record<Action, string> = {
   'comments.archive': 'Quick-access accounts cannot archive comments.',
   'comments.assign': 'Quick-access accounts see who is on a comment; the team assigns it.',
   'comments.claim': 'Quick-access accounts cannot take comments on.',
+  'comments.triage': 'Quick-access accounts see the priority and labels; the team sets them.',
   'builds.report': 'Quick-access accounts cannot report builds.',
 };
 

@@ -389,7 +389,7 @@ export function withNewIds(records: unknown[]): Record<string, any>[] {
   const text = records
     .map((record) => JSON.stringify(record))
     .join('\n')
-    .replace(/\b(ws|prj|usr|cmt|rpl|evt)_[0-9A-Z]{26}\b/g, (id, prefix: string) => {
+    .replace(/\b(ws|prj|lbl|usr|cmt|rpl|evt)_[0-9A-Z]{26}\b/g, (id, prefix: string) => {
       if (!fresh.has(id)) fresh.set(id, `${prefix}_COPY${String(++n).padStart(22, '0')}`);
       return fresh.get(id) as string;
     })

@@ -4,7 +4,7 @@
 import { elementInWords } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import type { Translate } from '@svc/contract/i18n';
-import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
+import { COMMENT_BODY_MAX, PRIORITIES, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
 import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabulary';
 import { useEffect, useState } from 'preact/hooks';
@@ -17,6 +17,7 @@ import {
   Dialog,
   Field,
   FormError,
+  LabelChips,
   Loading,
   PageTitle,
   StatusPills,
@@ -252,6 +253,40 @@ function CommentFacts({ comment, act }: { comment: Comment; act: Act }) {
       <dd>
         <Assignee comment={comment} act={act} />
       </dd>
+      <dt>{t('comments.priority')}</dt>
+      <dd>
+        {comment.can.triage ? (
+          <select
+            aria-label={t('comments.priority')}
+            style="width:auto;max-width:100%"
+            value={comment.priority}
+            onChange={(e) => {
+              const priority = (e.target as HTMLSelectElement).value as Comment['priority'];
+              act(() =>
+                api.call('PUT /api/comments/{id}/priority', { params: { id: comment.id }, body: { priority } }),
+              );
+            }}
+          >
+            {[...PRIORITIES].reverse().map((p) => (
+              <option key={p} value={p}>
+                {t(`priority.${p}`)}
+              </option>
+            ))}
+          </select>
+        ) : (
+          t(`priority.${comment.priority}`)
+        )}
+      </dd>
+      <dt>{t('comment.labels')}</dt>
+      <dd>
+        {comment.can.triage ? (
+          <LabelChoice key={comment.updatedAt} comment={comment} act={act} />
+        ) : comment.labels.length ? (
+          <LabelChips labels={comment.labels} />
+        ) : (
+          t('comment.noLabels')
+        )}
+      </dd>
       {comment.commitSha ? (
         <>
           {/* A reopened comment keeps the commit that did not fix it: said as such. */}
@@ -291,6 +326,42 @@ function CommentFacts({ comment, act }: { comment: Comment; act: Act }) {
         </>
       ) : null}
     </dl>
+  );
+}
+
+/**
+ * The workspace's labels as checkboxes: ticking one puts it on the comment at once (the box
+ * shows the choice while the server answers; a refusal redraws it as the comment stands).
+ */
+function LabelChoice({ comment, act }: { comment: Comment; act: Act }) {
+  const labels = useLoad(() => api.call('GET /api/workspace/labels', {}), []);
+  const [has, setHas] = useState(() => new Set(comment.labels.map((label) => label.id)));
+  const all = labels.data?.items;
+  if (!all) return <LabelChips labels={comment.labels} />;
+  if (all.length === 0) return <span class="muted">{t('comment.noLabelsYet')}</span>;
+  const toggle = (id: string, on: boolean) => {
+    const labelIds = all.map((label) => label.id).filter((labelId) => (labelId === id ? on : has.has(labelId)));
+    const before = has;
+    setHas(new Set(labelIds));
+    void act(() => api.call('PUT /api/comments/{id}/labels', { params: { id: comment.id }, body: { labelIds } })).then(
+      (answer) => answer || setHas(before),
+    );
+  };
+  return (
+    <fieldset class="checks">
+      <legend class="skip">{t('comment.labels')}</legend>
+      {all.map((label) => (
+        <label key={label.id}>
+          <input
+            type="checkbox"
+            checked={has.has(label.id)}
+            onChange={(e) => toggle(label.id, (e.target as HTMLInputElement).checked)}
+          />
+          <span class={`dot ${label.color}`} aria-hidden="true" />
+          {label.name}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

@@ -2,6 +2,7 @@
 // The filters live in the address (a filtered list is a link); arrow keys move between rows,
 // Enter opens one, checkboxes select rows for archiving together.
 import type { AnswerOf, Endpoints } from '@svc/contract/endpoints';
+import { PRIORITIES } from '@svc/contract/rules';
 import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
@@ -11,8 +12,10 @@ import {
   assigneeName,
   FilterSelect,
   FormError,
+  LabelChips,
   Loading,
   PageTitle,
+  PriorityPill,
   peopleOptions,
   StatusPills,
   Time,
@@ -33,7 +36,10 @@ function filtersUrl(filters: Record<string, string>): string {
   return query.size ? `/comments?${query}` : '/comments';
 }
 
-type Filters = Record<'project' | 'status' | 'author' | 'assignee' | 'pageUrl' | 'q' | 'cursor', string>;
+type Filters = Record<
+  'project' | 'status' | 'author' | 'assignee' | 'priority' | 'label' | 'pageUrl' | 'q' | 'cursor',
+  string
+>;
 
 export function Comments() {
   const params = currentQuery();
@@ -42,6 +48,8 @@ export function Comments() {
     status: params.get('status') ?? '',
     author: params.get('author') ?? '',
     assignee: params.get('assignee') ?? '',
+    priority: params.get('priority') ?? '',
+    label: params.get('label') ?? '',
     pageUrl: params.get('pageUrl') ?? '',
     q: params.get('q') ?? '',
     cursor: params.get('cursor') ?? '',
@@ -55,6 +63,8 @@ export function Comments() {
           status: (filters.status || undefined) as Status | undefined,
           author: filters.author || undefined,
           assignee: filters.assignee || undefined,
+          priority: (filters.priority || undefined) as Query['priority'],
+          label: filters.label || undefined,
           pageUrl: filters.pageUrl || undefined,
           q: filters.q || undefined,
           cursor: filters.cursor || undefined,
@@ -121,6 +131,7 @@ function CommentFilters({ filters }: { filters: Filters }) {
   const members = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
     every: true,
   });
+  const labels = useLoad(() => api.call('GET /api/workspace/labels', {}), []);
   const [search, setSearch] = useState(filters.q);
   const [page, setPage] = useState(filters.pageUrl);
   return (
@@ -170,6 +181,23 @@ function CommentFilters({ filters }: { filters: Filters }) {
             ...(members.data?.items ?? []).map((p) => [p.id, p.name] as const),
           ]}
           onValue={(value) => setFilter('assignee', value)}
+        />
+        <FilterSelect
+          id="f-priority"
+          label={t('comments.priority')}
+          value={filters.priority}
+          options={[
+            ['', t('comments.anyPriority')],
+            ...[...PRIORITIES].reverse().map((p) => [p, t(`priority.${p}`)] as const),
+          ]}
+          onValue={(value) => setFilter('priority', value)}
+        />
+        <FilterSelect
+          id="f-label"
+          label={t('comments.label')}
+          value={filters.label}
+          options={[['', t('comments.anyLabel')], ...(labels.data?.items ?? []).map((l) => [l.id, l.name] as const)]}
+          onValue={(value) => setFilter('label', value)}
         />
         <div>
           <label for="f-page">{t('comments.pageUrl')}</label>
@@ -275,9 +303,13 @@ function CommentTable({
                   {c.body.length > 140 ? `${c.body.slice(0, 140)}…` : c.body}
                 </Link>
                 <div class="muted small">{new URL(c.pageUrl).pathname}</div>
+                <LabelChips labels={c.labels} />
               </td>
               <td>
-                <StatusPills comment={c} />
+                <span class="pills">
+                  <StatusPills comment={c} />
+                  <PriorityPill priority={c.priority} />
+                </span>
               </td>
               <td class="hide-phone">{c.projectKey}</td>
               <td class="hide-phone">{c.author.name}</td>

@@ -28,6 +28,14 @@ export const messages: Translation<typeof en> = {
   'timeline.screenshotAdded': '{by, select, none {أُضيفت لقطة شاشة} other {أضاف {by} لقطة شاشة}}',
   'timeline.assigned':
     '{how, select, took {تولّاه {to}} unassigned {{by, select, none {أُلغي الإسناد} other {ألغى {by} الإسناد}}} other {{by, select, none {أُسند إلى {to}} other {أسنده {by} إلى {to}}}}}',
+  'timeline.prioritized': '{by, select, none {ضُبطت الأولوية على {priority}} other {ضبط {by} الأولوية على {priority}}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {أُزيلت التسميات} other {أزال {by} التسميات}}} other {{by, select, none {التسميات: {labels}} other {عيّن {by} التسميات: {labels}}}}}',
+  'priority.none': 'بلا أولوية',
+  'priority.low': 'منخفضة',
+  'priority.medium': 'متوسطة',
+  'priority.high': 'عالية',
+  'priority.urgent': 'عاجلة',
   'timeline.unknownBuild': '(غير معروف)',
   'duration.underAMinute': 'أقل من دقيقة',
   'problem.validation_failed': 'شيء ما في النموذج غير صالح.',

@@ -29,6 +29,15 @@ export const messages: Translation<typeof en> = {
   'timeline.screenshotAdded': '{by, select, none {Screenshot hinzugefügt} other {Screenshot hinzugefügt von {by}}}',
   'timeline.assigned':
     '{how, select, took {{to} hat es übernommen} unassigned {{by, select, none {Zuweisung aufgehoben} other {Zuweisung aufgehoben von {by}}}} other {{by, select, none {{to} zugewiesen} other {{to} zugewiesen von {by}}}}}',
+  'timeline.prioritized':
+    '{by, select, none {Priorität auf {priority} gesetzt} other {Priorität von {by} auf {priority} gesetzt}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {Labels entfernt} other {Labels entfernt von {by}}}} other {{by, select, none {Labels: {labels}} other {Labels gesetzt von {by}: {labels}}}}}',
+  'priority.none': 'Keine Priorität',
+  'priority.low': 'Niedrig',
+  'priority.medium': 'Mittel',
+  'priority.high': 'Hoch',
+  'priority.urgent': 'Dringend',
   'timeline.unknownBuild': '(unbekannt)',
   'duration.underAMinute': 'weniger als eine Minute',
   'problem.validation_failed': 'Etwas im Formular ist nicht gültig.',

@@ -30,6 +30,14 @@ export const enVocabulary = {
   'timeline.screenshotAdded': '{by, select, none {Screenshot added} other {Screenshot added by {by}}}',
   'timeline.assigned':
     '{how, select, took {{to} took it on} unassigned {{by, select, none {Unassigned} other {Unassigned by {by}}}} other {{by, select, none {Assigned to {to}} other {Assigned to {to} by {by}}}}}',
+  'timeline.prioritized': '{by, select, none {Priority set to {priority}} other {Priority set to {priority} by {by}}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {Labels removed} other {Labels removed by {by}}}} other {{by, select, none {Labels: {labels}} other {Labels set by {by}: {labels}}}}}',
+  'priority.none': 'No priority',
+  'priority.low': 'Low',
+  'priority.medium': 'Medium',
+  'priority.high': 'High',
+  'priority.urgent': 'Urgent',
   'timeline.unknownBuild': '(unknown)',
   'duration.underAMinute': 'under a minute',
 

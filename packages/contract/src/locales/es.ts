@@ -30,6 +30,14 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Captura de pantalla añadida} other {Captura de pantalla añadida por {by}}}',
   'timeline.assigned':
     '{how, select, took {{to} se encargó} unassigned {{by, select, none {Sin asignar} other {{by} quitó la asignación}}} other {{by, select, none {Asignado a {to}} other {Asignado a {to} por {by}}}}}',
+  'timeline.prioritized': '{by, select, none {Prioridad: {priority}} other {{by} puso la prioridad en {priority}}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {Etiquetas quitadas} other {{by} quitó las etiquetas}}} other {{by, select, none {Etiquetas: {labels}} other {{by} puso las etiquetas: {labels}}}}}',
+  'priority.none': 'Sin prioridad',
+  'priority.low': 'Baja',
+  'priority.medium': 'Media',
+  'priority.high': 'Alta',
+  'priority.urgent': 'Urgente',
   'timeline.unknownBuild': '(desconocida)',
   'duration.underAMinute': 'menos de un minuto',
   'problem.validation_failed': 'Algo del formulario no es válido.',

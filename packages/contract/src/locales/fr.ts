@@ -29,6 +29,14 @@ export const messages: Translation<typeof en> = {
   'timeline.screenshotAdded': '{by, select, none {Capture d’écran ajoutée} other {Capture d’écran ajoutée par {by}}}',
   'timeline.assigned':
     '{how, select, took {{to} s’en est chargé} unassigned {{by, select, none {Désassigné} other {Désassigné par {by}}}} other {{by, select, none {Assigné à {to}} other {Assigné à {to} par {by}}}}}',
+  'timeline.prioritized': '{by, select, none {Priorité mise à {priority}} other {Priorité mise à {priority} par {by}}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {Étiquettes retirées} other {Étiquettes retirées par {by}}}} other {{by, select, none {Étiquettes : {labels}} other {Étiquettes posées par {by} : {labels}}}}}',
+  'priority.none': 'Sans priorité',
+  'priority.low': 'Basse',
+  'priority.medium': 'Moyenne',
+  'priority.high': 'Haute',
+  'priority.urgent': 'Urgente',
   'timeline.unknownBuild': '(inconnu)',
   'duration.underAMinute': 'moins d’une minute',
   'problem.validation_failed': 'Un élément du formulaire n’est pas valide.',

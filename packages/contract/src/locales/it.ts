@@ -29,6 +29,15 @@ export const messages: Translation<typeof en> = {
   'timeline.screenshotAdded': '{by, select, none {Screenshot aggiunto} other {Screenshot aggiunto da {by}}}',
   'timeline.assigned':
     '{how, select, took {{to} se ne occupa} unassigned {{by, select, none {Assegnazione rimossa} other {Assegnazione rimossa da {by}}}} other {{by, select, none {Assegnato a {to}} other {Assegnato a {to} da {by}}}}}',
+  'timeline.prioritized':
+    '{by, select, none {Priorità impostata a {priority}} other {Priorità impostata a {priority} da {by}}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {Etichette rimosse} other {Etichette rimosse da {by}}}} other {{by, select, none {Etichette: {labels}} other {Etichette impostate da {by}: {labels}}}}}',
+  'priority.none': 'Nessuna priorità',
+  'priority.low': 'Bassa',
+  'priority.medium': 'Media',
+  'priority.high': 'Alta',
+  'priority.urgent': 'Urgente',
   'timeline.unknownBuild': '(sconosciuta)',
   'duration.underAMinute': 'meno di un minuto',
   'problem.validation_failed': 'Qualcosa nel modulo non è valido.',

@@ -28,6 +28,14 @@ export const messages: Translation<typeof en> = {
   'timeline.screenshotAdded': '{by, select, none {スクリーンショットを追加} other {{by} がスクリーンショットを追加}}',
   'timeline.assigned':
     '{how, select, took {{to} が担当しました} unassigned {{by, select, none {割り当てを解除} other {{by} が割り当てを解除}}} other {{by, select, none {{to} に割り当て} other {{by} が {to} に割り当て}}}}',
+  'timeline.prioritized': '{by, select, none {優先度を{priority}に設定} other {{by} が優先度を{priority}に設定}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {ラベルを削除} other {{by} がラベルを削除}}} other {{by, select, none {ラベル: {labels}} other {{by} がラベルを設定: {labels}}}}}',
+  'priority.none': '優先度なし',
+  'priority.low': '低',
+  'priority.medium': '中',
+  'priority.high': '高',
+  'priority.urgent': '緊急',
   'timeline.unknownBuild': '（不明）',
   'duration.underAMinute': '1 分未満',
   'problem.validation_failed': 'フォームに正しくない項目があります。',

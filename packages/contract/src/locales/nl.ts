@@ -30,6 +30,15 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Schermafbeelding toegevoegd} other {Schermafbeelding toegevoegd door {by}}}',
   'timeline.assigned':
     '{how, select, took {{to} heeft het opgepakt} unassigned {{by, select, none {Toewijzing opgeheven} other {Toewijzing opgeheven door {by}}}} other {{by, select, none {Toegewezen aan {to}} other {Toegewezen aan {to} door {by}}}}}',
+  'timeline.prioritized':
+    '{by, select, none {Prioriteit op {priority} gezet} other {Prioriteit op {priority} gezet door {by}}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {Labels verwijderd} other {Labels verwijderd door {by}}}} other {{by, select, none {Labels: {labels}} other {Labels gezet door {by}: {labels}}}}}',
+  'priority.none': 'Geen prioriteit',
+  'priority.low': 'Laag',
+  'priority.medium': 'Gemiddeld',
+  'priority.high': 'Hoog',
+  'priority.urgent': 'Dringend',
   'timeline.unknownBuild': '(onbekend)',
   'duration.underAMinute': 'minder dan een minuut',
   'problem.validation_failed': 'Iets in het formulier is niet geldig.',

@@ -30,6 +30,15 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Captura de tela adicionada} other {Captura de tela adicionada por {by}}}',
   'timeline.assigned':
     '{how, select, took {{to} assumiu} unassigned {{by, select, none {Atribuição removida} other {Atribuição removida por {by}}}} other {{by, select, none {Atribuído a {to}} other {Atribuído a {to} por {by}}}}}',
+  'timeline.prioritized':
+    '{by, select, none {Prioridade definida como {priority}} other {Prioridade definida como {priority} por {by}}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {Etiquetas removidas} other {Etiquetas removidas por {by}}}} other {{by, select, none {Etiquetas: {labels}} other {Etiquetas definidas por {by}: {labels}}}}}',
+  'priority.none': 'Sem prioridade',
+  'priority.low': 'Baixa',
+  'priority.medium': 'Média',
+  'priority.high': 'Alta',
+  'priority.urgent': 'Urgente',
   'timeline.unknownBuild': '(desconhecido)',
   'duration.underAMinute': 'menos de um minuto',
   'problem.validation_failed': 'Algo no formulário não é válido.',

@@ -28,6 +28,14 @@ export const messages: Translation<typeof en> = {
   'timeline.screenshotAdded': '{by, select, none {已添加截图} other {{by} 添加了截图}}',
   'timeline.assigned':
     '{how, select, took {{to} 接手了} unassigned {{by, select, none {已取消分配} other {{by} 取消了分配}}} other {{by, select, none {已分配给 {to}} other {{by} 分配给 {to}}}}}',
+  'timeline.prioritized': '{by, select, none {优先级设为{priority}} other {{by} 将优先级设为{priority}}}',
+  'timeline.labeled':
+    '{labels, select, none {{by, select, none {已移除标签} other {{by} 移除了标签}}} other {{by, select, none {标签：{labels}} other {{by} 设置了标签：{labels}}}}}',
+  'priority.none': '无优先级',
+  'priority.low': '低',
+  'priority.medium': '中',
+  'priority.high': '高',
+  'priority.urgent': '紧急',
   'timeline.unknownBuild': '（未知）',
   'duration.underAMinute': '不到一分钟',
   'problem.validation_failed': '表单中有内容无效。',

@@ -152,6 +152,23 @@ export interface SessionTable {
   user_agent: string | null;
 }
 
+/** A label of the workspace's, put on comments by the team. */
+export interface LabelTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** The name lowered: unique in the workspace. */
+  name_key: string;
+  color: string;
+  created_at: Timestamp;
+}
+
+export interface CommentLabelTable {
+  comment_id: string;
+  label_id: string;
+  workspace_id: string;
+}
+
 export interface ApiKeyTable {
   id: string;
   workspace_id: string;
@@ -203,6 +220,8 @@ export interface CommentTable {
   /** Who is on it (a person of the team or an agent), and since when. */
   assignee_id: string | null;
   assigned_at: Timestamp | null;
+  /** 0 none, 1 low, 2 medium, 3 high, 4 urgent (see PRIORITIES). */
+  priority: number;
   /** JSON: what the widget captured with the comment (CommentContext), or null. */
   context: string | null;
   created_at: Timestamp;
@@ -347,6 +366,8 @@ export interface Tables {
   api_keys: ApiKeyTable;
   projects: ProjectTable;
   comments: CommentTable;
+  labels: LabelTable;
+  comment_labels: CommentLabelTable;
   replies: ReplyTable;
   comment_events: CommentEventTable;
   audit_events: AuditEventTable;

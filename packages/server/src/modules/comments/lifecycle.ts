@@ -344,6 +344,7 @@ export function abilitiesOf(actor: Actor, comment: Comment): CommentAbilities {
     attachScreenshot: canOnComment(actor, 'comment.attachScreenshot', comment),
     assign: can(actor, 'comments.assign') && comment.status !== 'archived',
     claim: can(actor, 'comments.claim') && comment.status === 'open' && comment.assignee_id === null,
+    triage: can(actor, 'comments.triage'),
   };
 }
 

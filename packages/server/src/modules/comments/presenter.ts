@@ -1,4 +1,11 @@
-import type { Anchor, Comment, CommentContext, CommentWithReplies, Reply } from '@svc/contract';
+import {
+  type Anchor,
+  type Comment,
+  type CommentContext,
+  type CommentWithReplies,
+  PRIORITIES,
+  type Reply,
+} from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import { abilitiesOf } from './lifecycle.js';
 import type { CommentRow, ReplyRow } from './repo.js';
@@ -53,6 +60,8 @@ export function presentComment(row: CommentRow, actor: Actor): Comment {
         ? { id: row.assignee_id, name: row.assignee_name, agent: row.assignee_kind === 'agent' }
         : null,
     assignedAt: row.assigned_at,
+    priority: PRIORITIES[row.priority] ?? 'none',
+    labels: row.labels,
     repinned:
       row.repinned_at && row.repinned_by_id
         ? { at: row.repinned_at, by: { id: row.repinned_by_id, name: row.repinned_by_name ?? 'Former member' } }

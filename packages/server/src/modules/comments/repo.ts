@@ -1,8 +1,9 @@
-import type { CommentStatusFilter } from '@svc/contract';
+import type { CommentStatusFilter, Label } from '@svc/contract';
 import { type RawBuilder, sql } from 'kysely';
 import type { Scope } from '../../actor.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { AttachmentTable, CommentTable, Db, ReplyTable } from '../../db/schema.js';
+import { labelsOf } from '../labels/repo.js';
 
 /** A comment row with what its presenter needs from the project and the people involved. */
 const selectComments = (db: Db, scope: Scope) => {
@@ -35,10 +36,23 @@ const selectComments = (db: Db, scope: Scope) => {
   return query;
 };
 
-export type CommentRow = NonNullable<Awaited<ReturnType<typeof findComment>>>;
+type SelectedRow = Awaited<ReturnType<ReturnType<typeof selectComments>['executeTakeFirstOrThrow']>>;
+export type CommentRow = SelectedRow & { labels: Label[] };
 
-export const findComment = (db: Db, scope: Scope, id: string) =>
-  selectComments(db, scope).where('comments.id', '=', id).executeTakeFirst();
+/** The rows with their labels: one more query, by the comments' ids. */
+async function withLabels(db: Db, scope: Scope, rows: SelectedRow[]): Promise<CommentRow[]> {
+  const labels = await labelsOf(
+    db,
+    scope.workspaceId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, labels: labels.get(row.id) ?? [] }));
+}
+
+export async function findComment(db: Db, scope: Scope, id: string): Promise<CommentRow | undefined> {
+  const row = await selectComments(db, scope).where('comments.id', '=', id).executeTakeFirst();
+  return row ? ((await withLabels(db, scope, [row]))[0] as CommentRow) : undefined;
+}
 
 export interface CommentFilter {
   projectId?: string;
@@ -46,6 +60,10 @@ export interface CommentFilter {
   authorId?: string;
   /** Someone's id, or null: assigned to nobody. */
   assigneeId?: string | null;
+  /** 0 none … 4 urgent. */
+  priority?: number;
+  /** Comments that have this label. */
+  labelId?: string;
   /** The page URLs that mean one page (see `samePageUrls`). */
   pageUrls?: string[];
   updatedSince?: string;
@@ -58,7 +76,7 @@ export interface CommentFilter {
 }
 
 /** Comments of the scope's visible projects (or one project), newest first unless asked otherwise. */
-export function listComments(db: Db, scope: Scope, filter: CommentFilter) {
+export async function listComments(db: Db, scope: Scope, filter: CommentFilter): Promise<CommentRow[]> {
   let query = selectComments(db, scope);
   if (filter.projectId) query = query.where('comments.project_id', '=', filter.projectId);
   switch (filter.status) {
@@ -74,16 +92,24 @@ export function listComments(db: Db, scope: Scope, filter: CommentFilter) {
       query = query.where('comments.status', '=', filter.status);
   }
   if (filter.authorId) query = query.where('comments.author_id', '=', filter.authorId);
+  if (filter.priority !== undefined) query = query.where('comments.priority', '=', filter.priority);
+  if (filter.labelId !== undefined) {
+    const labelId = filter.labelId;
+    query = query.where('comments.id', 'in', (eb) =>
+      eb.selectFrom('comment_labels').select('comment_id').where('label_id', '=', labelId),
+    );
+  }
   if (filter.assigneeId !== undefined)
     query = query.where('comments.assignee_id', filter.assigneeId === null ? 'is' : '=', filter.assigneeId);
   if (filter.pageUrls?.length) query = query.where('comments.page_url', 'in', filter.pageUrls);
   if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
   for (const hasWord of filter.matching ?? []) query = query.where(hasWord);
   if (filter.after) query = query.where('comments.id', filter.oldestFirst ? '>' : '<', filter.after);
-  return query
+  const rows = await query
     .orderBy('comments.id', filter.oldestFirst ? 'asc' : 'desc')
     .limit(filter.limit)
     .execute();
+  return withLabels(db, scope, rows);
 }
 
 export async function insertComment(db: Db, row: CommentTable) {
@@ -109,6 +135,7 @@ export type CommentChanges = Partial<
     | 'repinned_by_id'
     | 'assignee_id'
     | 'assigned_at'
+    | 'priority'
     | 'updated_at'
   >
 >;
@@ -226,7 +253,7 @@ export const findScreenshot = (db: Db, workspaceId: string, commentId: string) =
     .executeTakeFirst();
 
 /** Comments changed after `after` (updated_at, then id), oldest change first. */
-export function changedSince(
+export async function changedSince(
   db: Db,
   scope: Scope,
   projectId: string | undefined,
@@ -244,7 +271,8 @@ export function changedSince(
     );
   }
   if (projectId) query = query.where('comments.project_id', '=', projectId);
-  return query.orderBy('comments.updated_at').orderBy('comments.id').limit(limit).execute();
+  const rows = await query.orderBy('comments.updated_at').orderBy('comments.id').limit(limit).execute();
+  return withLabels(db, scope, rows);
 }
 
 /** The most recent change in the scope: where a watch that starts now begins. */

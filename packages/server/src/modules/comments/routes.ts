@@ -7,6 +7,7 @@ import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { assignComment, claimComment } from './assignment.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
+import { setLabels, setPriority } from './triage.js';
 
 const tags = ['comments'];
 
@@ -197,6 +198,26 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'For agents and people of the team, before they start on a comment: exactly one of those claiming at once wins. Already yours: answered as it is. Someone else on it: 409, naming them. Not open: 409.',
     },
     async (request) => presentComment(await claimComment(ctx, request.actor, request.params.id), request.actor),
+  );
+
+  route(
+    app,
+    'PUT /api/comments/{id}/priority',
+    { tags, summary: 'Set how urgent a comment is (the team); nobody is notified' },
+    async (request) =>
+      presentComment(await setPriority(ctx, request.actor, request.params.id, request.body.priority), request.actor),
+  );
+
+  route(
+    app,
+    'PUT /api/comments/{id}/labels',
+    {
+      tags,
+      summary: "Set the workspace's labels a comment has (the team); nobody is notified",
+      description: 'The labels it has from now on, replacing those it had; a label of no workspace of yours is 400.',
+    },
+    async (request) =>
+      presentComment(await setLabels(ctx, request.actor, request.params.id, request.body.labelIds), request.actor),
   );
 
   route(app, 'POST /api/comments/{id}/reopen', { tags, summary: 'Reopen an applied comment' }, async (request) =>

@@ -22,6 +22,7 @@ export const CONSOLE_PAGES = [
   '/projects/:key/install',
   '/projects/:key/builds',
   '/people',
+  '/labels',
   '/api-keys',
   '/audit',
   '/account',

@@ -4,6 +4,7 @@ import type { Db } from '../../db/schema.js';
 import { presentCommentWithReplies } from '../comments/presenter.js';
 import * as comments from '../comments/repo.js';
 import { listTimelines } from '../comments/timeline.js';
+import { listLabels } from '../labels/repo.js';
 import { presentProject } from '../projects/presenter.js';
 
 // A workspace's (or one project's) comments taken out, streamed: JSON Lines (one object a line,
@@ -101,6 +102,7 @@ export async function* jsonLines(source: Source): AsyncGenerator<string> {
   if (projectId) projects = projects.where('id', '=', projectId);
   for (const project of await projects.orderBy('id').execute())
     yield line({ type: 'project', ...presentProject(project) });
+  for (const label of await listLabels(db, actor.workspaceId)) yield line({ type: 'label', ...label });
   // Who the comments name, so that an import can say who wrote them: never a secret or a password.
   // A client account limited to a project says which, so that it stays limited where it goes.
   const people = await db

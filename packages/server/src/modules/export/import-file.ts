@@ -5,9 +5,12 @@ import {
   BodyText,
   COMMENT_BODY_MAX,
   CommentContext,
+  LABEL_COLORS,
   Line,
   Multiline,
   Nullable,
+  Priority,
+  Text,
   TIMELINE_KINDS,
   TIMELINE_VIAS,
   Timestamp,
@@ -47,6 +50,17 @@ export const ExportedProject = Type.Object({
   createdAt: Timestamp,
 });
 export type ExportedProject = Static<typeof ExportedProject>;
+
+export const ExportedLabel = Type.Object({
+  type: Type.Literal('label'),
+  id: id('lbl'),
+  name: Text(40),
+  color: Type.Enum(LABEL_COLORS),
+});
+export type ExportedLabel = Static<typeof ExportedLabel>;
+
+/** A label as a comment names it: its id (the file lists the label itself before). */
+const ExportedLabelRef = Type.Object({ id: id('lbl') });
 
 export const ExportedUser = Type.Object({
   type: Type.Literal('user'),
@@ -105,6 +119,8 @@ export const ExportedComment = Type.Object({
   repinned: Type.Optional(Nullable(Type.Object({ at: Timestamp, by: Person }))),
   assignee: Type.Optional(Nullable(Person)),
   assignedAt: Type.Optional(Nullable(Timestamp)),
+  priority: Type.Optional(Priority),
+  labels: Type.Optional(Type.Array(ExportedLabelRef, { maxItems: 20 })),
   context: Type.Optional(Nullable(CommentContext)),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -116,6 +132,7 @@ export type ExportedComment = Static<typeof ExportedComment>;
 export type ExportRecord =
   | { type: 'export'; workspace: { id: string; name: string } }
   | ExportedProject
+  | ExportedLabel
   | ExportedUser
   | ExportedComment;
 
@@ -131,9 +148,15 @@ function checker(schema: TSchema) {
     return error ? `${error.instancePath || '(the line)'} ${error.message}` : 'is not valid';
   };
 }
-const check = (type: 'export' | 'project' | 'user' | 'comment', value: unknown) => {
+const check = (type: 'export' | 'project' | 'label' | 'user' | 'comment', value: unknown) => {
   validators[type] ??= checker(
-    { export: ExportHeader, project: ExportedProject, user: ExportedUser, comment: ExportedComment }[type],
+    {
+      export: ExportHeader,
+      project: ExportedProject,
+      label: ExportedLabel,
+      user: ExportedUser,
+      comment: ExportedComment,
+    }[type],
   );
   return validators[type](value);
 };
@@ -143,7 +166,7 @@ export const headerDigest = (header: unknown) => createHash('sha256').update(JSO
 
 /**
  * The file's records, each parsed and checked against its type's schema, with its line number:
- * the first line the header, then projects, people and comments. A line that is not JSON, not
+ * the first line the header, then projects, labels, people and comments. A line that is not JSON, not
  * of a known type, or not valid, is an ImportError naming it.
  */
 export async function* readExport(
@@ -174,7 +197,7 @@ export async function* readExport(
       digest = headerDigest(record);
     } else {
       const type = record.type;
-      if (type !== 'project' && type !== 'user' && type !== 'comment') {
+      if (type !== 'project' && type !== 'label' && type !== 'user' && type !== 'comment') {
         throw new ImportError(`line ${line} has an unknown type "${String(type)}"`);
       }
       const fault = check(type, record);

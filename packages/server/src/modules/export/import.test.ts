@@ -129,6 +129,21 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
       token: admin.token,
       body: { assigneeId: agent.body.agent.id },
     });
+    // Its triage: a priority and two of the workspace's labels.
+    await call(source, 'PUT', `/api/comments/${id}/priority`, { token: dana.token, body: { priority: 'high' } });
+    const labels = [];
+    for (const [name, color] of [
+      ['Bug', 'red'],
+      ['Mobile', 'teal'],
+    ]) {
+      labels.push(
+        (await call(source, 'POST', '/api/workspace/labels', { token: admin.token, body: { name, color } })).body,
+      );
+    }
+    await call(source, 'PUT', `/api/comments/${id}/labels`, {
+      token: dana.token,
+      body: { labelIds: labels.map((label) => label.id) },
+    });
     const archived = await createComment(source, admin, shop.key, 'Out of scope');
     await call(source, 'POST', `/api/comments/${archived.id}/claim`, { token: dana.token });
     await call(source, 'POST', `/api/comments/${archived.id}/archive`, { token: dana.token });
@@ -145,7 +160,7 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
 
     const target = await open(await createTestDatabase());
     const first = await importExport(target.database.db, fileOf(file));
-    assert.deepEqual(first.added, { projects: 2, users: 5, comments: 452, replies: 3, events: 462 });
+    assert.deepEqual(first.added, { projects: 2, labels: 2, users: 5, comments: 452, replies: 3, events: 464 });
     const assigned = await target.database.db
       .selectFrom('comments')
       .innerJoin('users', 'users.id', 'comments.assignee_id')
@@ -185,8 +200,8 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
       'the rejected fix',
     );
     const again = await importExport(target.database.db, fileOf(file));
-    assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
-    assert.deepEqual(again.present, { projects: 2, users: 5, comments: 452 });
+    assert.deepEqual(again.added, { projects: 0, labels: 0, users: 0, comments: 0, replies: 0, events: 0 });
+    assert.deepEqual(again.present, { projects: 2, labels: 2, users: 5, comments: 452 });
     const moved = await exported(target, admin.workspaceId, admin.id);
     assert.deepEqual(moved, original, 'nothing doubled');
 
@@ -375,7 +390,7 @@ describe('an import never reaches into another workspace', () => {
     const first = await importExport(app.database.db, fileOf(lines(copy)));
     assert.equal(first.added.comments, 1);
     const again = await importExport(app.database.db, fileOf(lines(copy)));
-    assert.deepEqual(again.added, { projects: 0, users: 0, comments: 0, replies: 0, events: 0 });
+    assert.deepEqual(again.added, { projects: 0, labels: 0, users: 0, comments: 0, replies: 0, events: 0 });
     const later = copy.map((record) =>
       record.type === 'export' ? { ...record, exportedAt: new Date().toISOString() } : record,
     );

@@ -1,3 +1,4 @@
+import { PRIORITIES } from '@svc/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -6,6 +7,7 @@ import { remeasure } from '../comments/measures.js';
 import { anchorColumns } from '../comments/presenter.js';
 import {
   type ExportedComment,
+  type ExportedLabel,
   type ExportedProject,
   type ExportedUser,
   ImportError,
@@ -29,8 +31,8 @@ const BATCH = 200;
 export interface ImportReport {
   workspace: { id: string; name: string };
   /** Rows written, and rows skipped because their id was there already. */
-  added: { projects: number; users: number; comments: number; replies: number; events: number };
-  present: { projects: number; users: number; comments: number };
+  added: { projects: number; labels: number; users: number; comments: number; replies: number; events: number };
+  present: { projects: number; labels: number; users: number; comments: number };
   /** People imported without their e-mail, another account of this server having it. */
   withoutEmail: string[];
 }
@@ -70,8 +72,8 @@ export async function importExport(
   const plan = await checkExport(db, open(), progress);
   const report: ImportReport = {
     workspace: plan.workspace,
-    added: { projects: 0, users: 0, comments: 0, replies: 0, events: 0 },
-    present: { projects: 0, users: 0, comments: 0 },
+    added: { projects: 0, labels: 0, users: 0, comments: 0, replies: 0, events: 0 },
+    present: { projects: 0, labels: 0, users: 0, comments: 0 },
     withoutEmail: [],
   };
   await db
@@ -90,6 +92,7 @@ export async function importExport(
   };
   for await (const { record } of readExport(open())) {
     if (record.type === 'project') await writeProject(db, report, record);
+    else if (record.type === 'label') await writeLabel(db, report, record);
     else if (record.type === 'user') await writeUser(db, report, plan.projectIds, record);
     else if (record.type === 'comment') {
       batch.push(record);
@@ -111,7 +114,7 @@ interface ImportPlan {
 /** The ids of `table` among `ids` that belong to a workspace other than `workspaceId`. */
 async function foreignIds(
   db: Kysely<Tables>,
-  table: 'projects' | 'users' | 'comments' | 'replies' | 'comment_events',
+  table: 'projects' | 'labels' | 'users' | 'comments' | 'replies' | 'comment_events',
   workspaceId: string,
   ids: string[],
 ): Promise<Set<string>> {
@@ -140,6 +143,8 @@ async function checkExport(
 ): Promise<ImportPlan> {
   let plan: ImportPlan | null = null;
   const people = new Set<string>();
+  const labels = new Set<string>();
+  const labelNames = new Set<string>();
   const seen = new Set<string>();
   const once = (id: string, line: number, what: string) => {
     if (seen.has(id)) throw new ImportError(`line ${line}: ${what} ${id} appears twice in the file`);
@@ -199,6 +204,16 @@ async function checkExport(
         throw new ImportError(`line ${line}: project ${record.id} belongs to another workspace on this server`);
       }
       plan.projectIds.set(record.key, record.id);
+    } else if (record.type === 'label') {
+      once(record.id, line, 'label');
+      if ((await foreignIds(db, 'labels', workspaceId, [record.id])).size) {
+        throw new ImportError(`line ${line}: label ${record.id} belongs to another workspace on this server`);
+      }
+      labels.add(record.id);
+      const nameKey = record.name.toLowerCase();
+      if (labelNames.has(nameKey))
+        throw new ImportError(`line ${line}: label "${record.name}" appears twice in the file`);
+      labelNames.add(nameKey);
     } else if (record.type === 'user') {
       once(record.id, line, 'person');
       if ((await foreignIds(db, 'users', workspaceId, [record.id])).size) {
@@ -208,6 +223,13 @@ async function checkExport(
     } else {
       once(record.id, line, 'comment');
       checkReferences(line, record, plan.projectIds, people, once);
+      for (const label of record.labels ?? []) {
+        if (!labels.has(label.id)) {
+          throw new ImportError(
+            `line ${line} (comment ${record.id}): names label ${label.id}, which the file does not list before it`,
+          );
+        }
+      }
       batch.push({ line, comment: record });
       if (batch.length >= BATCH) await checkBatch(workspaceId);
     }
@@ -270,6 +292,23 @@ async function writeProject(db: Kysely<Tables>, report: ImportReport, project: E
     .executeTakeFirst();
   if (Number(result.numInsertedOrUpdatedRows ?? 0)) report.added.projects++;
   else report.present.projects++;
+}
+
+async function writeLabel(db: Kysely<Tables>, report: ImportReport, label: ExportedLabel) {
+  const result = await db
+    .insertInto('labels')
+    .values({
+      id: label.id,
+      workspace_id: report.workspace.id,
+      name: label.name,
+      name_key: label.name.toLowerCase(),
+      color: label.color,
+      created_at: new Date().toISOString(),
+    })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0)) report.added.labels++;
+  else report.present.labels++;
 }
 
 async function writeUser(
@@ -360,6 +399,7 @@ async function writeComments(
         deployed_build_sha: c.deployedBuildSha,
         reply_count: c.replyCount,
         assignee_id: c.assignee?.id ?? null,
+        priority: Math.max(0, PRIORITIES.indexOf(c.priority ?? 'none')),
         assigned_at: c.assignee ? (c.assignedAt ?? c.updatedAt) : null,
         context: c.context ? JSON.stringify(c.context) : null,
         created_at: c.createdAt,
@@ -398,6 +438,10 @@ async function writeComments(
       })),
     );
     report.added.events += await insertAll(trx, 'comment_events', events);
+    const labelled = fresh.flatMap((c) =>
+      (c.labels ?? []).map((label) => ({ comment_id: c.id, label_id: label.id, workspace_id: workspaceId })),
+    );
+    if (labelled.length) await trx.insertInto('comment_labels').values(labelled).execute();
     await remeasure(
       trx,
       workspaceId,

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  addClient,
+  addMember,
+  call,
+  createComment,
+  createProject,
+  createTestApp,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../../test/helpers.js';
+
+describe('priority and labels: the team triages, clients read', () => {
+  let t: TestApp;
+  let admin: Member;
+  let member: Member;
+  let project: { key: string };
+  before(async () => {
+    t = await createTestApp();
+    admin = await signUp(t.app);
+    member = await addMember(t.app, admin);
+    project = await createProject(t.app, admin);
+  });
+  after(() => t.close());
+
+  const label = async (name: string, color = 'red') => {
+    const made = await call(t.app, 'POST', '/api/workspace/labels', { token: admin.token, body: { name, color } });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    return made.body as { id: string; name: string; color: string };
+  };
+  const kinds = async (id: string) =>
+    (await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body.timeline.map(
+      (e: { kind: string; note: string | null }) => [e.kind, e.note],
+    );
+
+  test("labels are the admin's to make: unique by name whatever its case, from the palette; the team lists them, clients do not", async () => {
+    const bug = await label('Bug');
+    assert.deepEqual(Object.keys(bug).sort(), ['color', 'id', 'name']);
+    const twin = await call(t.app, 'POST', '/api/workspace/labels', {
+      token: admin.token,
+      body: { name: 'BUG', color: 'blue' },
+    });
+    assert.equal(twin.status, 409);
+    const offPalette = await call(t.app, 'POST', '/api/workspace/labels', {
+      token: admin.token,
+      body: { name: 'Neon', color: '#00ff00' },
+    });
+    assert.equal(offPalette.status, 400);
+    const byMember = await call(t.app, 'POST', '/api/workspace/labels', {
+      token: member.token,
+      body: { name: 'Mine', color: 'green' },
+    });
+    assert.equal(byMember.status, 403);
+    const listed = await call(t.app, 'GET', '/api/workspace/labels', { token: member.token });
+    assert.ok(listed.body.items.some((l: { id: string }) => l.id === bug.id));
+    const client = await addClient(t.app, admin);
+    assert.equal((await call(t.app, 'GET', '/api/workspace/labels', { token: client.token })).status, 403);
+    const renamed = await call(t.app, 'PATCH', `/api/workspace/labels/${bug.id}`, {
+      token: admin.token,
+      body: { name: 'Defect', color: 'orange' },
+    });
+    assert.deepEqual(renamed.body, { id: bug.id, name: 'Defect', color: 'orange' });
+    const stranger = await signUp(t.app, 'Stranger');
+    const theirs = await call(t.app, 'PATCH', `/api/workspace/labels/${bug.id}`, {
+      token: stranger.token,
+      body: { name: 'Taken over' },
+    });
+    assert.equal(theirs.status, 404);
+  });
+
+  test('the team sets priority and labels; each change is on the timeline, the same again writes nothing; clients see them and set nothing', async () => {
+    const design = await label('Design', 'purple');
+    const copy = await label('Copy', 'teal');
+    const { id } = await createComment(t.app, admin, project.key, 'Button colour is off');
+    const fresh = (await call(t.app, 'GET', `/api/comments/${id}`, { token: member.token })).body;
+    assert.equal(fresh.priority, 'none');
+    assert.deepEqual(fresh.labels, []);
+    assert.equal(fresh.can.triage, true);
+
+    const urgent = await call(t.app, 'PUT', `/api/comments/${id}/priority`, {
+      token: member.token,
+      body: { priority: 'urgent' },
+    });
+    assert.equal(urgent.status, 200);
+    assert.equal(urgent.body.priority, 'urgent');
+    await call(t.app, 'PUT', `/api/comments/${id}/priority`, { token: member.token, body: { priority: 'urgent' } });
+    const labelled = await call(t.app, 'PUT', `/api/comments/${id}/labels`, {
+      token: member.token,
+      body: { labelIds: [design.id, copy.id] },
+    });
+    assert.deepEqual(
+      labelled.body.labels.map((l: { name: string }) => l.name),
+      ['Copy', 'Design'],
+      'by name',
+    );
+    await call(t.app, 'PUT', `/api/comments/${id}/labels`, {
+      token: member.token,
+      body: { labelIds: [copy.id, design.id] },
+    });
+    await call(t.app, 'PUT', `/api/comments/${id}/labels`, { token: member.token, body: { labelIds: [] } });
+    assert.deepEqual(await kinds(id), [
+      ['created', null],
+      ['prioritized', 'urgent'],
+      ['labeled', 'Copy\nDesign'],
+      ['labeled', null],
+    ]);
+    const bad = await call(t.app, 'PUT', `/api/comments/${id}/priority`, {
+      token: member.token,
+      body: { priority: 'asap' },
+    });
+    assert.equal(bad.status, 400);
+
+    const client = await addClient(t.app, admin, project.key);
+    await call(t.app, 'PUT', `/api/comments/${id}/labels`, { token: member.token, body: { labelIds: [design.id] } });
+    const seen = (await call(t.app, 'GET', `/api/comments/${id}`, { token: client.token })).body;
+    assert.deepEqual(seen.labels, [{ id: design.id, name: 'Design', color: 'purple' }]);
+    assert.equal(seen.priority, 'urgent');
+    assert.equal(seen.can.triage, false);
+    for (const [url, body] of [
+      [`/api/comments/${id}/priority`, { priority: 'low' }],
+      [`/api/comments/${id}/labels`, { labelIds: [] }],
+    ] as const) {
+      assert.equal((await call(t.app, 'PUT', url, { token: client.token, body })).status, 403);
+    }
+  });
+
+  test("another workspace's label is refused as no label at all, and nothing is written", async () => {
+    const stranger = await signUp(t.app, 'Other Admin');
+    const theirs = await call(t.app, 'POST', '/api/workspace/labels', {
+      token: stranger.token,
+      body: { name: 'Theirs', color: 'gray' },
+    });
+    const mine = await label('Mine', 'green');
+    const { id } = await createComment(t.app, admin, project.key, 'Not theirs to label');
+    const refused = await call(t.app, 'PUT', `/api/comments/${id}/labels`, {
+      token: member.token,
+      body: { labelIds: [mine.id, theirs.body.id] },
+    });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.errors[0].path, '/labelIds/1');
+    assert.deepEqual((await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body.labels, []);
+  });
+
+  test('lists filter by priority and by label; a label deleted comes off every comment', async () => {
+    const own = await createProject(t.app, admin);
+    const ux = await label('UX', 'blue');
+    const high = await createComment(t.app, admin, own.key, 'High one');
+    const labelled = await createComment(t.app, admin, own.key, 'Labelled one');
+    await createComment(t.app, admin, own.key, 'Plain one');
+    await call(t.app, 'PUT', `/api/comments/${high.id}/priority`, { token: admin.token, body: { priority: 'high' } });
+    await call(t.app, 'PUT', `/api/comments/${labelled.id}/labels`, {
+      token: admin.token,
+      body: { labelIds: [ux.id] },
+    });
+    const ids = async (url: string) =>
+      (await call(t.app, 'GET', url, { token: member.token })).body.items.map((c: { id: string }) => c.id);
+    assert.deepEqual(await ids(`/api/comments?project=${own.key}&priority=high`), [high.id]);
+    assert.deepEqual(await ids(`/api/projects/${own.key}/comments?label=${ux.id}`), [labelled.id]);
+    assert.deepEqual(await ids(`/api/comments?project=${own.key}&label=${ux.id}&priority=high`), []);
+    assert.equal((await call(t.app, 'DELETE', `/api/workspace/labels/${ux.id}`, { token: admin.token })).status, 204);
+    const after = (await call(t.app, 'GET', `/api/comments/${labelled.id}`, { token: admin.token })).body;
+    assert.deepEqual(after.labels, []);
+    assert.deepEqual(await ids(`/api/comments?project=${own.key}&label=${ux.id}`), []);
+  });
+});

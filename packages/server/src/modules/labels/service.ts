@@ -1,0 +1,86 @@
+import type { CreateLabelBody, Label, UpdateLabelBody } from '@svc/contract';
+import type { Actor } from '../../actor.js';
+import type { AppContext } from '../../context.js';
+import { inTransaction } from '../../db/transaction.js';
+import { conflict, notFound } from '../../errors.js';
+import { requireText } from '../../http/validation.js';
+import { newId, nowIso } from '../../ids.js';
+import { authorize } from '../../policy.js';
+import * as repo from './repo.js';
+
+// The workspace's labels ("Bug", "Design", "Question"), each a name and a colour of a fixed
+// palette; admins make them, the team puts them on comments (see comments/triage.ts).
+
+type Deps = Pick<AppContext, 'db' | 'events' | 'clock'>;
+
+/** At most this many labels in a workspace: a list a person can still choose from. */
+export const LABELS_MAX = 100;
+
+export async function listLabels({ db }: Pick<AppContext, 'db'>, actor: Actor): Promise<Label[]> {
+  authorize(actor, 'workspace.readLabels');
+  return repo.listLabels(db, actor.workspaceId);
+}
+
+const taken = (name: string) => conflict(`The workspace has a label named "${name}" already.`);
+
+export async function createLabel(deps: Deps, actor: Actor, input: CreateLabelBody): Promise<Label> {
+  authorize(actor, 'workspace.manageLabels');
+  const name = requireText(input.name, '/name');
+  return inTransaction(deps.db, async (trx) => {
+    if (await repo.nameTaken(trx, actor.workspaceId, name.toLowerCase())) throw taken(name);
+    if ((await repo.listLabels(trx, actor.workspaceId)).length >= LABELS_MAX) {
+      throw conflict(`A workspace has at most ${LABELS_MAX} labels: delete one you no longer use first.`);
+    }
+    const label = { id: newId('lbl'), name, color: input.color };
+    await repo.insertLabel(trx, {
+      ...label,
+      workspace_id: actor.workspaceId,
+      name_key: name.toLowerCase(),
+      created_at: nowIso(deps.clock),
+    });
+    return label;
+  });
+}
+
+export async function updateLabel(deps: Deps, actor: Actor, id: string, input: UpdateLabelBody): Promise<Label> {
+  authorize(actor, 'workspace.manageLabels');
+  const name = input.name === undefined ? undefined : requireText(input.name, '/name');
+  return inTransaction(deps.db, async (trx) => {
+    const [label] = await repo.findLabels(trx, actor.workspaceId, [id]);
+    if (!label) throw notFound('Label');
+    if (name !== undefined && (await repo.nameTaken(trx, actor.workspaceId, name.toLowerCase(), id))) throw taken(name);
+    const changed = {
+      ...label,
+      ...(name === undefined ? {} : { name }),
+      ...(input.color ? { color: input.color } : {}),
+    };
+    await repo.updateLabel(trx, actor.workspaceId, id, {
+      name: changed.name,
+      name_key: changed.name.toLowerCase(),
+      color: changed.color,
+    });
+    return changed;
+  });
+}
+
+/** Deletes a label: it comes off every comment, whose watchers hear of it. */
+export async function deleteLabel(deps: Deps, actor: Actor, id: string): Promise<void> {
+  authorize(actor, 'workspace.manageLabels');
+  await inTransaction(deps.db, async (trx) => {
+    const [label] = await repo.findLabels(trx, actor.workspaceId, [id]);
+    if (!label) throw notFound('Label');
+    const on = await repo.deleteLabel(trx, actor.workspaceId, id);
+    if (on.length) {
+      const projects = await trx
+        .selectFrom('comments')
+        .select('project_id')
+        .distinct()
+        .where('workspace_id', '=', actor.workspaceId)
+        .where('id', 'in', on)
+        .execute();
+      for (const { project_id } of projects) {
+        await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: project_id });
+      }
+    }
+  });
+}
