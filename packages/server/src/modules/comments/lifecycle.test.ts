@@ -241,6 +241,7 @@ describe('the comment lifecycle', () => {
       attachScreenshot: false,
       assign: true,
       claim: false,
+      triage: true,
     });
     const forMember = await can(member);
     assert.equal(forMember.verify, false, 'a member who is not the author may not verify');
