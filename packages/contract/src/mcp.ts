@@ -51,6 +51,8 @@ function brief(comment: Comment) {
     element: comment.anchor ? elementInWords(comment.anchor, ENGLISH.t) : null,
     author: comment.author.name,
     assignee: comment.assignee ? comment.assignee.name : null,
+    priority: comment.priority,
+    labels: comment.labels.map((label) => label.name),
     body: comment.body.length > 300 ? `${comment.body.slice(0, 299)}…` : comment.body,
     replies: comment.replyCount,
     commit: comment.commitSha,
@@ -132,7 +134,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
   return {
     list_feedback: {
       description:
-        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), assignee (me: yours; none: nobody is on it, free to claim), pageUrl, or q (words that must all appear in the comment or its replies). Returns brief comments; use get_feedback for one in full.",
+        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), assignee (me: yours; none: nobody is on it, free to claim), priority (urgent, high, medium, low, none), label (a label's id), pageUrl, or q (words that must all appear in the comment or its replies). Returns brief comments; use get_feedback for one in full.",
       input: Type.Omit(FindCommentsQuery, ['project', 'author', 'updatedSince']),
       run: async (args) => {
         const page = await host.send('GET /api/comments', { query: { ...args, project } });

@@ -84,6 +84,13 @@ a{color:var(--pf-accent)}
 .pill.completed{background:#dbeafe;color:#1e40af}
 .pill.live{background:#ede9fe;color:var(--pf-live)}
 .pill.verified{background:#d1fae5;color:var(--pf-ok)}
+.pill.priority-high{background:#ffedd5;color:#9a3412}
+.pill.priority-urgent{background:#fee2e2;color:#991b1b}
+.labels{display:flex;flex-wrap:wrap;gap:4px 10px;margin:4px 0;font-size:12px}
+.label{display:inline-flex;align-items:center;gap:4px}
+.dot{width:8px;height:8px;border-radius:50%;background:#6b7280}
+.dot.red{background:#dc2626}.dot.orange{background:#ea580c}.dot.yellow{background:#ca8a04}.dot.green{background:#16a34a}
+.dot.teal{background:#0d9488}.dot.blue{background:#2563eb}.dot.purple{background:#9333ea}.dot.pink{background:#db2777}
 .story{margin:8px 0 0;font-size:12px}
 .replies{margin:8px 0 0;padding-inline-start:10px;border-inline-start:2px solid var(--pf-line)}
 .replies li{margin:6px 0}

@@ -218,7 +218,7 @@ describe('the widget for everyone', () => {
     assert.equal(await widget(clientPage).locator('.team').count(), 0, 'clients see no triage');
   });
 
-  test('who is on it: a card says so (an agent as such); the team takes a free one; one taken meanwhile by someone else is said on its card; clients only read it', async () => {
+  test('who is on it: a card says so (an agent as such), with its priority and labels; the team takes a free one; one taken meanwhile by someone else is said on its card; clients only read it', async () => {
     const dev = await newReviewer(stack, 'Dora Dev');
     const rival = await newReviewer(stack, 'Ravi Rival');
     const free = await comment(stack.admin, 'Free to take');
@@ -232,11 +232,26 @@ describe('the widget for everyone', () => {
       token: stack.admin.token,
       body: { assigneeId: agent.body.agent.id },
     });
+    // Its triage shows too: the priority beside the state, the labels under the text.
+    const label = await call(stack.api.app, 'POST', '/api/workspace/labels', {
+      token: stack.admin.token,
+      body: { name: 'Checkout', color: 'orange' },
+    });
+    await call(stack.api.app, 'PUT', `/api/comments/${handed.id}/priority`, {
+      token: stack.admin.token,
+      body: { priority: 'urgent' },
+    });
+    await call(stack.api.app, 'PUT', `/api/comments/${handed.id}/labels`, {
+      token: stack.admin.token,
+      body: { labelIds: [label.body.id] },
+    });
     const page = await openAs(dev);
     await widget(page).locator('.launcher').click();
     await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
     const handedCard = widget(page).locator(`[data-comment="${handed.id}"]`);
     await handedCard.getByText('On it: Night agent (agent)').waitFor();
+    await handedCard.locator('.pill.priority-urgent', { hasText: 'Urgent' }).waitFor();
+    await handedCard.locator('.labels', { hasText: 'Checkout' }).waitFor();
     assert.equal(await handedCard.locator('button', { hasText: 'Take it' }).count(), 0, 'held: nothing to take');
 
     const freeCard = widget(page).locator(`[data-comment="${free.id}"]`);

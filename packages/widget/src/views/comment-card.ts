@@ -10,8 +10,22 @@ import { commitLink } from './parts.js';
 import { verifyControls } from './verify.js';
 
 function pills(store: Store, c: Comment): Node[] {
-  return statePills(c, store.i18n.t).map((pill) => h('span', { class: `pill ${pill.kind}` }, pill.label));
+  const state = statePills(c, store.i18n.t).map((pill) => h('span', { class: `pill ${pill.kind}` }, pill.label));
+  if (c.priority === 'none') return state;
+  return [...state, h('span', { class: `pill priority-${c.priority}` }, store.i18n.t(`priority.${c.priority}`))];
 }
+
+/** Its labels: each its name after a dot of its colour. */
+const labelChips = (c: Comment): Node | null =>
+  c.labels.length
+    ? h(
+        'div',
+        { class: 'labels' },
+        c.labels.map((label) =>
+          h('span', { class: 'label' }, h('span', { class: `dot ${label.color}`, 'aria-hidden': 'true' }), label.name),
+        ),
+      )
+    : null;
 
 /**
  * Reopen, archive, delete and move pin, as the server says this user may now (`can`). Reopen
@@ -177,6 +191,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
       h('span', { class: 'pills' }, pills(store, c)),
     ),
     h('p', null, c.body),
+    labelChips(c),
     c.screenshot ? thumbnail(store, c) : null,
     c.anchor && store.view.words
       ? h(
