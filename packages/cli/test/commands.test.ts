@@ -304,8 +304,13 @@ describe('svc-cli apply, comments, init, stamp', () => {
     );
     const back = await runCli(['comments', 'assign', first.id, 'me', '--json'], { cwd: repo.dir, env });
     assert.equal(JSON.parse(back.stdout).assignee.name, 'Repo agent');
+    await call(server.app, 'PUT', `/api/comments/${first.id}/priority`, {
+      token: server.admin.token,
+      body: { priority: 'high' },
+    });
     const shown = await runCli(['comments', 'show', first.id], { cwd: repo.dir, env });
     assert.match(shown.stdout, /on it {5}Repo agent \(agent\) since /);
+    assert.match(shown.stdout, /priority {2}high/);
   });
 
   test('init writes .svc/config.json at the repository root and gitignores the credentials, once', async () => {

@@ -83,6 +83,8 @@ export function printComment(comment: CommentWithReplies): void {
     printData(
       `  on it     ${comment.assignee.name}${comment.assignee.agent ? ' (agent)' : ''} since ${comment.assignedAt}`,
     );
+  if (comment.priority !== 'none') printData(`  priority  ${comment.priority}`);
+  if (comment.labels.length) printData(`  labels    ${comment.labels.map((label) => label.name).join(', ')}`);
   if (comment.repinned) printData(`  pin moved by ${comment.repinned.by.name} at ${comment.repinned.at}`);
   if (comment.screenshot)
     printData(`  screenshot: svc-cli screenshot ${comment.id} (${Math.round(comment.screenshot.bytes / 1024)} KB)`);
