@@ -601,9 +601,11 @@ describe('the widget in Chromium, on another origin than the API', () => {
       await popup.locator('input[name=login]').fill('sid');
       await popup.locator('input[name=password]').fill('any');
       await popup.locator('button[type=submit]').click();
+      // Listened for before the last click: the popup may close before a later listener is set.
+      const closed = popup.waitForEvent('close');
       await popup.locator('button[type=submit]', { hasText: /continue/i }).click();
       // Where the popup stopped, should it stay open: the provider's page, or the server's last one.
-      await popup.waitForEvent('close').catch(async (error) => {
+      await closed.catch(async (error) => {
         const text = await popup
           .locator('body')
           .textContent({ timeout: 1000 })
