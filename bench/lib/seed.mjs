@@ -41,10 +41,16 @@ export function workspaceStatements(dialect, projects) {
   ];
 }
 
+/** The labels `seedStatements` puts on comments: `lbl_…0` to `lbl_…9`. */
+export const LABELS = 10;
+
 /**
  * Bodies: two words of a 1,000-word vocabulary (each in ~2,000 comments of a million: "common")
  * and a token `rareN` shared by ten comments. Statuses cycle open, applied, applied+deployed,
- * verified, archived; 50 pages per project; 20 authors.
+ * verified, archived; 50 pages per project; 20 authors. Half the comments have someone on them
+ * (n % 4 < 2: user n % 20, each 2.5% of all); priorities cycle none to urgent every ten
+ * comments (20% each, apart from the labels); a third have a label (n % 3 = 0: label n % 10,
+ * each 3.3%).
  */
 export function seedStatements(dialect, { comments: COMMENTS, replies: REPLIES, projects: PROJECTS, events = false }) {
   const ts = timestamp(dialect);
@@ -57,13 +63,22 @@ export function seedStatements(dialect, { comments: COMMENTS, replies: REPLIES, 
   return [
     ...workspaceStatements(dialect, PROJECTS),
     `${withComments}insert into comments (id, workspace_id, project_id, author_id, body, page_url, anchor_selector, anchor_x, anchor_y,
-      status, commit_sha, commit_url, applied_by_id, applied_at, verified_at, deployed_at, deployed_build_sha, reply_count, created_at, updated_at)
+      status, commit_sha, commit_url, applied_by_id, applied_at, verified_at, deployed_at, deployed_build_sha, reply_count, created_at, updated_at,
+      assignee_id, priority)
       select ${pad(dialect, 'cmt', 'n')}, '${WS}', ${project}, ${author},
       'Feedback ' || ${word('n * 7')} || ' ' || ${word('n * 13 + 1')} || ' rare' || (n % ${COMMENTS / 10}),
       'https://p' || (n % ${PROJECTS}) || '.test/page' || ((n / ${PROJECTS}) % 50), null, null, null, ${status},
       case when n % 5 in (1, 2, 3) then 'abcdef1' else null end, null, null, null,
       case when n % 5 = 3 then ${ts} else null end, case when n % 5 in (2, 3) then ${ts} else null end,
-      case when n % 5 in (2, 3) then 'abcdef1' else null end, 0, ${ts}, ${ts} ${fromComments}`,
+      case when n % 5 in (2, 3) then 'abcdef1' else null end, 0, ${ts}, ${ts},
+      case when n % 4 < 2 then ${author} else null end, (n / 10) % 5 ${fromComments}`,
+    ...Array.from(
+      { length: LABELS },
+      (_, i) => `insert into labels (id, workspace_id, name, name_key, color, created_at)
+        values ('lbl_${String(i).padStart(26, '0')}', '${WS}', 'Label ${i}', 'label ${i}', 'blue', ${ts})`,
+    ),
+    `${withComments}insert into comment_labels (comment_id, label_id, workspace_id)
+      select ${pad(dialect, 'cmt', 'n')}, ${pad(dialect, 'lbl', `n % ${LABELS}`)}, '${WS}' ${fromComments} where n % 3 = 0`,
     `${withReplies}insert into replies (id, workspace_id, comment_id, author_id, kind, body, created_at)
       select ${pad(dialect, 'rpl', 'n')}, '${WS}', ${pad(dialect, 'cmt', 'n * 5 + 1')}, 'usr_${'0'.repeat(26)}', 'user',
       'Reply about ' || ${word('n * 17 + 3')}, ${ts} ${fromReplies}`,

@@ -23,6 +23,7 @@ import {
   useLoad,
   usePages,
 } from '../ui.js';
+import { Board } from './board.js';
 
 type Query = NonNullable<Endpoints['GET /api/comments']['query']>;
 type Status = NonNullable<Query['status']>;
@@ -37,7 +38,7 @@ function filtersUrl(filters: Record<string, string>): string {
 }
 
 type Filters = Record<
-  'project' | 'status' | 'author' | 'assignee' | 'priority' | 'label' | 'pageUrl' | 'q' | 'cursor',
+  'project' | 'status' | 'author' | 'assignee' | 'priority' | 'label' | 'pageUrl' | 'q' | 'cursor' | 'view',
   string
 >;
 
@@ -53,23 +54,29 @@ export function Comments() {
     pageUrl: params.get('pageUrl') ?? '',
     q: params.get('q') ?? '',
     cursor: params.get('cursor') ?? '',
+    view: params.get('view') === 'board' ? 'board' : '',
+  };
+  const shared = {
+    project: filters.project || undefined,
+    author: filters.author || undefined,
+    assignee: filters.assignee || undefined,
+    priority: (filters.priority || undefined) as Query['priority'],
+    label: filters.label || undefined,
+    pageUrl: filters.pageUrl || undefined,
+    q: filters.q || undefined,
   };
   const list = useLoad(
     () =>
-      api.call('GET /api/comments', {
-        query: {
-          limit: PAGE,
-          project: filters.project || undefined,
-          status: (filters.status || undefined) as Status | undefined,
-          author: filters.author || undefined,
-          assignee: filters.assignee || undefined,
-          priority: (filters.priority || undefined) as Query['priority'],
-          label: filters.label || undefined,
-          pageUrl: filters.pageUrl || undefined,
-          q: filters.q || undefined,
-          cursor: filters.cursor || undefined,
-        },
-      }),
+      filters.view === 'board'
+        ? Promise.resolve(null)
+        : api.call('GET /api/comments', {
+            query: {
+              ...shared,
+              limit: PAGE,
+              status: (filters.status || undefined) as Status | undefined,
+              cursor: filters.cursor || undefined,
+            },
+          }),
     [location.search],
   );
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -89,7 +96,8 @@ export function Comments() {
     <>
       <PageTitle>{t('nav.comments')}</PageTitle>
       <CommentFilters filters={filters} />
-      {selected.size ? (
+      {filters.view === 'board' ? <Board query={shared} /> : null}
+      {filters.view !== 'board' && selected.size ? (
         <div class="row" style="margin-bottom:8px">
           <span>{t('comments.selected', { count: selected.size })}</span>
           <button type="button" disabled={bulk.pending} onClick={archiveSelected}>
@@ -101,10 +109,14 @@ export function Comments() {
         </div>
       ) : null}
       <FormError message={bulk.error} />
-      {list.data ? null : <Loading error={list.error} />}
-      {list.data && items.length === 0 ? <p class="empty">{t('comments.noMatch')}</p> : null}
-      {items.length ? <CommentTable items={items} selected={selected} onSelect={setSelected} /> : null}
-      <div class="row" style="margin-top:12px">
+      {list.data || filters.view === 'board' ? null : <Loading error={list.error} />}
+      {filters.view === 'board' ? null : (
+        <>
+          {list.data && items.length === 0 ? <p class="empty">{t('comments.noMatch')}</p> : null}
+          {items.length ? <CommentTable items={items} selected={selected} onSelect={setSelected} /> : null}
+        </>
+      )}
+      <div class="row" style="margin-top:12px" hidden={filters.view === 'board'}>
         {filters.cursor ? (
           <button type="button" onClick={() => navigate(filtersUrl({ ...filters, cursor: '' }), true)}>
             {t('comments.firstPage')}
@@ -214,6 +226,14 @@ function CommentFilters({ filters }: { filters: Filters }) {
         </div>
       </form>
       <fieldset class="segmented">
+        <legend class="skip">{t('comments.view')}</legend>
+        {(['', 'board'] as const).map((view) => (
+          <button key={view} type="button" aria-pressed={filters.view === view} onClick={() => setFilter('view', view)}>
+            {t(view ? 'comments.board' : 'comments.list')}
+          </button>
+        ))}
+      </fieldset>
+      <fieldset class="segmented" hidden={filters.view === 'board'}>
         <legend class="skip">{t('comments.status')}</legend>
         {STATUS_FILTERS.map(([value, label]) => (
           <button
