@@ -14,6 +14,7 @@ import { Comments } from './screens/comments.js';
 import { Inbox } from './screens/inbox.js';
 import { Install } from './screens/install.js';
 import { Labels } from './screens/labels.js';
+import { MyWork } from './screens/my-work.js';
 import { People } from './screens/people.js';
 import { Projects } from './screens/projects.js';
 import { isAdmin, me, signOut } from './session.js';
@@ -21,6 +22,7 @@ import { Loading } from './ui.js';
 
 const NAV = [
   ['/', 'nav.inbox'],
+  ['/mine', 'nav.myWork'],
   ['/comments', 'nav.comments'],
   ['/insights', 'nav.insights'],
   ['/projects', 'nav.projects'],
@@ -52,6 +54,7 @@ const loadInsights = () => import('./screens/insights.js').then((module) => modu
 
 function page(path: string) {
   if (path === '/') return <Inbox />;
+  if (path === '/mine') return <MyWork />;
   if (path === '/comments') return <Comments />;
   let params = match('/comments/:id', path);
   if (params) return <CommentDetail id={params.id ?? ''} />;

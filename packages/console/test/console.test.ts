@@ -423,6 +423,40 @@ describe('the console in Chromium, served by the server at /', () => {
     await look(phone.page, 'console-board-phone', phone.errors);
   });
 
+  test('my work: the open comments I am on, most urgent first, and the fixes of my comments that wait for my verdict; empty states said; 390 px', async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const worker = await addMember(stack.api.app, stack.admin, 'member', 'Wren Worker');
+    const empty = await open(worker, '/mine');
+    await empty.page.getByText('Nothing open is assigned to you.').waitFor();
+    await empty.page.getByText('No fix waits for your verdict.').waitFor();
+    const low = await createComment(stack.api.app, stack.admin, project.key, 'Low on my list');
+    const urgent = await createComment(stack.api.app, stack.admin, project.key, 'Urgent on my list');
+    for (const [id, priority] of [
+      [low.id, 'low'],
+      [urgent.id, 'urgent'],
+    ] as const) {
+      await call(stack.api.app, 'PUT', `/api/comments/${id}/assignee`, {
+        token: stack.admin.token,
+        body: { assigneeId: worker.id },
+      });
+      await call(stack.api.app, 'PUT', `/api/comments/${id}/priority`, { token: stack.admin.token, body: { priority } });
+    }
+    const own = await createComment(stack.api.app, worker, project.key, 'My own, fixed by the admin');
+    await call(stack.api.app, 'POST', `/api/comments/${own.id}/apply`, { token: stack.admin.token, body: {} });
+    const { page, errors } = await open(worker, '/mine');
+    const assigned = page.locator('ul.work').first();
+    await assigned.getByText('Urgent on my list').waitFor();
+    assert.deepEqual(
+      (await assigned.locator('li > a').allInnerTexts()).slice(0, 2),
+      ['Urgent on my list', 'Low on my list'],
+    );
+    await page.locator('ul.work').nth(1).getByText('My own, fixed by the admin').waitFor();
+    await look(page, 'console-my-work', errors);
+    const phone = await open(worker, '/mine', { width: 390, height: 844 });
+    await phone.page.getByText('Urgent on my list').waitFor();
+    await look(phone.page, 'console-my-work-phone', phone.errors);
+  });
+
   test('projects: create, edit origins, install snippets with this server and the key, builds, delete by typing the key', async () => {
     const { page, errors } = await open(stack.admin, '/projects');
     await page.getByRole('button', { name: 'New project' }).click();

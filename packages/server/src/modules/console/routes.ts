@@ -15,6 +15,7 @@ export const CONSOLE_PAGES = [
   '/sign-up',
   '/invite',
   '/reset',
+  '/mine',
   '/comments',
   '/comments/:id',
   '/insights',

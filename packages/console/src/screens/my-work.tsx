@@ -1,0 +1,60 @@
+// What is this person's to do: the open comments they are on, most urgent first, and the fixes
+// of their own comments that wait for their verdict (applied, not yet verified).
+
+import type { AnswerOf } from '@svc/contract/endpoints';
+import { PRIORITIES } from '@svc/contract/rules';
+import { api } from '../api.js';
+import { t } from '../i18n.js';
+import { Link } from '../router.js';
+import { me } from '../session.js';
+import { LabelChips, Loading, PageTitle, PriorityPill, StatusPills, Time, useLoad } from '../ui.js';
+
+type Comment = AnswerOf<'GET /api/comments'>['items'][number];
+
+const urgency = (c: Comment) => PRIORITIES.indexOf(c.priority);
+
+export function MyWork() {
+  const assigned = useLoad(
+    () => api.call('GET /api/comments', { query: { assignee: 'me', status: 'open', limit: 100 } }),
+    [],
+  );
+  const verdicts = useLoad(
+    () => api.call('GET /api/comments', { query: { author: me.value?.user.id ?? '', status: 'applied', limit: 100 } }),
+    [],
+  );
+  const mine = [...(assigned.data?.items ?? [])].sort((a, b) => urgency(b) - urgency(a));
+  const waiting = (verdicts.data?.items ?? []).filter((c) => !c.verifiedAt);
+  return (
+    <>
+      <PageTitle>{t('nav.myWork')}</PageTitle>
+      <h2>{t('mine.assigned')}</h2>
+      {assigned.data ? <Rows items={mine} empty={t('mine.noneAssigned')} /> : <Loading error={assigned.error} />}
+      <h2>{t('mine.verdict')}</h2>
+      <p class="muted">{t('mine.verdictLead')}</p>
+      {verdicts.data ? <Rows items={waiting} empty={t('mine.noneVerdict')} /> : <Loading error={verdicts.error} />}
+    </>
+  );
+}
+
+function Rows({ items, empty }: { items: Comment[]; empty: string }) {
+  if (items.length === 0) return <p class="empty">{empty}</p>;
+  return (
+    <ul class="work">
+      {items.map((c) => (
+        <li key={c.id} class="card">
+          <Link href={`/comments/${encodeURIComponent(c.id)}`}>
+            {c.body.length > 140 ? `${c.body.slice(0, 140)}…` : c.body}
+          </Link>
+          <div class="row small">
+            <StatusPills comment={c} />
+            <PriorityPill priority={c.priority} />
+            <span class="muted">
+              {c.projectKey} · <Time iso={c.updatedAt} />
+            </span>
+          </div>
+          <LabelChips labels={c.labels} />
+        </li>
+      ))}
+    </ul>
+  );
+}
