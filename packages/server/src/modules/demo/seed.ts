@@ -19,7 +19,7 @@ export interface DemoCredentials {
 }
 
 /**
- * On an empty database, creates a demo workspace with an admin, a developer and a client, a
+ * On an empty database, creates a demo workspace with an admin, a developer, a client and an agent, a
  * project and an API key, and plays its last few weeks (story.ts). `origins` may call the API;
  * `demoPageUrl` is the demo project's app (where its access links lead). Returns the secrets so
  * they can be shown once; returns null when there is data already.
@@ -67,12 +67,13 @@ export async function seedDemoIfEmpty(
       last_four: apiKey.token.slice(-4),
       created_at: now,
     });
-    const member = (name: string, role: 'member' | 'client') =>
-      createUser(trx, systemClock, { workspace_id: workspaceId, email: null, name, role });
+    const member = (name: string, role: 'member' | 'client', kind: 'person' | 'agent' = 'person') =>
+      createUser(trx, systemClock, { workspace_id: workspaceId, email: null, name, role, kind });
     return {
       admin,
       developer: await member('Maya (developer)', 'member'),
       client: await member('Clara (client)', 'client'),
+      agent: await member('Fixer agent', 'member', 'agent'),
     };
   });
   await playDemoStory(deps, cast, { key: DEMO_PROJECT_KEY, pageUrl: demoPageUrl }, systemClock.now());

@@ -3,13 +3,16 @@
 // and by an agent, Live, verified, one sent back and fixed again, one waiting long, some still
 // open. Played through the same services as real use (with a clock set in the past), so that
 // timelines, measures, roll-ups and notifications agree.
-import type { Anchor } from '@svc/contract';
+import type { Anchor, Priority } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { Clock } from '../../clock.js';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../auth/repo.js';
 import { reportBuild } from '../builds/service.js';
+import { assignComment, claimComment } from '../comments/assignment.js';
 import { addReply, applyComment, createComment } from '../comments/service.js';
+import { setLabels, setPriority } from '../comments/triage.js';
+import { createLabel } from '../labels/service.js';
 import { notificationSink } from '../notifications/service.js';
 import { verifyComment } from '../verification/service.js';
 
@@ -19,11 +22,12 @@ const STORY_DAYS = 24;
 
 export type StoryDeps = Pick<AppContext, 'db' | 'database' | 'events' | 'rules'>;
 
-/** Who plays in the story: the workspace's admin, a developer, a client; an agent is the developer's key through MCP. */
+/** Who plays in the story: the workspace's admin, a developer, a client, and an agent (through MCP). */
 export interface Cast {
   admin: UserRow;
   developer: UserRow;
   client: UserRow;
+  agent: UserRow;
 }
 
 const actorOf = (user: UserRow, via?: 'mcp'): Actor => ({
@@ -76,7 +80,27 @@ export async function playDemoStory(
   const events = { raise: notificationSink(deps.database, clock).raise, changed: deps.events.changed };
   const ctx = { ...deps, clock, events };
   const [admin, developer, client] = [actorOf(cast.admin), actorOf(cast.developer), actorOf(cast.client)];
-  const agent = actorOf(cast.developer, 'mcp');
+  const agent = actorOf(cast.agent, 'mcp');
+  // The team's labels, made by the admin; the story triages with them.
+  const labels: Record<string, string> = {};
+  for (const [name, color] of [
+    ['Bug', 'red'],
+    ['Accessibility', 'blue'],
+    ['Copy', 'teal'],
+    ['Question', 'gray'],
+  ] as const) {
+    labels[name] = (await createLabel(ctx, admin, { name, color })).id;
+  }
+  const triage = async (id: string, priority: Priority, ...names: string[]) => {
+    await setPriority(ctx, admin, id, priority);
+    if (names.length)
+      await setLabels(
+        ctx,
+        admin,
+        id,
+        names.map((name) => labels[name] ?? ''),
+      );
+  };
   let commits = 0;
   const commit = () => `${(0xa1b2c3d + ++commits * 0x10f).toString(16)}`;
   const write = async (who: Actor, body: string, anchor: Anchor | null = null) =>
@@ -111,6 +135,9 @@ export async function playDemoStory(
   // Sent back once: the client says it is not fixed, the developer fixes it again.
   at(7, 11);
   const pay = await write(client, 'The checkout button says “Submit”: it should say “Pay now”.');
+  at(7, 14);
+  await triage(pay, 'high', 'Copy');
+  await assignComment(ctx, admin, pay, cast.developer.id);
   at(8, 10);
   await apply(developer, pay);
   at(9, 9);
@@ -126,12 +153,16 @@ export async function playDemoStory(
   // One that waited long: written early, fixed by the agent nine days later, Live, not verified yet.
   at(12, 10);
   const label = await write(admin, 'The newsletter field has no label: screen readers say only “edit text”.');
+  at(12, 11);
+  await triage(label, 'medium', 'Accessibility', 'Bug');
   at(15, 14);
   const carousel = await write(client, 'The testimonials carousel skips a slide.');
   at(16, 11);
   const carouselFix = await apply(developer, carousel);
   at(17, 9);
   await deploy(carouselFix);
+  at(21, 15);
+  await claimComment(ctx, agent, label);
   at(21, 16);
   const labelFix = await apply(agent, label);
   at(22, 9);
@@ -139,7 +170,11 @@ export async function playDemoStory(
 
   // Still open: something to triage in the console and to see pinned on the demo page.
   at(23, 10);
-  await write(client, 'Could the page say whether prices include VAT?');
+  const vat = await write(client, 'Could the page say whether prices include VAT?');
+  at(23, 11);
+  await triage(vat, 'low', 'Question');
   at(24, 9);
-  await write(admin, 'The Team price wraps onto two lines on a phone.', TEAM_PRICE);
+  const wraps = await write(admin, 'The Team price wraps onto two lines on a phone.', TEAM_PRICE);
+  await triage(wraps, 'urgent', 'Bug');
+  await claimComment(ctx, agent, wraps);
 }
