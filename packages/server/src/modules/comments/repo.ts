@@ -93,20 +93,24 @@ export async function listComments(db: Db, scope: Scope, filter: CommentFilter):
   }
   if (filter.authorId) query = query.where('comments.author_id', '=', filter.authorId);
   if (filter.priority !== undefined) query = query.where('comments.priority', '=', filter.priority);
-  if (filter.labelId !== undefined) {
-    const labelId = filter.labelId;
-    query = query.where('comments.id', 'in', (eb) =>
-      eb.selectFrom('comment_labels').select('comment_id').where('label_id', '=', labelId),
-    );
-  }
+  // By label, the label's own index leads, in the list's order: its rows are walked newest
+  // first and each joined to its comment until the page is full (an `in (…)` of the label's
+  // comments made SQLite gather and sort all of them first: 6x the unfiltered list).
+  const labelId = filter.labelId;
+  query = query.$if(labelId !== undefined, (qb) =>
+    qb.innerJoin('comment_labels as cl', (join) =>
+      join.onRef('cl.comment_id', '=', 'comments.id').on('cl.label_id', '=', labelId as string),
+    ),
+  );
+  const order = sql.ref<string>(labelId === undefined ? 'comments.id' : 'cl.comment_id');
   if (filter.assigneeId !== undefined)
     query = query.where('comments.assignee_id', filter.assigneeId === null ? 'is' : '=', filter.assigneeId);
   if (filter.pageUrls?.length) query = query.where('comments.page_url', 'in', filter.pageUrls);
   if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
   for (const hasWord of filter.matching ?? []) query = query.where(hasWord);
-  if (filter.after) query = query.where('comments.id', filter.oldestFirst ? '>' : '<', filter.after);
+  if (filter.after) query = query.where(order, filter.oldestFirst ? '>' : '<', filter.after);
   const rows = await query
-    .orderBy('comments.id', filter.oldestFirst ? 'asc' : 'desc')
+    .orderBy(order, filter.oldestFirst ? 'asc' : 'desc')
     .limit(filter.limit)
     .execute();
   return withLabels(db, scope, rows);

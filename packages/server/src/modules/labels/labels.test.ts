@@ -159,6 +159,25 @@ describe('priority and labels: the team triages, clients read', () => {
     assert.deepEqual(await ids(`/api/comments?project=${own.key}&priority=high`), [high.id]);
     assert.deepEqual(await ids(`/api/projects/${own.key}/comments?label=${ux.id}`), [labelled.id]);
     assert.deepEqual(await ids(`/api/comments?project=${own.key}&label=${ux.id}&priority=high`), []);
+    // Pages of one label, newest first, in either order.
+    const more = [
+      await createComment(t.app, admin, own.key, 'Second'),
+      await createComment(t.app, admin, own.key, 'Third'),
+    ];
+    for (const c of more) {
+      await call(t.app, 'PUT', `/api/comments/${c.id}/labels`, { token: admin.token, body: { labelIds: [ux.id] } });
+    }
+    const first = await call(t.app, 'GET', `/api/comments?label=${ux.id}&limit=2`, { token: member.token });
+    const second = await call(t.app, 'GET', `/api/comments?label=${ux.id}&limit=2&cursor=${first.body.nextCursor}`, {
+      token: member.token,
+    });
+    assert.deepEqual(
+      [...first.body.items, ...second.body.items].map((c: { id: string }) => c.id),
+      [more[1]?.id, more[0]?.id, labelled.id],
+    );
+    assert.equal(second.body.nextCursor, null);
+    const oldest = await ids(`/api/comments?label=${ux.id}&sort=oldest`);
+    assert.deepEqual(oldest, [labelled.id, more[0]?.id, more[1]?.id]);
     assert.equal((await call(t.app, 'DELETE', `/api/workspace/labels/${ux.id}`, { token: admin.token })).status, 204);
     const after = (await call(t.app, 'GET', `/api/comments/${labelled.id}`, { token: admin.token })).body;
     assert.deepEqual(after.labels, []);
