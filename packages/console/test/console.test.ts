@@ -378,6 +378,23 @@ describe('the console in Chromium, served by the server at /', () => {
     assert.equal(await page.getByRole('link', { name: 'A quiet one' }).count(), 0);
     await look(page, 'console-comments-triage', errors);
 
+    // Several at once: select the rows, choose from a menu.
+    await page.goto(`${stack.base}/comments?project=${project.key}`);
+    for (const body of ['Totals are misaligned', 'A quiet one']) {
+      await page
+        .getByRole('checkbox', { name: /^Select the comment by/ })
+        .nth(body === 'A quiet one' ? 0 : 1)
+        .check();
+    }
+    await page.getByLabel('Set priority…').selectOption({ label: 'Low' });
+    await page.locator('tbody .pill', { hasText: 'Urgent' }).waitFor({ state: 'detached' });
+    assert.equal(await page.locator('tbody .pill', { hasText: 'Low' }).count(), 2);
+    await page.getByRole('checkbox', { name: 'Select every comment of this page' }).check();
+    await page.getByLabel('Assign to…').selectOption({ label: 'Pat Priority' });
+    await page.locator('tbody tr', { hasText: 'A quiet one' }).getByText('Pat Priority').waitFor();
+    const quietNow = (await call(stack.api.app, 'GET', `/api/comments/${quiet.id}`, { token: dev.token })).body;
+    assert.deepEqual([quietNow.priority, quietNow.assignee?.name], ['low', 'Pat Priority']);
+
     const phone = await open(dev, `/comments/${quiet.id}`, { width: 390, height: 844 });
     await phone.page.getByRole('checkbox', { name: 'Layout' }).waitFor();
     await look(phone.page, 'console-comment-triage-phone', phone.errors);
@@ -439,17 +456,20 @@ describe('the console in Chromium, served by the server at /', () => {
         token: stack.admin.token,
         body: { assigneeId: worker.id },
       });
-      await call(stack.api.app, 'PUT', `/api/comments/${id}/priority`, { token: stack.admin.token, body: { priority } });
+      await call(stack.api.app, 'PUT', `/api/comments/${id}/priority`, {
+        token: stack.admin.token,
+        body: { priority },
+      });
     }
     const own = await createComment(stack.api.app, worker, project.key, 'My own, fixed by the admin');
     await call(stack.api.app, 'POST', `/api/comments/${own.id}/apply`, { token: stack.admin.token, body: {} });
     const { page, errors } = await open(worker, '/mine');
     const assigned = page.locator('ul.work').first();
     await assigned.getByText('Urgent on my list').waitFor();
-    assert.deepEqual(
-      (await assigned.locator('li > a').allInnerTexts()).slice(0, 2),
-      ['Urgent on my list', 'Low on my list'],
-    );
+    assert.deepEqual((await assigned.locator('li > a').allInnerTexts()).slice(0, 2), [
+      'Urgent on my list',
+      'Low on my list',
+    ]);
     await page.locator('ul.work').nth(1).getByText('My own, fixed by the admin').waitFor();
     await look(page, 'console-my-work', errors);
     const phone = await open(worker, '/mine', { width: 390, height: 844 });

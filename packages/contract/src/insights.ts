@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { Assignee } from './comments.js';
 import { Line, Nullable, Timestamp } from './common.js';
 
 /** Whose fixes a row of insights counts: everyone's, or those made through one way. */
@@ -73,6 +74,16 @@ export const Insights = Type.Object({
   oldestWaiting: Type.Array(Type.Object(Waiting.properties, { description: 'since: when it was written' }), {
     description: 'The open comments that have waited longest, at most 5',
   }),
+  assignees: Type.Array(
+    Type.Object({
+      assignee: Nullable(Assignee, { description: 'null: the open comments nobody is on' }),
+      open: Type.Integer({ description: 'Open comments they are on now' }),
+      waitingSince: Nullable(Timestamp, {
+        description: 'When the one of them they have held longest was assigned to them (null for nobody)',
+      }),
+    }),
+    { description: 'Who is on the open comments now, most first; how long claimed work waits' },
+  ),
   liveUnverified: Type.Object({
     count: Type.Integer({ description: 'Comments Live whose author has not verified them' }),
     oldest: Type.Array(Type.Object(Waiting.properties, { description: 'since: when it went Live' }), {

@@ -83,10 +83,10 @@ export function Comments() {
   const bulk = useAction();
   const items = list.data?.items ?? [];
 
-  const archiveSelected = async () => {
-    for (const id of selected) {
-      const done = await bulk.run(() => api.call('POST /api/comments/{id}/archive', { params: { id } }));
-      if (!done) break;
+  /** Does `request` to each selected comment in turn, stopping at the first refusal (said). */
+  const eachSelected = async (request: (c: Comment) => ReturnType<typeof api.call>) => {
+    for (const c of items.filter((item) => selected.has(item.id))) {
+      if (!(await bulk.run(() => request(c) as Promise<never>))) break;
     }
     setSelected(new Set());
     list.reload();
@@ -100,7 +100,12 @@ export function Comments() {
       {filters.view !== 'board' && selected.size ? (
         <div class="row" style="margin-bottom:8px">
           <span>{t('comments.selected', { count: selected.size })}</span>
-          <button type="button" disabled={bulk.pending} onClick={archiveSelected}>
+          <BulkTriage pending={bulk.pending} each={eachSelected} />
+          <button
+            type="button"
+            disabled={bulk.pending}
+            onClick={() => eachSelected((c) => api.call('POST /api/comments/{id}/archive', { params: { id: c.id } }))}
+          >
             {t('comments.archiveSelected')}
           </button>
           <button type="button" class="link" onClick={() => setSelected(new Set())}>
@@ -131,6 +136,79 @@ export function Comments() {
           </button>
         ) : null}
       </div>
+    </>
+  );
+}
+
+/** Who is on the selected comments, their priority, a label for each of them: a menu each, done on choosing. */
+function BulkTriage({
+  pending,
+  each,
+}: {
+  pending: boolean;
+  each: (request: (c: Comment) => ReturnType<typeof api.call>) => Promise<void>;
+}) {
+  const team = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
+    every: true,
+  });
+  const labels = useLoad(() => api.call('GET /api/workspace/labels', {}), []);
+  const menu = (label: string, options: readonly (readonly [string, string])[], choose: (value: string) => void) => (
+    <select
+      aria-label={label}
+      value=""
+      disabled={pending}
+      style="width:auto"
+      onChange={(e) => {
+        const value = (e.target as HTMLSelectElement).value;
+        if (value) choose(value);
+      }}
+    >
+      <option value="">{label}</option>
+      {options.map(([value, text]) => (
+        <option key={value} value={value}>
+          {text}
+        </option>
+      ))}
+    </select>
+  );
+  const params = (c: Comment) => ({ params: { id: c.id } });
+  return (
+    <>
+      {menu(
+        t('comments.assignSelected'),
+        [['none', t('comment.nobody')], ...(team.data?.items ?? []).map((p) => [p.id, assigneeName(p)] as const)],
+        (who) =>
+          each((c) =>
+            api.call('PUT /api/comments/{id}/assignee', {
+              ...params(c),
+              body: { assigneeId: who === 'none' ? null : who },
+            }),
+          ),
+      )}
+      {menu(
+        t('comments.prioritizeSelected'),
+        [...PRIORITIES].reverse().map((p) => [p, t(`priority.${p}`)] as const),
+        (priority) =>
+          each((c) =>
+            api.call('PUT /api/comments/{id}/priority', {
+              ...params(c),
+              body: { priority: priority as Comment['priority'] },
+            }),
+          ),
+      )}
+      {labels.data?.items.length
+        ? menu(
+            t('comments.labelSelected'),
+            labels.data.items.map((l) => [l.id, l.name] as const),
+            (labelId) =>
+              each((c) =>
+                api.call('PUT /api/comments/{id}/labels', {
+                  ...params(c),
+                  body: { labelIds: [...new Set([...c.labels.map((l) => l.id), labelId])] },
+                }),
+              ),
+          )
+        : null}
     </>
   );
 }

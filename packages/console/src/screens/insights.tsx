@@ -10,7 +10,7 @@ import uPlot from 'uplot';
 import { api } from '../api.js';
 import { intlLocale, type MessageId, t, tx } from '../i18n.js';
 import { currentQuery, Link, navigate } from '../router.js';
-import { FilterSelect, Loading, PageTitle, Time, useLoad } from '../ui.js';
+import { assigneeName, FilterSelect, Loading, PageTitle, Time, useLoad } from '../ui.js';
 
 type Insights = AnswerOf<'GET /api/workspace/insights'>;
 type Waiting = Insights['oldestWaiting'][number];
@@ -153,6 +153,34 @@ function Figures({ insights }: { insights: Insights }) {
             </tbody>
           </table>
         </div>
+      </section>
+
+      <section class="card" aria-labelledby="i-on-it">
+        <h2 id="i-on-it">{t('insights.onIt')}</h2>
+        {insights.assignees.length === 0 ? (
+          <p class="muted">{t('insights.noneOpen')}</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('comments.assignee')}</th>
+                  <th scope="col">{t('insights.open')}</th>
+                  <th scope="col">{t('insights.heldSince')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {insights.assignees.map((row) => (
+                  <tr key={row.assignee?.id ?? 'nobody'}>
+                    <th scope="row">{row.assignee ? assigneeName(row.assignee) : t('insights.nobodyOnIt')}</th>
+                    <td>{number(row.open)}</td>
+                    <td>{row.waitingSince ? <Time iso={row.waitingSince} /> : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       </section>
 
       <div class="columns">

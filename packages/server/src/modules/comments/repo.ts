@@ -5,32 +5,38 @@ import type { Database } from '../../db/dialect/index.js';
 import type { AttachmentTable, CommentTable, Db, ReplyTable } from '../../db/schema.js';
 import { labelsOf } from '../labels/repo.js';
 
-/** A comment row with what its presenter needs from the project and the people involved. */
+/**
+ * A comment row with what its presenter needs from the project and the people involved. The
+ * people other than its author are read by subqueries, not joins: each join was one more
+ * relation for PostgreSQL's planner to order, and with seven a page of 21 comments took 8 ms
+ * to plan for 0.5 ms to run.
+ */
 const selectComments = (db: Db, scope: Scope) => {
   let query = db
     .selectFrom('comments')
     .innerJoin('projects', 'projects.id', 'comments.project_id')
     .innerJoin('users as author', 'author.id', 'comments.author_id')
-    .leftJoin('users as applier', 'applier.id', 'comments.applied_by_id')
-    .leftJoin('users as repinner', 'repinner.id', 'comments.repinned_by_id')
-    .leftJoin('users as assignee', 'assignee.id', 'comments.assignee_id')
     .leftJoin('attachments as shot', (join) =>
       join.onRef('shot.comment_id', '=', 'comments.id').on('shot.kind', '=', 'screenshot'),
     )
     .selectAll('comments')
-    .select([
-      'projects.key as project_key',
-      'projects.repo_url as repo_url',
-      'author.name as author_name',
-      'author.role as author_role',
-      'applier.name as applied_by_name',
-      'repinner.name as repinned_by_name',
-      'assignee.name as assignee_name',
-      'assignee.kind as assignee_kind',
-      'shot.content_type as screenshot_type',
-      'shot.size as screenshot_size',
-      'shot.created_at as screenshot_at',
-    ])
+    .select((eb) => {
+      const person = (id: 'applied_by_id' | 'repinned_by_id' | 'assignee_id', column: 'name' | 'kind') =>
+        eb.selectFrom('users as person').select(`person.${column}`).whereRef('person.id', '=', `comments.${id}`);
+      return [
+        'projects.key as project_key',
+        'projects.repo_url as repo_url',
+        'author.name as author_name',
+        'author.role as author_role',
+        person('applied_by_id', 'name').as('applied_by_name'),
+        person('repinned_by_id', 'name').as('repinned_by_name'),
+        person('assignee_id', 'name').as('assignee_name'),
+        person('assignee_id', 'kind').as('assignee_kind'),
+        'shot.content_type as screenshot_type',
+        'shot.size as screenshot_size',
+        'shot.created_at as screenshot_at',
+      ];
+    })
     .where('comments.workspace_id', '=', scope.workspaceId);
   if (scope.projectId) query = query.where('comments.project_id', '=', scope.projectId);
   return query;

@@ -281,6 +281,36 @@ describe(`insights (${dialect})`, () => {
     assert.deepEqual(await read(30, project.id), afterDelete);
   });
 
+  test('who is on the open comments: how many each holds and since when, nobody counted too; applied ones are not', async () => {
+    const fresh = await createProject(t.app, admin);
+    const dana = await addMember(t.app, admin, 'member', 'Dana Dev');
+    const agent = await call(t.app, 'POST', '/api/workspace/agents', { token: admin.token, body: { name: 'Bot' } });
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push((await createComment(t.app, admin, fresh.key, `Open ${i}`)).id);
+    const [first, second, third, fourth] = made as [string, string, string, string];
+    await call(t.app, 'POST', `/api/comments/${first}/claim`, { token: dana.token });
+    await call(t.app, 'POST', `/api/comments/${second}/claim`, { token: dana.token });
+    await call(t.app, 'POST', `/api/comments/${third}/claim`, { token: agent.body.apiKey.key });
+    // Applied: no longer waiting on whoever is on it.
+    await call(t.app, 'POST', `/api/comments/${fourth}/claim`, { token: agent.body.apiKey.key });
+    await call(t.app, 'POST', `/api/comments/${fourth}/apply`, { token: agent.body.apiKey.key, body: {} });
+    const read = await call<Insights>(t.app, 'GET', `/api/workspace/insights?project=${fresh.key}&days=7`, {
+      token: admin.token,
+    });
+    assert.deepEqual(
+      read.body.assignees.map((row) => [row.assignee?.name ?? null, row.assignee?.agent ?? null, row.open]),
+      [
+        ['Dana Dev', false, 2],
+        ['Bot', true, 1],
+        [null, null, 1],
+      ],
+    );
+    const danaRow = read.body.assignees.find((row) => row.assignee?.name === 'Dana Dev');
+    const claimedFirst = (await call(t.app, 'GET', `/api/comments/${first}`, { token: admin.token })).body.assignedAt;
+    assert.equal(danaRow?.waitingSince, claimedFirst, 'since the one held longest was claimed');
+    assert.equal(read.body.assignees.find((row) => row.assignee === null)?.waitingSince, null);
+  });
+
   test('through the API: a fix made with an API key counts as one; members read it, clients and strangers cannot', async () => {
     const fresh = await createProject(t.app, admin);
     const dana = await addMember(t.app, admin, 'member', 'Dana Dev');

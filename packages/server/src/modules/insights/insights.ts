@@ -292,7 +292,7 @@ async function stuck(database: Database, actor: Actor, scope: InsightsScope) {
       .where('c.status', '=', sql.lit('applied'))
       .where('c.deployed_at', 'is not', null)
       .where('c.verified_at', 'is', null);
-  const [oldestOpen, oldestLive, count] = await Promise.all([
+  const [oldestOpen, oldestLive, count, byAssignee] = await Promise.all([
     comments()
       .innerJoin('projects as p', 'p.id', 'c.project_id')
       .select(['c.id', 'p.key', 'c.body', 'c.created_at as since'])
@@ -309,6 +309,19 @@ async function stuck(database: Database, actor: Actor, scope: InsightsScope) {
     liveUnverified()
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
+    // Who is on the open comments (the open ones only: the status index), and since when.
+    comments()
+      .leftJoin('users as a', 'a.id', 'c.assignee_id')
+      .select((eb) => [
+        'c.assignee_id',
+        'a.name',
+        'a.kind',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.min('c.assigned_at').as('since'),
+      ])
+      .where('c.status', '=', 'open')
+      .groupBy(['c.assignee_id', 'a.name', 'a.kind'])
+      .execute(),
   ]);
   const present = (row: { id: string; key: string; body: string; since: string | null }) => ({
     id: row.id,
@@ -317,6 +330,20 @@ async function stuck(database: Database, actor: Actor, scope: InsightsScope) {
     since: row.since ?? '',
   });
   return {
+    assignees: byAssignee
+      .map((row) => ({
+        assignee:
+          row.assignee_id && row.name ? { id: row.assignee_id, name: row.name, agent: row.kind === 'agent' } : null,
+        open: Number(row.n),
+        waitingSince: row.assignee_id && row.since ? new Date(row.since).toISOString() : null,
+      }))
+      // Most first; at a tie, people and agents before nobody, then by name.
+      .sort(
+        (a, b) =>
+          b.open - a.open ||
+          Number(a.assignee === null) - Number(b.assignee === null) ||
+          (a.assignee?.name ?? '').localeCompare(b.assignee?.name ?? ''),
+      ),
     oldestWaiting: oldestOpen.map(present),
     liveUnverified: { count: Number(count.n), oldest: oldestLive.map(present) },
   };
