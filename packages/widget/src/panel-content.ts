@@ -8,6 +8,9 @@ import type { Shell } from './shell.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
 
+/** Where focus goes in the panel when it opens or loses what had it. */
+const FIRST_FOCUS = '[aria-selected=true], input, textarea, .empty button';
+
 export class PanelContent {
   /** The panel's views, once their chunk is loaded, and what their actions do. */
   private views: Chunks['__svcPanel'] | null = null;
@@ -40,10 +43,11 @@ export class PanelContent {
   async showOnceLoaded(): Promise<void> {
     if (this.views) return;
     await this.load();
-    // Shown meanwhile (the sign-in finished first): drawn again, it would lose what has focus.
-    if (!this.shell.panelShown || this.shell.panel.querySelector('[role=tablist]')) return;
-    this.draw();
-    this.shell.focus('[aria-selected=true], input, textarea, .empty button');
+    if (!this.shell.panelShown) return;
+    // Drawn meanwhile (the sign-in finished first, an update arrived): drawn again, it would
+    // lose what has focus. Focus goes in all the same unless something inside has it already.
+    if (!this.shell.panel.querySelector('[role=tablist]')) this.draw();
+    if (!this.shell.panel.contains(this.shell.root.activeElement)) this.shell.focus(FIRST_FOCUS);
   }
 
   /** The panel's actions, loading them first; null when their chunk does not load. */
@@ -63,6 +67,8 @@ export class PanelContent {
     const { t } = this.store.i18n;
     // Shown before the views are loaded (a session ended, a refused link): drawn once they are.
     if (!views && !this.failed && shown) void this.load().then(() => this.views && this.draw());
+    const focused = () => this.shell.panel.contains(this.shell.root.activeElement);
+    const hadFocus = focused();
     redraw(
       this.shell.panel,
       views && actions
@@ -80,5 +86,8 @@ export class PanelContent {
             ]
           : [h('p', { class: 'empty', role: 'status' }, t('widget.loading'))],
     );
+    // What had focus went with the redraw (the sign-in's field, once the stored session was
+    // confirmed): focus stays in the open panel, on its first place, never on the page.
+    if (hadFocus && !focused()) this.shell.focus(FIRST_FOCUS);
   }
 }

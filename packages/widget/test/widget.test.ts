@@ -383,6 +383,32 @@ describe('the widget in Chromium, on another origin than the API', () => {
     assert.equal(await focused(page, '#svc-tab-comments'), true, 'arrow keys move between tabs, focus follows');
   });
 
+  test('keyboard: opened while the stored session is still being checked, the panel keeps focus when the sign-in it showed gives way to the signed-in view', async () => {
+    const author = await newReviewer(stack);
+    const context = await newContext();
+    const page = await signedInPage(context, stack, author);
+    // The check of the stored session answers late, as on a slow network or a busy server.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/api\/me$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(stack.pageUrl());
+    await widget(page).locator('.launcher').focus();
+    await page.keyboard.press('Enter');
+    await widget(page).locator('#svc-email').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-svc-widget]')?.shadowRoot?.activeElement !== null);
+    release();
+    await widget(page).locator('[role=tab][aria-selected=true]').waitFor();
+    await page.waitForFunction(() => {
+      const active = document.querySelector('[data-svc-widget]')?.shadowRoot?.activeElement;
+      return Boolean(active?.matches('[role=tab][aria-selected=true]'));
+    });
+  });
+
   test('a redraw keeps what is being typed: a half-written note survives opening the replies, and the reply box keeps its text and focus', async () => {
     const author = await newReviewer(stack);
     const { id } = await appliedComment(stack, author, { body: 'Typed text survives' });
