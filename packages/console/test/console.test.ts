@@ -395,6 +395,15 @@ describe('the console in Chromium, served by the server at /', () => {
     const quietNow = (await call(stack.api.app, 'GET', `/api/comments/${quiet.id}`, { token: dev.token })).body;
     assert.deepEqual([quietNow.priority, quietNow.assignee?.name], ['low', 'Pat Priority']);
 
+    // Most urgent first: the older comment, made high, comes before the newer low one.
+    await call(stack.api.app, 'PUT', `/api/comments/${comment.id}/priority`, {
+      token: dev.token,
+      body: { priority: 'high' },
+    });
+    await page.getByLabel('Order').selectOption({ label: 'Most urgent first' });
+    await page.waitForURL(/sort=priority/);
+    await page.locator('tbody tr').first().getByText('Totals are misaligned').waitFor();
+
     const phone = await open(dev, `/comments/${quiet.id}`, { width: 390, height: 844 });
     await phone.page.getByRole('checkbox', { name: 'Layout' }).waitFor();
     await look(phone.page, 'console-comment-triage-phone', phone.errors);

@@ -220,7 +220,12 @@ export const FindCommentsQuery = Type.Object({
   updatedSince: Type.Optional(
     Type.String({ format: 'date-time', description: 'Only comments changed at or after this time' }),
   ),
-  sort: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('oldest')], { default: 'newest' })),
+  sort: Type.Optional(
+    Type.Union([Type.Literal('newest'), Type.Literal('oldest'), Type.Literal('priority')], {
+      default: 'newest',
+      description: 'newest first, oldest first, or priority: the most urgent first, the newest first within each',
+    }),
+  ),
   ...PageQuery,
 });
 export type FindCommentsQuery = Static<typeof FindCommentsQuery>;

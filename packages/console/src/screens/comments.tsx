@@ -38,7 +38,7 @@ function filtersUrl(filters: Record<string, string>): string {
 }
 
 type Filters = Record<
-  'project' | 'status' | 'author' | 'assignee' | 'priority' | 'label' | 'pageUrl' | 'q' | 'cursor' | 'view',
+  'project' | 'status' | 'author' | 'assignee' | 'priority' | 'label' | 'pageUrl' | 'q' | 'cursor' | 'view' | 'sort',
   string
 >;
 
@@ -55,6 +55,7 @@ export function Comments() {
     q: params.get('q') ?? '',
     cursor: params.get('cursor') ?? '',
     view: params.get('view') === 'board' ? 'board' : '',
+    sort: params.get('sort') ?? '',
   };
   const shared = {
     project: filters.project || undefined,
@@ -74,6 +75,7 @@ export function Comments() {
               ...shared,
               limit: PAGE,
               status: (filters.status || undefined) as Status | undefined,
+              sort: (filters.sort || undefined) as Query['sort'],
               cursor: filters.cursor || undefined,
             },
           }),
@@ -288,6 +290,17 @@ function CommentFilters({ filters }: { filters: Filters }) {
           value={filters.label}
           options={[['', t('comments.anyLabel')], ...(labels.data?.items ?? []).map((l) => [l.id, l.name] as const)]}
           onValue={(value) => setFilter('label', value)}
+        />
+        <FilterSelect
+          id="f-sort"
+          label={t('comments.sort')}
+          value={filters.sort}
+          options={[
+            ['', t('comments.newestFirst')],
+            ['oldest', t('comments.oldestFirst')],
+            ['priority', t('comments.urgentFirst')],
+          ]}
+          onValue={(value) => setFilter('sort', value)}
         />
         <div>
           <label for="f-page">{t('comments.pageUrl')}</label>

@@ -77,6 +77,9 @@ export interface CommentFilter {
   matching?: RawBuilder<boolean>[];
   /** Newest first (the default) or oldest first; `after` is the keyset position in that order. */
   oldestFirst?: boolean;
+  /** The most urgent first, the newest first within each priority; `after` is then at `afterPriority`. */
+  urgentFirst?: boolean;
+  afterPriority?: number;
   after?: string;
   limit: number;
 }
@@ -114,7 +117,20 @@ export async function listComments(db: Db, scope: Scope, filter: CommentFilter):
   if (filter.pageUrls?.length) query = query.where('comments.page_url', 'in', filter.pageUrls);
   if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
   for (const hasWord of filter.matching ?? []) query = query.where(hasWord);
-  if (filter.after) query = query.where(order, filter.oldestFirst ? '>' : '<', filter.after);
+  if (filter.urgentFirst) {
+    const { after, afterPriority } = filter;
+    if (after !== undefined && afterPriority !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('comments.priority', '<', afterPriority),
+          eb.and([eb('comments.priority', '=', afterPriority), eb(order, '<', after)]),
+        ]),
+      );
+    }
+    query = query.orderBy('comments.priority', 'desc');
+  } else if (filter.after) {
+    query = query.where(order, filter.oldestFirst ? '>' : '<', filter.after);
+  }
   const rows = await query
     .orderBy(order, filter.oldestFirst ? 'asc' : 'desc')
     .limit(filter.limit)

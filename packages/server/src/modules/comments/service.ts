@@ -148,6 +148,18 @@ function imageType(bytes: Buffer): string | null {
   return null;
 }
 
+/** The priority of the comment a page sorted by priority ended at: where the next one starts. */
+async function priorityAt(db: Db, actor: Actor, after: string): Promise<number> {
+  const row = await db
+    .selectFrom('comments')
+    .select('priority')
+    .where('workspace_id', '=', actor.workspaceId)
+    .where('id', '=', after)
+    .executeTakeFirst();
+  if (!row) throw invalidField('/cursor', 'is not a cursor this API returned');
+  return row.priority;
+}
+
 /** The assignee a list's filter names: `me`, `none` (null: nobody), or someone's id as given. */
 function assigneeOf(actor: Actor, filter: string | undefined): string | null | undefined {
   if (filter === undefined) return undefined;
@@ -233,6 +245,8 @@ export async function findComments(database: Database, actor: Actor, query: Find
     updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince).toISOString(),
     matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentHasWord),
     oldestFirst: query.sort === 'oldest',
+    urgentFirst: query.sort === 'priority',
+    afterPriority: query.sort === 'priority' && after ? await priorityAt(db, actor, after) : undefined,
     after,
     limit: fetch,
   });

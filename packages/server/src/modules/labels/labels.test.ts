@@ -143,6 +143,34 @@ describe('priority and labels: the team triages, clients read', () => {
     assert.deepEqual((await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body.labels, []);
   });
 
+  test('sort=priority: the most urgent first, the newest first within each, page after page', async () => {
+    const own = await createProject(t.app, admin);
+    const made: Record<string, string> = {};
+    for (const [name, priority] of [
+      ['low-1', 'low'],
+      ['urgent-1', 'urgent'],
+      ['none-1', 'none'],
+      ['high-1', 'high'],
+      ['urgent-2', 'urgent'],
+      ['low-2', 'low'],
+    ] as const) {
+      const { id } = await createComment(t.app, admin, own.key, name);
+      made[id] = name;
+      await call(t.app, 'PUT', `/api/comments/${id}/priority`, { token: admin.token, body: { priority } });
+    }
+    const names: string[] = [];
+    let cursor = '';
+    do {
+      const page = await call(t.app, 'GET', `/api/comments?project=${own.key}&sort=priority&limit=2${cursor}`, {
+        token: member.token,
+      });
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+      names.push(...page.body.items.map((c: { id: string }) => made[c.id]));
+      cursor = page.body.nextCursor ? `&cursor=${page.body.nextCursor}` : '';
+    } while (cursor);
+    assert.deepEqual(names, ['urgent-2', 'urgent-1', 'high-1', 'low-2', 'low-1', 'none-1']);
+  });
+
   test('lists filter by priority and by label; a label deleted comes off every comment', async () => {
     const own = await createProject(t.app, admin);
     const ux = await label('UX', 'blue');
