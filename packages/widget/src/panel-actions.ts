@@ -31,6 +31,9 @@ export interface PanelHost {
 }
 
 const card = (id: string) => `[data-comment="${CSS.escape(id)}"]`;
+
+/** What a card says once the team's triage is done. */
+const TRIAGED = { archive: 'triage.archived', reopen: 'triage.reopened', claim: 'triage.claimed' } as const;
 const byId = (prefix: string, id: string) => `#${prefix}${CSS.escape(id)}`;
 
 export function panelActions(host: PanelHost): Actions {
@@ -102,9 +105,16 @@ export function panelActions(host: PanelHost): Actions {
     setStatus: (status) => void store.filter({ status }),
     setAllPages: (allPages) => void store.filter({ allPages }),
     showMore: () => void store.loadComments(true),
+    setAssignee: (assignee) => void store.filter({ assignee }),
     triage: async (id, action) => {
-      const answer = await store.triage(id, action).catch(() => null);
+      const request = () => store.api.call(`POST /api/comments/{id}/${action}`, { params: { id } });
+      const answer = await store.act(id, request, t(TRIAGED[action])).catch(() => null);
       if (answer?.ok) focus(card(id));
+    },
+    setPriority: async (id, priority) => {
+      const request = () => store.api.call('PUT /api/comments/{id}/priority', { params: { id }, body: { priority } });
+      await store.act(id, request, t('triage.prioritySet')).catch(() => null);
+      focus(byId('svc-priority-', id));
     },
     setDeleting: (id) => askOnCard('deleting', id, 'svc-keep-', 'svc-delete-'),
     remove: async (id) => {

@@ -14,9 +14,6 @@ import { type Embed, Session } from './session.js';
 import { Updates } from './updates.js';
 import { type Draft, ViewState } from './view-state.js';
 
-/** What a card says once the team's triage is done. */
-const TRIAGED = { archive: 'triage.archived', reopen: 'triage.reopened', claim: 'triage.claimed' } as const;
-
 /** A comment as the widget holds it: its replies once they have been loaded. */
 export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies' | 'timeline'>>;
 /** The status filter of the comments list; '' is all of them. */
@@ -35,6 +32,8 @@ export class Store {
   /** Which comments the list shows: of every page or this one, with this status. */
   readonly allPages: boolean = false;
   readonly status: StatusFilter = '';
+  /** The team's filter by who is on a comment: anyone, the person signed in, or nobody. */
+  readonly assignee: '' | 'me' | 'none' = '';
   /**
    * A short confirmation shown on a comment's card after the user acted on it; `refused` when it
    * says why the action did not happen; `retry` offers to take its screenshot again.
@@ -110,7 +109,7 @@ export class Store {
   // --- comments --------------------------------------------------------------------------
 
   /** Shows the comments of every page or this one (`allPages`), with the status filter (`status`). */
-  async filter(filter: Partial<Pick<Store, 'allPages' | 'status'>>): Promise<void> {
+  async filter(filter: Partial<Pick<Store, 'allPages' | 'status' | 'assignee'>>): Promise<void> {
     this.set(filter, 'view');
     await this.loadComments();
   }
@@ -155,6 +154,7 @@ export class Store {
             limit: 50,
             pageUrl: this.allPages ? undefined : this.page(),
             status: this.status || undefined,
+            assignee: this.assignee || undefined,
             cursor: cursor ?? undefined,
           },
         },
@@ -165,7 +165,7 @@ export class Store {
   }
 
   private listQuery(): string {
-    return JSON.stringify([this.allPages || this.page(), this.status]);
+    return JSON.stringify([this.allPages || this.page(), this.status, this.assignee]);
   }
 
   comment(id: string): Comment | undefined {
@@ -238,29 +238,27 @@ export class Store {
     return answer;
   }
 
-  /** Archive or reopen (team members): the comment is replaced by the server's answer. */
-  /** The team's triage of one comment; a refusal (someone else took it first) is said on its card. */
-  async triage(id: string, action: 'archive' | 'reopen' | 'claim') {
-    const answer = await this.api.call(`POST /api/comments/{id}/${action}`, { params: { id } });
+  /**
+   * A change of one comment that the server answers with the comment (the team's triage, a
+   * moved pin): put in its place, and `done` said on its card. A refusal is said there too; one
+   * of the comment's state (someone took it first) shows the comment as it now stands.
+   */
+  async act(id: string, request: () => Promise<Answer<'POST /api/comments/{id}/claim'>>, done: string) {
+    const answer = await request();
     if (answer.ok) {
       this.replace(answer.data);
-      this.confirm(id, this.i18n.t(TRIAGED[action]));
+      this.confirm(id, done);
     } else {
       this.confirm(id, this.session.refusal(answer), { refused: true });
-      // Refused as the card stood: it shows the comment as it is now (who took it meanwhile).
       if (answer.status === 409) await this.loadThread(id);
     }
     return answer;
   }
 
   /** Moves the comment's pin to the element just picked. */
-  async repin(id: string, anchor: Anchor) {
-    const answer = await this.api.call('PUT /api/comments/{id}/anchor', { params: { id }, body: { anchor } });
-    if (answer.ok) {
-      this.replace(answer.data);
-      this.confirm(id, this.i18n.t('triage.pinMoved'));
-    }
-    return answer;
+  repin(id: string, anchor: Anchor) {
+    const move = () => this.api.call('PUT /api/comments/{id}/anchor', { params: { id }, body: { anchor } });
+    return this.act(id, move, this.i18n.t('triage.pinMoved'));
   }
 
   async remove(id: string) {

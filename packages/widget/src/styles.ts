@@ -86,6 +86,7 @@ a{color:var(--pf-accent)}
 .pill.verified{background:#d1fae5;color:var(--pf-ok)}
 .pill.priority-high{background:#ffedd5;color:#9a3412}
 .pill.priority-urgent{background:#fee2e2;color:#991b1b}
+.actions select.priority{font:inherit;font-size:12px;padding:2px 4px;border:1px solid var(--pf-line);border-radius:6px;background:#fff;color:var(--pf-text)}
 .labels{display:flex;flex-wrap:wrap;gap:4px 10px;margin:4px 0;font-size:12px}
 .label{display:inline-flex;align-items:center;gap:4px}
 .dot{width:8px;height:8px;border-radius:50%;background:#6b7280}
@@ -102,7 +103,7 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .btn.primary{background:var(--pf-accent);border-color:var(--pf-accent);color:#fff}
 .btn.ok{background:#047857;border-color:#047857;color:#fff}
 .error{color:#b91c1c;font-size:13px;margin:6px 0 0}
-.toggle{display:flex;align-items:center;gap:6px;font-size:13px;color:var(--pf-muted);margin-bottom:8px;font-weight:400}
+.toggle,.whose{display:flex;align-items:center;gap:6px;font-size:13px;color:var(--pf-muted);margin-bottom:8px;font-weight:400}
 .toggle input{width:auto}
 .moved{color:#92400e;font-weight:600}
 .missing strong,strong.missing{color:#b91c1c;font-weight:600}

@@ -272,6 +272,24 @@ describe('the widget for everyone', () => {
     assert.equal(await racedCard.locator('button', { hasText: 'Take it' }).count(), 0);
     await screenshot(page, 'assignee-cards');
 
+    // The team sets the priority from the card, by keyboard.
+    const priority = freeCard.getByLabel('Priority');
+    await priority.focus();
+    await priority.selectOption({ label: 'High' });
+    await freeCard.locator('[role=status]', { hasText: 'Priority set.' }).waitFor();
+    await freeCard.locator('.pill.priority-high').waitFor();
+    const stored = (await call(stack.api.app, 'GET', `/api/comments/${free.id}`, { token: dev.token })).body;
+    assert.equal(stored.priority, 'high');
+    // Whose: mine, then nobody's.
+    await widget(page).locator('#svc-all-pages').check();
+    await widget(page).getByLabel('Whose').selectOption({ label: 'Assigned to me' });
+    await widget(page).locator(`[data-comment="${raced.id}"]`).waitFor({ state: 'detached' });
+    await freeCard.waitFor();
+    assert.equal(await handedCard.count(), 0, 'the agent’s is not mine');
+    await widget(page).getByLabel('Whose').selectOption({ label: 'Unassigned' });
+    await freeCard.waitFor({ state: 'detached' });
+    assert.equal(await widget(page).locator('[data-comment]').filter({ hasText: 'On it:' }).count(), 0);
+
     const client = await addClient(stack.api.app, stack.admin, undefined, 'Cleo Onlooker');
     const clientPage = await openAs(client);
     await widget(clientPage).locator('.launcher').click();

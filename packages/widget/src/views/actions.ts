@@ -1,3 +1,4 @@
+import type { Priority } from '@svc/contract';
 import type { Locale } from '@svc/contract/i18n';
 import type { StatusFilter } from '../store.js';
 import type { Tab } from '../view-state.js';
@@ -18,7 +19,10 @@ export interface Actions {
   openComment(id: string, pageUrl: string): void;
   setAllPages(all: boolean): void;
   setStatus(status: StatusFilter): void;
+  /** The team's filter by who is on a comment: anyone (''), me, nobody. */
+  setAssignee(assignee: '' | 'me' | 'none'): void;
   triage(id: string, action: 'archive' | 'reopen' | 'claim'): void;
+  setPriority(id: string, priority: Priority): void;
   remove(id: string): void;
   setDeleting(id: string | null): void;
   showMore(): void;

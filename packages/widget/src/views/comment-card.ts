@@ -1,4 +1,5 @@
-import { COMMENT_BODY_MAX } from '@svc/contract/rules';
+import type { Priority } from '@svc/contract';
+import { COMMENT_BODY_MAX, PRIORITIES } from '@svc/contract/rules';
 import { shortSha } from '@svc/contract/sha';
 import { fixStory, statePills } from '@svc/contract/vocabulary';
 import { h, timeAgo } from '../dom.js';
@@ -58,6 +59,7 @@ function triageActions(store: Store, actions: Actions, c: Comment): Node | null 
     can.repin && here
       ? button(c.anchor ? 'triage.movePin' : 'triage.pinToElement', 'repin', () => actions.repin(c.id))
       : null,
+    can.triage ? priorityMenu(store, actions, c) : null,
   ].filter((node) => node !== null);
   if (!buttons.length) return null;
   // The team's triage, or a reviewer's own pin: labelled for what it holds.
@@ -66,6 +68,23 @@ function triageActions(store: Store, actions: Actions, c: Comment): Node | null 
     'div',
     { class: team ? 'actions team' : 'actions', role: 'group', 'aria-label': t(team ? 'triage.team' : 'triage.pin') },
     buttons,
+  );
+}
+
+/** The team sets how urgent it is, from the card. */
+function priorityMenu(store: Store, actions: Actions, c: Comment): Node {
+  const { t } = store.i18n;
+  return h(
+    'select',
+    {
+      id: `svc-priority-${c.id}`,
+      class: 'priority',
+      'aria-label': t('triage.priority'),
+      onChange: (event: Event) => actions.setPriority(c.id, (event.target as HTMLSelectElement).value as Priority),
+    },
+    [...PRIORITIES]
+      .reverse()
+      .map((p) => h('option', { value: p, selected: c.priority === p }, t(`priority.${p}` as const))),
   );
 }
 
