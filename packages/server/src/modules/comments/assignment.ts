@@ -6,8 +6,7 @@ import { nowIso } from '../../ids.js';
 import { authorize } from '../../policy.js';
 import * as accounts from '../auth/repo.js';
 import { excerpt } from './excerpt.js';
-import * as repo from './repo.js';
-import { type CommentDeps, requireComment } from './service.js';
+import { type CommentDeps, changeComment, requireComment } from './service.js';
 import { recordEvent } from './timeline.js';
 
 // Who is on a comment: put there by the team (assign), or taken by whoever starts on it
@@ -27,41 +26,29 @@ async function requireAssignable(db: Db, actor: Actor, userId: string) {
   return user;
 }
 
-/** Records who is on the comment now, in the change's transaction: its timeline, the assignee told, the watchers woken. */
-async function assigned(trx: Db, deps: CommentDeps, actor: Actor, comment: repo.CommentRow, assigneeId: string | null) {
-  const now = nowIso(deps.clock);
-  await repo.updateComment(trx, actor.workspaceId, comment.id, {
-    assignee_id: assigneeId,
-    assigned_at: assigneeId === null ? null : now,
-    updated_at: now,
-  });
-  await recordEvent(trx, comment, 'assigned', actor, { subjectId: assigneeId }, now);
-  if (assigneeId !== null) {
-    await deps.events.raise(trx, {
-      type: 'CommentAssigned',
-      workspaceId: actor.workspaceId,
-      commentId: comment.id,
-      actorId: actor.id,
-      assigneeId,
-      excerpt: excerpt(comment.body),
-    });
-  }
-  await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-}
-
 /** Puts someone (or nobody: null) on the comment; they are told, unless they did it. */
-export async function assignComment(deps: CommentDeps, actor: Actor, id: string, assigneeId: string | null) {
+export function assignComment(deps: CommentDeps, actor: Actor, id: string, assigneeId: string | null) {
   authorize(actor, 'comments.assign');
-  return inTransaction(deps.db, async (trx) => {
-    await deps.database.lockComment(trx, actor.workspaceId, id);
-    const comment = await requireComment(trx, actor, id);
+  return changeComment(deps, actor, id, async (trx, comment, now) => {
     if (comment.status === 'archived')
       throw invalidState('An archived comment has nobody on it: nothing is left to do.');
-    const assignee = assigneeId === null ? null : await requireAssignable(trx, actor, assigneeId);
+    const assignee = assigneeId === null ? null : (await requireAssignable(trx, actor, assigneeId)).id;
     // The same assignee again changes nothing, and writes no event.
-    if ((assignee?.id ?? null) === comment.assignee_id) return comment;
-    await assigned(trx, deps, actor, comment, assignee?.id ?? null);
-    return requireComment(trx, actor, id);
+    if (assignee === comment.assignee_id) return null;
+    if (assignee !== null) {
+      await deps.events.raise(trx, {
+        type: 'CommentAssigned',
+        workspaceId: actor.workspaceId,
+        commentId: comment.id,
+        actorId: actor.id,
+        assigneeId: assignee,
+        excerpt: excerpt(comment.body),
+      });
+    }
+    return {
+      columns: { assignee_id: assignee, assigned_at: assignee === null ? null : now },
+      event: { kind: 'assigned', subjectId: assignee },
+    };
   });
 }
 

@@ -11,6 +11,7 @@ import {
   pageOf,
   type RepinBody,
   samePageUrls,
+  type TimelineKind,
 } from '@svc/contract';
 import { UAParser } from 'ua-parser-js';
 import { type Actor, scopeOf } from '../../actor.js';
@@ -29,7 +30,7 @@ import { excerpt } from './excerpt.js';
 import * as lifecycle from './lifecycle.js';
 import { anchorColumns } from './presenter.js';
 import * as repo from './repo.js';
-import { listTimeline, recordEvent, unmeasuredEventWrite } from './timeline.js';
+import { type EventDetail, listTimeline, recordEvent, unmeasuredEventWrite } from './timeline.js';
 
 /** What changing a comment needs: the database (its handle and its dialect) and where its events go. */
 export type CommentDeps = Pick<AppContext, 'db' | 'database' | 'events' | 'clock'>;
@@ -195,26 +196,49 @@ function pageUrlsOf(pageUrl: string | undefined, pageParams: readonly string[]):
   return page ? samePageUrls(page) : [pageUrl];
 }
 
+/** What a change of one comment writes: its columns, and the one event its timeline gets. */
+export interface CommentChange {
+  columns: repo.CommentChanges;
+  event: { kind: TimelineKind } & EventDetail;
+}
+
+/**
+ * A change of one comment that is no step of its lifecycle (its pin, who is on it, its
+ * priority, its labels): in one transaction, its row locked and read in the caller's scope,
+ * `change` checks and says what to write (null: nothing changes, and nothing is written nor
+ * heard of); its columns and time of change are written, its timeline event recorded, those
+ * watching the project told. Returns the comment as the change left it.
+ */
+export async function changeComment(
+  deps: CommentDeps,
+  actor: Actor,
+  id: string,
+  change: (trx: Db, comment: repo.CommentRow, now: string) => Promise<CommentChange | null>,
+): Promise<repo.CommentRow> {
+  return inTransaction(deps.db, async (trx) => {
+    await deps.database.lockComment(trx, actor.workspaceId, id);
+    const comment = await requireComment(trx, actor, id);
+    const now = nowIso(deps.clock);
+    const changed = await change(trx, comment, now);
+    if (!changed) return comment;
+    await repo.updateComment(trx, actor.workspaceId, id, { ...changed.columns, updated_at: now });
+    await recordEvent(trx, comment, changed.event.kind, actor, changed.event, now);
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+    return requireComment(trx, actor, id);
+  });
+}
+
 /**
  * Moves the comment's pin to another element (its author, a member or an admin): the anchor
  * is replaced; status, replies and notifications stay as they are, and nobody is notified.
- * Those watching comments hear of the change.
  */
-export async function repin(deps: CommentDeps, actor: Actor, commentId: string, input: RepinBody) {
-  return inTransaction(deps.db, async (trx) => {
-    const comment = await requireComment(trx, actor, commentId);
+export function repin(deps: CommentDeps, actor: Actor, commentId: string, input: RepinBody) {
+  return changeComment(deps, actor, commentId, async (_trx, comment, now) => {
     authorizeOnComment(actor, 'comment.repin', comment);
-    const now = nowIso(deps.clock);
-    await repo.updateComment(trx, actor.workspaceId, comment.id, {
-      ...anchorColumns(input.anchor),
-      repinned_at: now,
-      repinned_by_id: actor.id,
-      updated_at: now,
-    });
-    await recordEvent(trx, comment, 'repinned', actor, {}, now);
-    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-    // Read again, inside the same transaction: the comment as the change left it.
-    return requireComment(trx, actor, comment.id);
+    return {
+      columns: { ...anchorColumns(input.anchor), repinned_at: now, repinned_by_id: actor.id },
+      event: { kind: 'repinned' },
+    };
   });
 }
 
