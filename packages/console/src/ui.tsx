@@ -2,6 +2,7 @@
 
 import type { Label, Priority } from '@svc/contract';
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
+import { PRIORITIES } from '@svc/contract/rules';
 import { relativeTimeText } from '@svc/contract/time';
 import { type StateFields, statePills } from '@svc/contract/vocabulary';
 import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
@@ -374,6 +375,9 @@ export function LabelChips({ labels }: { labels: readonly Label[] }) {
 /** Who is on a comment, agents said as such. */
 export const assigneeName = (assignee: { name: string; agent: boolean }) =>
   assignee.agent ? t('comment.agentName', { name: assignee.name }) : assignee.name;
+
+/** The priorities as a menu's options, the most urgent first. */
+export const priorityOptions = () => [...PRIORITIES].reverse().map((p) => [p, t(`priority.${p}`)] as const);
 
 /** The options of a filter by person: anyone, then each one listed. */
 export const peopleOptions = (people: readonly { id: string; name: string }[] | undefined) =>

@@ -4,7 +4,7 @@
 import { elementInWords } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import type { Translate } from '@svc/contract/i18n';
-import { COMMENT_BODY_MAX, PRIORITIES, VERIFY_NOTE_MAX } from '@svc/contract/rules';
+import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
 import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabulary';
 import { useEffect, useState } from 'preact/hooks';
@@ -20,6 +20,7 @@ import {
   LabelChips,
   Loading,
   PageTitle,
+  priorityOptions,
   StatusPills,
   TableHead,
   Time,
@@ -267,9 +268,9 @@ function CommentFacts({ comment, act }: { comment: Comment; act: Act }) {
               );
             }}
           >
-            {[...PRIORITIES].reverse().map((p) => (
+            {priorityOptions().map(([p, label]) => (
               <option key={p} value={p}>
-                {t(`priority.${p}`)}
+                {label}
               </option>
             ))}
           </select>

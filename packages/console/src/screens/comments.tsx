@@ -2,7 +2,6 @@
 // The filters live in the address (a filtered list is a link); arrow keys move between rows,
 // Enter opens one, checkboxes select rows for archiving together.
 import type { AnswerOf, Endpoints } from '@svc/contract/endpoints';
-import { PRIORITIES } from '@svc/contract/rules';
 import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
@@ -17,6 +16,7 @@ import {
   PageTitle,
   PriorityPill,
   peopleOptions,
+  priorityOptions,
   StatusPills,
   Time,
   useAction,
@@ -28,6 +28,12 @@ import { Board } from './board.js';
 type Query = NonNullable<Endpoints['GET /api/comments']['query']>;
 type Status = NonNullable<Query['status']>;
 type Comment = AnswerOf<'GET /api/comments'>['items'][number];
+
+/** Who and which labels the filters and the menus offer. */
+interface Choices {
+  team: AnswerOf<'GET /api/workspace/members'>['items'];
+  labels: AnswerOf<'GET /api/workspace/labels'>['items'];
+}
 
 const PAGE = 50;
 
@@ -81,6 +87,12 @@ export function Comments() {
           }),
     [location.search],
   );
+  // The team and the labels, read once for the filters and the selected rows' menus.
+  const team = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
+    every: true,
+  });
+  const labels = useLoad(() => api.call('GET /api/workspace/labels', {}), []);
+  const choices: Choices = { team: team.data?.items ?? [], labels: labels.data?.items ?? [] };
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const bulk = useAction();
   const items = list.data?.items ?? [];
@@ -97,12 +109,12 @@ export function Comments() {
   return (
     <>
       <PageTitle>{t('nav.comments')}</PageTitle>
-      <CommentFilters filters={filters} />
+      <CommentFilters filters={filters} choices={choices} />
       {filters.view === 'board' ? <Board query={shared} /> : null}
       {filters.view !== 'board' && selected.size ? (
         <div class="row" style="margin-bottom:8px">
           <span>{t('comments.selected', { count: selected.size })}</span>
-          <BulkTriage pending={bulk.pending} each={eachSelected} />
+          <BulkTriage pending={bulk.pending} each={eachSelected} choices={choices} />
           <button
             type="button"
             disabled={bulk.pending}
@@ -146,14 +158,12 @@ export function Comments() {
 function BulkTriage({
   pending,
   each,
+  choices: { team, labels },
 }: {
   pending: boolean;
   each: (request: (c: Comment) => ReturnType<typeof api.call>) => Promise<void>;
+  choices: Choices;
 }) {
-  const team = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
-    every: true,
-  });
-  const labels = useLoad(() => api.call('GET /api/workspace/labels', {}), []);
   const menu = (label: string, options: readonly (readonly [string, string])[], choose: (value: string) => void) => (
     <select
       aria-label={label}
@@ -178,7 +188,7 @@ function BulkTriage({
     <>
       {menu(
         t('comments.assignSelected'),
-        [['none', t('comment.nobody')], ...(team.data?.items ?? []).map((p) => [p.id, assigneeName(p)] as const)],
+        [['none', t('comment.nobody')], ...team.map((p) => [p.id, assigneeName(p)] as const)],
         (who) =>
           each((c) =>
             api.call('PUT /api/comments/{id}/assignee', {
@@ -187,21 +197,18 @@ function BulkTriage({
             }),
           ),
       )}
-      {menu(
-        t('comments.prioritizeSelected'),
-        [...PRIORITIES].reverse().map((p) => [p, t(`priority.${p}`)] as const),
-        (priority) =>
-          each((c) =>
-            api.call('PUT /api/comments/{id}/priority', {
-              ...params(c),
-              body: { priority: priority as Comment['priority'] },
-            }),
-          ),
+      {menu(t('comments.prioritizeSelected'), priorityOptions(), (priority) =>
+        each((c) =>
+          api.call('PUT /api/comments/{id}/priority', {
+            ...params(c),
+            body: { priority: priority as Comment['priority'] },
+          }),
+        ),
       )}
-      {labels.data?.items.length
+      {labels.length
         ? menu(
             t('comments.labelSelected'),
-            labels.data.items.map((l) => [l.id, l.name] as const),
+            labels.map((l) => [l.id, l.name] as const),
             (labelId) =>
               each((c) =>
                 api.call('PUT /api/comments/{id}/labels', {
@@ -216,14 +223,10 @@ function BulkTriage({
 }
 
 /** The filters, kept in the address: words and page address on Search, the others at once. */
-function CommentFilters({ filters }: { filters: Filters }) {
+function CommentFilters({ filters, choices: { team, labels } }: { filters: Filters; choices: Choices }) {
   const setFilter = (name: keyof Filters, value: string) =>
     navigate(filtersUrl({ ...filters, cursor: '', [name]: value }), true);
   const projects = useLoad(() => api.call('GET /api/projects', {}), []);
-  const members = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
-    every: true,
-  });
-  const labels = useLoad(() => api.call('GET /api/workspace/labels', {}), []);
   const [search, setSearch] = useState(filters.q);
   const [page, setPage] = useState(filters.pageUrl);
   return (
@@ -259,7 +262,7 @@ function CommentFilters({ filters }: { filters: Filters }) {
           id="f-author"
           label={t('comments.author')}
           value={filters.author}
-          options={peopleOptions(members.data?.items)}
+          options={peopleOptions(team)}
           onValue={(value) => setFilter('author', value)}
         />
         <FilterSelect
@@ -270,7 +273,7 @@ function CommentFilters({ filters }: { filters: Filters }) {
             ['', t('ui.anyone')],
             ['me', t('comments.assignedToMe')],
             ['none', t('comments.unassigned')],
-            ...(members.data?.items ?? []).map((p) => [p.id, p.name] as const),
+            ...team.map((p) => [p.id, p.name] as const),
           ]}
           onValue={(value) => setFilter('assignee', value)}
         />
@@ -278,17 +281,14 @@ function CommentFilters({ filters }: { filters: Filters }) {
           id="f-priority"
           label={t('comments.priority')}
           value={filters.priority}
-          options={[
-            ['', t('comments.anyPriority')],
-            ...[...PRIORITIES].reverse().map((p) => [p, t(`priority.${p}`)] as const),
-          ]}
+          options={[['', t('comments.anyPriority')], ...priorityOptions()]}
           onValue={(value) => setFilter('priority', value)}
         />
         <FilterSelect
           id="f-label"
           label={t('comments.label')}
           value={filters.label}
-          options={[['', t('comments.anyLabel')], ...(labels.data?.items ?? []).map((l) => [l.id, l.name] as const)]}
+          options={[['', t('comments.anyLabel')], ...labels.map((l) => [l.id, l.name] as const)]}
           onValue={(value) => setFilter('label', value)}
         />
         <FilterSelect

@@ -2,7 +2,6 @@
 // of their own comments that wait for their verdict (applied, not yet verified).
 
 import type { AnswerOf } from '@svc/contract/endpoints';
-import { PRIORITIES } from '@svc/contract/rules';
 import { api } from '../api.js';
 import { t } from '../i18n.js';
 import { Link } from '../router.js';
@@ -11,24 +10,25 @@ import { LabelChips, Loading, PageTitle, PriorityPill, StatusPills, Time, useLoa
 
 type Comment = AnswerOf<'GET /api/comments'>['items'][number];
 
-const urgency = (c: Comment) => PRIORITIES.indexOf(c.priority);
-
 export function MyWork() {
   const assigned = useLoad(
-    () => api.call('GET /api/comments', { query: { assignee: 'me', status: 'open', limit: 100 } }),
+    () => api.call('GET /api/comments', { query: { assignee: 'me', status: 'open', sort: 'priority', limit: 100 } }),
     [],
   );
   const verdicts = useLoad(
     () => api.call('GET /api/comments', { query: { author: me.value?.user.id ?? '', status: 'applied', limit: 100 } }),
     [],
   );
-  const mine = [...(assigned.data?.items ?? [])].sort((a, b) => urgency(b) - urgency(a));
   const waiting = (verdicts.data?.items ?? []).filter((c) => !c.verifiedAt);
   return (
     <>
       <PageTitle>{t('nav.myWork')}</PageTitle>
       <h2>{t('mine.assigned')}</h2>
-      {assigned.data ? <Rows items={mine} empty={t('mine.noneAssigned')} /> : <Loading error={assigned.error} />}
+      {assigned.data ? (
+        <Rows items={assigned.data.items} empty={t('mine.noneAssigned')} />
+      ) : (
+        <Loading error={assigned.error} />
+      )}
       <h2>{t('mine.verdict')}</h2>
       <p class="muted">{t('mine.verdictLead')}</p>
       {verdicts.data ? <Rows items={waiting} empty={t('mine.noneVerdict')} /> : <Loading error={verdicts.error} />}
