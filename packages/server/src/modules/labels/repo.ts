@@ -40,16 +40,18 @@ export async function updateLabel(db: Db, workspaceId: string, id: string, chang
   await db.updateTable('labels').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 
-/** Deletes a label; it comes off every comment (foreign key cascade). The comments it was on. */
+/** Deletes a label; it comes off every comment (foreign key cascade). The projects of the comments it was on. */
 export async function deleteLabel(db: Db, workspaceId: string, id: string): Promise<string[]> {
   const on = await db
     .selectFrom('comment_labels')
-    .select('comment_id')
-    .where('workspace_id', '=', workspaceId)
-    .where('label_id', '=', id)
+    .innerJoin('comments', 'comments.id', 'comment_labels.comment_id')
+    .select('comments.project_id')
+    .distinct()
+    .where('comment_labels.workspace_id', '=', workspaceId)
+    .where('comment_labels.label_id', '=', id)
     .execute();
   await db.deleteFrom('labels').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
-  return on.map((row) => row.comment_id);
+  return on.map((row) => row.project_id);
 }
 
 /** The labels of several comments at once, by comment, each list by name. */

@@ -69,18 +69,8 @@ export async function deleteLabel(deps: Deps, actor: Actor, id: string): Promise
   await inTransaction(deps.db, async (trx) => {
     const [label] = await repo.findLabels(trx, actor.workspaceId, [id]);
     if (!label) throw notFound('Label');
-    const on = await repo.deleteLabel(trx, actor.workspaceId, id);
-    if (on.length) {
-      const projects = await trx
-        .selectFrom('comments')
-        .select('project_id')
-        .distinct()
-        .where('workspace_id', '=', actor.workspaceId)
-        .where('id', 'in', on)
-        .execute();
-      for (const { project_id } of projects) {
-        await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: project_id });
-      }
+    for (const projectId of await repo.deleteLabel(trx, actor.workspaceId, id)) {
+      await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId });
     }
   });
 }
