@@ -449,11 +449,12 @@ describe('the console in Chromium, served by the server at /', () => {
     await look(phone.page, 'console-board-phone', phone.errors);
   });
 
-  test('my work: the open comments I am on, most urgent first, and the fixes of my comments that wait for my verdict; empty states said; 390 px', async () => {
+  test('my work: the open comments I am on, most urgent first, those that mention me, and the fixes of my comments that wait for my verdict; empty states said; 390 px', async () => {
     const project = await createProject(stack.api.app, stack.admin);
     const worker = await addMember(stack.api.app, stack.admin, 'member', 'Wren Worker');
     const empty = await open(worker, '/mine');
     await empty.page.getByText('Nothing open is assigned to you.').waitFor();
+    await empty.page.getByText('Nobody has mentioned you yet.').waitFor();
     await empty.page.getByText('No fix waits for your verdict.').waitFor();
     const low = await createComment(stack.api.app, stack.admin, project.key, 'Low on my list');
     const urgent = await createComment(stack.api.app, stack.admin, project.key, 'Urgent on my list');
@@ -470,6 +471,7 @@ describe('the console in Chromium, served by the server at /', () => {
         body: { priority },
       });
     }
+    await createComment(stack.api.app, stack.admin, project.key, `<@${worker.id}> could you look at the footer?`);
     const own = await createComment(stack.api.app, worker, project.key, 'My own, fixed by the admin');
     await call(stack.api.app, 'POST', `/api/comments/${own.id}/apply`, { token: stack.admin.token, body: {} });
     const { page, errors } = await open(worker, '/mine');
@@ -479,11 +481,53 @@ describe('the console in Chromium, served by the server at /', () => {
       'Urgent on my list',
       'Low on my list',
     ]);
-    await page.locator('ul.work').nth(1).getByText('My own, fixed by the admin').waitFor();
+    await page.locator('ul.work').nth(1).getByText('@Wren Worker could you look at the footer?').waitFor();
+    await page.locator('ul.work').nth(2).getByText('My own, fixed by the admin').waitFor();
     await look(page, 'console-my-work', errors);
     const phone = await open(worker, '/mine', { width: 390, height: 844 });
     await phone.page.getByText('Urgent on my list').waitFor();
     await look(phone.page, 'console-my-work-phone', phone.errors);
+  });
+
+  test('mentions in a reply: @ suggests who can read the comment (a combobox by keyboard), never a client of another project; the person is told; 1200 and 390 px', async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const other = await createProject(stack.api.app, stack.admin);
+    const lena = await addMember(stack.api.app, stack.admin, 'member', 'Lena Fischer');
+    await addMember(stack.api.app, stack.admin, 'member', 'Leon Fischbach');
+    await addClient(stack.api.app, stack.admin, other.key, 'Lea Otherproject');
+    const { id } = await createComment(stack.api.app, stack.admin, project.key, 'The footer wraps');
+    for (const viewport of [undefined, { width: 390, height: 844 }]) {
+      const { page, errors } = await open(stack.admin, `/comments/${id}`, viewport);
+      const field = page.getByRole('textbox', { name: 'Reply' });
+      await field.focus();
+      await page.keyboard.type('Could @le');
+      const list = page.getByRole('listbox', { name: 'People to mention' });
+      await list.getByRole('option').first().waitFor();
+      assert.deepEqual(await list.getByRole('option').allInnerTexts(), ['Lena Fischer', 'Leon Fischbach']);
+      await page.getByRole('status').filter({ hasText: '2 people' }).waitFor({ state: 'attached' });
+      await look(page, viewport ? 'console-mention-phone' : 'console-mention', errors);
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await list.getByRole('option', { name: 'Leon Fischbach' }).getAttribute('aria-selected'), 'true');
+      await page.keyboard.press('ArrowUp');
+      assert.equal(
+        await field.getAttribute('aria-activedescendant'),
+        await list.getByRole('option', { name: 'Lena Fischer' }).getAttribute('id'),
+      );
+      assert.equal(await list.getByRole('option', { name: 'Lena Fischer' }).getAttribute('aria-selected'), 'true');
+      if (viewport) {
+        await page.keyboard.press('Escape');
+        await list.waitFor({ state: 'hidden' });
+        continue;
+      }
+      await page.keyboard.press('Enter');
+      await list.waitFor({ state: 'hidden' });
+      assert.equal(await field.inputValue(), 'Could @Lena Fischer ');
+      await page.keyboard.type('check it?');
+      await page.getByRole('button', { name: 'Send reply' }).click();
+      await page.locator('.thread', { hasText: 'Could @Lena Fischer check it?' }).waitFor();
+    }
+    const told = (await call(stack.api.app, 'GET', '/api/me/notifications', { token: lena.token })).body.items;
+    assert.equal(told[0]?.type, 'CommentMentioned');
   });
 
   test('projects: create, edit origins, install snippets with this server and the key, builds, delete by typing the key', async () => {

@@ -50,6 +50,7 @@ import {
   LoginResult,
   Me,
   Member,
+  MentionablePeople,
   Notification,
   NotificationIdParams,
   NotificationPage,
@@ -227,6 +228,11 @@ export const api = {
     params: ProjectKeyParams,
     query: ListCommentsQuery,
     answers: { 200: Page(Comment) },
+    problems: [404],
+  }),
+  'GET /api/projects/{key}/people': endpoint({
+    params: ProjectKeyParams,
+    answers: { 200: MentionablePeople },
     problems: [404],
   }),
   'GET /api/comments/changes': endpoint({

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
 import { Anchor } from './anchor.js';
-import { BodyText, Line, Multiline, Nullable, PageQuery, Text, Timestamp } from './common.js';
+import { Line, Multiline, Nullable, PageQuery, Text, Timestamp } from './common.js';
 import { CaptureContext, CommentContext, Screenshot } from './context.js';
 import { CHANGES_WAIT_MAX_S, COMMENT_BODY_MAX, LABEL_COLORS, PRIORITIES, VERIFY_NOTE_MAX } from './rules.js';
 
@@ -155,9 +155,17 @@ export const CommentWithReplies = Type.Object({
 });
 export type CommentWithReplies = Static<typeof CommentWithReplies>;
 
+/** The text of a comment or a reply, with its mentions. */
+const MentioningText = Multiline({
+  minLength: 1,
+  maxLength: COMMENT_BODY_MAX,
+  description:
+    'The text, at most 10,000 characters. To mention someone who can read the comment (the people of `GET /api/projects/{key}/people`), write `<@` and their id and `>`: they are notified, and the text reads `@` and their name. A mention of anyone else is refused.',
+});
+
 export const CreateCommentBody = Type.Object(
   {
-    body: BodyText(COMMENT_BODY_MAX),
+    body: MentioningText,
     pageUrl: Line({ minLength: 1, maxLength: 2000, description: 'http(s) URL of the page' }),
     anchor: Type.Optional(Nullable(Anchor)),
     context: Type.Optional(CaptureContext),
@@ -174,6 +182,8 @@ export const CreateCommentBody = Type.Object(
 );
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
 
+const MentionsFilter = Type.Literal('me', { description: 'me: comments whose text or replies mention you' });
+
 const LabelFilter = Line({ minLength: 1, maxLength: 100, description: 'The id of a label: comments that have it' });
 
 export const ListCommentsQuery = Type.Object({
@@ -181,6 +191,7 @@ export const ListCommentsQuery = Type.Object({
   assignee: Type.Optional(AssigneeFilter),
   priority: Type.Optional(Priority),
   label: Type.Optional(LabelFilter),
+  mentions: Type.Optional(MentionsFilter),
   pageUrl: Type.Optional(Line({ maxLength: 2000 })),
   ...PageQuery,
 });
@@ -209,6 +220,7 @@ export const FindCommentsQuery = Type.Object({
   assignee: Type.Optional(AssigneeFilter),
   priority: Type.Optional(Priority),
   label: Type.Optional(LabelFilter),
+  mentions: Type.Optional(MentionsFilter),
   pageUrl: Type.Optional(Line({ maxLength: 2000, description: 'Origin and path of the page, as comments store it' })),
   q: Type.Optional(
     Line({
@@ -282,8 +294,10 @@ export const UpdateLabelBody = Type.Object(
 export type UpdateLabelBody = Static<typeof UpdateLabelBody>;
 
 export const ReplyBody = Type.Object(
-  { body: BodyText(COMMENT_BODY_MAX) },
-  { examples: [{ body: 'Still wraps on Safari' }] },
+  { body: MentioningText },
+  {
+    examples: [{ body: 'Still wraps on Safari' }, { body: 'Still wraps on Safari, <@usr_01JD2W6Y1KQ9V8E0P4T3M5R7XA>' }],
+  },
 );
 
 export const ApplyBody = Type.Object(
@@ -343,4 +357,19 @@ export type CommentChangesQuery = Static<typeof CommentChangesQuery>;
 export const CommentChanges = Type.Object({
   items: Type.Array(Comment, { description: 'Comments created or changed since the cursor, oldest change first' }),
   cursor: Type.String({ description: 'Pass it back to get what changes next' }),
+});
+
+/** Someone a comment of the project may mention: who can read it. */
+export const MentionablePerson = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  role: Role,
+  agent: Type.Boolean({ description: 'An agent of the team (an account that acts through its API keys)' }),
+});
+export type MentionablePerson = Static<typeof MentionablePerson>;
+
+export const MentionablePeople = Type.Object({
+  items: Type.Array(MentionablePerson, {
+    description: 'By name; the team, its agents, and clients who can see the project',
+  }),
 });

@@ -8,6 +8,7 @@ export * from './common.js';
 export * from './context.js';
 export * from './errors.js';
 export * from './insights.js';
+export * from './mentions.js';
 export * from './notifications.js';
 export * from './page.js';
 export * from './project-key.js';

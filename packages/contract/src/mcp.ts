@@ -134,7 +134,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
   return {
     list_feedback: {
       description:
-        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), assignee (me: yours; none: nobody is on it, free to claim), priority (urgent, high, medium, low, none), label (a label's id), pageUrl, or q (words that must all appear in the comment or its replies). Returns brief comments; use get_feedback for one in full.",
+        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), assignee (me: yours; none: nobody is on it, free to claim), priority (urgent, high, medium, low, none), label (a label's id), mentions (me: the comments whose text or replies mention you), pageUrl, or q (words that must all appear in the comment or its replies). Returns brief comments; use get_feedback for one in full.",
       input: Type.Omit(FindCommentsQuery, ['project', 'author', 'updatedSince']),
       run: async (args) => {
         const page = await host.send('GET /api/comments', { query: { ...args, project } });

@@ -6,6 +6,7 @@ export const NotificationType = Type.Union([
   Type.Literal('CommentReopened'),
   Type.Literal('ReplyAdded'),
   Type.Literal('CommentAssigned'),
+  Type.Literal('CommentMentioned'),
 ]);
 
 export const Notification = Type.Object({

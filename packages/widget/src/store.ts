@@ -70,6 +70,10 @@ export class Store {
     return this.session.api;
   }
 
+  get projectKey(): string {
+    return this.embed.projectKey;
+  }
+
   get screenshotByDefault(): boolean {
     return this.embed.screenshot;
   }

@@ -43,6 +43,11 @@ button{cursor:pointer}
 
 /** What the panel's contents look like: in the panel's chunk, added when it loads. */
 export const panelStyles = `
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.mentioning{position:relative}
+.people{position:absolute;inset-inline:0;top:100%;z-index:2;margin:2px 0 0;padding:4px 0;list-style:none;background:#fff;border:1px solid var(--pf-line);border-radius:6px;box-shadow:0 4px 14px rgba(0,0,0,.15);max-height:180px;overflow:auto}
+.people li{padding:6px 10px;cursor:pointer;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.people [aria-selected=true]{background:#eef2ff;color:#1e1b4b}
 header{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:8px;border-bottom:1px solid var(--pf-line)}
 .who{flex-basis:100%;min-width:0;display:flex;flex-wrap:wrap;gap:4px 8px;align-items:center;font-size:12px;color:var(--pf-muted);padding:0 6px}
 .who span{min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousViolations } from '../../console/test/helpers.js';
-import { addClient, call } from '../../server/test/helpers.js';
+import { addClient, call, createProject } from '../../server/test/helpers.js';
 import {
   appliedComment,
   launchBrowser,
@@ -297,6 +297,51 @@ describe('the widget for everyone', () => {
     const seen = widget(clientPage).locator(`[data-comment="${free.id}"]`);
     await seen.getByText('On it: Dora Dev').waitFor();
     assert.equal(await seen.locator('button', { hasText: 'Take it' }).count(), 0, 'clients do not take work');
+  });
+
+  test('mentions when writing: @ suggests the project’s people in a combobox (keyboard, a 390 px phone), and the person chosen is told', async () => {
+    const writer = await newReviewer(stack, 'Mia Mention');
+    const lena = await newReviewer(stack, 'Lena Fischer');
+    const other = await createProject(stack.api.app, stack.admin);
+    await addClient(stack.api.app, stack.admin, other.key, 'Otto Otherproject');
+    const asked = await comment(stack.admin, 'The plans’ buttons are misaligned');
+    const page = await openAs(writer, stack.pageUrl(), { width: 390, height: 844 });
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    const card = widget(page).locator(`[data-comment="${asked.id}"]`);
+    await card.locator(`#svc-replies-${asked.id}`).click();
+    const field = card.locator('textarea');
+    await field.focus();
+    await page.keyboard.type('Thanks @');
+    const list = card.locator('[role=listbox]');
+    await list.locator('[role=option]').first().waitFor();
+    const everyone = await list.locator('[role=option]').allTextContents();
+    assert.ok(everyone.includes('Lena Fischer'), everyone.join(', '));
+    assert.ok(!everyone.some((name) => name.includes('Otto')), 'a client of another project is nobody to mention here');
+    await page.keyboard.type('fi');
+    await list.locator('[role=option]', { hasText: 'Lena Fischer' }).waitFor();
+    assert.equal(await list.locator('[role=option]').count(), 1);
+    assert.equal(
+      await field.getAttribute('aria-activedescendant'),
+      await list.locator('[role=option]').getAttribute('id'),
+    );
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'the suggestions open');
+    await screenshot(page, 'mention-suggestions-390');
+    // Escape closes the suggestions, not the panel.
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'hidden' });
+    assert.equal(await widget(page).locator('.panel').isVisible(), true);
+    await page.keyboard.type('s');
+    await list.locator('[role=option]', { hasText: 'Lena Fischer' }).waitFor();
+    await page.keyboard.press('Enter');
+    await list.waitFor({ state: 'hidden' });
+    assert.equal(await field.inputValue(), 'Thanks @Lena Fischer ');
+    await page.keyboard.type('can you look?');
+    await card.locator('button', { hasText: 'Send reply' }).click();
+    await card.locator('.replies', { hasText: 'Thanks @Lena Fischer can you look?' }).waitFor();
+    const told = (await call(stack.api.app, 'GET', '/api/me/notifications', { token: lena.token })).body.items;
+    assert.equal(told[0]?.type, 'CommentMentioned');
+    assert.equal(told[0]?.excerpt, 'Thanks @Lena Fischer can you look?');
   });
 
   test('freshness: with the panel open, a comment by someone else appears, and a notification raised meanwhile shows in Updates', async () => {

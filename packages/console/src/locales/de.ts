@@ -103,6 +103,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentReopened': 'Wieder geöffnet',
   'inbox.ReplyAdded': 'Neue Antwort',
   'inbox.CommentAssigned': 'Dir zugewiesen',
+  'inbox.CommentMentioned': 'Hat dich erwähnt',
   'inbox.markAllRead': 'Alle als gelesen markieren',
   'inbox.empty':
     'Noch keine Benachrichtigungen. Wenn jemand auf einen Ihrer Kommentare antwortet, ihn behebt oder wieder öffnet, erscheint es hier.',
@@ -245,6 +246,8 @@ export const messages: ConsoleTranslation = {
   'board.moveTo': '„{comment}“ verschieben nach',
   'mine.assigned': 'Dir zugewiesen',
   'mine.noneAssigned': 'Dir ist nichts Offenes zugewiesen.',
+  'mine.mentions': 'Erwähnungen von dir',
+  'mine.noneMentions': 'Niemand hat dich bisher erwähnt.',
   'mine.verdict': 'Wartet auf dein Urteil',
   'mine.verdictLead': 'Korrekturen deiner Kommentare: ist es behoben?',
   'mine.noneVerdict': 'Keine Korrektur wartet auf dein Urteil.',
@@ -290,6 +293,11 @@ export const messages: ConsoleTranslation = {
   'comment.claim': 'Übernehmen',
   'comment.assignTo': 'Zuweisen an',
   'comment.agentName': '{name} (Agent)',
+  'mention.people': 'Personen zum Erwähnen',
+  'mention.clientName': '{name} (Kunde)',
+  'mention.found':
+    '{count, plural, =0 {Niemand in diesem Projekt hat diesen Namen} one {# Person: Pfeiltasten zum Wechseln, Eingabe zum Auswählen} other {# Personen: Pfeiltasten zum Wechseln, Eingabe zum Auswählen}}',
+  'mention.chosen': '{name} wird benachrichtigt',
   'comment.labels': 'Labels',
   'comment.noLabels': 'Keine',
   'comment.noLabelsYet': 'Der Arbeitsbereich hat noch keine Labels.',

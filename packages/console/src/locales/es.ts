@@ -104,6 +104,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentReopened': 'Reabierto',
   'inbox.ReplyAdded': 'Nueva respuesta',
   'inbox.CommentAssigned': 'Asignado a ti',
+  'inbox.CommentMentioned': 'Te ha mencionado',
   'inbox.markAllRead': 'Marcar todo como leído',
   'inbox.empty':
     'Aún no hay notificaciones. Cuando alguien responda a uno de tus comentarios, lo corrija o lo reabra, aparecerá aquí.',
@@ -244,6 +245,8 @@ export const messages: ConsoleTranslation = {
   'board.moveTo': 'Mover «{comment}» a',
   'mine.assigned': 'Asignados a ti',
   'mine.noneAssigned': 'No tienes nada abierto asignado.',
+  'mine.mentions': 'Te mencionan',
+  'mine.noneMentions': 'Nadie te ha mencionado todavía.',
   'mine.verdict': 'Esperan tu veredicto',
   'mine.verdictLead': 'Correcciones de tus comentarios: ¿está resuelto?',
   'mine.noneVerdict': 'Ninguna corrección espera tu veredicto.',
@@ -289,6 +292,11 @@ export const messages: ConsoleTranslation = {
   'comment.claim': 'Encargarme',
   'comment.assignTo': 'Asignar a',
   'comment.agentName': '{name} (agente)',
+  'mention.people': 'Personas a mencionar',
+  'mention.clientName': '{name} (cliente)',
+  'mention.found':
+    '{count, plural, =0 {Nadie de este proyecto tiene ese nombre} one {# persona: flechas para moverse, Intro para elegir} other {# personas: flechas para moverse, Intro para elegir}}',
+  'mention.chosen': 'Se avisará a {name}',
   'comment.labels': 'Etiquetas',
   'comment.noLabels': 'Ninguna',
   'comment.noLabelsYet': 'El espacio de trabajo aún no tiene etiquetas.',

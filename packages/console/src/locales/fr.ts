@@ -104,6 +104,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentReopened': 'Rouvert',
   'inbox.ReplyAdded': 'Nouvelle réponse',
   'inbox.CommentAssigned': 'Assigné à vous',
+  'inbox.CommentMentioned': 'Vous a mentionné',
   'inbox.markAllRead': 'Tout marquer comme lu',
   'inbox.empty':
     'Aucune notification pour l’instant. Quand quelqu’un répond à l’un de vos commentaires, le corrige ou le rouvre, cela apparaît ici.',
@@ -246,6 +247,8 @@ export const messages: ConsoleTranslation = {
   'board.moveTo': 'Déplacer « {comment} » vers',
   'mine.assigned': 'Qui vous sont assignés',
   'mine.noneAssigned': 'Rien d’ouvert ne vous est assigné.',
+  'mine.mentions': 'Qui vous mentionnent',
+  'mine.noneMentions': 'Personne ne vous a encore mentionné.',
   'mine.verdict': 'En attente de votre verdict',
   'mine.verdictLead': 'Correctifs de vos commentaires : est-ce réglé ?',
   'mine.noneVerdict': 'Aucun correctif n’attend votre verdict.',
@@ -291,6 +294,11 @@ export const messages: ConsoleTranslation = {
   'comment.claim': 'Je m’en charge',
   'comment.assignTo': 'Assigner à',
   'comment.agentName': '{name} (agent)',
+  'mention.people': 'Personnes à mentionner',
+  'mention.clientName': '{name} (client)',
+  'mention.found':
+    '{count, plural, =0 {Personne dans ce projet ne porte ce nom} one {# personne : flèches pour se déplacer, Entrée pour choisir} other {# personnes : flèches pour se déplacer, Entrée pour choisir}}',
+  'mention.chosen': '{name} sera prévenu',
   'comment.labels': 'Étiquettes',
   'comment.noLabels': 'Aucune',
   'comment.noLabelsYet': 'L’espace de travail n’a pas encore d’étiquettes.',

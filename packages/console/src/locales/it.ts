@@ -103,6 +103,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentReopened': 'Riaperto',
   'inbox.ReplyAdded': 'Nuova risposta',
   'inbox.CommentAssigned': 'Assegnato a te',
+  'inbox.CommentMentioned': 'Ti ha menzionato',
   'inbox.markAllRead': 'Segna tutto come letto',
   'inbox.empty':
     'Ancora nessuna notifica. Quando qualcuno risponde a un tuo commento, lo corregge o lo riapre, compare qui.',
@@ -244,6 +245,8 @@ export const messages: ConsoleTranslation = {
   'board.moveTo': 'Sposta «{comment}» in',
   'mine.assigned': 'Assegnati a te',
   'mine.noneAssigned': 'Nessun commento aperto è assegnato a te.',
+  'mine.mentions': 'Ti menzionano',
+  'mine.noneMentions': 'Nessuno ti ha ancora menzionato.',
   'mine.verdict': 'In attesa del tuo giudizio',
   'mine.verdictLead': 'Correzioni dei tuoi commenti: è risolto?',
   'mine.noneVerdict': 'Nessuna correzione attende il tuo giudizio.',
@@ -289,6 +292,11 @@ export const messages: ConsoleTranslation = {
   'comment.claim': 'Me ne occupo io',
   'comment.assignTo': 'Assegna a',
   'comment.agentName': '{name} (agente)',
+  'mention.people': 'Persone da menzionare',
+  'mention.clientName': '{name} (cliente)',
+  'mention.found':
+    '{count, plural, =0 {Nessuno in questo progetto ha quel nome} one {# persona: frecce per spostarsi, Invio per scegliere} other {# persone: frecce per spostarsi, Invio per scegliere}}',
+  'mention.chosen': '{name} riceverà un avviso',
   'comment.labels': 'Etichette',
   'comment.noLabels': 'Nessuna',
   'comment.noLabelsYet': 'L’area di lavoro non ha ancora etichette.',

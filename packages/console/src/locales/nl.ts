@@ -102,6 +102,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentReopened': 'Heropend',
   'inbox.ReplyAdded': 'Nieuwe reactie',
   'inbox.CommentAssigned': 'Aan jou toegewezen',
+  'inbox.CommentMentioned': 'Heeft je genoemd',
   'inbox.markAllRead': 'Alles als gelezen markeren',
   'inbox.empty':
     'Nog geen meldingen. Als iemand op een opmerking van je reageert, haar oplost of heropent, zie je dat hier.',
@@ -242,6 +243,8 @@ export const messages: ConsoleTranslation = {
   'board.moveTo': '‘{comment}’ verplaatsen naar',
   'mine.assigned': 'Aan jou toegewezen',
   'mine.noneAssigned': 'Er is niets open aan jou toegewezen.',
+  'mine.mentions': 'Waarin je genoemd wordt',
+  'mine.noneMentions': 'Nog niemand heeft je genoemd.',
   'mine.verdict': 'Wacht op jouw oordeel',
   'mine.verdictLead': 'Oplossingen van jouw opmerkingen: is het opgelost?',
   'mine.noneVerdict': 'Geen oplossing wacht op jouw oordeel.',
@@ -287,6 +290,11 @@ export const messages: ConsoleTranslation = {
   'comment.claim': 'Oppakken',
   'comment.assignTo': 'Toewijzen aan',
   'comment.agentName': '{name} (agent)',
+  'mention.people': 'Mensen om te noemen',
+  'mention.clientName': '{name} (klant)',
+  'mention.found':
+    '{count, plural, =0 {Niemand in dit project heeft die naam} one {# persoon: pijltjestoetsen om te bewegen, Enter om te kiezen} other {# personen: pijltjestoetsen om te bewegen, Enter om te kiezen}}',
+  'mention.chosen': '{name} krijgt een melding',
   'comment.labels': 'Labels',
   'comment.noLabels': 'Geen',
   'comment.noLabelsYet': 'De werkruimte heeft nog geen labels.',

@@ -102,6 +102,7 @@ export const messages: ConsoleTranslation = {
   'inbox.CommentReopened': 'Reaberto',
   'inbox.ReplyAdded': 'Nova resposta',
   'inbox.CommentAssigned': 'Atribuído a você',
+  'inbox.CommentMentioned': 'Mencionou você',
   'inbox.markAllRead': 'Marcar tudo como lido',
   'inbox.empty':
     'Ainda não há notificações. Quando alguém responder, corrigir ou reabrir um comentário seu, isso aparece aqui.',
@@ -242,6 +243,8 @@ export const messages: ConsoleTranslation = {
   'board.moveTo': 'Mover “{comment}” para',
   'mine.assigned': 'Atribuídos a você',
   'mine.noneAssigned': 'Nada em aberto está atribuído a você.',
+  'mine.mentions': 'Mencionando você',
+  'mine.noneMentions': 'Ninguém mencionou você ainda.',
   'mine.verdict': 'Aguardando seu veredito',
   'mine.verdictLead': 'Correções dos seus comentários: está resolvido?',
   'mine.noneVerdict': 'Nenhuma correção aguarda seu veredito.',
@@ -287,6 +290,11 @@ export const messages: ConsoleTranslation = {
   'comment.claim': 'Assumir',
   'comment.assignTo': 'Atribuir a',
   'comment.agentName': '{name} (agente)',
+  'mention.people': 'Pessoas para mencionar',
+  'mention.clientName': '{name} (cliente)',
+  'mention.found':
+    '{count, plural, =0 {Ninguém deste projeto tem esse nome} one {# pessoa: setas para mover, Enter para escolher} other {# pessoas: setas para mover, Enter para escolher}}',
+  'mention.chosen': '{name} será avisado',
   'comment.labels': 'Etiquetas',
   'comment.noLabels': 'Nenhuma',
   'comment.noLabelsYet': 'O espaço de trabalho ainda não tem etiquetas.',

@@ -4,12 +4,14 @@
 import { elementInWords } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import type { Translate } from '@svc/contract/i18n';
+import { encodeMentions, type Mentionable } from '@svc/contract/mentions';
 import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
 import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabulary';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t, tx } from '../i18n.js';
+import { MentionField } from '../mention-field.js';
 import { Link, navigate } from '../router.js';
 import {
   assigneeName,
@@ -473,6 +475,7 @@ function CommentActions({
 /** The replies, oldest first, and the box to write one. */
 function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending: boolean }) {
   const [reply, setReply] = useState('');
+  const [chosen, setChosen] = useState<Mentionable[]>([]);
   return (
     <>
       <h2>{t('comment.replies', { count: comment.replies.length })}</h2>
@@ -498,20 +501,24 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
         style="margin-top:12px"
         onSubmit={async (event) => {
           event.preventDefault();
+          const body = encodeMentions(reply.trim(), chosen);
           const answer = await act(() =>
-            api.call('POST /api/comments/{id}/replies', { params: { id: comment.id }, body: { body: reply } }),
+            api.call('POST /api/comments/{id}/replies', { params: { id: comment.id }, body: { body } }),
           );
-          if (answer) setReply('');
+          if (answer) {
+            setReply('');
+            setChosen([]);
+          }
         }}
       >
-        <Field
+        <MentionField
           label={t('comment.reply')}
-          multiline
-          rows={3}
+          projectKey={comment.projectKey}
           required
           maxLength={COMMENT_BODY_MAX}
           value={reply}
           onValue={setReply}
+          onChosen={(person) => setChosen([...chosen, person])}
         />
         <button type="submit" class="primary" disabled={pending || !reply.trim()}>
           {t('comment.sendReply')}

@@ -14,6 +14,7 @@ const LABELS: Record<Notification['type'], MessageId> = {
   CommentReopened: 'inbox.CommentReopened',
   ReplyAdded: 'inbox.ReplyAdded',
   CommentAssigned: 'inbox.CommentAssigned',
+  CommentMentioned: 'inbox.CommentMentioned',
 };
 
 export function Inbox() {

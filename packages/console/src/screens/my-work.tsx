@@ -1,5 +1,6 @@
-// What is this person's to do: the open comments they are on, most urgent first, and the fixes
-// of their own comments that wait for their verdict (applied, not yet verified).
+// What is this person's to do: the open comments they are on, most urgent first, the comments
+// that mention them (newest first), and the fixes of their own comments that wait for their
+// verdict (applied, not yet verified).
 
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { api } from '../api.js';
@@ -15,6 +16,7 @@ export function MyWork() {
     () => api.call('GET /api/comments', { query: { assignee: 'me', status: 'open', sort: 'priority', limit: 100 } }),
     [],
   );
+  const mentions = useLoad(() => api.call('GET /api/comments', { query: { mentions: 'me', limit: 20 } }), []);
   const verdicts = useLoad(
     () => api.call('GET /api/comments', { query: { author: me.value?.user.id ?? '', status: 'applied', limit: 100 } }),
     [],
@@ -28,6 +30,12 @@ export function MyWork() {
         <Rows items={assigned.data.items} empty={t('mine.noneAssigned')} />
       ) : (
         <Loading error={assigned.error} />
+      )}
+      <h2>{t('mine.mentions')}</h2>
+      {mentions.data ? (
+        <Rows items={mentions.data.items} empty={t('mine.noneMentions')} />
+      ) : (
+        <Loading error={mentions.error} />
       )}
       <h2>{t('mine.verdict')}</h2>
       <p class="muted">{t('mine.verdictLead')}</p>

@@ -31,6 +31,15 @@ export type CommentEvent =
       excerpt: string;
     }
   | {
+      type: 'CommentMentioned';
+      workspaceId: string;
+      commentId: string;
+      actorId: string;
+      /** Who the comment's text or the reply mentions. */
+      mentionedIds: string[];
+      excerpt: string;
+    }
+  | {
       type: 'CommentDeleted';
       workspaceId: string;
       commentId: string;
@@ -41,7 +50,8 @@ export type CommentEvent =
       workspaceId: string;
       commentId: string;
       actorId: string;
-      authorId: string;
+      /** The comment's author; null when the reply mentions them (they hear of it as a mention). */
+      authorId: string | null;
       excerpt: string;
     };
 

@@ -169,6 +169,14 @@ export interface CommentLabelTable {
   workspace_id: string;
 }
 
+/** Someone a comment's text or one of its replies mentions. */
+export interface CommentMentionTable {
+  comment_id: string;
+  user_id: string;
+  workspace_id: string;
+  created_at: Timestamp;
+}
+
 export interface ApiKeyTable {
   id: string;
   workspace_id: string;
@@ -295,7 +303,12 @@ export interface AuditEventTable {
   created_at: Timestamp;
 }
 
-export type NotificationType = 'CommentApplied' | 'CommentReopened' | 'ReplyAdded' | 'CommentAssigned';
+export type NotificationType =
+  | 'CommentApplied'
+  | 'CommentReopened'
+  | 'ReplyAdded'
+  | 'CommentAssigned'
+  | 'CommentMentioned';
 
 export interface NotificationTable {
   id: string;
@@ -368,6 +381,7 @@ export interface Tables {
   comments: CommentTable;
   labels: LabelTable;
   comment_labels: CommentLabelTable;
+  comment_mentions: CommentMentionTable;
   replies: ReplyTable;
   comment_events: CommentEventTable;
   audit_events: AuditEventTable;

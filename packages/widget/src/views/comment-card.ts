@@ -6,7 +6,8 @@ import { h, timeAgo } from '../dom.js';
 import type { MessageId } from '../i18n.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
-import { field, formError } from './form.js';
+import { formError } from './form.js';
+import { mentionField, mentioningText } from './mention-field.js';
 import { commitLink } from './parts.js';
 import { verifyControls } from './verify.js';
 
@@ -295,13 +296,16 @@ function thread(store: Store, actions: Actions, c: Comment): Node {
     {
       onSubmit: (event: Event) => {
         event.preventDefault();
-        const text = field(form, 'body');
+        const text = mentioningText(form);
         if (!text) return formError(form, t('comment.writeReplyFirst'));
         actions.reply(form, c.id, text);
       },
     },
     h('label', { for: `svc-reply-${c.id}` }, t('comment.replyLabel')),
-    h('textarea', { id: `svc-reply-${c.id}`, name: 'body', rows: '2', maxlength: COMMENT_BODY_MAX }),
+    mentionField(
+      store,
+      h('textarea', { id: `svc-reply-${c.id}`, name: 'body', rows: '2', maxlength: COMMENT_BODY_MAX }),
+    ),
     h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, t('comment.sendReply'))),
   );
   const story = c.timeline ? fixStory(c.timeline, t, store.i18n.locale) : null;

@@ -3,7 +3,8 @@ import { h } from '../dom.js';
 import type { Store } from '../store.js';
 import type { Draft } from '../view-state.js';
 import type { Actions } from './actions.js';
-import { field, formError } from './form.js';
+import { formError } from './form.js';
+import { mentionField, mentioningText } from './mention-field.js';
 
 /** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
 export function newCommentView(store: Store, draft: Draft, actions: Actions): Node {
@@ -14,7 +15,7 @@ export function newCommentView(store: Store, draft: Draft, actions: Actions): No
     {
       onSubmit: (event: Event) => {
         event.preventDefault();
-        const body = field(form, 'body');
+        const body = mentioningText(form);
         if (!body) return formError(form, t('new.writeFirst'));
         actions.sendComment(form, body, (form.elements.namedItem('screenshot') as HTMLInputElement).checked);
       },
@@ -29,7 +30,10 @@ export function newCommentView(store: Store, draft: Draft, actions: Actions): No
         : t('new.aboutPage'),
     ),
     h('label', { for: 'svc-new-body' }, t('new.body')),
-    h('textarea', { id: 'svc-new-body', name: 'body', rows: '4', maxlength: COMMENT_BODY_MAX, required: true }),
+    mentionField(
+      store,
+      h('textarea', { id: 'svc-new-body', name: 'body', rows: '4', maxlength: COMMENT_BODY_MAX, required: true }),
+    ),
     h(
       'label',
       { class: 'toggle' },

@@ -10,6 +10,7 @@ const TYPE_LABELS: Record<Notification['type'], MessageId> = {
   CommentReopened: 'updates.CommentReopened',
   ReplyAdded: 'updates.ReplyAdded',
   CommentAssigned: 'updates.CommentAssigned',
+  CommentMentioned: 'updates.CommentMentioned',
 };
 
 export function updatesView(store: Store, actions: Actions): Node {

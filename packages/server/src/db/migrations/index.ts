@@ -18,6 +18,7 @@ import * as m0016 from './0016_languages.js';
 import * as m0017 from './0017_tenant_doors.js';
 import * as m0018 from './0018_insight_rollups.js';
 import * as m0019 from './0019_team_work.js';
+import * as m0020 from './0020_mentions.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_tenant_doors': m0017,
   '0018_insight_rollups': m0018,
   '0019_team_work': m0019,
+  '0020_mentions': m0020,
 };
 
 export const migrationProvider: MigrationProvider = {

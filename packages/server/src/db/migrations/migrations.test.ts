@@ -687,4 +687,75 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+  test('0020 (mentions): comments of 0019 mention nobody; a reply then mentions someone, who is told and finds it', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0019';
+    const at = '2026-03-01T00:00:00.000Z';
+    const lena = 'usr_01JD2W6Y1KQ9V8E0P4T3M5R7XA';
+    await databaseAt(database, '0019_team_work', async (db) => {
+      await insertAda(db, password);
+      await db
+        .insertInto('users')
+        .values({
+          id: lena,
+          workspace_id: 'ws_1',
+          email: 'lena@a.test',
+          name: 'Lena',
+          role: 'member',
+          password_hash: await hashPassword(password),
+          created_at: at,
+        })
+        .execute();
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await db
+        .insertInto('comments')
+        .values({
+          id: 'cmt_1',
+          workspace_id: 'ws_1',
+          project_id: 'prj_1',
+          author_id: 'usr_1',
+          body: 'Written in 0019, @Lena by hand',
+          page_url: 'https://a.test/',
+          status: 'open',
+          reply_count: 0,
+          priority: 3,
+          assignee_id: lena,
+          assigned_at: at,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const signIn = async (email: string) => {
+        const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+        return { authorization: `Bearer ${login.json().token}` };
+      };
+      const [ada, lenaHeaders] = [await signIn('ada@a.test'), await signIn('lena@a.test')];
+      const before = await app.inject({ method: 'GET', url: '/api/comments?mentions=me', headers: lenaHeaders });
+      assert.deepEqual(before.json().items, []);
+      const comment = (await app.inject({ method: 'GET', url: '/api/comments/cmt_1', headers: ada })).json();
+      assert.equal(comment.body, 'Written in 0019, @Lena by hand');
+      assert.equal(comment.assignee.name, 'Lena');
+      const reply = await app.inject({
+        method: 'POST',
+        url: '/api/comments/cmt_1/replies',
+        headers: ada,
+        payload: { body: `<@${lena}> have a look` },
+      });
+      assert.equal(reply.statusCode, 201, reply.body);
+      assert.equal(reply.json().body, '@Lena have a look');
+      const after = await app.inject({ method: 'GET', url: '/api/comments?mentions=me', headers: lenaHeaders });
+      assert.deepEqual(
+        after.json().items.map((c: { id: string }) => c.id),
+        ['cmt_1'],
+      );
+      const told = await app.inject({ method: 'GET', url: '/api/me/notifications', headers: lenaHeaders });
+      assert.equal(told.json().items[0].type, 'CommentMentioned');
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@ import {
   type CommentWithReplies,
   PRIORITIES,
   type Reply,
+  showMentions,
 } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import { abilitiesOf } from './lifecycle.js';
@@ -42,7 +43,7 @@ export function presentComment(row: CommentRow, actor: Actor): Comment {
   return {
     id: row.id,
     projectKey: row.project_key,
-    body: row.body,
+    body: showMentions(row.body),
     pageUrl: row.page_url,
     anchor: presentAnchor(row),
     status: row.status,
@@ -90,7 +91,7 @@ export const presentReply = (row: ReplyRow): Reply => ({
       ? { id: row.author_id, name: row.author_name, role: row.author_role }
       : null,
   kind: row.kind,
-  body: row.body,
+  body: showMentions(row.body),
   createdAt: row.created_at,
 });
 

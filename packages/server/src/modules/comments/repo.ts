@@ -70,6 +70,8 @@ export interface CommentFilter {
   priority?: number;
   /** Comments that have this label. */
   labelId?: string;
+  /** Comments whose text or replies mention this person. */
+  mentionedId?: string;
   /** The page URLs that mean one page (see `samePageUrls`). */
   pageUrls?: string[];
   updatedSince?: string;
@@ -114,6 +116,13 @@ export async function listComments(db: Db, scope: Scope, filter: CommentFilter):
   const order = sql.ref<string>(labelId === undefined ? 'comments.id' : 'cl.comment_id');
   if (filter.assigneeId !== undefined)
     query = query.where('comments.assignee_id', filter.assigneeId === null ? 'is' : '=', filter.assigneeId);
+  if (filter.mentionedId !== undefined) {
+    const mentioning = db
+      .selectFrom('comment_mentions')
+      .select('comment_mentions.comment_id')
+      .where('comment_mentions.user_id', '=', filter.mentionedId);
+    query = query.where('comments.id', 'in', mentioning);
+  }
   if (filter.pageUrls?.length) query = query.where('comments.page_url', 'in', filter.pageUrls);
   if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
   for (const hasWord of filter.matching ?? []) query = query.where(hasWord);

@@ -5,6 +5,7 @@ import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { assignComment, claimComment } from './assignment.js';
+import { mentionablePeople } from './mentions.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
 import { setLabels, setPriority } from './triage.js';
@@ -84,6 +85,18 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { rows, limit } = await service.listComments(ctx, request.actor, request.params.key, request.query);
       return toPage(rows, limit, (row) => presentComment(row, request.actor));
     },
+  );
+
+  route(
+    app,
+    'GET /api/projects/{key}/people',
+    {
+      tags,
+      summary: 'Who a comment of the project may mention: whoever can read it',
+      description:
+        'The team (admins, members and agents) and the clients who can see the project, by name. A client limited to another project is not among them. Write `<@id>` in a comment or a reply to mention one.',
+    },
+    async (request) => ({ items: await mentionablePeople(ctx, request.actor, request.params.key) }),
   );
 
   route(

@@ -28,6 +28,7 @@ import { authorize, authorizeOnComment } from '../../policy.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
 import { excerpt } from './excerpt.js';
 import * as lifecycle from './lifecycle.js';
+import { recordMentions, resolveMentions } from './mentions.js';
 import { anchorColumns } from './presenter.js';
 import * as repo from './repo.js';
 import { type EventDetail, listTimeline, recordEvent, unmeasuredEventWrite } from './timeline.js';
@@ -54,9 +55,9 @@ export async function createComment(
 ) {
   authorize(actor, 'comments.create');
   const project = await getProject(deps, actor, projectKey);
-  const body = requireText(input.body, '/body');
   const page = pageOf(input.pageUrl, pageParamsOfProject(project));
   if (!page) throw invalidField('/pageUrl', 'must be an http(s) URL');
+  const { text: body, mentioned } = await resolveMentions(deps.db, actor, project.id, requireText(input.body, '/body'));
   await consumeRateLimit(deps.db, deps.rules.comments, actor.id, deps.clock.now());
   const now = nowIso(deps.clock);
   const id = newId('cmt');
@@ -89,6 +90,7 @@ export async function createComment(
   return inTransaction(deps.db, async (trx) => {
     await repo.insertComment(trx, row);
     await recordEvent(trx, row, 'created', actor, {}, now);
+    await mention(deps, trx, actor, id, mentioned, body, now);
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: project.id });
     return requireComment(trx, actor, id);
   });
@@ -182,6 +184,7 @@ export async function listComments(
     assigneeId: assigneeOf(actor, query.assignee),
     priority: query.priority === undefined ? undefined : PRIORITIES.indexOf(query.priority),
     labelId: query.label,
+    mentionedId: query.mentions === 'me' ? actor.id : undefined,
     pageUrls: pageUrlsOf(query.pageUrl, pageParamsOfProject(project)),
     after,
     limit: fetch,
@@ -265,6 +268,7 @@ export async function findComments(database: Database, actor: Actor, query: Find
     assigneeId: assigneeOf(actor, query.assignee),
     priority: query.priority === undefined ? undefined : PRIORITIES.indexOf(query.priority),
     labelId: query.label,
+    mentionedId: query.mentions === 'me' ? actor.id : undefined,
     pageUrls: pageUrlsOf(query.pageUrl, project ? pageParamsOfProject(project) : []),
     updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince).toISOString(),
     matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentHasWord),
@@ -288,13 +292,14 @@ export async function getComment({ db }: Pick<AppContext, 'db'>, actor: Actor, i
 
 export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: string, text: string) {
   authorize(actor, 'comments.reply');
-  const body = requireText(text, '/body');
+  const typed = requireText(text, '/body');
   // Counted in a statement of its own: inside the transaction, the count's row would stay
   // locked until the commit, and one writer's replies would queue behind each other.
   await consumeRateLimit(deps.db, deps.rules.replies, actor.id, deps.clock.now());
   // A read, then writes nothing reads back: on PostgreSQL one statement, without begin and commit.
   return readThenWrite(deps.db, async (db) => {
     const comment = await requireComment(db, actor, commentId);
+    const { text: body, mentioned } = await resolveMentions(db, actor, comment.project_id, typed);
     const now = nowIso(deps.clock);
     const reply: repo.ReplyRow = {
       id: newId('rpl'),
@@ -311,16 +316,40 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
     // Nothing here reads these rows back: they may go with the last statement.
     for (const write of repo.replyWrites(db, row)) await writeBeforeCommit(db, write);
     await writeBeforeCommit(db, unmeasuredEventWrite(db, comment, 'replied', actor, { note: excerpt(body) }, now));
+    await mention(deps, db, actor, comment.id, mentioned, body, now);
     await deps.events.raise(db, {
       type: 'ReplyAdded',
       workspaceId: actor.workspaceId,
       commentId: comment.id,
       actorId: actor.id,
-      authorId: comment.author_id,
+      // Mentioned in it, the author hears of it once, as a mention.
+      authorId: mentioned.includes(comment.author_id) ? null : comment.author_id,
       excerpt: excerpt(body),
     });
     await deps.events.changed(db, { workspaceId: actor.workspaceId, projectId: comment.project_id });
     return reply;
+  });
+}
+
+/** Records who a text of the comment mentions, and tells them (not the writer). */
+async function mention(
+  deps: CommentDeps,
+  db: Db,
+  actor: Actor,
+  commentId: string,
+  mentioned: string[],
+  text: string,
+  now: string,
+) {
+  if (mentioned.length === 0) return;
+  await recordMentions(db, actor.workspaceId, commentId, mentioned, now);
+  await deps.events.raise(db, {
+    type: 'CommentMentioned',
+    workspaceId: actor.workspaceId,
+    commentId,
+    actorId: actor.id,
+    mentionedIds: mentioned,
+    excerpt: excerpt(text),
   });
 }
 

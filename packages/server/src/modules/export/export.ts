@@ -52,8 +52,11 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return groups;
 }
 
-/** Every comment of the source, oldest first, whole (replies, timeline, context), a page at a time. */
-async function* wholeComments({ db, actor, projectId }: Source) {
+/**
+ * Every comment of the source, oldest first, whole (replies, timeline, context), a page at a
+ * time. `asStored`: texts keep their mentions as stored (by id), for an import to restore them.
+ */
+async function* wholeComments({ db, actor, projectId }: Source, asStored = false) {
   let after: string | undefined;
   for (;;) {
     const rows = await comments.listComments(db, scopeOf(actor), {
@@ -76,6 +79,11 @@ async function* wholeComments({ db, actor, projectId }: Source) {
         timelines.get(row.id) ?? [],
         actor,
       );
+      if (asStored) {
+        const stored = new Map((replies.get(row.id) ?? []).map((reply) => [reply.id, reply.body]));
+        comment.body = row.body;
+        for (const reply of comment.replies) reply.body = stored.get(reply.id) ?? reply.body;
+      }
       yield comment;
     }
     if (rows.length < PAGE) return;
@@ -122,7 +130,7 @@ export async function* jsonLines(source: Source): AsyncGenerator<string> {
     .orderBy('users.id')
     .execute();
   for (const { kind, ...person } of people) yield line({ type: 'user', ...person, agent: kind === 'agent' });
-  for await (const comment of wholeComments(source)) yield line({ type: 'comment', ...comment });
+  for await (const comment of wholeComments(source, true)) yield line({ type: 'comment', ...comment });
 }
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;

@@ -1,9 +1,10 @@
-import { PRIORITIES } from '@svc/contract';
+import { mentionedIds, PRIORITIES } from '@svc/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { normaliseEmail } from '../auth/service.js';
 import { remeasure } from '../comments/measures.js';
+import { recordMentions } from '../comments/mentions.js';
 import { anchorColumns } from '../comments/presenter.js';
 import {
   type ExportedComment,
@@ -258,6 +259,7 @@ function checkReferences(
   person(comment.appliedBy?.id, 'applier');
   person(comment.repinned?.by.id, 'mover');
   person(comment.assignee?.id ?? undefined, 'assignee');
+  for (const id of mentionedIds(comment.body)) person(id, 'mention');
   for (const reply of comment.replies) {
     once(reply.id, line, 'reply');
     if (reply.commentId !== comment.id) {
@@ -266,6 +268,7 @@ function checkReferences(
       );
     }
     person(reply.author?.id, `reply ${reply.id}'s author`);
+    for (const id of mentionedIds(reply.body)) person(id, `reply ${reply.id}'s mention`);
   }
   for (const event of comment.timeline) {
     once(event.id, line, 'timeline event');
@@ -442,6 +445,11 @@ async function writeComments(
       (c.labels ?? []).map((label) => ({ comment_id: c.id, label_id: label.id, workspace_id: workspaceId })),
     );
     if (labelled.length) await trx.insertInto('comment_labels').values(labelled).execute();
+    for (const c of fresh) {
+      const texts = [c.body, ...c.replies.map((r) => r.body)];
+      const mentioned = [...new Set(texts.flatMap(mentionedIds))];
+      await recordMentions(trx, workspaceId, c.id, mentioned, c.createdAt);
+    }
     await remeasure(
       trx,
       workspaceId,

@@ -14,6 +14,7 @@ import { hashPassword, requireUncommonPassword } from '../auth/passwords.js';
 import * as accounts from '../auth/repo.js';
 import { type AuthDeps, forgetCredentials, normaliseEmail, userTarget, withUniqueEmail } from '../auth/service.js';
 import { issueToken } from '../auth/tokens.js';
+import { renameInMentions } from '../comments/mentions.js';
 import { findProjectByKey } from '../projects/repo.js';
 import * as repo from './repo.js';
 
@@ -72,6 +73,7 @@ export async function removeMember(deps: Deps, actor: Actor, userId: string): Pr
     const user = await requireTeamMember(trx, actor, userId);
     await keepAnAdmin(trx, actor, user, 'remove it');
     const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(deps.clock), FORMER_MEMBER);
+    await renameInMentions(trx, actor.workspaceId, { id: user.id, name: FORMER_MEMBER }, user.name);
     await forgetCredentials(deps, trx, ended);
     await recordAudit(trx, auditBy(actor), 'member_removed', userTarget(user), `was ${user.role}`);
   });

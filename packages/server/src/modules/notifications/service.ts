@@ -51,6 +51,14 @@ function draftFor(event: CommentEvent): Draft | null {
         commit_sha: null,
         commit_url: null,
       };
+    case 'CommentMentioned':
+      return {
+        type: 'CommentMentioned',
+        recipientIds: event.mentionedIds,
+        excerpt: event.excerpt,
+        commit_sha: null,
+        commit_url: null,
+      };
     case 'CommentDeleted':
       return null;
   }
