@@ -143,7 +143,7 @@ export async function playDemoStory(
   at(9, 9);
   await verifyComment(ctx, client, pay, { ok: false, note: 'Still “Submit” on the confirmation step.' });
   at(9, 15);
-  await addReply(ctx, developer, pay, 'Missed that step: fixed there too.');
+  await addReply(ctx, developer, pay, `Missed that step: fixed there too. <@${cast.client.id}> one more look?`);
   const payFix = await apply(developer, pay);
   at(10, 9);
   await deploy(payFix);
