@@ -83,6 +83,12 @@ describe('svc-cli apply, comments, init, stamp', () => {
       payload: {
         body: 'Totals fail',
         pageUrl: 'https://app.example.test/cart',
+        anchor: {
+          selector: '.totals',
+          x: 1,
+          y: 1,
+          source: { component: 'Totals', file: 'src/Totals.vue' },
+        },
         context: {
           viewport: { width: 1280, height: 720 },
           screen: { width: 1920, height: 1080 },
@@ -113,6 +119,7 @@ describe('svc-cli apply, comments, init, stamp', () => {
     const shown = await runCli(['comments', 'show', id], { cwd: repo.dir, env });
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /browser +Firefox 133\.0 on Linux/);
+    assert.match(shown.stdout, /source +Totals · src\/Totals\.vue\n/);
     assert.match(shown.stdout, /! network +GET https:\/\/app\.example\.test\/api\/totals answered 502/);
     assert.match(shown.stdout, new RegExp(`screenshot: svc-cli screenshot ${id}`));
     assert.match(

@@ -1121,7 +1121,7 @@ describe('the console in Chromium, served by the server at /', () => {
     await look(page, 'console-member-people', errors);
   });
 
-  test("a comment's screenshot, context and page errors are shown on its page", async () => {
+  test("a comment's screenshot, context, page errors and place in the code are shown on its page", async () => {
     const project = await createProject(stack.api.app, stack.admin);
     const created = await stack.api.app.inject({
       method: 'POST',
@@ -1133,6 +1133,13 @@ describe('the console in Chromium, served by the server at /', () => {
       payload: {
         body: 'Totals do not load',
         pageUrl: 'https://app.acme.test/cart',
+        // Pinned in a development build: where in the code it comes from.
+        anchor: {
+          selector: 'main > .totals',
+          x: 4,
+          y: 4,
+          source: { component: 'Totals < Cart', file: '/src/cart/Totals.tsx', line: 42, column: 7 },
+        },
         context: {
           viewport: { width: 390, height: 844 },
           screen: { width: 390, height: 844 },
@@ -1176,6 +1183,7 @@ describe('the console in Chromium, served by the server at /', () => {
       () => (document.querySelector('img.screenshot') as HTMLImageElement | null)?.naturalWidth === 1,
     );
     await page.getByText('answered 502').waitFor();
+    await page.getByText('Totals < Cart · /src/cart/Totals.tsx:42:7').waitFor();
     assert.match(
       (await page.locator('dl.facts').last().textContent()) ?? '',
       /Firefox 133\.0 on Linux.*390×844 at 3x.*de-DE, Europe\/Berlin/,

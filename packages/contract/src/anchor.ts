@@ -40,6 +40,21 @@ export const AnchorFrame = Type.Object(
 );
 export type AnchorFrame = Static<typeof AnchorFrame>;
 
+/**
+ * Where in the app's code the element comes from, as a development build tells it (React,
+ * Vue, Svelte); never known in a production build.
+ */
+export const AnchorSource = Type.Object(
+  {
+    component: Type.Optional(Words(200, 'The components it is rendered by, innermost first ("Row < Feed < App")')),
+    file: Type.Optional(Words(ANCHOR_ATTRIBUTE_MAX, 'The file, as the development server serves it')),
+    line: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+    column: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
+export type AnchorSource = Static<typeof AnchorSource>;
+
 export const Anchor = Type.Object(
   {
     selector: Line({ minLength: 1, maxLength: 1000, description: 'CSS selector of the pinned element' }),
@@ -110,6 +125,7 @@ export const Anchor = Type.Object(
         description: 'The shadow roots and iframes it is inside, outermost first',
       }),
     ),
+    source: Type.Optional(AnchorSource),
   },
   { additionalProperties: false },
 );

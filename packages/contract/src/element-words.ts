@@ -1,7 +1,7 @@
 // The pinned element in a reviewer's words ("the “Choose Team” button"), from its anchor: the
 // same phrase in the widget, the console, the CLI and the agents' tools, whether or not the
 // element is on the page at hand. Free of schema code, so bundles stay small.
-import type { Anchor } from './anchor.js';
+import type { Anchor, AnchorSource } from './anchor.js';
 import type { Translate } from './i18n.js';
 
 /**
@@ -79,4 +79,10 @@ export function selectorInWords(selector: string, t: Translate): string {
   const where = [...steps].reverse().find((step) => step.startsWith('#') || step.includes('data-testid'));
   const what = name(last);
   return where ? t('element.inside', { what, where: name(where) }) : what;
+}
+
+/** Where in the code a pinned element comes from, in one line: `Feed < App · src/Feed.tsx:52:7`. */
+export function sourceText(source: AnchorSource): string {
+  const place = source.file ? [source.file, source.line, source.column].filter(Boolean).join(':') : '';
+  return [source.component, place].filter(Boolean).join(' · ');
 }

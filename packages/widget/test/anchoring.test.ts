@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { seriousViolations } from '../../console/test/helpers.js';
 import { call, createProject } from '../../server/test/helpers.js';
+import { devBundle } from './dev-builds.js';
 import { launchBrowser, newReviewer, openWidget, type Stack, screenshot, startStack, widget } from './helpers.js';
 
 /** The fixture apps bundled as their authors would ship them, and the pages that embed them with the widget. */
@@ -30,6 +31,10 @@ async function startFixtures(apiBase: string, projectKey: () => string) {
   const scripts: Record<string, string> = {
     '/fixtures/react-app.js': await bundle('react-app.ts'),
     '/fixtures/vue-app.js': await bundle('vue-app.ts'),
+    // The same React app, and components of Vue and Svelte, as their development builds run.
+    '/fixtures/react-app-dev.js': await devBundle('react-app.ts'),
+    '/fixtures/vue-dev.js': await devBundle('vue-dev.ts'),
+    '/fixtures/svelte-dev.js': await devBundle('svelte-dev.ts'),
   };
   const embed = () =>
     `<script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${projectKey()}" data-notify-poll-ms="1000" data-screenshot="false" async></script>`;
@@ -40,6 +45,9 @@ async function startFixtures(apiBase: string, projectKey: () => string) {
   const pages: Record<string, () => string> = {
     '/spa': () => page('<div id="root"></div><script src="/fixtures/react-app.js"></script>'),
     '/vue': () => page('<div id="app"></div><script src="/fixtures/vue-app.js"></script>'),
+    '/spa-dev': () => page('<div id="root"></div><script src="/fixtures/react-app-dev.js"></script>'),
+    '/vue-dev': () => page('<div id="app"></div><script src="/fixtures/vue-dev.js"></script>'),
+    '/svelte-dev': () => page('<div id="app"></div><script src="/fixtures/svelte-dev.js"></script>'),
     '/components': () =>
       page(`<h1>Components</h1>
 <product-card></product-card>
@@ -56,11 +64,14 @@ async function startFixtures(apiBase: string, projectKey: () => string) {
       '<!doctype html><html><body><p>Pay with card</p><button id="pay" onclick="document.body.dataset.paid = 1">Pay 49 €</button></body></html>',
   };
   const server = http.createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const address = new URL(request.url ?? '/', 'http://localhost');
+    const path = address.pathname;
     const script = scripts[path];
     if (script) return response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
-    // Every address under /spa is the React app (its router decides what it shows).
-    const html = pages[path.startsWith('/spa') ? '/spa' : path];
+    // Every address under /spa is the React app (its router decides what it shows); with
+    // ?build=dev, its development build.
+    const spa = address.searchParams.get('build') === 'dev' ? '/spa-dev' : '/spa';
+    const html = pages[path.startsWith('/spa') ? spa : path];
     if (!html) return response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html());
   });
@@ -451,6 +462,43 @@ describe('pins that follow the page', () => {
       lisbon,
       'after the churn',
     );
+  });
+
+  test('where in the code: a development build of React, Vue or Svelte gives the pin its components and source; a production build, nothing', async () => {
+    await freshProject();
+    const react = await open('/spa/?build=dev');
+    const like = react.page.locator('.article .like').nth(1);
+    await like.waitFor();
+    const onReact = await storedAnchor(await pin(react.page, like, 'Like does nothing'));
+    assert.equal(onReact.source?.component, 'Feed', JSON.stringify(onReact.source));
+    assert.equal(onReact.source.file, '/fixtures/react-app-dev.js');
+    // The line the element is created on, in the file as the development server serves it.
+    const served = await (await fetch(`${fixtures.origin}/fixtures/react-app-dev.js`)).text();
+    assert.match(served.split('\n')[onReact.source.line - 1] ?? '', /"like"/, `line ${onReact.source.line}`);
+
+    const vue = await open('/vue-dev');
+    const follow = vue.page.locator('button.follow');
+    await follow.waitFor();
+    const onVue = await storedAnchor(await pin(vue.page, follow, 'Follow should say how many'));
+    assert.deepEqual(onVue.source, {
+      component: 'ProfileCard',
+      file: 'packages/widget/test/fixtures/ProfileCard.vue',
+    });
+
+    const svelte = await open('/svelte-dev');
+    const pay = svelte.page.locator('button.pay');
+    await pay.waitFor();
+    const onSvelte = await storedAnchor(await pin(svelte.page, pay, 'Pay now is too small'));
+    assert.equal(onSvelte.source?.file, 'packages/widget/test/fixtures/Checkout.svelte');
+    assert.equal(onSvelte.source.line, 10, 'the line of <button> in Checkout.svelte');
+
+    // The same app built for production: no source, and nothing else is missing.
+    const production = await open('/spa/');
+    const likeAgain = production.page.locator('.article .like').nth(1);
+    await likeAgain.waitFor();
+    const onProduction = await storedAnchor(await pin(production.page, likeAgain, 'Like, in production'));
+    assert.equal(onProduction.source, undefined);
+    assert.equal(onProduction.tag, 'button');
   });
 
   test('on a 390 px phone the pin sits on its element and the panel is a sheet', async () => {

@@ -1,5 +1,5 @@
 import type { Comment, CommentStatus, CommentWithReplies } from '@svc/contract';
-import { elementInWords } from '@svc/contract/element-words';
+import { elementInWords, sourceText } from '@svc/contract/element-words';
 import { shortSha } from '@svc/contract/sha';
 import { ENGLISH, fixStory, statePills, timelineSentence } from '@svc/contract/vocabulary';
 import { parseCommandArgs } from '../args.js';
@@ -79,6 +79,7 @@ export function printComment(comment: CommentWithReplies): void {
   }
   if (comment.anchor)
     printData(`  element   ${elementInWords(comment.anchor, ENGLISH.t)} (${comment.anchor.selector})`);
+  if (comment.anchor?.source) printData(`  source    ${sourceText(comment.anchor.source)}`);
   if (comment.assignee)
     printData(
       `  on it     ${comment.assignee.name}${comment.assignee.agent ? ' (agent)' : ''} since ${comment.assignedAt}`,

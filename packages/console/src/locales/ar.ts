@@ -278,6 +278,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': 'الصفحة',
   'comment.openOnPage': 'فتح في الصفحة',
   'comment.pinnedTo': 'مثبّت على',
+  'comment.source': 'في الشيفرة',
   'comment.pinMovedBy': 'نقل {name} الدبوس {when}',
   'comment.wholePage': 'الصفحة كلها',
   'comment.written': 'الكتابة',

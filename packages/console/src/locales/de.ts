@@ -285,6 +285,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': 'Seite',
   'comment.openOnPage': 'Auf der Seite öffnen',
   'comment.pinnedTo': 'Angeheftet an',
+  'comment.source': 'Im Code',
   'comment.pinMovedBy': 'Pin verschoben von {name} {when}',
   'comment.wholePage': 'die ganze Seite',
   'comment.written': 'Geschrieben',

@@ -281,6 +281,7 @@ export const en = {
   'comment.page': 'Page',
   'comment.openOnPage': 'Open on page',
   'comment.pinnedTo': 'Pinned to',
+  'comment.source': 'In the code',
   'comment.pinMovedBy': 'Pin moved by {name} {when}',
   'comment.wholePage': 'the whole page',
   'comment.written': 'Written',

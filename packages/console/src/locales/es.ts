@@ -284,6 +284,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': 'Página',
   'comment.openOnPage': 'Abrir en la página',
   'comment.pinnedTo': 'Fijado a',
+  'comment.source': 'En el código',
   'comment.pinMovedBy': 'Pin movido por {name} {when}',
   'comment.wholePage': 'toda la página',
   'comment.written': 'Escrito',

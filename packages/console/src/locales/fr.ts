@@ -286,6 +286,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': 'Page',
   'comment.openOnPage': 'Ouvrir sur la page',
   'comment.pinnedTo': 'Épinglé sur',
+  'comment.source': 'Dans le code',
   'comment.pinMovedBy': 'Épingle déplacée par {name} {when}',
   'comment.wholePage': 'toute la page',
   'comment.written': 'Écrit',

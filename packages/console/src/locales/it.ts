@@ -284,6 +284,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': 'Pagina',
   'comment.openOnPage': 'Apri sulla pagina',
   'comment.pinnedTo': 'Fissato su',
+  'comment.source': 'Nel codice',
   'comment.pinMovedBy': 'Segnaposto spostato da {name} {when}',
   'comment.wholePage': 'tutta la pagina',
   'comment.written': 'Scritto',

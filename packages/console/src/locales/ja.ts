@@ -282,6 +282,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': 'ページ',
   'comment.openOnPage': 'ページで開く',
   'comment.pinnedTo': 'ピン留め先',
+  'comment.source': 'コード内の場所',
   'comment.pinMovedBy': '{name} がピンを移動 {when}',
   'comment.wholePage': 'ページ全体',
   'comment.written': '作成',

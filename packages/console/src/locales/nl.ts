@@ -282,6 +282,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': 'Pagina',
   'comment.openOnPage': 'Op de pagina openen',
   'comment.pinnedTo': 'Vastgepind aan',
+  'comment.source': 'In de code',
   'comment.pinMovedBy': 'Pin verplaatst door {name} {when}',
   'comment.wholePage': 'de hele pagina',
   'comment.written': 'Geschreven',

@@ -282,6 +282,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': 'Página',
   'comment.openOnPage': 'Abrir na página',
   'comment.pinnedTo': 'Fixado em',
+  'comment.source': 'No código',
   'comment.pinMovedBy': 'Marcador movido por {name} {when}',
   'comment.wholePage': 'a página inteira',
   'comment.written': 'Escrito',

@@ -275,6 +275,7 @@ export const messages: ConsoleTranslation = {
   'comment.page': '页面',
   'comment.openOnPage': '在页面上打开',
   'comment.pinnedTo': '钉在',
+  'comment.source': '代码位置',
   'comment.pinMovedBy': '{name} 移动了图钉 {when}',
   'comment.wholePage': '整个页面',
   'comment.written': '撰写',

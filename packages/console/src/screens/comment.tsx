@@ -1,7 +1,7 @@
 // One comment: what was said and where, what happened to it, its thread, and the actions the
 // caller may take on it.
 
-import { elementInWords } from '@svc/contract/element-words';
+import { elementInWords, sourceText } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import type { Translate } from '@svc/contract/i18n';
 import { encodeMentions, type Mentionable } from '@svc/contract/mentions';
@@ -250,6 +250,14 @@ function CommentFacts({ comment, act }: { comment: Comment; act: Act }) {
           t('comment.wholePage')
         )}
       </dd>
+      {comment.anchor?.source ? (
+        <>
+          <dt>{t('comment.source')}</dt>
+          <dd>
+            <code>{sourceText(comment.anchor.source)}</code>
+          </dd>
+        </>
+      ) : null}
       <dt>{t('comment.written')}</dt>
       <dd>{tx('comment.writtenBy', { when: <Time iso={comment.createdAt} />, name: comment.author.name })}</dd>
       <dt>{t('comments.assignee')}</dt>

@@ -14,6 +14,7 @@ import {
 import { RootIndex } from './root-index.js';
 import { isShadowRoot, otherSelectors, pathSelector, type Root } from './selectors.js';
 import { lookOf } from './similarity.js';
+import { sourceOf } from './source.js';
 import { Deadline } from './steps.js';
 
 /** The shadow roots and same-origin iframes between the top document and `el`, outermost first. */
@@ -100,6 +101,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
       viewportHeight: view.innerHeight,
     },
     frames: frames.length ? frames : undefined,
+    source: sourceOf(el),
   };
   if (!anchor.selectors?.length) delete anchor.selectors;
   // Absent parts are left out rather than sent as undefined.
