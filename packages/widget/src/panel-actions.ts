@@ -116,6 +116,11 @@ export function panelActions(host: PanelHost): Actions {
       await store.act(id, request, t('triage.prioritySet')).catch(() => null);
       focus(byId('svc-priority-', id));
     },
+    setLabels: async (id, labelIds) => {
+      const request = () => store.api.call('PUT /api/comments/{id}/labels', { params: { id }, body: { labelIds } });
+      await store.act(id, request, t('triage.labelsSet')).catch(() => null);
+      focus(byId('svc-label-', id)) ?? focus(card(id));
+    },
     setDeleting: (id) => askOnCard('deleting', id, 'svc-keep-', 'svc-delete-'),
     remove: async (id) => {
       await store.remove(id).catch(() => null);

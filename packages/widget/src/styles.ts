@@ -43,6 +43,7 @@ button{cursor:pointer}
 
 /** What the panel's contents look like: in the panel's chunk, added when it loads. */
 export const panelStyles = `
+.unlabel{margin-inline-start:2px;padding:0 4px;border:0;background:none;color:inherit;cursor:pointer;font-size:13px;line-height:1}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mentioning{position:relative}
 .people{position:absolute;inset-inline:0;top:100%;z-index:2;margin:2px 0 0;padding:4px 0;list-style:none;background:#fff;border:1px solid var(--pf-line);border-radius:6px;box-shadow:0 4px 14px rgba(0,0,0,.15);max-height:180px;overflow:auto}

@@ -218,7 +218,7 @@ describe('the widget for everyone', () => {
     assert.equal(await widget(clientPage).locator('.team').count(), 0, 'clients see no triage');
   });
 
-  test('who is on it: a card says so (an agent as such), with its priority and labels; the team takes a free one; one taken meanwhile by someone else is said on its card; clients only read it', async () => {
+  test('who is on it: a card says so (an agent as such), with its priority and labels; the team takes a free one and sets its priority and labels; one taken meanwhile by someone else is said on its card; clients only read it', async () => {
     const dev = await newReviewer(stack, 'Dora Dev');
     const rival = await newReviewer(stack, 'Ravi Rival');
     const free = await comment(stack.admin, 'Free to take');
@@ -280,6 +280,20 @@ describe('the widget for everyone', () => {
     await freeCard.locator('.pill.priority-high').waitFor();
     const stored = (await call(stack.api.app, 'GET', `/api/comments/${free.id}`, { token: dev.token })).body;
     assert.equal(stored.priority, 'high');
+    // And its labels: one added from the menu, then taken off by its button.
+    await freeCard.getByLabel('Add a label').selectOption({ label: 'Checkout' });
+    await freeCard.locator('[role=status]', { hasText: 'Labels set.' }).waitFor();
+    await freeCard.locator('.labels', { hasText: 'Checkout' }).waitFor();
+    const labelled = (await call(stack.api.app, 'GET', `/api/comments/${free.id}`, { token: dev.token })).body;
+    assert.deepEqual(
+      labelled.labels.map((l: { name: string }) => l.name),
+      ['Checkout'],
+    );
+    assert.equal(await freeCard.getByLabel('Add a label').count(), 0, 'no label left to add');
+    await screenshot(page, 'labels-on-card');
+    await freeCard.getByRole('button', { name: 'Take the label Checkout off' }).click();
+    await freeCard.locator('.labels').waitFor({ state: 'detached' });
+    await freeCard.getByLabel('Add a label').waitFor();
     // Whose: mine, then nobody's.
     await widget(page).locator('#svc-all-pages').check();
     await widget(page).getByLabel('Whose').selectOption({ label: 'Assigned to me' });

@@ -23,6 +23,8 @@ export interface Actions {
   setAssignee(assignee: '' | 'me' | 'none'): void;
   triage(id: string, action: 'archive' | 'reopen' | 'claim'): void;
   setPriority(id: string, priority: Priority): void;
+  /** The workspace's labels the comment has from now on. */
+  setLabels(id: string, labelIds: string[]): void;
   remove(id: string): void;
   setDeleting(id: string | null): void;
   showMore(): void;

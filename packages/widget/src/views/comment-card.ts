@@ -7,6 +7,7 @@ import type { MessageId } from '../i18n.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { formError } from './form.js';
+import { labelChips, labelMenu } from './labels-menu.js';
 import { mentionField, mentioningText } from './mention-field.js';
 import { commitLink } from './parts.js';
 import { verifyControls } from './verify.js';
@@ -16,18 +17,6 @@ function pills(store: Store, c: Comment): Node[] {
   if (c.priority === 'none') return state;
   return [...state, h('span', { class: `pill priority-${c.priority}` }, store.i18n.t(`priority.${c.priority}`))];
 }
-
-/** Its labels: each its name after a dot of its colour. */
-const labelChips = (c: Comment): Node | null =>
-  c.labels.length
-    ? h(
-        'div',
-        { class: 'labels' },
-        c.labels.map((label) =>
-          h('span', { class: 'label' }, h('span', { class: `dot ${label.color}`, 'aria-hidden': 'true' }), label.name),
-        ),
-      )
-    : null;
 
 /**
  * Reopen, archive, delete and move pin, as the server says this user may now (`can`). Reopen
@@ -61,6 +50,7 @@ function triageActions(store: Store, actions: Actions, c: Comment): Node | null 
       ? button(c.anchor ? 'triage.movePin' : 'triage.pinToElement', 'repin', () => actions.repin(c.id))
       : null,
     can.triage ? priorityMenu(store, actions, c) : null,
+    can.triage ? labelMenu(store, actions, c) : null,
   ].filter((node) => node !== null);
   if (!buttons.length) return null;
   // The team's triage, or a reviewer's own pin: labelled for what it holds.
@@ -211,7 +201,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
       h('span', { class: 'pills' }, pills(store, c)),
     ),
     h('p', null, c.body),
-    labelChips(c),
+    labelChips(store, actions, c),
     c.screenshot ? thumbnail(store, c) : null,
     c.anchor && store.view.words
       ? h(
