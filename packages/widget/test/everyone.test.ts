@@ -2,7 +2,7 @@
 // freshness while open, and plain words.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { seriousViolations } from '../../console/test/helpers.js';
 import { addClient, call, createProject } from '../../server/test/helpers.js';
 import {
@@ -261,15 +261,21 @@ describe('the widget for everyone', () => {
     await freeCard.getByText('On it: Dora Dev').waitFor();
     assert.equal(await freeCard.locator('button', { hasText: 'Take it' }).count(), 0);
 
-    // Someone else takes the other one before this panel hears of it.
+    // Someone else takes the other one before this panel hears of it: the panel's refreshes of
+    // the list are held meanwhile (on a busy machine one could come between the claim and the click).
     const racedCard = widget(page).locator(`[data-comment="${raced.id}"]`);
     await racedCard.locator('button', { hasText: 'Take it' }).waitFor();
+    const listRefresh = /\/api\/comments\?/;
+    const held: Route[] = [];
+    await page.route(listRefresh, (route) => void held.push(route));
     await call(stack.api.app, 'POST', `/api/comments/${raced.id}/claim`, { token: rival.token });
     await racedCard.locator('button', { hasText: 'Take it' }).click();
     await racedCard.locator('[role=status].refused', { hasText: 'Ravi Rival is already on this comment' }).waitFor();
     // The card now shows who took it, and nothing left to take.
     await racedCard.getByText('On it: Ravi Rival').waitFor();
     assert.equal(await racedCard.locator('button', { hasText: 'Take it' }).count(), 0);
+    await page.unroute(listRefresh);
+    for (const route of held) await route.continue();
     await screenshot(page, 'assignee-cards');
 
     // The team sets the priority from the card, by keyboard.
