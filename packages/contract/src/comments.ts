@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
 import { Anchor } from './anchor.js';
 import { Line, Multiline, Nullable, PageQuery, Text, Timestamp } from './common.js';
-import { CaptureContext, CommentContext, Screenshot } from './context.js';
+import { CaptureContext, CommentContext, CommentImage, Screenshot } from './context.js';
 import { CHANGES_WAIT_MAX_S, COMMENT_BODY_MAX, LABEL_COLORS, PRIORITIES, VERIFY_NOTE_MAX } from './rules.js';
 
 export type Priority = (typeof PRIORITIES)[number];
@@ -151,6 +151,7 @@ export type TimelineEvent = Static<typeof TimelineEvent>;
 export const CommentWithReplies = Type.Object({
   ...commentFields,
   replies: Type.Array(Reply),
+  images: Type.Array(CommentImage, { description: 'Its images and its replies’, oldest first' }),
   timeline: Type.Array(TimelineEvent, { description: 'What happened to it, oldest first' }),
 });
 export type CommentWithReplies = Static<typeof CommentWithReplies>;
@@ -373,3 +374,11 @@ export const MentionablePeople = Type.Object({
     description: 'By name; the team, its agents, and clients who can see the project',
   }),
 });
+
+export const ImageQuery = Type.Object({
+  reply: Type.Optional(
+    Line({ maxLength: 100, description: 'The id of your reply it belongs to; absent: the comment' }),
+  ),
+});
+
+export const CommentImageParams = Type.Object({ id: Line({ maxLength: 100 }), imageId: Line({ maxLength: 100 }) });

@@ -12,6 +12,12 @@ export const MAX_PAGE_ERRORS = 20;
 /** The largest screenshot the server takes; the widget encodes under 300 KB. */
 export const SCREENSHOT_MAX_BYTES = 512 * 1024;
 
+/** The largest image attached to a comment or a reply (a phone's photo, re-encoded by the widget, is far below). */
+export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Images a comment's thread holds at most, its replies' included. */
+export const IMAGES_PER_COMMENT_MAX = 20;
+
 /** The longest a request for changes may wait for one (`GET /api/comments/changes?wait=`), in seconds. */
 export const CHANGES_WAIT_MAX_S = 60;
 

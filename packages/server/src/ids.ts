@@ -16,6 +16,7 @@ export type IdPrefix =
   | 'inv'
   | 'rst'
   | 'att'
+  | 'img'
   | 'evt'
   | 'aud'
   | 'rec'

@@ -81,6 +81,8 @@ const commentRules = {
   'comment.delete': authorOrAdmin,
   'comment.repin': (actor, comment) => actor.role !== 'client' || isAuthor(actor, comment),
   'comment.attachScreenshot': isAuthor,
+  // Images of the comment itself; a reply's are its author's (see comments/images.ts).
+  'comment.attachImage': (actor, comment) => actor.role !== 'client' || isAuthor(actor, comment),
 } as const satisfies Record<string, CommentRule>;
 
 export type CommentAction = keyof typeof commentRules;
@@ -90,6 +92,8 @@ const commentRefusals: Record<CommentAction, string> = {
   'comment.delete': "Only the comment's author or an admin can delete it.",
   'comment.repin': 'A quick-access account can move the pins of its own comments only.',
   'comment.attachScreenshot': 'Only the comment’s author can attach its screenshot.',
+  'comment.attachImage':
+    'A quick-access account attaches images to its own comments, and to its replies (send ?reply= with the reply’s id).',
 };
 
 export function canOnComment(actor: Actor, action: CommentAction, comment: { author_id: string }): boolean {

@@ -248,6 +248,23 @@ export interface AttachmentTable {
   created_at: Timestamp;
 }
 
+/** An image of a comment's thread (see migration 0021). */
+export interface ImageTable {
+  id: string;
+  workspace_id: string;
+  comment_id: string;
+  /** The reply it belongs to; null: the comment. */
+  reply_id: string | null;
+  /** `after`: the verdict's timeline event it was taken for. */
+  event_id: string | null;
+  kind: 'attachment' | 'after';
+  author_id: string | null;
+  content_type: string;
+  bytes: Buffer | Uint8Array;
+  size: number;
+  created_at: Timestamp;
+}
+
 export interface ReplyTable {
   id: string;
   workspace_id: string;
@@ -382,6 +399,7 @@ export interface Tables {
   labels: LabelTable;
   comment_labels: CommentLabelTable;
   comment_mentions: CommentMentionTable;
+  images: ImageTable;
   replies: ReplyTable;
   comment_events: CommentEventTable;
   audit_events: AuditEventTable;

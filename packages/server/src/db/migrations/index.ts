@@ -19,6 +19,7 @@ import * as m0017 from './0017_tenant_doors.js';
 import * as m0018 from './0018_insight_rollups.js';
 import * as m0019 from './0019_team_work.js';
 import * as m0020 from './0020_mentions.js';
+import * as m0021 from './0021_images.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_insight_rollups': m0018,
   '0019_team_work': m0019,
   '0020_mentions': m0020,
+  '0021_images': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,6 +8,7 @@ import {
   showMentions,
 } from '@svc/contract';
 import type { Actor } from '../../actor.js';
+import { type ImageRow, presentImage } from './images.js';
 import { abilitiesOf } from './lifecycle.js';
 import type { CommentRow, ReplyRow } from './repo.js';
 import { presentTimelineEvent, type TimelineRow } from './timeline.js';
@@ -99,9 +100,11 @@ export const presentCommentWithReplies = (
   row: CommentRow,
   replies: ReplyRow[],
   timeline: TimelineRow[],
+  images: ImageRow[],
   actor: Actor,
 ): CommentWithReplies => ({
   ...presentComment(row, actor),
   replies: replies.map(presentReply),
   timeline: timeline.map(presentTimelineEvent),
+  images: images.map(presentImage),
 });

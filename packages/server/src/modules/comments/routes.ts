@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { SCREENSHOT_MAX_BYTES } from '@svc/contract';
+import { IMAGE_MAX_BYTES, IMAGES_PER_COMMENT_MAX, SCREENSHOT_MAX_BYTES } from '@svc/contract';
 import { SCREENSHOT_TYPES } from '@svc/contract/api';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { assignComment, claimComment } from './assignment.js';
+import { attachImage, getImage } from './images.js';
 import { mentionablePeople } from './mentions.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
 import * as service from './service.js';
@@ -15,11 +16,38 @@ const tags = ['comments'];
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
   const { watch } = ctx;
-  // Screenshots arrive as the image itself; the service reads its type from the bytes.
+  // Screenshots and images arrive as the image itself; the service reads its type from the
+  // bytes. Each route says how large (a screenshot's limit is the smaller).
   app.addContentTypeParser(
     [...SCREENSHOT_TYPES],
-    { parseAs: 'buffer', bodyLimit: SCREENSHOT_MAX_BYTES },
+    { parseAs: 'buffer', bodyLimit: IMAGE_MAX_BYTES },
     (_request, body, done) => done(null, body),
+  );
+
+  route(
+    app,
+    'POST /api/comments/{id}/images',
+    {
+      bodyLimit: IMAGE_MAX_BYTES,
+      tags,
+      summary: 'Attach an image to a comment, or to your reply to it',
+      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413 above); the type is read from the bytes (anything else, or a file cut short, is 415). Its metadata (EXIF and its location, XMP, IPTC, comments, text chunks) is removed before it is stored. To the comment: its author, admins and members; with \`?reply=\`, to that reply: its author. A thread holds at most ${IMAGES_PER_COMMENT_MAX} (409 past that).`,
+    },
+    async (request, reply) =>
+      reply.code(201).send(await attachImage(ctx, request.actor, request.params.id, request.body, request.query.reply)),
+  );
+
+  route(
+    app,
+    'GET /api/comments/{id}/images/{imageId}',
+    { tags, summary: "An image of the comment's thread, to whoever may read the comment" },
+    async (request, reply) => {
+      const image = await getImage(ctx, request.actor, request.params.id, request.params.imageId);
+      return reply
+        .header('cache-control', 'private, max-age=3600')
+        .header('content-type', image.content_type)
+        .send(Buffer.from(image.bytes));
+    },
   );
 
   route(
@@ -161,8 +189,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'GET /api/comments/{id}',
     { tags, summary: 'A comment with its replies and its timeline' },
     async (request) => {
-      const { comment, replies, timeline } = await service.getComment(ctx, request.actor, request.params.id);
-      return presentCommentWithReplies(comment, replies, timeline, request.actor);
+      const { comment, replies, timeline, images } = await service.getComment(ctx, request.actor, request.params.id);
+      return presentCommentWithReplies(comment, replies, timeline, images, request.actor);
     },
   );
 

@@ -27,6 +27,7 @@ import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize, authorizeOnComment } from '../../policy.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
 import { excerpt } from './excerpt.js';
+import { listImagesOf, storableImage } from './images.js';
 import * as lifecycle from './lifecycle.js';
 import { recordMentions, resolveMentions } from './mentions.js';
 import { anchorColumns } from './presenter.js';
@@ -111,10 +112,7 @@ function withSoftware(context: CaptureContext, userAgent: string | undefined): C
 export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: string, bytes: unknown) {
   const comment = await requireComment(deps.db, actor, commentId);
   authorizeOnComment(actor, 'comment.attachScreenshot', comment);
-  const contentType = Buffer.isBuffer(bytes) ? imageType(bytes) : null;
-  if (!contentType || !Buffer.isBuffer(bytes)) {
-    throw new AppError('unsupported_media_type', 'A screenshot must be a PNG, JPEG or WebP image.');
-  }
+  const { bytes: stored, contentType } = storableImage(bytes);
   return inTransaction(deps.db, async (trx) => {
     const now = nowIso(deps.clock);
     await repo.putScreenshot(trx, {
@@ -122,8 +120,8 @@ export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: 
       workspace_id: actor.workspaceId,
       comment_id: comment.id,
       content_type: contentType,
-      bytes,
-      size: bytes.length,
+      bytes: stored,
+      size: stored.length,
       created_at: now,
     });
     // A change of the comment: an agent waiting on it (woken by its creation a moment before) hears of its screenshot.
@@ -142,15 +140,6 @@ export async function getScreenshot({ db }: Pick<AppContext, 'db'>, actor: Actor
 }
 
 /** The image type the bytes begin with (magic numbers), or null. */
-function imageType(bytes: Buffer): string | null {
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') {
-    return 'image/webp';
-  }
-  return null;
-}
-
 /** The priority of the comment a page sorted by priority ended at: where the next one starts. */
 async function priorityAt(db: Db, actor: Actor, after: string): Promise<number> {
   const row = await db
@@ -283,11 +272,12 @@ export async function findComments(database: Database, actor: Actor, query: Find
 
 export async function getComment({ db }: Pick<AppContext, 'db'>, actor: Actor, id: string) {
   const comment = await requireComment(db, actor, id);
-  const [replies, timeline] = await Promise.all([
+  const [replies, timeline, images] = await Promise.all([
     repo.listReplies(db, actor.workspaceId, id),
     listTimeline(db, actor.workspaceId, id),
+    listImagesOf(db, actor.workspaceId, [id]),
   ]);
-  return { comment, replies, timeline };
+  return { comment, replies, timeline, images };
 }
 
 export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: string, text: string) {

@@ -1,6 +1,7 @@
 import { displayState } from '@svc/contract/vocabulary';
 import { type Actor, scopeOf } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
+import { listImagesOf } from '../comments/images.js';
 import { presentCommentWithReplies } from '../comments/presenter.js';
 import * as comments from '../comments/repo.js';
 import { listTimelines } from '../comments/timeline.js';
@@ -67,9 +68,10 @@ async function* wholeComments({ db, actor, projectId }: Source, asStored = false
     });
     if (rows.length === 0) return;
     const ids = rows.map((row) => row.id);
-    const [replies, timelines] = await Promise.all([
+    const [replies, timelines, images] = await Promise.all([
       comments.listRepliesOf(db, actor.workspaceId, ids).then((rows) => groupBy(rows, (row) => row.comment_id)),
       listTimelines(db, actor.workspaceId, ids).then((rows) => groupBy(rows, (row) => row.comment_id)),
+      listImagesOf(db, actor.workspaceId, ids).then((rows) => groupBy(rows, (row) => row.comment_id)),
     ]);
     for (const [index, row] of rows.entries()) {
       if (index > 0 && index % TURN === 0) await giveWay();
@@ -77,6 +79,7 @@ async function* wholeComments({ db, actor, projectId }: Source, asStored = false
         row,
         replies.get(row.id) ?? [],
         timelines.get(row.id) ?? [],
+        images.get(row.id) ?? [],
         actor,
       );
       if (asStored) {

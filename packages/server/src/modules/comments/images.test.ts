@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { IMAGE_MAX_BYTES, IMAGES_PER_COMMENT_MAX } from '@svc/contract';
+import {
+  addClient,
+  addMember,
+  call,
+  createComment,
+  createProject,
+  createTestApp,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../../test/helpers.js';
+import {
+  cleanJpeg,
+  cleanPng,
+  cleanWebp,
+  jpegWithMetadata,
+  pngWithMetadata,
+  SECRETS,
+  webpChunks,
+  webpWithMetadata,
+} from '../../../test/images.js';
+
+describe('images of a thread: attached without their metadata, read like the screenshot', () => {
+  let t: TestApp;
+  let admin: Member;
+  let member: Member;
+  let project: { key: string; id: string };
+  before(async () => {
+    t = await createTestApp();
+    admin = await signUp(t.app);
+    member = await addMember(t.app, admin);
+    project = await createProject(t.app, admin);
+  });
+  after(() => t.close());
+
+  const send = (who: { token: string }, commentId: string, bytes: Buffer, type: string, reply?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/comments/${commentId}/images${reply ? `?reply=${reply}` : ''}`,
+      headers: { authorization: `Bearer ${who.token}`, 'content-type': type },
+      payload: bytes,
+    });
+  const read = (who: { token: string }, url: string) =>
+    t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${who.token}` } });
+  const noSecret = (stored: Buffer) => {
+    for (const secret of SECRETS) assert.equal(stored.includes(secret), false, `"${secret}" is gone`);
+  };
+
+  test('a JPEG and a PNG with EXIF (a GPS position), XMP, IPTC, comments and text arrive as they were made, without any of it', async () => {
+    const { id } = await createComment(t.app, member, project.key, 'The logo is blurry');
+    for (const [dirty, clean, type] of [
+      [jpegWithMetadata(), cleanJpeg, 'image/jpeg'],
+      [pngWithMetadata(), cleanPng, 'image/png'],
+    ] as const) {
+      for (const secret of SECRETS.slice(0, 2)) assert.ok(dirty.includes(secret), 'the file sent holds it');
+      const sent = await send(member, id, dirty, type);
+      assert.equal(sent.statusCode, 201, sent.body);
+      const image = sent.json();
+      assert.equal(image.contentType, type);
+      assert.equal(image.kind, 'attachment');
+      assert.equal(image.bytes, clean.length);
+      const stored = await read(admin, image.url);
+      assert.equal(stored.statusCode, 200);
+      assert.equal(stored.headers['content-type'], type);
+      assert.deepEqual(stored.rawPayload, clean, 'the image itself, byte for byte');
+      noSecret(stored.rawPayload);
+    }
+  });
+
+  test('a WebP loses its EXIF and XMP chunks and their flags; its colour profile stays', async () => {
+    const { id } = await createComment(t.app, member, project.key, 'The hero image is cut');
+    const dirty = webpWithMetadata();
+    assert.deepEqual(webpChunks(dirty), ['VP8X', 'ICCP', 'VP8 ', 'EXIF', 'XMP ']);
+    const sent = await send(member, id, dirty, 'image/webp');
+    assert.equal(sent.statusCode, 201, sent.body);
+    const stored = (await read(member, sent.json().url)).rawPayload;
+    assert.deepEqual(webpChunks(stored), ['VP8X', 'ICCP', 'VP8 ']);
+    assert.equal(stored.readUInt32LE(4) + 8, stored.length, 'the RIFF size is the file’s');
+    assert.equal((stored[20] as number) & 0x0c, 0, 'VP8X no longer announces EXIF or XMP');
+    assert.deepEqual(stored, cleanWebp, 'the file as it was made, byte for byte');
+    noSecret(stored);
+  });
+
+  test('a screenshot sent straight to the API loses its metadata too', async () => {
+    const { id } = await createComment(t.app, member, project.key, 'Shot with a phone');
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/comments/${id}/screenshot`,
+      headers: { authorization: `Bearer ${member.token}`, 'content-type': 'image/jpeg' },
+      payload: jpegWithMetadata(),
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    const stored = await read(member, `/api/comments/${id}/screenshot`);
+    assert.deepEqual(stored.rawPayload, cleanJpeg);
+  });
+
+  test('refused, and nothing stored: a text file named .png, a JPEG cut short, one over the size limit, one past the thread’s limit', async () => {
+    const { id } = await createComment(t.app, member, project.key, 'Refusals');
+    const text = await send(member, id, Buffer.from('just some text, called logo.png'), 'image/png');
+    assert.equal(text.statusCode, 415);
+    assert.match(text.json().detail, /PNG, JPEG or WebP/);
+    const cut = await send(member, id, cleanJpeg.subarray(0, cleanJpeg.length - 40), 'image/jpeg');
+    assert.equal(cut.statusCode, 415);
+    assert.match(cut.json().detail, /Not a whole JPEG/);
+    const huge = Buffer.concat([cleanPng, Buffer.alloc(IMAGE_MAX_BYTES)]);
+    assert.equal((await send(member, id, huge, 'image/png')).statusCode, 413);
+    const read1 = await call(t.app, 'GET', `/api/comments/${id}`, { token: member.token });
+    assert.deepEqual(read1.body.images, []);
+    for (let i = 0; i < IMAGES_PER_COMMENT_MAX; i++)
+      assert.equal((await send(member, id, cleanPng, 'image/png')).statusCode, 201);
+    const over = await send(member, id, cleanPng, 'image/png');
+    assert.equal(over.statusCode, 409);
+    const read2 = await call(t.app, 'GET', `/api/comments/${id}`, { token: member.token });
+    assert.equal(read2.body.images.length, IMAGES_PER_COMMENT_MAX);
+  });
+
+  test('who attaches: the comment’s author and the team to the comment, a reply’s author to the reply; who reads: whoever reads the comment', async () => {
+    const other = await createProject(t.app, admin);
+    const client = await addClient(t.app, admin, project.key, 'Cleo Client');
+    const elsewhere = await addClient(t.app, admin, other.key, 'Otto Other');
+    const stranger = await signUp(t.app, 'Stranger');
+    const { id } = await createComment(t.app, member, project.key, 'Whose images');
+    assert.equal((await send(admin, id, cleanPng, 'image/png')).statusCode, 201, 'the team');
+    const byClient = await send(client, id, cleanPng, 'image/png');
+    assert.equal(byClient.statusCode, 403, 'a client, to someone else’s comment');
+    const reply = await call(t.app, 'POST', `/api/comments/${id}/replies`, {
+      token: client.token,
+      body: { body: 'Here is what I see' },
+    });
+    const onReply = await send(client, id, cleanJpeg, 'image/jpeg', reply.body.id);
+    assert.equal(onReply.statusCode, 201, 'a client, to its own reply');
+    assert.equal(onReply.json().replyId, reply.body.id);
+    assert.equal((await send(member, id, cleanPng, 'image/png', reply.body.id)).statusCode, 403, 'another’s reply');
+    assert.equal((await send(member, id, cleanPng, 'image/png', 'rpl_nothing')).statusCode, 404);
+    const thread = (await call(t.app, 'GET', `/api/comments/${id}`, { token: client.token })).body;
+    assert.deepEqual(
+      thread.images.map((image: { replyId: string | null; by: { name: string } }) => [image.replyId, image.by.name]),
+      [
+        [null, 'Ada Admin'],
+        [reply.body.id, 'Cleo Client'],
+      ],
+    );
+    const url = onReply.json().url;
+    assert.equal((await read(client, url)).statusCode, 200);
+    for (const outsider of [elsewhere, stranger]) {
+      assert.equal((await read(outsider, url)).statusCode, 404, 'not its comment to read');
+      assert.equal((await send(outsider, id, cleanPng, 'image/png')).statusCode, 404);
+    }
+    const anotherComment = await createComment(t.app, member, project.key, 'Another');
+    const wrongPair = await read(admin, `/api/comments/${anotherComment.id}/images/${onReply.json().id}`);
+    assert.equal(wrongPair.statusCode, 404, 'an image is read through its own comment only');
+  });
+});
