@@ -77,6 +77,15 @@ const pngChunk = (type: string, data: Buffer) => {
   return Buffer.concat([head, data, crc]);
 };
 
+/** The clean PNG told apart by `n` (a density chunk, which a stored image keeps): for tests that match files. */
+export function numberedPng(n: number, png = cleanPng): Buffer {
+  const headerEnd = 8 + 12 + png.readUInt32BE(8);
+  const density = Buffer.alloc(9);
+  density.writeUInt32BE(n, 0);
+  density.writeUInt32BE(n, 4);
+  return Buffer.concat([png.subarray(0, headerEnd), pngChunk('pHYs', density), png.subarray(headerEnd)]);
+}
+
 /** The clean PNG with text, EXIF and time chunks after its header. */
 export function pngWithMetadata(png = cleanPng): Buffer {
   const headerEnd = 8 + 12 + png.readUInt32BE(8);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { type Kysely, Migrator } from 'kysely';
 import { createTestDatabase, dialect, testConfig } from '../../../test/helpers.js';
+import { cleanJpeg, jpegWithMetadata } from '../../../test/images.js';
 import type { Actor } from '../../actor.js';
 import { buildApp } from '../../app.js';
 import type { DatabaseConfig } from '../../config.js';
@@ -754,6 +755,66 @@ describe('upgrades lose nothing', () => {
       );
       const told = await app.inject({ method: 'GET', url: '/api/me/notifications', headers: lenaHeaders });
       assert.equal(told.json().items[0].type, 'CommentMentioned');
+    } finally {
+      await app.close();
+    }
+  });
+  test('0021 (images): comments of 0020 have no images; one is then attached to a reply, without its metadata', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0020';
+    const at = '2026-04-01T00:00:00.000Z';
+    await databaseAt(database, '0020_mentions', async (db) => {
+      await insertAda(db, password);
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await db
+        .insertInto('comments')
+        .values({
+          id: 'cmt_1',
+          workspace_id: 'ws_1',
+          project_id: 'prj_1',
+          author_id: 'usr_1',
+          body: 'Written in 0020',
+          page_url: 'https://a.test/',
+          status: 'open',
+          reply_count: 1,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await db
+        .insertInto('replies')
+        .values({
+          id: 'rpl_1',
+          workspace_id: 'ws_1',
+          comment_id: 'cmt_1',
+          author_id: 'usr_1',
+          kind: 'user',
+          body: 'A reply of 0020',
+          created_at: at,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'ada@a.test', password },
+      });
+      const headers = { authorization: `Bearer ${login.json().token}` };
+      const before = (await app.inject({ method: 'GET', url: '/api/comments/cmt_1', headers })).json();
+      assert.deepEqual(before.images, []);
+      assert.equal(before.replies[0].body, 'A reply of 0020');
+      const attached = await app.inject({
+        method: 'POST',
+        url: '/api/comments/cmt_1/images?reply=rpl_1',
+        headers: { ...headers, 'content-type': 'image/jpeg' },
+        payload: jpegWithMetadata(),
+      });
+      assert.equal(attached.statusCode, 201, attached.body);
+      const stored = await app.inject({ method: 'GET', url: attached.json().url, headers });
+      assert.deepEqual(stored.rawPayload, cleanJpeg);
     } finally {
       await app.close();
     }

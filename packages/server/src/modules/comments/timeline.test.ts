@@ -14,6 +14,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
+import { cleanPng } from '../../../test/images.js';
 import type { Actor } from '../../actor.js';
 import { inTransaction } from '../../db/transaction.js';
 import { fire } from './lifecycle.js';
@@ -21,7 +22,7 @@ import { fire } from './lifecycle.js';
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
 const OTHER = 'ffffeeee00001111222233334444555566667777';
 const BUILD = '9f1c2e0aa11bb22cc33dd44ee55ff66778899001';
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+const PNG = cleanPng;
 
 type Event = TimelineEvent;
 

@@ -13,11 +13,11 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
+import { cleanJpeg, jpegWithMetadata, numberedPng } from '../../../test/images.js';
 import { csvField } from './export.js';
 
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
-const png = (fill: number) =>
-  Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2048, fill)]);
+const png = numberedPng;
 
 /** The files of a zip archive: name → contents. */
 async function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
@@ -186,7 +186,7 @@ describe(`exporting a workspace's comments (${dialect})`, () => {
     assert.deepEqual([audit.body.items[0].actor.id, audit.body.items[0].detail], [admin.id, 'CSV']);
   });
 
-  test('screenshots: a zip of every project or one, named by project and comment, streamed; admins only, recorded', async () => {
+  test('screenshots and images: a zip of every project or one, named by project and comment, streamed; admins only, recorded', async () => {
     const first = (await createComment(t.app, admin, site.key, 'With a screenshot')).id;
     for (const [id, fill] of [
       [first, 1],
@@ -200,6 +200,15 @@ describe(`exporting a workspace's comments (${dialect})`, () => {
       });
       assert.equal(shot.statusCode, 200, shot.body);
     }
+    // An image of the thread, in a folder of its comment (sent with metadata, kept without).
+    const image = await t.app.inject({
+      method: 'POST',
+      url: `/api/comments/${first}/images`,
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/jpeg' },
+      payload: jpegWithMetadata(),
+    });
+    assert.equal(image.statusCode, 201, image.body);
+    const imageFile = `${site.key}/${first}/${image.json().id}.jpg`;
     const zip = (query: string, token = admin.token) =>
       t.app.inject({
         method: 'GET',
@@ -214,8 +223,12 @@ describe(`exporting a workspace's comments (${dialect})`, () => {
       /^attachment; filename="workspace-screenshots-\d{4}-\d\d-\d\d\.zip"$/,
     );
     const files = await unzip(all.rawPayload);
-    assert.deepEqual([...files.keys()].sort(), [`${shop.key}/${tricky}.png`, `${site.key}/${first}.png`].sort());
+    assert.deepEqual(
+      [...files.keys()].sort(),
+      [`${shop.key}/${tricky}.png`, `${site.key}/${first}.png`, imageFile].sort(),
+    );
     assert.deepEqual(files.get(`${site.key}/${first}.png`), png(1));
+    assert.deepEqual(files.get(imageFile), cleanJpeg);
     assert.deepEqual(files.get(`${shop.key}/${tricky}.png`), png(2));
 
     const one = await unzip((await zip(`?project=${shop.key}`)).rawPayload);
