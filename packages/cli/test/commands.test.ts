@@ -116,8 +116,16 @@ describe('svc-cli apply, comments, init, stamp', () => {
       headers: { authorization: `Bearer ${server.admin.token}`, 'content-type': 'image/png' },
       payload: png,
     });
+    const photo = await server.app.inject({
+      method: 'POST',
+      url: `/api/comments/${id}/images`,
+      headers: { authorization: `Bearer ${server.admin.token}`, 'content-type': 'image/png' },
+      payload: png,
+    });
+    assert.equal(photo.statusCode, 201, photo.body);
     const shown = await runCli(['comments', 'show', id], { cwd: repo.dir, env });
     assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`image +${photo.json().id}: attached by .+, 0 KB`));
     assert.match(shown.stdout, /browser +Firefox 133\.0 on Linux/);
     assert.match(shown.stdout, /source +Totals · src\/Totals\.vue\n/);
     assert.match(shown.stdout, /! network +GET https:\/\/app\.example\.test\/api\/totals answered 502/);

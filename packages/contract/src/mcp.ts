@@ -40,6 +40,9 @@ export interface FeedbackHost {
 
 const Id = Type.Object({ id: Type.String({ description: 'A comment id (cmt_…)' }) });
 
+/** The images of a thread an agent is given with it, the latest: enough to see, without flooding its context. */
+const AGENT_IMAGES_MAX = 6;
+
 /** What an agent needs to act on a comment, without flooding its context. */
 function brief(comment: Comment) {
   return {
@@ -83,6 +86,14 @@ function full(comment: CommentWithReplies) {
         ? 'pending: the reviewer’s widget is sending it; wait_for_feedback wakes when it arrives'
         : null,
     thread: comment.replies.map((r) => ({ by: r.author?.name ?? 'automatic', at: r.createdAt, text: r.body })),
+    images: comment.images.slice(-AGENT_IMAGES_MAX).map((image) => ({
+      what:
+        image.kind === 'after'
+          ? 'the element as its author saw it when giving a verdict'
+          : `attached by ${image.by?.name ?? 'a former member'}${image.replyId ? ' to a reply' : ''}`,
+      reply: image.replyId,
+      at: image.createdAt,
+    })),
     fix: fixStory(comment.timeline),
     timeline: comment.timeline.map((event) => ({ at: event.at, kind: event.kind, what: timelineSentence(event) })),
   };
@@ -143,12 +154,16 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
     },
     get_feedback: {
       description:
-        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these; from a development build, `pinned.source`: the components that render it and the file and line it is written in), the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, its timeline (who applied it in which commit and how, the build that took it Live, the author’s verdicts; `fix` sums up the latest fix in one line), and the screenshot as an image when there is one.',
+        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these; from a development build, `pinned.source`: the components that render it and the file and line it is written in), the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, the images people attached (and the element as its author saw it when giving a verdict), its timeline (who applied it in which commit and how, the build that took it Live, the author’s verdicts; `fix` sums up the latest fix in one line), and the screenshot and the thread’s images (at most 6, the latest) as images, in the order `images` lists them after the screenshot.',
       input: Id,
       run: async (args) => {
         const comment = await host.send('GET /api/comments/{id}', { params: { id: String(args.id) } });
         const content = text(full(comment));
         if (comment.screenshot) content.push({ type: 'image', ...(await host.image(comment.screenshot.url)) });
+        // The thread's images after it, in the order `images` lists them (the latest, when many).
+        for (const image of comment.images.slice(-AGENT_IMAGES_MAX)) {
+          content.push({ type: 'image', ...(await host.image(image.url)) });
+        }
         return content;
       },
     },

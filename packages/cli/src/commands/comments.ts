@@ -90,6 +90,15 @@ export function printComment(comment: CommentWithReplies): void {
   if (comment.screenshot)
     printData(`  screenshot: svc-cli screenshot ${comment.id} (${Math.round(comment.screenshot.bytes / 1024)} KB)`);
   for (const reply of comment.replies) printData(`  > ${reply.author?.name ?? 'svc'}: ${reply.body}`);
+  for (const image of comment.images) {
+    const what =
+      image.kind === 'after'
+        ? 'after (the element at the verdict)'
+        : `attached by ${image.by?.name ?? 'a former member'}`;
+    printData(
+      `  image     ${image.id}: ${what}${image.replyId ? ' to a reply' : ''}, ${Math.round(image.bytes / 1024)} KB`,
+    );
+  }
   const fix = fixStory(comment.timeline);
   if (fix) printData(`  fix       ${fix}`);
   printData('  timeline (UTC)');

@@ -15,6 +15,7 @@ import {
   type TestApp,
   waitersAre,
 } from '../../../test/helpers.js';
+import { cleanJpeg } from '../../../test/images.js';
 
 type Text = { type: 'text'; text: string };
 const json = (result: Record<string, unknown>) => JSON.parse(((result.content as Text[])[0] as Text).text);
@@ -168,8 +169,16 @@ describe('MCP over Streamable HTTP: /mcp', () => {
         },
       },
     });
+    // An image a reviewer attached: the agent sees it after the screenshot.
+    const attached = await t.app.inject({
+      method: 'POST',
+      url: `/api/comments/${id}/images`,
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/jpeg' },
+      payload: cleanJpeg,
+    });
+    assert.equal(attached.statusCode, 201, attached.body);
     const read = await client.callTool({ name: 'get_feedback', arguments: { id } });
-    const [text, image] = read.content as [Text, { type: string; data: string; mimeType: string }];
+    const [text, image, photo] = read.content as [Text, ...{ type: string; data: string; mimeType: string }[]];
     const feedback = JSON.parse(text.text);
     assert.equal(feedback.body, 'The logo is blurry');
     assert.equal(feedback.element, 'the “Acme logo” image');
@@ -178,6 +187,9 @@ describe('MCP over Streamable HTTP: /mcp', () => {
     assert.equal(feedback.pinned.position, undefined, 'where it was on one screen tells an agent nothing');
     assert.equal(image.mimeType, 'image/png');
     assert.deepEqual(Buffer.from(image.data, 'base64'), PNG);
+    assert.equal(photo?.mimeType, 'image/jpeg');
+    assert.deepEqual(Buffer.from(photo?.data ?? '', 'base64'), cleanJpeg);
+    assert.deepEqual(feedback.images, [{ what: 'attached by Ada Admin', reply: null, at: attached.json().createdAt }]);
 
     await client.callTool({ name: 'reply', arguments: { id, body: 'Looking into it' } });
     const applied = json(await client.callTool({ name: 'apply_fix', arguments: { id, commitSha: 'ABCDEF1234' } }));
