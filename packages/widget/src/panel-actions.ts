@@ -4,6 +4,7 @@ import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
 import { formStatus, submit } from './views/form.js';
+import { forgetImages, imagesToSend, sendImages } from './views/image-attach.js';
 
 /** What the actions need of the widget. */
 export interface PanelHost {
@@ -132,7 +133,15 @@ export function panelActions(host: PanelHost): Actions {
       if (view.toggle('expanded', id)) await store.loadThread(id);
     },
     reply: async (form, id, body) => {
-      const answer = await submitting(form, () => store.reply(id, body));
+      const answer = await submitting(form, async () => {
+        const answer = await store.reply(id, body);
+        if (answer.ok && imagesToSend(`reply-${id}`).length) {
+          const failed = await sendImages(store, `reply-${id}`, id, answer.data.id);
+          if (failed) store.confirm(id, t('images.notStored', { count: failed }), { refused: true });
+          await store.loadThread(id);
+        }
+        return answer;
+      });
       if (answer?.ok) focus(byId('svc-reply-', id));
     },
     verify: async (form, id, body) => {
@@ -151,7 +160,11 @@ export function panelActions(host: PanelHost): Actions {
       };
       const answer = await submitting(form, async () => {
         const answer = await store.createComment(view.draft, body, attach ? shoot : null);
-        if (answer.ok) view.set({ draft: null, highlighted: answer.data.id });
+        if (answer.ok) {
+          const failed = await sendImages(store, 'new', answer.data.id);
+          if (failed) store.confirm(answer.data.id, t('images.notStored', { count: failed }), { refused: true });
+          view.set({ draft: null, highlighted: answer.data.id });
+        }
         return answer;
       });
       if (answer?.ok) focus(card(answer.data.id));
@@ -169,6 +182,7 @@ export function panelActions(host: PanelHost): Actions {
       focus('#svc-language');
     },
     cancelDraft: () => {
+      forgetImages('new');
       view.set({ draft: null });
       focus('[data-new]');
     },

@@ -15,7 +15,7 @@ import { Updates } from './updates.js';
 import { type Draft, ViewState } from './view-state.js';
 
 /** A comment as the widget holds it: its replies once they have been loaded. */
-export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies' | 'timeline'>>;
+export type Comment = ApiComment & Partial<Pick<CommentWithReplies, 'replies' | 'timeline' | 'images'>>;
 /** The status filter of the comments list; '' is all of them. */
 export type StatusFilter = StatusFilterValue;
 

@@ -44,6 +44,12 @@ button{cursor:pointer}
 /** What the panel's contents look like: in the panel's chunk, added when it loads. */
 export const panelStyles = `
 .unlabel{margin-inline-start:2px;padding:0 4px;border:0;background:none;color:inherit;cursor:pointer;font-size:13px;line-height:1}
+.attach{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:6px 0}
+.attach .btn{font-weight:500;padding:4px 10px;cursor:pointer}
+.attach:focus-within .btn{outline:2px solid var(--pf-accent);outline-offset:2px}
+.thumbs{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:6px 0;padding:0}
+.thumbs li{display:flex;align-items:flex-start}
+.thumbs img{width:64px;height:48px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px;display:block}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mentioning{position:relative}
 .people{position:absolute;inset-inline:0;top:100%;z-index:2;margin:2px 0 0;padding:4px 0;list-style:none;background:#fff;border:1px solid var(--pf-line);border-radius:6px;box-shadow:0 4px 14px rgba(0,0,0,.15);max-height:180px;overflow:auto}

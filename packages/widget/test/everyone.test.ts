@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { seriousViolations } from '../../console/test/helpers.js';
 import { addClient, call, createProject } from '../../server/test/helpers.js';
+import { cleanPng, cleanWebp, jpegWithMetadata, SECRETS } from '../../server/test/images.js';
 import {
   appliedComment,
   launchBrowser,
@@ -362,6 +363,81 @@ describe('the widget for everyone', () => {
     const told = (await call(stack.api.app, 'GET', '/api/me/notifications', { token: lena.token })).body.items;
     assert.equal(told[0]?.type, 'CommentMentioned');
     assert.equal(told[0]?.excerpt, 'Thanks @Lena Fischer can you look?');
+  });
+
+  test('images: pasted into a new comment, dropped on a reply and picked, they arrive re-encoded without their metadata and show in the thread; keyboard, 390 px', async () => {
+    const writer = await newReviewer(stack, 'Ines Images');
+    const page = await openAs(writer, stack.pageUrl(), { width: 390, height: 844 });
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    await widget(page).locator('button', { hasText: 'New' }).click();
+    await widget(page).locator('.hint button', { hasText: 'Whole page' }).click();
+    const form = widget(page).locator('form', { has: page.locator('#svc-new-body') });
+    await form.locator('#svc-new-body').fill('The price is wrong, see the photo');
+    // Pasted, as from the clipboard: a photo with its location in it.
+    const withLocation = [...jpegWithMetadata()];
+    const inTheBrowser = (kind: 'paste' | 'drop', selector: string, bytes: number[], type: string) =>
+      page.evaluate(
+        ([kind, selector, bytes, type]) => {
+          const host = document.querySelector('[data-svc-widget]') as HTMLElement;
+          const target = host.shadowRoot?.querySelector(selector as string) as HTMLElement;
+          const data = new DataTransfer();
+          data.items.add(new File([new Uint8Array(bytes as number[])], 'photo', { type: type as string }));
+          target.dispatchEvent(
+            kind === 'paste'
+              ? new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })
+              : new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }),
+          );
+        },
+        [kind, selector, bytes, type] as const,
+      );
+    await inTheBrowser('paste', '#svc-new-body', withLocation, 'image/jpeg');
+    await form.locator('.thumbs img').first().waitFor();
+    // A text file named like an image is refused, said in words.
+    await form
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+    await form.getByRole('alert').filter({ hasText: 'not an image this browser can read' }).waitFor();
+    assert.equal(await form.locator('.thumbs img').count(), 1);
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'images to send');
+    await screenshot(page, 'images-to-send-390');
+    await form.locator('button[type=submit]', { hasText: 'Send' }).click();
+    const card = widget(page).locator('[data-comment]', { hasText: 'The price is wrong, see the photo' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-comment')) ?? '';
+    const thread = async () => (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: writer.token })).body;
+    const stored = (await thread()).images;
+    assert.equal(stored.length, 1);
+    assert.equal(stored[0].contentType, 'image/webp', 're-encoded by the browser');
+    const bytes = (
+      await stack.api.app.inject({
+        method: 'GET',
+        url: stored[0].url,
+        headers: { authorization: `Bearer ${writer.token}` },
+      })
+    ).rawPayload;
+    for (const secret of SECRETS) assert.equal(bytes.includes(secret), false, `${secret} did not leave the browser`);
+
+    // A reply: one dropped on it, one picked by keyboard.
+    await card.locator(`#svc-replies-${id}`).click();
+    await card.locator('.thumbs img').first().waitFor();
+    await inTheBrowser('drop', `#svc-reply-${id}`, [...cleanPng], 'image/png');
+    const replyForm = card.locator('form', { has: page.locator(`#svc-reply-${id}`) });
+    await replyForm.locator('.thumbs img').first().waitFor();
+    await replyForm.locator('input[type=file]').focus();
+    await replyForm
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'shot.webp', mimeType: 'image/webp', buffer: cleanWebp });
+    await replyForm.locator('.thumbs img').nth(1).waitFor();
+    await replyForm.getByRole('button', { name: 'Take image 2 off' }).click();
+    assert.equal(await replyForm.locator('.thumbs img').count(), 1);
+    await card.locator(`#svc-reply-${id}`).fill('Here is the page now');
+    await replyForm.locator('button[type=submit]').click();
+    await card.locator('.replies li', { hasText: 'Here is the page now' }).locator('.thumbs img').waitFor();
+    const images = (await thread()).images;
+    assert.equal(images.length, 2);
+    assert.equal(images[1].replyId, (await thread()).replies[0].id);
+    await screenshot(page, 'images-in-thread-390');
   });
 
   test('freshness: with the panel open, a comment by someone else appears, and a notification raised meanwhile shows in Updates', async () => {

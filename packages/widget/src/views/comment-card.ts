@@ -7,6 +7,7 @@ import type { MessageId } from '../i18n.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { formError } from './form.js';
+import { imageAttacher, threadImages } from './image-attach.js';
 import { labelChips, labelMenu } from './labels-menu.js';
 import { mentionField, mentioningText } from './mention-field.js';
 import { commitLink } from './parts.js';
@@ -281,6 +282,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
 
 function thread(store: Store, actions: Actions, c: Comment): Node {
   const { t } = store.i18n;
+  const attached = h('div');
   const form = h(
     'form',
     {
@@ -296,13 +298,19 @@ function thread(store: Store, actions: Actions, c: Comment): Node {
       store,
       h('textarea', { id: `svc-reply-${c.id}`, name: 'body', rows: '2', maxlength: COMMENT_BODY_MAX }),
     ),
+    attached,
     h('div', { class: 'actions' }, h('button', { class: 'btn primary', type: 'submit' }, t('comment.sendReply'))),
   );
+  attached.replaceWith(imageAttacher(store, `reply-${c.id}`, form));
+  const images = c.images ?? [];
+  const of = (replyId: string | null) =>
+    images.filter((image) => image.kind === 'attachment' && image.replyId === replyId);
   const story = c.timeline ? fixStory(c.timeline, t, store.i18n.locale) : null;
   return h(
     'div',
     null,
     story ? h('p', { class: 'muted story' }, story) : null,
+    threadImages(store, of(null)),
     h(
       'ul',
       { class: 'replies', 'aria-label': t('comment.repliesList') },
@@ -317,6 +325,7 @@ function thread(store: Store, actions: Actions, c: Comment): Node {
             h('span', { class: 'muted' }, timeAgo(r.createdAt, store.i18n)),
           ),
           h('div', { class: 'pre' }, r.body),
+          threadImages(store, of(r.id)),
         ),
       ),
     ),

@@ -4,12 +4,14 @@ import type { Store } from '../store.js';
 import type { Draft } from '../view-state.js';
 import type { Actions } from './actions.js';
 import { formError } from './form.js';
+import { imageAttacher } from './image-attach.js';
 import { mentionField, mentioningText } from './mention-field.js';
 
 /** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
 export function newCommentView(store: Store, draft: Draft, actions: Actions): Node {
   const { t } = store.i18n;
   const words = store.view.words;
+  const attached = h('div');
   const form = h(
     'form',
     {
@@ -34,6 +36,7 @@ export function newCommentView(store: Store, draft: Draft, actions: Actions): No
       store,
       h('textarea', { id: 'svc-new-body', name: 'body', rows: '4', maxlength: COMMENT_BODY_MAX, required: true }),
     ),
+    attached,
     h(
       'label',
       { class: 'toggle' },
@@ -48,5 +51,7 @@ export function newCommentView(store: Store, draft: Draft, actions: Actions): No
       h('button', { class: 'btn primary', type: 'submit' }, t('new.send')),
     ),
   );
+  // Built with the form, which takes what is pasted into it or dropped on it.
+  attached.replaceWith(imageAttacher(store, 'new', form));
   return form;
 }
