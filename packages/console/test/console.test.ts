@@ -13,6 +13,7 @@ import {
   type Member,
   signUp,
 } from '../../server/test/helpers.js';
+import { cleanPng, cleanWebp, jpegWithMetadata, SECRETS } from '../../server/test/images.js';
 import { startTestProvider } from '../../server/test/oidc-provider.js';
 import {
   type ConsoleStack,
@@ -529,6 +530,56 @@ describe('the console in Chromium, served by the server at /', () => {
     }
     const told = (await call(stack.api.app, 'GET', '/api/me/notifications', { token: quentin.token })).body.items;
     assert.equal(told[0]?.type, 'CommentMentioned');
+  });
+
+  test("images: a comment's images shown on its page; a reply sent with one pasted and one picked (a file that is no image refused in words), re-encoded without metadata; 1200 and 390 px", async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const { id } = await createComment(stack.api.app, stack.admin, project.key, 'Photo of the broken banner');
+    const attached = await stack.api.app.inject({
+      method: 'POST',
+      url: `/api/comments/${id}/images`,
+      headers: { authorization: `Bearer ${stack.admin.token}`, 'content-type': 'image/png' },
+      payload: cleanPng,
+    });
+    assert.equal(attached.statusCode, 201, attached.body);
+    const { page, errors } = await open(stack.admin, `/comments/${id}`);
+    await page.getByRole('heading', { name: 'Images' }).waitFor();
+    await page.locator('ul.thumbs img[alt="Image 1"]').first().waitFor();
+    const form = page.locator('form', { has: page.getByRole('textbox', { name: 'Reply' }) });
+    await page.getByRole('textbox', { name: 'Reply' }).fill('This is what I see');
+    await page.evaluate(
+      (bytes) => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array(bytes)], 'photo.jpg', { type: 'image/jpeg' }));
+        const field = document.querySelector('textarea') as HTMLTextAreaElement;
+        field.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      },
+      [...jpegWithMetadata()],
+    );
+    await form.locator('ul.thumbs img').first().waitFor();
+    await form
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('text') });
+    await form.getByRole('alert').filter({ hasText: 'not an image this browser can read' }).waitFor();
+    await form
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'shot.webp', mimeType: 'image/webp', buffer: cleanWebp });
+    await form.locator('ul.thumbs img').nth(1).waitFor();
+    await look(page, 'console-images-to-send', errors);
+    await form.getByRole('button', { name: 'Send reply' }).click();
+    await page.locator('.thread li', { hasText: 'This is what I see' }).locator('ul.thumbs img').nth(1).waitFor();
+    const thread = (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: stack.admin.token })).body;
+    assert.equal(thread.images.length, 3);
+    assert.equal(thread.images[1].replyId, thread.replies[0].id);
+    const photo = await stack.api.app.inject({
+      method: 'GET',
+      url: thread.images[1].url,
+      headers: { authorization: `Bearer ${stack.admin.token}` },
+    });
+    for (const secret of SECRETS) assert.equal(photo.rawPayload.includes(secret), false, secret);
+    const phone = await open(stack.admin, `/comments/${id}`, { width: 390, height: 844 });
+    await phone.page.locator('.thread ul.thumbs img').nth(1).waitFor();
+    await look(phone.page, 'console-images-phone', phone.errors);
   });
 
   test('projects: create, edit origins, install snippets with this server and the key, builds, delete by typing the key', async () => {

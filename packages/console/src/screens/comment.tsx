@@ -11,6 +11,7 @@ import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabula
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t, tx } from '../i18n.js';
+import { ImageList, ImagePicker, PrivateImage, sendImages, useAttaching } from '../images.js';
 import { MentionField } from '../mention-field.js';
 import { Link, navigate } from '../router.js';
 import {
@@ -30,30 +31,6 @@ import {
   useLoad,
   usePages,
 } from '../ui.js';
-
-/** The screenshot, fetched with the session's token (it is private), shown from a blob: URL. */
-function ScreenshotImage({ id }: { id: string }) {
-  const [url, setUrl] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let objectUrl: string | null = null;
-    void api.blob(`/api/comments/${encodeURIComponent(id)}/screenshot`).then((blob) => {
-      if (!blob) return setFailed(true);
-      objectUrl = URL.createObjectURL(blob);
-      setUrl(objectUrl);
-    });
-    return () => {
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [id]);
-  if (failed) return <p class="muted">{t('comment.screenshotFailed')}</p>;
-  if (!url) return <p class="muted">{t('comment.screenshotLoading')}</p>;
-  return (
-    <a href={url} target="_blank" rel="noopener noreferrer">
-      <img class="screenshot" src={url} alt={t('comment.screenshotAlt')} />
-    </a>
-  );
-}
 
 type Context = NonNullable<AnswerOf<'GET /api/comments/{id}'>['context']>;
 
@@ -202,7 +179,17 @@ export function CommentDetail({ id }: { id: string }) {
       {comment.screenshot ? (
         <>
           <h2>{t('comment.screenshot')}</h2>
-          <ScreenshotImage id={comment.id} />
+          <PrivateImage
+            path={`/api/comments/${encodeURIComponent(comment.id)}/screenshot`}
+            alt={t('comment.screenshotAlt')}
+            className="screenshot"
+          />
+        </>
+      ) : null}
+      {attachedTo(comment, null).length ? (
+        <>
+          <h2>{t('images.title')}</h2>
+          <ImageList images={attachedTo(comment, null)} />
         </>
       ) : null}
       {comment.context ? <ContextFacts context={comment.context} /> : null}
@@ -480,10 +467,15 @@ function CommentActions({
   );
 }
 
+/** The images people attached to the comment (replyId null) or to one of its replies. */
+const attachedTo = (comment: Comment, replyId: string | null) =>
+  comment.images.filter((image) => image.kind === 'attachment' && image.replyId === replyId);
+
 /** The replies, oldest first, and the box to write one. */
 function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending: boolean }) {
   const [reply, setReply] = useState('');
   const [chosen, setChosen] = useState<Mentionable[]>([]);
+  const attaching = useAttaching();
   return (
     <>
       <h2>{t('comment.replies', { count: comment.replies.length })}</h2>
@@ -498,6 +490,7 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
                 </span>
               </div>
               <div class="body-text">{r.body}</div>
+              <ImageList images={attachedTo(comment, r.id)} />
             </li>
           ))}
         </ul>
@@ -507,15 +500,24 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
       <form
         class="card"
         style="margin-top:12px"
+        {...attaching.receivers}
         onSubmit={async (event) => {
           event.preventDefault();
           const body = encodeMentions(reply.trim(), chosen);
-          const answer = await act(() =>
-            api.call('POST /api/comments/{id}/replies', { params: { id: comment.id }, body: { body } }),
-          );
+          const images = attaching.state.images.map((image) => image.blob);
+          const answer = await act(async () => {
+            const sent = await api.call('POST /api/comments/{id}/replies', {
+              params: { id: comment.id },
+              body: { body },
+            });
+            // The images follow the reply they belong to, before the page reads the thread again.
+            if (sent.ok && images.length) await sendImages(images, comment.id, sent.data.id);
+            return sent;
+          });
           if (answer) {
             setReply('');
             setChosen([]);
+            attaching.clear();
           }
         }}
       >
@@ -528,6 +530,7 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
           onValue={setReply}
           onChosen={(person) => setChosen([...chosen, person])}
         />
+        <ImagePicker attaching={attaching} />
         <button type="submit" class="primary" disabled={pending || !reply.trim()}>
           {t('comment.sendReply')}
         </button>
