@@ -1,8 +1,9 @@
 // The widget's heavier parts are scripts of their own on the API server, loaded the first time
 // they are needed: the signed-in panel, the anchoring (finding and picking elements) and the
-// screenshot. Each sets one global when it runs, read once here.
+// screenshot, the markup. Each sets one global when it runs, read once here.
 import { LOCALES, type Messages, PSEUDO_LOCALE } from '@svc/contract/i18n';
 import type { Anchoring } from './anchoring/index.js';
+import type { MarkUp } from './markup.js';
 import type { panelActions } from './panel-actions.js';
 import { SCREENSHOT_BUDGET_MS, ScreenshotTooSlow } from './screenshot-budget.js';
 import type { signInView } from './views/sign-in.js';
@@ -35,12 +36,14 @@ export interface Chunks {
   };
   __svcAnchoring: Anchoring;
   __svcScreenshot: Capture;
+  __svcMarkup: MarkUp;
 }
 
 const FILES: Record<keyof Chunks, string> = {
   __svcPanel: 'widget-panel.js',
   __svcAnchoring: 'widget-anchoring.js',
   __svcScreenshot: 'widget-screenshot.js',
+  __svcMarkup: 'widget-markup.js',
 };
 
 /** The languages with a chunk: every one but English (in the widget itself), and the pseudo-language of the tests. */

@@ -1,10 +1,12 @@
 // What the panel's views ask for (see views/actions.ts): each changes the state through the
 // store, whose announcements redraw the panel, then puts focus where the person expects it.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
+import type { Chunks } from './chunks.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
-import { formStatus, submit } from './views/form.js';
+import { formError, formStatus, submit } from './views/form.js';
 import { forgetImages, imagesToSend, sendImages } from './views/image-attach.js';
+import { keepMarkedShot, markedShot } from './views/new-comment.js';
 
 /** What the actions need of the widget. */
 export interface PanelHost {
@@ -23,6 +25,8 @@ export interface PanelHost {
   signedOut(): void;
   /** A screenshot of the page as it is, `element` outlined. */
   screenshot(element: Element | null): Promise<Blob>;
+  /** One of the widget's chunks (the markup's), loaded the first time. */
+  chunk<K extends keyof Chunks>(name: K): Promise<Chunks[K]>;
   /** The element of the page comment `id` is pinned to, when it is found. */
   elementOf(id: string): Element | null;
   /** Outlines an element of the page for a moment. */
@@ -154,13 +158,16 @@ export function panelActions(host: PanelHost): Actions {
     },
     setRejecting: (id) => askOnCard('rejecting', id, 'svc-note-', 'svc-not-fixed-'),
     sendComment: async (form, body, attach) => {
+      const marked = markedShot.blob;
       const shoot = (element: Element | null) => {
+        if (marked) return Promise.resolve(marked);
         formStatus(form, t('screenshot.sentTaking'));
         return host.screenshot(element);
       };
       const answer = await submitting(form, async () => {
         const answer = await store.createComment(view.draft, body, attach ? shoot : null);
         if (answer.ok) {
+          keepMarkedShot(null);
           const failed = await sendImages(store, 'new', answer.data.id);
           if (failed) store.confirm(answer.data.id, t('images.notStored', { count: failed }), { refused: true });
           view.set({ draft: null, highlighted: answer.data.id });
@@ -181,7 +188,33 @@ export function panelActions(host: PanelHost): Actions {
       await host.speak();
       focus('#svc-language');
     },
+    markUp: async () => {
+      const draft = view.draft;
+      if (!draft) return;
+      const form = focus('#svc-markup')?.closest('form') ?? null;
+      if (form) formStatus(form, t('markup.taking'));
+      // Marked again: the marks drawn before stay in the picture.
+      const image = await (markedShot.blob
+        ? Promise.resolve(markedShot.blob)
+        : host.screenshot(draft.element?.isConnected ? draft.element : null)
+      ).catch(() => null);
+      form?.querySelector('.status')?.remove();
+      if (!image) {
+        if (form) formError(form, t('markup.failed'));
+        return;
+      }
+      const root = form?.getRootNode();
+      if (!(root instanceof ShadowRoot)) return;
+      const markUp = await host.chunk('__svcMarkup').catch(() => null);
+      const marked = await markUp?.({ image, root, words: store.i18n }).catch(() => null);
+      if (marked) {
+        keepMarkedShot(marked);
+        view.set({});
+      }
+      focus('#svc-markup');
+    },
     cancelDraft: () => {
+      keepMarkedShot(null);
       forgetImages('new');
       view.set({ draft: null });
       focus('[data-new]');

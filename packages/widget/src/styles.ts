@@ -50,6 +50,7 @@ export const panelStyles = `
 .thumbs{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:6px 0;padding:0}
 .thumbs li{display:flex;align-items:flex-start}
 .thumbs img{width:64px;height:48px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px;display:block}
+.attach img.marked{width:96px;height:64px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mentioning{position:relative}
 .people{position:absolute;inset-inline:0;top:100%;z-index:2;margin:2px 0 0;padding:4px 0;list-style:none;background:#fff;border:1px solid var(--pf-line);border-radius:6px;box-shadow:0 4px 14px rgba(0,0,0,.15);max-height:180px;overflow:auto}

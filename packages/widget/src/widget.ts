@@ -7,7 +7,7 @@ import { pickLocale } from '@svc/contract/i18n';
 import { Poller } from '@svc/contract/poller';
 import { takeAccessToken, takeParam } from './address.js';
 import type { Change } from './changes.js';
-import { loadLocale, takeScreenshot } from './chunks.js';
+import { loadChunk, loadLocale, takeScreenshot } from './chunks.js';
 import type { WidgetConfig } from './config.js';
 import { wordsOf } from './i18n.js';
 import { watchNavigation } from './navigation.js';
@@ -84,6 +84,7 @@ export class Widget {
           void this.speak();
         },
         screenshot: (element) => this.screenshot(element),
+        chunk: (name) => loadChunk(this.config, name),
         elementOf: (id) => this.pins.elementOf(id),
         flash: (element) => this.shell.flash(element),
         batch: (work) => this.batch(work),

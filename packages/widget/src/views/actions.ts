@@ -34,6 +34,8 @@ export interface Actions {
   verify(form: HTMLFormElement | null, id: string, body: { ok: boolean; note?: string }): void;
   setRejecting(id: string | null): void;
   sendComment(form: HTMLFormElement, body: string, attachScreenshot: boolean): void;
+  /** Takes the screenshot now and opens the markup on it (again: on the one marked up). */
+  markUp(): void;
   /** Take the comment's screenshot again, after it could not be attached. */
   retryScreenshot(id: string): void;
   cancelDraft(): void;

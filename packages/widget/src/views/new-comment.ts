@@ -7,6 +7,16 @@ import { formError } from './form.js';
 import { imageAttacher } from './image-attach.js';
 import { mentionField, mentioningText } from './mention-field.js';
 
+/** The screenshot as the reviewer marked it up: sent instead of a new one. */
+export const markedShot: { blob: Blob | null; url: string } = { blob: null, url: '' };
+
+/** Keeps the marked-up screenshot for the draft (null: none any more). */
+export function keepMarkedShot(blob: Blob | null): void {
+  if (markedShot.url) URL.revokeObjectURL(markedShot.url);
+  markedShot.blob = blob;
+  markedShot.url = blob ? URL.createObjectURL(blob) : '';
+}
+
 /** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
 export function newCommentView(store: Store, draft: Draft, actions: Actions): Node {
   const { t } = store.i18n;
@@ -40,8 +50,23 @@ export function newCommentView(store: Store, draft: Draft, actions: Actions): No
     h(
       'label',
       { class: 'toggle' },
-      h('input', { type: 'checkbox', name: 'screenshot', id: 'svc-new-shot', checked: store.screenshotByDefault }),
+      h('input', {
+        type: 'checkbox',
+        name: 'screenshot',
+        id: 'svc-new-shot',
+        checked: store.screenshotByDefault || markedShot.blob !== null,
+      }),
       t('new.screenshot'),
+    ),
+    h(
+      'div',
+      { class: 'attach' },
+      markedShot.blob ? h('img', { class: 'marked', src: markedShot.url, alt: t('markup.preview') }) : null,
+      h(
+        'button',
+        { class: 'btn', type: 'button', id: 'svc-markup', onClick: () => actions.markUp() },
+        t(markedShot.blob ? 'markup.again' : 'markup.open'),
+      ),
     ),
     h('p', { class: 'muted' }, t('new.sentWith')),
     h(

@@ -12,6 +12,7 @@ const SCRIPTS = [
   'widget-panel.js',
   'widget-anchoring.js',
   'widget-screenshot.js',
+  'widget-markup.js',
   ...[...LOCALES.slice(1), PSEUDO_LOCALE].map((locale) => `widget-locale-${locale}.js`),
 ];
 

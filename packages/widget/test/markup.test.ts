@@ -1,0 +1,219 @@
+// Marking up the screenshot before sending: by mouse, touch and keyboard, with undo; what is
+// hidden is painted over in the file sent (its pixels never leave the browser); the markup is
+// a chunk of its own, loaded when markup starts. Checked on the stored file's pixels.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { seriousViolations } from '../../console/test/helpers.js';
+import { launchBrowser, newReviewer, openWidget, type Stack, screenshot, startStack, widget } from './helpers.js';
+
+type Box = { x: number; y: number; width: number; height: number };
+
+describe('marking up the screenshot', () => {
+  let browser: Browser;
+  let stack: Stack;
+  const contexts: BrowserContext[] = [];
+  before(async () => {
+    browser = await launchBrowser();
+    stack = await startStack();
+  });
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await stack?.close();
+  });
+
+  const markupLoaded = (page: Page) =>
+    page.evaluate(() =>
+      performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/widget-markup.js')),
+    );
+
+  /** Opens + New on the whole page and writes `body`; the form. */
+  async function newComment(page: Page, body: string): Promise<Locator> {
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    await widget(page).locator('button', { hasText: 'New' }).click();
+    await widget(page).locator('.hint button', { hasText: 'Whole page' }).click();
+    const form = widget(page).locator('form', { has: page.locator('#svc-new-body') });
+    await form.locator('#svc-new-body').fill(body);
+    return form;
+  }
+
+  /** Pixels of an image (its bytes) in a region: how many, and how far each channel strays from `like`. */
+  const region = (page: Page, bytes: number[], area: Box) =>
+    page.evaluate(
+      async ({ bytes, area }) => {
+        const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]));
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const drawing = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D;
+        drawing.drawImage(bitmap, 0, 0);
+        const data = drawing.getImageData(area.x, area.y, area.width, area.height).data;
+        const pixels: [number, number, number][] = [];
+        for (let i = 0; i < data.length; i += 4) pixels.push([data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0]);
+        return { width: bitmap.width, pixels };
+      },
+      { bytes, area },
+    );
+  const spread = (pixels: [number, number, number][]) =>
+    Math.max(
+      ...[0, 1, 2].map(
+        (c) => Math.max(...pixels.map((p) => p[c] as number)) - Math.min(...pixels.map((p) => p[c] as number)),
+      ),
+    );
+  const isRed = ([r, g, b]: [number, number, number]) => r > 170 && g < 90 && b < 90;
+  const isYellow = ([r, g, b]: [number, number, number]) => r > 200 && g > 170 && b < 110;
+
+  test('by mouse, touch and keyboard, with undo: the hidden region is uniform in the stored file where the page had text; its chunk loads when markup starts', async () => {
+    const reviewer = await newReviewer(stack, 'Mara Markup');
+    const page = await openWidget(browser, stack, reviewer, contexts, { viewport: { width: 1100, height: 760 } });
+    const form = await newComment(page, 'The headline gives away a customer’s name');
+    assert.equal(await markupLoaded(page), false, 'not loaded before markup starts');
+    await form.locator('#svc-markup').click();
+    const dialog = widget(page).getByRole('dialog', { name: 'Mark up the screenshot' });
+    await dialog.waitFor();
+    assert.equal(await markupLoaded(page), true);
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'the markup dialog');
+    const canvas = dialog.locator('canvas');
+    const shown = (await canvas.boundingBox()) as Box;
+    const imageWidth = await canvas.evaluate((el) => (el as HTMLCanvasElement).width);
+    assert.equal(imageWidth, 1100, 'the viewport at its own size');
+    // Image pixels (the page's, here) to where the dialog shows them.
+    const k = shown.width / imageWidth;
+    const at = (x: number, y: number) => [shown.x + x * k, shown.y + y * k] as const;
+    const drag = async (from: readonly [number, number], to: readonly [number, number]) => {
+      await page.mouse.move(...at(...from));
+      await page.mouse.down();
+      await page.mouse.move(...at(...to), { steps: 6 });
+      await page.mouse.up();
+    };
+    const status = dialog.getByRole('status');
+
+    // The headline, hidden by mouse: in the picture the page had its text there.
+    const headline = (await page.locator('#headline').boundingBox()) as Box;
+    const hidden = {
+      x: Math.round(headline.x),
+      y: Math.round(headline.y),
+      width: 200,
+      height: Math.round(headline.height),
+    };
+    const before = await canvas.evaluate(
+      (el, area) =>
+        Array.from(
+          (el as HTMLCanvasElement).getContext('2d')?.getImageData(area.x, area.y, area.width, area.height).data ?? [],
+        ),
+      hidden,
+    );
+    const beforePixels: [number, number, number][] = [];
+    for (let i = 0; i < before.length; i += 4)
+      beforePixels.push([before[i] ?? 0, before[i + 1] ?? 0, before[i + 2] ?? 0]);
+    assert.ok(spread(beforePixels) > 100, 'the headline’s text is there before');
+    await dialog.getByRole('button', { name: 'Hide' }).click();
+    await drag([hidden.x - 6, hidden.y - 6], [hidden.x + hidden.width + 6, hidden.y + hidden.height + 6]);
+    await status.filter({ hasText: 'Hide added.' }).waitFor();
+
+    // A yellow box where the page is empty, undone.
+    await dialog.getByRole('button', { name: 'Yellow' }).click();
+    await dialog.getByRole('button', { name: 'Box', exact: true }).click();
+    await drag([700, 560], [900, 680]);
+    await status.filter({ hasText: 'Box added.' }).waitFor();
+    await dialog.getByRole('button', { name: 'Undo' }).click();
+    await status.filter({ hasText: 'Undone.' }).waitFor();
+
+    // A red box by keyboard: from the cursor (the middle), 100 px right and 50 down.
+    await dialog.getByRole('button', { name: 'Red', exact: true }).click();
+    await canvas.focus();
+    await page.keyboard.press('Enter');
+    await status.filter({ hasText: 'Mark started' }).waitFor();
+    for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await status.filter({ hasText: 'Box added.' }).waitFor();
+    // Escape drops a mark begun, and leaves the dialog open.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Escape');
+    assert.equal(await dialog.isVisible(), true);
+
+    // An arrow by touch.
+    await dialog.getByRole('button', { name: 'Arrow' }).click();
+    const cdp = await page.context().newCDPSession(page);
+    const touch = async (type: 'touchStart' | 'touchMove' | 'touchEnd', point?: readonly [number, number]) =>
+      cdp.send('Input.dispatchTouchEvent', {
+        type,
+        touchPoints: point ? [{ x: point[0], y: point[1] }] : [],
+      });
+    await touch('touchStart', at(450, 150));
+    for (let i = 1; i <= 5; i++) await touch('touchMove', at(450 + i * 30, 150 + i * 20));
+    await touch('touchEnd');
+    await status.filter({ hasText: 'Arrow added.' }).waitFor();
+    // A text, typed in its field and placed by a click.
+    await dialog.getByRole('button', { name: 'Text', exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Text to place' }).fill('Wrong price');
+    await page.mouse.click(...at(420, 470));
+    await status.filter({ hasText: 'Text added.' }).waitFor();
+    await screenshot(page, 'markup-dialog');
+
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await form.locator('img.marked').waitFor();
+    assert.equal(await form.locator('#svc-markup').textContent(), 'Mark it up again');
+    assert.equal(await form.locator('#svc-new-shot').isChecked(), true);
+    await form.locator('button[type=submit]', { hasText: 'Send' }).click();
+    const card = widget(page).locator('[data-comment]', { hasText: 'gives away a customer' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-comment')) ?? '';
+    let stored = await stack.api.app.inject({
+      method: 'GET',
+      url: `/api/comments/${id}/screenshot`,
+      headers: { authorization: `Bearer ${reviewer.token}` },
+    });
+    for (let i = 0; i < 50 && stored.statusCode !== 200; i++) {
+      await page.waitForTimeout(100);
+      stored = await stack.api.app.inject({
+        method: 'GET',
+        url: `/api/comments/${id}/screenshot`,
+        headers: { authorization: `Bearer ${reviewer.token}` },
+      });
+    }
+    assert.equal(stored.statusCode, 200);
+    const bytes = [...stored.rawPayload];
+    // Hidden: one colour (the encoding's noise aside) where the text was.
+    const inner = { x: hidden.x + 3, y: hidden.y + 3, width: hidden.width - 6, height: hidden.height - 6 };
+    const redacted = await region(page, bytes, inner);
+    assert.equal(redacted.width, 1100);
+    assert.ok(spread(redacted.pixels) <= 12, `uniform where hidden (spread ${spread(redacted.pixels)})`);
+    // Undone: no yellow left.
+    assert.equal((await region(page, bytes, { x: 695, y: 555, width: 210, height: 130 })).pixels.some(isYellow), false);
+    // By keyboard: the top edge of the red box, from (550, 380) to (650, 380).
+    assert.ok((await region(page, bytes, { x: 560, y: 376, width: 80, height: 9 })).pixels.some(isRed), 'the red box');
+    // By touch: the arrow's line, through (525, 200).
+    assert.ok((await region(page, bytes, { x: 515, y: 190, width: 20, height: 20 })).pixels.some(isRed), 'the arrow');
+    assert.ok((await region(page, bytes, { x: 420, y: 470, width: 120, height: 24 })).pixels.some(isRed), 'the text');
+  });
+
+  test('on a 390 px phone the dialog fits, its tools wrap, and Escape on the canvas closes it with nothing kept', async () => {
+    const reviewer = await newReviewer(stack, 'Pia Phone');
+    const page = await openWidget(browser, stack, reviewer, contexts, { viewport: { width: 390, height: 844 } });
+    const form = await newComment(page, 'Marked on a phone');
+    await form.locator('#svc-markup').click();
+    const dialog = widget(page).getByRole('dialog', { name: 'Mark up the screenshot' });
+    await dialog.waitFor();
+    const overflow = await page.evaluate(() => {
+      const host = document.querySelector('[data-svc-widget]') as HTMLElement;
+      const bar = host.shadowRoot?.querySelector('.markup .bar') as HTMLElement;
+      return bar.scrollWidth - bar.clientWidth;
+    });
+    assert.ok(overflow <= 0, `the toolbar fits (${overflow})`);
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'the dialog on a phone');
+    await screenshot(page, 'markup-phone-390');
+    await dialog.locator('canvas').focus();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await form.locator('img.marked').count(), 0, 'cancelled: nothing kept');
+    assert.equal(
+      await form.locator('#svc-markup').evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement),
+      true,
+      'focus back on the button',
+    );
+  });
+});
