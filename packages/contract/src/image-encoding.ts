@@ -32,7 +32,7 @@ export async function reencodedImage(file: Blob): Promise<Blob | ImageRefusal> {
   bitmap.close();
   let blob = await encoded(canvas, 'image/webp', 0.85);
   // An engine without a WebP encoder answers PNG: JPEG is far smaller for a photo.
-  if (!blob || blob.type !== 'image/webp') blob = await encoded(canvas, 'image/jpeg', 0.85);
+  if (blob?.type !== 'image/webp') blob = await encoded(canvas, 'image/jpeg', 0.85);
   if (!blob) return 'unreadable';
   return blob.size > IMAGE_MAX_BYTES ? 'tooLarge' : blob;
 }

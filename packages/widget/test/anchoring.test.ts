@@ -490,7 +490,7 @@ describe('pins that follow the page', () => {
     await pay.waitFor();
     const onSvelte = await storedAnchor(await pin(svelte.page, pay, 'Pay now is too small'));
     assert.equal(onSvelte.source?.file, 'packages/widget/test/fixtures/Checkout.svelte');
-    assert.equal(onSvelte.source.line, 10, 'the line of <button> in Checkout.svelte');
+    assert.equal(onSvelte.source.line, 11, 'the line of <button> in Checkout.svelte');
 
     // The same app built for production: no source, and nothing else is missing.
     const production = await open('/spa/');

@@ -8,7 +8,7 @@ import { encodeMentions, type Mentionable } from '@svc/contract/mentions';
 import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
 import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabulary';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t, tx } from '../i18n.js';
 import { ImageList, ImagePicker, PrivateImage, sendImages, useAttaching } from '../images.js';

@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction, readThenWrite, writeBeforeCommit } from '../../db/transaction.js';
-import { AppError, invalidField, notFound } from '../../errors.js';
+import { invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';

@@ -185,8 +185,8 @@ describe('MCP over Streamable HTTP: /mcp', () => {
     assert.equal(feedback.pinned.attributes.testId, 'brand');
     assert.equal(feedback.pinned.selector, 'header > img');
     assert.equal(feedback.pinned.position, undefined, 'where it was on one screen tells an agent nothing');
-    assert.equal(image.mimeType, 'image/png');
-    assert.deepEqual(Buffer.from(image.data, 'base64'), PNG);
+    assert.equal(image?.mimeType, 'image/png');
+    assert.deepEqual(Buffer.from(image?.data ?? '', 'base64'), PNG);
     assert.equal(photo?.mimeType, 'image/jpeg');
     assert.deepEqual(Buffer.from(photo?.data ?? '', 'base64'), cleanJpeg);
     assert.deepEqual(feedback.images, [{ what: 'attached by Ada Admin', reply: null, at: attached.json().createdAt }]);
