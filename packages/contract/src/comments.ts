@@ -379,6 +379,14 @@ export const ImageQuery = Type.Object({
   reply: Type.Optional(
     Line({ maxLength: 100, description: 'The id of your reply it belongs to; absent: the comment' }),
   ),
+  verdict: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: the element as you saw it when you gave your latest verdict on the comment (Verified or Not fixed), kept with that timeline event, once',
+    }),
+  ),
 });
+
+export type ImageQuery = Static<typeof ImageQuery>;
 
 export const CommentImageParams = Type.Object({ id: Line({ maxLength: 100 }), imageId: Line({ maxLength: 100 }) });

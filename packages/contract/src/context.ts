@@ -43,6 +43,21 @@ export const CaptureContext = Type.Object({
   screenshotFollows: Type.Optional(
     Type.Boolean({ description: 'The widget is taking a screenshot and sends it right after the comment' }),
   ),
+  pinnedBox: Type.Optional(
+    Type.Object(
+      {
+        x: Type.Number({ minimum: -100_000, maximum: 100_000 }),
+        y: Type.Number({ minimum: -100_000, maximum: 100_000 }),
+        width: Type.Number({ minimum: 0, maximum: 100_000 }),
+        height: Type.Number({ minimum: 0, maximum: 100_000 }),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'Where the pinned element was in the window when the screenshot was taken, in CSS pixels: the part of the screenshot that shows it',
+      },
+    ),
+  ),
 });
 export type CaptureContext = Static<typeof CaptureContext>;
 

@@ -153,4 +153,39 @@ describe('images of a thread: attached without their metadata, read like the scr
     const wrongPair = await read(admin, `/api/comments/${anotherComment.id}/images/${onReply.json().id}`);
     assert.equal(wrongPair.statusCode, 404, 'an image is read through its own comment only');
   });
+
+  test("the picture of after: the verdict's giver sends it once, kept with that timeline event; nobody else, and not before a verdict", async () => {
+    const author = await addMember(t.app, admin, 'member', 'Vera Verdict');
+    const { id } = await createComment(t.app, author, project.key, 'The button is cut off');
+    const after = (who: { token: string }) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/comments/${id}/images?verdict=true`,
+        headers: { authorization: `Bearer ${who.token}`, 'content-type': 'image/png' },
+        payload: cleanPng,
+      });
+    const early = await after(author);
+    assert.equal(early.statusCode, 409, 'no verdict yet');
+    assert.match(early.json().detail, /give it first/);
+    await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: member.token, body: {} });
+    const verdict = await call(t.app, 'POST', `/api/comments/${id}/verify`, {
+      token: author.token,
+      body: { ok: false, note: 'Still cut off' },
+    });
+    assert.equal(verdict.status, 200, JSON.stringify(verdict.body));
+    assert.equal((await after(member)).statusCode, 409, 'not the verdict of the one who sends it');
+    const sent = await after(author);
+    assert.equal(sent.statusCode, 201, sent.body);
+    assert.equal((await after(author)).statusCode, 409, 'once per verdict');
+    const thread = (await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body;
+    const notFixed = thread.timeline.find((event: { kind: string }) => event.kind === 'not_fixed');
+    assert.deepEqual(
+      thread.images.map((image: { kind: string; eventId: string | null }) => [image.kind, image.eventId]),
+      [['after', notFixed.id]],
+    );
+    // The next fix and verdict take a picture of their own.
+    await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: member.token, body: {} });
+    await call(t.app, 'POST', `/api/comments/${id}/verify`, { token: author.token, body: { ok: true } });
+    assert.equal((await after(author)).statusCode, 201);
+  });
 });

@@ -1,4 +1,4 @@
-import { type CommentImage, IMAGES_PER_COMMENT_MAX } from '@svc/contract';
+import { type CommentImage, IMAGES_PER_COMMENT_MAX, type ImageQuery } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db, ImageTable } from '../../db/schema.js';
@@ -104,12 +104,19 @@ export async function attachImage(
   actor: Actor,
   commentId: string,
   bytes: unknown,
-  replyId: string | undefined,
+  { reply: replyId, verdict }: ImageQuery,
 ): Promise<CommentImage> {
   const comment = await requireComment(deps.db, actor, commentId);
-  if (replyId === undefined) authorizeOnComment(actor, 'comment.attachImage', comment);
+  if (replyId === undefined && !verdict) authorizeOnComment(actor, 'comment.attachImage', comment);
   const image = storableImage(bytes);
   return inTransaction(deps.db, async (trx) => {
+    const now = nowIso(deps.clock);
+    if (verdict) {
+      const row = await insertImage(trx, actor, comment, image, await verdictPlace(trx, actor, comment.id), now);
+      await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
+      await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+      return presentImage(row);
+    }
     if (replyId !== undefined) {
       const reply = await trx
         .selectFrom('replies')
@@ -129,7 +136,6 @@ export async function attachImage(
     if (Number(held.n) >= IMAGES_PER_COMMENT_MAX) {
       throw invalidState(`A comment's thread holds at most ${IMAGES_PER_COMMENT_MAX} images.`);
     }
-    const now = nowIso(deps.clock);
     const row = await insertImage(
       trx,
       actor,
@@ -143,6 +149,27 @@ export async function attachImage(
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
     return presentImage(row);
   });
+}
+
+/**
+ * Where the picture of "after" goes: the caller's latest verdict on the comment (Verified or
+ * Not fixed), which has none yet; 409 otherwise.
+ */
+async function verdictPlace(db: Db, actor: Actor, commentId: string) {
+  const verdict = await db
+    .selectFrom('comment_events')
+    .select(['id', 'actor_id'])
+    .where('workspace_id', '=', actor.workspaceId)
+    .where('comment_id', '=', commentId)
+    .where('kind', 'in', ['verified', 'not_fixed'])
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!verdict || verdict.actor_id !== actor.id) {
+    throw invalidState('The picture of after goes with your verdict: give it first (Verified or Not fixed).');
+  }
+  const taken = await db.selectFrom('images').select('id').where('event_id', '=', verdict.id).executeTakeFirst();
+  if (taken) throw invalidState('This verdict has its picture of after already.');
+  return { kind: 'after' as const, reply_id: null, event_id: verdict.id };
 }
 
 /** An image's bytes, for whoever may read its comment; 404 otherwise (another workspace's included). */

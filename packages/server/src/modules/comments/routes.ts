@@ -31,10 +31,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       bodyLimit: IMAGE_MAX_BYTES,
       tags,
       summary: 'Attach an image to a comment, or to your reply to it',
-      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413 above); the type is read from the bytes (anything else, or a file cut short, is 415). Its metadata (EXIF and its location, XMP, IPTC, comments, text chunks) is removed before it is stored. To the comment: its author, admins and members; with \`?reply=\`, to that reply: its author. A thread holds at most ${IMAGES_PER_COMMENT_MAX} (409 past that).`,
+      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413 above); the type is read from the bytes (anything else, or a file cut short, is 415). Its metadata (EXIF and its location, XMP, IPTC, comments, text chunks) is removed before it is stored. To the comment: its author, admins and members; with \`?reply=\`, to that reply: its author. A thread holds at most ${IMAGES_PER_COMMENT_MAX} (409 past that). With \`?verdict=true\`, the element as you saw it when you gave your latest verdict (Verified or Not fixed): kept with that timeline event, once (409 when you gave none, or it has one).`,
     },
     async (request, reply) =>
-      reply.code(201).send(await attachImage(ctx, request.actor, request.params.id, request.body, request.query.reply)),
+      reply.code(201).send(await attachImage(ctx, request.actor, request.params.id, request.body, request.query)),
   );
 
   route(
