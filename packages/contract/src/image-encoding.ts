@@ -41,3 +41,41 @@ export async function reencodedImage(file: Blob): Promise<Blob | ImageRefusal> {
 export function imageFiles(data: DataTransfer | null): File[] {
   return Array.from(data?.files ?? []).filter((file) => file.type.startsWith('image/'));
 }
+
+/** A box in CSS pixels of the window a picture was taken of. */
+export interface WindowBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The part of a picture of the window (`windowWidth` CSS pixels wide) around `box`, with room
+ * around it: what a card shows of an element. Null when the picture cannot be read.
+ */
+export async function croppedAround(
+  picture: Blob,
+  box: WindowBox,
+  windowWidth: number,
+  room = 48,
+): Promise<Blob | null> {
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(picture);
+  } catch {
+    return null;
+  }
+  const scale = bitmap.width / windowWidth;
+  const left = Math.max(0, Math.floor((box.x - room) * scale));
+  const top = Math.max(0, Math.floor((box.y - room) * scale));
+  const width = Math.max(1, Math.min(bitmap.width - left, Math.ceil((box.width + 2 * room) * scale)));
+  const height = Math.max(1, Math.min(bitmap.height - top, Math.ceil((box.height + 2 * room) * scale)));
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  canvas.getContext('2d')?.drawImage(bitmap, left, top, width, height, 0, 0, width, height);
+  bitmap.close();
+  const blob = await encoded(canvas, 'image/webp', 0.9);
+  return blob?.type === 'image/webp' ? blob : encoded(canvas, 'image/jpeg', 0.85);
+}

@@ -107,18 +107,19 @@ function loadScript<T>({ apiBase, nonce }: ChunkSource, file: string, exported: 
   if (!promise) {
     promise = new Promise<T>((resolve, reject) => {
       const script = document.createElement('script');
+      const failed = () => {
+        loading.delete(file);
+        reject(new Error(`${file} did not load`));
+      };
       script.src = scriptUrl(apiBase, file);
       script.async = true;
       if (nonce) script.nonce = nonce;
       script.onload = () => {
         const value = exported();
         if (value) resolve(value);
-        else reject(new Error(`${file} did not load`));
+        else failed();
       };
-      script.onerror = () => {
-        loading.delete(file);
-        reject(new Error(`${file} did not load`));
-      };
+      script.onerror = failed;
       document.head.append(script);
     });
     loading.set(file, promise);

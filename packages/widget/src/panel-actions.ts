@@ -1,9 +1,11 @@
 // What the panel's views ask for (see views/actions.ts): each changes the state through the
 // store, whose announcements redraw the panel, then puts focus where the person expects it.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
+import { croppedAround } from '@svc/contract/image-encoding';
 import type { Chunks } from './chunks.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
+import { nowShown } from './views/before-after.js';
 import { formError, formStatus, submit } from './views/form.js';
 import { forgetImages, imagesToSend, sendImages } from './views/image-attach.js';
 import { keepMarkedShot, markedShot } from './views/new-comment.js';
@@ -57,6 +59,13 @@ export function panelActions(host: PanelHost): Actions {
     view.set({ [which]: id });
     if (id) focus(byId(inside, id));
     else if (was) focus(byId(opener, was));
+  };
+  const pictureNow = async (id: string) => {
+    const element = host.elementOf(id);
+    if (!element) return null;
+    const box = element.getBoundingClientRect();
+    const shot = await host.screenshot(element).catch(() => null);
+    return shot && croppedAround(shot, box, innerWidth);
   };
   return {
     close: () => host.close(),
@@ -154,8 +163,19 @@ export function panelActions(host: PanelHost): Actions {
         if (answer.ok) view.set({ rejecting: null });
         return answer;
       });
-      if (answer?.ok) focus(card(id));
+      if (!answer?.ok) return;
+      focus(card(id));
+      // The element as it is at the verdict, kept with it: taken again now (the page may have
+      // changed since the card showed it), else the picture the card showed.
+      const shown = store.comment(id);
+      const now = (await pictureNow(id)) ?? (shown ? await nowShown(shown) : null);
+      if (now) {
+        await store.api
+          .call('POST /api/comments/{id}/images', { params: { id }, query: { verdict: true }, body: now })
+          .catch(() => null);
+      }
     },
+    pictureNow,
     setRejecting: (id) => askOnCard('rejecting', id, 'svc-note-', 'svc-not-fixed-'),
     sendComment: async (form, body, attach) => {
       const marked = markedShot.blob;
@@ -164,8 +184,15 @@ export function panelActions(host: PanelHost): Actions {
         formStatus(form, t('screenshot.sentTaking'));
         return host.screenshot(element);
       };
+      // Where the element is in the window, for the screenshot's crop on a card (before and after).
+      const pinned = view.draft?.element?.isConnected ? view.draft.element.getBoundingClientRect() : null;
+      const box = pinned && { x: pinned.x, y: pinned.y, width: pinned.width, height: pinned.height };
       const answer = await submitting(form, async () => {
-        const answer = await store.createComment(view.draft, body, attach ? shoot : null);
+        const answer = await store.createComment(
+          view.draft && box ? { ...view.draft, context: { pinnedBox: box } } : view.draft,
+          body,
+          attach ? shoot : null,
+        );
         if (answer.ok) {
           keepMarkedShot(null);
           const failed = await sendImages(store, 'new', answer.data.id);

@@ -201,7 +201,7 @@ export class Store {
         body,
         pageUrl: draft?.page ?? this.page(),
         anchor: draft?.anchor ?? null,
-        context: { ...captureContext(), ...(shoot ? { screenshotFollows: true } : {}) },
+        context: { ...captureContext(), ...draft?.context, ...(shoot ? { screenshotFollows: true } : {}) },
       },
     });
     if (answer.ok) {

@@ -51,6 +51,10 @@ export const panelStyles = `
 .thumbs li{display:flex;align-items:flex-start}
 .thumbs img{width:64px;height:48px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px;display:block}
 .attach img.marked{width:96px;height:64px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px}
+.before-after{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:8px 0}
+.before-after figure{margin:0;min-width:0}
+.before-after img{width:100%;max-height:140px;object-fit:contain;border:1px solid var(--pf-line);border-radius:4px;background:#fff;display:block}
+.before-after figcaption{font-size:12px;color:var(--pf-muted);margin-top:2px}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mentioning{position:relative}
 .people{position:absolute;inset-inline:0;top:100%;z-index:2;margin:2px 0 0;padding:4px 0;list-style:none;background:#fff;border:1px solid var(--pf-line);border-radius:6px;box-shadow:0 4px 14px rgba(0,0,0,.15);max-height:180px;overflow:auto}

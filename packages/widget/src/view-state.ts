@@ -1,7 +1,7 @@
 // How the panel shows what the server said: the tab, what is being written or confirmed,
 // what is open, and where the pins are. The shell and the actions change it through `set`,
 // which announces the change; the views only read it.
-import type { Anchor, Comment } from '@svc/contract';
+import type { Anchor, CaptureContext, Comment } from '@svc/contract';
 import type { Placement } from './anchoring/index.js';
 import type { Announce, FieldsOf } from './changes.js';
 
@@ -12,6 +12,8 @@ export interface Draft {
   element: Element | null;
   anchor: Anchor | null;
   page: string;
+  /** Sent with the page's context (where the element is in the window). */
+  context?: Pick<CaptureContext, 'pinnedBox'>;
 }
 
 export class ViewState {

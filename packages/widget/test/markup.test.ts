@@ -1,15 +1,16 @@
-// Marking up the screenshot before sending: by mouse, touch and keyboard, with undo; what is
+// Pictures that show the problem and prove the fix. Marking up the screenshot before sending: by mouse, touch and keyboard, with undo; what is
 // hidden is painted over in the file sent (its pixels never leave the browser); the markup is
 // a chunk of its own, loaded when markup starts. Checked on the stored file's pixels.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { seriousViolations } from '../../console/test/helpers.js';
+import { call } from '../../server/test/helpers.js';
 import { launchBrowser, newReviewer, openWidget, type Stack, screenshot, startStack, widget } from './helpers.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 
-describe('marking up the screenshot', () => {
+describe('marking up the screenshot, and before and after', () => {
   let browser: Browser;
   let stack: Stack;
   const contexts: BrowserContext[] = [];
@@ -215,5 +216,58 @@ describe('marking up the screenshot', () => {
       true,
       'focus back on the button',
     );
+  });
+
+  test('before and after: the author of a fix waiting for a verdict sees the screenshot cropped around the element beside it now; Verified keeps the picture of now with the verdict', async () => {
+    const reviewer = await newReviewer(stack, 'Bea Before');
+    const page = await openWidget(browser, stack, reviewer, contexts, { viewport: { width: 1100, height: 760 } });
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    await widget(page).locator('button', { hasText: 'New' }).click();
+    await widget(page).locator('.hint').waitFor();
+    await page.locator('section.plans button').click();
+    const form = widget(page).locator('form', { has: page.locator('#svc-new-body') });
+    await form.locator('#svc-new-body').fill('The button should say Choose Team plan');
+    assert.equal(await form.locator('#svc-new-shot').isChecked(), true);
+    await form.locator('button[type=submit]', { hasText: 'Send' }).click();
+    const card = widget(page).locator('[data-comment]', { hasText: 'should say Choose Team plan' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-comment')) ?? '';
+    const read = async () => (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
+    for (let i = 0; i < 100 && !(await read()).screenshot; i++) await page.waitForTimeout(100);
+    const sent = await read();
+    assert.ok(sent.screenshot, 'the screenshot arrived');
+    const button = (await page.locator('section.plans button').boundingBox()) as Box;
+    assert.deepEqual(
+      sent.context.pinnedBox,
+      { x: button.x, y: button.y, width: button.width, height: button.height },
+      'where the element was in the window',
+    );
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, {
+      token: stack.admin.token,
+      body: { commitSha: 'abc1234' },
+    });
+    const compare = card.getByRole('group', { name: 'Before and now' });
+    await compare.waitFor({ timeout: 15000 });
+    await compare.locator('figure', { hasText: 'Before' }).locator('img[src^="blob:"]').waitFor();
+    await compare.locator('figure', { hasText: 'Now' }).locator('img[src^="blob:"]').waitFor();
+    const sizes = await compare
+      .locator('img')
+      .evaluateAll((images) =>
+        images.map((image) => [(image as HTMLImageElement).naturalWidth, (image as HTMLImageElement).naturalHeight]),
+      );
+    for (const [width, height] of sizes) {
+      assert.ok((width ?? 0) < 400 && (height ?? 0) < 300, `cropped around the element (${width}×${height})`);
+    }
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'before and now');
+    await screenshot(page, 'before-and-now');
+    await card.locator('button', { hasText: 'Verified' }).click();
+    let after: { kind: string; eventId: string } | undefined;
+    for (let i = 0; i < 100 && !after; i++) {
+      after = (await read()).images.find((image: { kind: string }) => image.kind === 'after');
+      if (!after) await page.waitForTimeout(100);
+    }
+    const verified = (await read()).timeline.find((event: { kind: string }) => event.kind === 'verified');
+    assert.equal(after?.eventId, verified.id, 'kept with the verdict');
   });
 });

@@ -6,6 +6,7 @@ import { h, timeAgo } from '../dom.js';
 import type { MessageId } from '../i18n.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
+import { beforeAfter } from './before-after.js';
 import { formError } from './form.js';
 import { imageAttacher, threadImages } from './image-attach.js';
 import { labelChips, labelMenu } from './labels-menu.js';
@@ -258,6 +259,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
             : null,
         )
       : null,
+    c.can.verify ? beforeAfter(store, (id) => actions.pictureNow(id), c) : null,
     c.can.verify ? verifyControls(store, actions, c) : null,
     details(store, actions, c),
     triageActions(store, actions, c),
