@@ -2,19 +2,33 @@
 // and those attached to a reply, picked, pasted or dropped, re-encoded by the browser at once
 // so that nothing of a file's metadata leaves it.
 
-import type { CommentImage } from '@svc/contract';
-import { imageFiles, reencodedImage } from '@svc/contract/image-encoding';
+import type { CommentImage, CommentWithReplies } from '@svc/contract';
+import { croppedAround, imageFiles, reencodedImage } from '@svc/contract/image-encoding';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { t } from './i18n.js';
 
-/** A private image of the API, shown from a blob: URL; `alt` says what it is. */
-export function PrivateImage({ path, alt, className }: { path: string; alt: string; className?: string }) {
+/**
+ * A private image of the API, shown from a blob: URL; `alt` says what it is. `shaped` makes
+ * what is shown of it (a crop around an element).
+ */
+export function PrivateImage({
+  path,
+  alt,
+  className,
+  shaped,
+}: {
+  path: string;
+  alt: string;
+  className?: string;
+  shaped?: (image: Blob) => Promise<Blob | null>;
+}) {
   const [url, setUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let objectUrl: string | null = null;
-    void api.blob(path).then((blob) => {
+    void api.blob(path).then(async (fetched) => {
+      const blob = fetched && shaped ? ((await shaped(fetched)) ?? fetched) : fetched;
       if (!blob) return setFailed(true);
       objectUrl = URL.createObjectURL(blob);
       setUrl(objectUrl);
@@ -29,6 +43,41 @@ export function PrivateImage({ path, alt, className }: { path: string; alt: stri
     <a href={url} target="_blank" rel="noopener noreferrer">
       <img class={className} src={url} alt={alt} />
     </a>
+  );
+}
+
+/**
+ * Before and after, for each verdict given with a picture: the screenshot cropped around
+ * where the element was, beside the element as the verdict's giver saw it then.
+ */
+export function BeforeAfter({
+  comment,
+  caption,
+}: {
+  comment: CommentWithReplies;
+  caption: (eventId: string) => string;
+}) {
+  const afters = comment.images.filter((image) => image.kind === 'after' && image.eventId);
+  if (!afters.length || !comment.screenshot) return null;
+  const { context } = comment;
+  const box = context?.pinnedBox;
+  const crop = box && context ? (shot: Blob) => croppedAround(shot, box, context.viewport.width) : undefined;
+  return (
+    <>
+      <h2>{t('comment.beforeAfter')}</h2>
+      {afters.map((after) => (
+        <div class="before-after" key={after.id}>
+          <figure>
+            <PrivateImage path={comment.screenshot?.url ?? ''} alt={t('verify.before')} shaped={crop} />
+            <figcaption>{t('verify.before')}</figcaption>
+          </figure>
+          <figure>
+            <PrivateImage path={after.url} alt={caption(after.eventId ?? '')} />
+            <figcaption>{caption(after.eventId ?? '')}</figcaption>
+          </figure>
+        </div>
+      ))}
+    </>
   );
 }
 

@@ -582,6 +582,52 @@ describe('the console in Chromium, served by the server at /', () => {
     await look(phone.page, 'console-images-phone', phone.errors);
   });
 
+  test('before and after: each verdict given with its picture shows beside the screenshot cropped around the element; 1200 and 390 px', async () => {
+    const project = await createProject(stack.api.app, stack.admin);
+    const author = await addMember(stack.api.app, stack.admin, 'member', 'Ben Baker');
+    const created = await call(stack.api.app, 'POST', `/api/projects/${project.key}/comments`, {
+      token: author.token,
+      body: {
+        body: 'The logo is stretched',
+        pageUrl: 'https://app.example.test/',
+        anchor: { selector: 'header img', x: 2, y: 2 },
+        context: {
+          viewport: { width: 24, height: 16 },
+          screen: { width: 24, height: 16 },
+          devicePixelRatio: 1,
+          language: 'en',
+          timeZone: 'UTC',
+          colorScheme: 'light',
+          title: 'Home',
+          url: 'https://app.example.test/',
+          buildSha: null,
+          errors: [],
+          pinnedBox: { x: 12, y: 0, width: 12, height: 16 },
+        },
+      },
+    });
+    const id = created.body.id;
+    const image = (url: string, bytes: Buffer, type: string) =>
+      stack.api.app.inject({
+        method: url.endsWith('screenshot') ? 'PUT' : 'POST',
+        url,
+        headers: { authorization: `Bearer ${author.token}`, 'content-type': type },
+        payload: bytes,
+      });
+    assert.equal((await image(`/api/comments/${id}/screenshot`, cleanPng, 'image/png')).statusCode, 200);
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token: stack.admin.token, body: {} });
+    await call(stack.api.app, 'POST', `/api/comments/${id}/verify`, { token: author.token, body: { ok: true } });
+    assert.equal((await image(`/api/comments/${id}/images?verdict=true`, cleanWebp, 'image/webp')).statusCode, 201);
+    for (const viewport of [undefined, { width: 390, height: 844 }]) {
+      const { page, errors } = await open(stack.admin, `/comments/${id}`, viewport);
+      await page.getByRole('heading', { name: 'Before and after' }).waitFor();
+      const pair = page.locator('.before-after');
+      await pair.locator('figure', { hasText: 'Before' }).locator('img[src^="blob:"]').waitFor();
+      await pair.locator('figure', { hasText: 'Verified by Ben Baker' }).locator('img[src^="blob:"]').waitFor();
+      await look(page, viewport ? 'console-before-after-phone' : 'console-before-after', errors);
+    }
+  });
+
   test('projects: create, edit origins, install snippets with this server and the key, builds, delete by typing the key', async () => {
     const { page, errors } = await open(stack.admin, '/projects');
     await page.getByRole('button', { name: 'New project' }).click();

@@ -11,7 +11,7 @@ import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabula
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t, tx } from '../i18n.js';
-import { ImageList, ImagePicker, PrivateImage, sendImages, useAttaching } from '../images.js';
+import { BeforeAfter, ImageList, ImagePicker, PrivateImage, sendImages, useAttaching } from '../images.js';
 import { MentionField } from '../mention-field.js';
 import { Link, navigate } from '../router.js';
 import {
@@ -194,6 +194,13 @@ export function CommentDetail({ id }: { id: string }) {
       ) : null}
       {comment.context ? <ContextFacts context={comment.context} /> : null}
 
+      <BeforeAfter
+        comment={comment}
+        caption={(eventId) => {
+          const verdict = comment.timeline.find((event) => event.id === eventId);
+          return verdict ? timelineSentence(verdict, t) : t('verify.now');
+        }}
+      />
       <CommentTimeline timeline={comment.timeline} />
       <Thread comment={comment} act={act} pending={action.pending} />
 
