@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { LOCALES } from '../packages/contract/src/i18n.js';
-import { CHANGES_WAIT_MAX_S, SCREENSHOT_MAX_BYTES } from '../packages/contract/src/rules.js';
+import { CHANGES_WAIT_MAX_S, IMAGE_MAX_BYTES, SCREENSHOT_MAX_BYTES } from '../packages/contract/src/rules.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { BUSY_DELAY_MS, CALM_DELAY_MS, PACE_SAMPLE_MS, PACE_STEPS_S } from '../packages/server/src/http/poll-pace.js';
 import { BODY_LIMIT } from '../packages/server/src/http/server.js';
@@ -68,6 +68,7 @@ export function figures(): Record<string, string> {
     'widget.panel': kb(gzipped(widgetFile('widget-panel.js'))),
     'widget.anchoring': kb(gzipped(widgetFile('widget-anchoring.js'))),
     'widget.screenshot': kb(gzipped(widgetFile('widget-screenshot.js'))),
+    'widget.markup': kb(gzipped(widgetFile('widget-markup.js'))),
     // The language chunks: the smallest and the largest.
     'widget.languages': (() => {
       const sizes = LOCALES.slice(1).map((locale) => gzipped(widgetFile(`widget-locale-${locale}.js`)));
@@ -77,6 +78,7 @@ export function figures(): Record<string, string> {
     'console.budget': budget('packages/console/build.mjs'),
     'limits.body': `${BODY_LIMIT / 1024} KiB`,
     'limits.screenshot': `${SCREENSHOT_MAX_BYTES / 1024} KB`,
+    'limits.image': `${IMAGE_MAX_BYTES / 1024 / 1024} MB`,
     'limits.changesWait': `${CHANGES_WAIT_MAX_S} s`,
     'rate.signInAddress': per(rules.signInFailuresPerAddress),
     'rate.signInAccount': per(rules.signInFailuresPerAccount),
