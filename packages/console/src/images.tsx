@@ -189,19 +189,3 @@ export function ImagePicker({ attaching }: { attaching: ReturnType<typeof useAtt
     </div>
   );
 }
-
-/** Sends the images to the comment (or its reply); how many could not be stored. */
-export async function sendImages(blobs: Blob[], commentId: string, replyId?: string): Promise<number> {
-  let failed = 0;
-  for (const blob of blobs) {
-    const answer = await api
-      .call('POST /api/comments/{id}/images', {
-        params: { id: commentId },
-        query: replyId ? { reply: replyId } : {},
-        body: blob,
-      })
-      .catch(() => null);
-    if (!answer?.ok) failed++;
-  }
-  return failed;
-}

@@ -3,7 +3,7 @@
 // chosen are the parent's to keep, so that their `@Name` is sent as a mention (encodeMentions).
 
 import type { MentionablePerson } from '@svc/contract';
-import { insertMention, mentionQueryAt, suggestedPeople } from '@svc/contract/mentions';
+import { insertMention, mentionQueryAt, suggestedPeople, suggestionName } from '@svc/contract/mentions';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { t } from './i18n.js';
@@ -21,12 +21,7 @@ interface MentionFieldProps {
   required?: boolean;
 }
 
-const named = (person: MentionablePerson) =>
-  person.agent
-    ? t('comment.agentName', { name: person.name })
-    : person.role === 'client'
-      ? t('mention.clientName', { name: person.name })
-      : person.name;
+const named = (person: MentionablePerson) => suggestionName(person, t);
 
 /** A labelled textarea in which `@` suggests the people of the project: arrows, Enter or Tab, Escape, or a pointer. */
 export function MentionField({ label, projectKey, value, onValue, onChosen, rows = 3, ...input }: MentionFieldProps) {

@@ -4,6 +4,7 @@
 // its time) is sent; the photo is turned upright as its EXIF said and made at most 2,000
 // pixels a side. WebP where the browser encodes it, JPEG where it does not (Safari's engine).
 // The server strips metadata from whatever reaches its API too.
+import type { FetchApiClient } from './fetch-client.js';
 import { IMAGE_MAX_BYTES } from './rules.js';
 
 /** The longest side of an image as sent. */
@@ -78,4 +79,25 @@ export async function croppedAround(
   bitmap.close();
   const blob = await encoded(canvas, 'image/webp', 0.9);
   return blob?.type === 'image/webp' ? blob : encoded(canvas, 'image/jpeg', 0.85);
+}
+
+/** Sends images to a comment (or to its reply `replyId`), one after the other; how many could not be stored. */
+export async function sendImages(
+  api: FetchApiClient,
+  blobs: Blob[],
+  commentId: string,
+  replyId?: string,
+): Promise<number> {
+  let failed = 0;
+  for (const blob of blobs) {
+    const answer = await api
+      .call('POST /api/comments/{id}/images', {
+        params: { id: commentId },
+        query: replyId ? { reply: replyId } : {},
+        body: blob,
+      })
+      .catch(() => null);
+    if (!answer?.ok) failed++;
+  }
+  return failed;
 }

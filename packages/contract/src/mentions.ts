@@ -94,3 +94,12 @@ export function encodeMentions(text: string, chosen: Mentionable[]): string {
   }
   return encoded;
 }
+
+/** How a suggestion names a person: an agent and a client said as such. */
+export function suggestionName(
+  person: Mentionable & { agent: boolean; role: string },
+  t: (key: 'comment.agentName' | 'mention.clientName', values: { name: string }) => string,
+): string {
+  if (person.agent) return t('comment.agentName', { name: person.name });
+  return person.role === 'client' ? t('mention.clientName', { name: person.name }) : person.name;
+}

@@ -2,7 +2,7 @@
 // store, whose announcements redraw the panel, then puts focus where the person expects it.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { croppedAround } from '@svc/contract/image-encoding';
-import type { Chunks } from './chunks.js';
+import type { MarkUp } from './markup.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
 import { nowShown } from './views/before-after.js';
@@ -27,8 +27,8 @@ export interface PanelHost {
   signedOut(): void;
   /** A screenshot of the page as it is, `element` outlined. */
   screenshot(element: Element | null): Promise<Blob>;
-  /** One of the widget's chunks (the markup's), loaded the first time. */
-  chunk<K extends keyof Chunks>(name: K): Promise<Chunks[K]>;
+  /** The markup's chunk, loaded the first time. */
+  chunk(name: '__svcMarkup'): Promise<MarkUp>;
   /** The element of the page comment `id` is pinned to, when it is found. */
   elementOf(id: string): Element | null;
   /** Outlines an element of the page for a moment. */

@@ -4,6 +4,7 @@
 import { elementInWords, sourceText } from '@svc/contract/element-words';
 import type { AnswerOf } from '@svc/contract/endpoints';
 import type { Translate } from '@svc/contract/i18n';
+import { sendImages } from '@svc/contract/image-encoding';
 import { encodeMentions, type Mentionable } from '@svc/contract/mentions';
 import { COMMENT_BODY_MAX, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
@@ -11,7 +12,7 @@ import { durationText, fixStory, timelineSentence } from '@svc/contract/vocabula
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t, tx } from '../i18n.js';
-import { BeforeAfter, ImageList, ImagePicker, PrivateImage, sendImages, useAttaching } from '../images.js';
+import { BeforeAfter, ImageList, ImagePicker, PrivateImage, useAttaching } from '../images.js';
 import { MentionField } from '../mention-field.js';
 import { Link, navigate } from '../router.js';
 import {
@@ -518,7 +519,7 @@ function Thread({ comment, act, pending }: { comment: Comment; act: Act; pending
               body: { body },
             });
             // The images follow the reply they belong to, before the page reads the thread again.
-            if (sent.ok && images.length) await sendImages(images, comment.id, sent.data.id);
+            if (sent.ok && images.length) await sendImages(api, images, comment.id, sent.data.id);
             return sent;
           });
           if (answer) {

@@ -1,5 +1,5 @@
 import type { CommentImage } from '@svc/contract';
-import { imageFiles, reencodedImage } from '@svc/contract/image-encoding';
+import { imageFiles, reencodedImage, sendImages as sendEach } from '@svc/contract/image-encoding';
 import { h } from '../dom.js';
 import type { Store } from '../store.js';
 
@@ -116,17 +116,7 @@ export function imageAttacher(store: Store, key: string, form: HTMLFormElement):
 
 /** Sends form `key`'s images to the comment (or its reply); how many could not be stored. */
 export async function sendImages(store: Store, key: string, commentId: string, replyId?: string): Promise<number> {
-  let failed = 0;
-  for (const blob of imagesToSend(key)) {
-    const answer = await store.api
-      .call('POST /api/comments/{id}/images', {
-        params: { id: commentId },
-        query: replyId ? { reply: replyId } : {},
-        body: blob,
-      })
-      .catch(() => null);
-    if (!answer?.ok) failed++;
-  }
+  const failed = await sendEach(store.api, imagesToSend(key), commentId, replyId);
   forgetImages(key);
   return failed;
 }

@@ -1,5 +1,5 @@
 import type { MentionablePerson } from '@svc/contract';
-import { encodeMentions, insertMention, mentionQueryAt, suggestedPeople } from '@svc/contract/mentions';
+import { encodeMentions, insertMention, mentionQueryAt, suggestedPeople, suggestionName } from '@svc/contract/mentions';
 import { h } from '../dom.js';
 import type { Store } from '../store.js';
 
@@ -62,12 +62,7 @@ export function mentionField(store: Store, textarea: HTMLTextAreaElement): HTMLE
     list.replaceChildren();
     textarea.removeAttribute('aria-activedescendant');
   };
-  const named = (person: MentionablePerson) =>
-    person.agent
-      ? t('comment.agentName', { name: person.name })
-      : person.role === 'client'
-        ? t('mention.clientName', { name: person.name })
-        : person.name;
+  const named = (person: MentionablePerson) => suggestionName(person, t);
   const show = () => {
     list.replaceChildren(
       ...options.map((person, i) =>

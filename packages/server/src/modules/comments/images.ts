@@ -1,99 +1,18 @@
 import { type CommentImage, IMAGES_PER_COMMENT_MAX, type ImageQuery } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import type { Db, ImageTable } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { AppError, forbidden, invalidState, notFound } from '../../errors.js';
-import { newId, nowIso } from '../../ids.js';
+import { forbidden, invalidState, notFound } from '../../errors.js';
+import { nowIso } from '../../ids.js';
 import { authorizeOnComment } from '../../policy.js';
-import { imageType, UnreadableImage, withoutMetadata } from './image-metadata.js';
+import { insertImage, presentImage, storableImage } from './image-store.js';
 import * as repo from './repo.js';
 import { type CommentDeps, requireComment } from './service.js';
 
 // The images of a comment's thread: attached to the comment (its author, or the team) or to a
 // reply (its author), or the element as the author saw it when giving a verdict (`after`).
 // Stored without metadata, served like the screenshot: to whoever may read the comment.
-
-const columns = [
-  'images.id',
-  'images.kind',
-  'images.comment_id',
-  'images.reply_id',
-  'images.event_id',
-  'images.author_id',
-  'images.content_type',
-  'images.size',
-  'images.created_at',
-  'users.name as author_name',
-] as const;
-
-/** The images of comments (without their bytes), oldest first. */
-export const listImagesOf = (db: Db, workspaceId: string, commentIds: readonly string[]) =>
-  db
-    .selectFrom('images')
-    .leftJoin('users', 'users.id', 'images.author_id')
-    .select(columns)
-    .where('images.workspace_id', '=', workspaceId)
-    .where('images.comment_id', 'in', commentIds)
-    .orderBy('images.id')
-    .execute();
-
-export type ImageRow = Awaited<ReturnType<typeof listImagesOf>>[number];
-
-export const presentImage = (row: ImageRow): CommentImage => ({
-  id: row.id,
-  kind: row.kind,
-  url: `/api/comments/${row.comment_id}/images/${row.id}`,
-  contentType: row.content_type,
-  bytes: Number(row.size),
-  replyId: row.reply_id,
-  eventId: row.event_id,
-  by: row.author_id ? { id: row.author_id, name: row.author_name ?? 'Former member' } : null,
-  createdAt: row.created_at,
-});
-
-/** The bytes as stored: an image whose type its bytes say, without metadata; else 415. */
-export function storableImage(bytes: unknown): { bytes: Buffer; contentType: string } {
-  const type = Buffer.isBuffer(bytes) ? imageType(bytes) : null;
-  if (!type || !Buffer.isBuffer(bytes))
-    throw new AppError('unsupported_media_type', 'An image must be a PNG, JPEG or WebP file.');
-  try {
-    return { bytes: withoutMetadata(bytes, type), contentType: type };
-  } catch (error) {
-    if (error instanceof UnreadableImage) {
-      throw new AppError(
-        'unsupported_media_type',
-        `Not a whole ${type.slice(6).toUpperCase()} image: ${error.message}.`,
-      );
-    }
-    throw error;
-  }
-}
-
-/** Stores an image of the thread: `kind` attachment, or a verdict's `after` (with its event). */
-export async function insertImage(
-  db: Db,
-  actor: Actor,
-  comment: { id: string },
-  image: { bytes: Buffer; contentType: string },
-  place: Pick<ImageTable, 'kind' | 'reply_id' | 'event_id'>,
-  at: string,
-): Promise<ImageRow> {
-  const row: ImageTable = {
-    id: newId('img'),
-    workspace_id: actor.workspaceId,
-    comment_id: comment.id,
-    author_id: actor.id,
-    content_type: image.contentType,
-    bytes: image.bytes,
-    size: image.bytes.length,
-    created_at: at,
-    ...place,
-  };
-  await db.insertInto('images').values(row).execute();
-  const { bytes: _bytes, workspace_id: _workspace, ...listed } = row;
-  return { ...listed, author_name: actor.name };
-}
 
 /**
  * Attaches an image to the comment, or to `replyId` (the caller's own reply to it). Its type is

@@ -8,7 +8,7 @@ import {
   showMentions,
 } from '@svc/contract';
 import type { Actor } from '../../actor.js';
-import { type ImageRow, presentImage } from './images.js';
+import { type ImageRow, presentImage } from './image-store.js';
 import { abilitiesOf } from './lifecycle.js';
 import type { CommentRow, ReplyRow } from './repo.js';
 import { presentTimelineEvent, type TimelineRow } from './timeline.js';

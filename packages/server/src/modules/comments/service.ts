@@ -27,7 +27,7 @@ import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize, authorizeOnComment } from '../../policy.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
 import { excerpt } from './excerpt.js';
-import { listImagesOf, storableImage } from './images.js';
+import { listImagesOf, storableImage } from './image-store.js';
 import * as lifecycle from './lifecycle.js';
 import { recordMentions, resolveMentions } from './mentions.js';
 import { anchorColumns } from './presenter.js';

@@ -1,7 +1,7 @@
 import { displayState } from '@svc/contract/vocabulary';
 import { type Actor, scopeOf } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
-import { listImagesOf } from '../comments/images.js';
+import { listImagesOf } from '../comments/image-store.js';
 import { presentCommentWithReplies } from '../comments/presenter.js';
 import * as comments from '../comments/repo.js';
 import { listTimelines } from '../comments/timeline.js';
