@@ -168,7 +168,7 @@ describe('marking up the screenshot, and before and after', () => {
       url: `/api/comments/${id}/screenshot`,
       headers: { authorization: `Bearer ${reviewer.token}` },
     });
-    for (let i = 0; i < 50 && stored.statusCode !== 200; i++) {
+    for (let i = 0; i < 300 && stored.statusCode !== 200; i++) {
       await page.waitForTimeout(100);
       stored = await stack.api.app.inject({
         method: 'GET',
@@ -234,7 +234,7 @@ describe('marking up the screenshot, and before and after', () => {
     await card.waitFor();
     const id = (await card.getAttribute('data-comment')) ?? '';
     const read = async () => (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
-    for (let i = 0; i < 100 && !(await read()).screenshot; i++) await page.waitForTimeout(100);
+    for (let i = 0; i < 300 && !(await read()).screenshot; i++) await page.waitForTimeout(100);
     const sent = await read();
     assert.ok(sent.screenshot, 'the screenshot arrived');
     const button = (await page.locator('section.plans button').boundingBox()) as Box;
@@ -248,7 +248,7 @@ describe('marking up the screenshot, and before and after', () => {
       body: { commitSha: 'abc1234' },
     });
     const compare = card.getByRole('group', { name: 'Before and now' });
-    await compare.waitFor({ timeout: 15000 });
+    await compare.waitFor({ timeout: 30000 });
     await compare.locator('figure', { hasText: 'Before' }).locator('img[src^="blob:"]').waitFor();
     await compare.locator('figure', { hasText: 'Now' }).locator('img[src^="blob:"]').waitFor();
     const sizes = await compare
@@ -263,7 +263,7 @@ describe('marking up the screenshot, and before and after', () => {
     await screenshot(page, 'before-and-now');
     await card.locator('button', { hasText: 'Verified' }).click();
     let after: { kind: string; eventId: string } | undefined;
-    for (let i = 0; i < 100 && !after; i++) {
+    for (let i = 0; i < 300 && !after; i++) {
       after = (await read()).images.find((image: { kind: string }) => image.kind === 'after');
       if (!after) await page.waitForTimeout(100);
     }
