@@ -46,6 +46,66 @@ const css = `
 .markup .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 `;
 
+/** One mark on the picture, its lines `line` pixels wide. */
+function drawMark(drawing: CanvasRenderingContext2D, mark: Mark, line: number) {
+  const [start, ...rest] = mark.points;
+  const end = rest[rest.length - 1] ?? start;
+  if (!start || !end) return;
+  drawing.strokeStyle = mark.colour;
+  drawing.fillStyle = mark.colour;
+  drawing.lineWidth = line;
+  drawing.lineCap = 'round';
+  drawing.lineJoin = 'round';
+  const [x, y, w, hgt] = [
+    Math.min(start[0], end[0]),
+    Math.min(start[1], end[1]),
+    Math.abs(end[0] - start[0]),
+    Math.abs(end[1] - start[1]),
+  ];
+  if (mark.tool === 'redact') {
+    // Opaque: the pixels under it are replaced, in what is shown and in what is sent.
+    drawing.fillStyle = '#111827';
+    drawing.fillRect(x, y, w, hgt);
+  } else if (mark.tool === 'box') drawing.strokeRect(x, y, w, hgt);
+  else if (mark.tool === 'pen') {
+    drawing.beginPath();
+    drawing.moveTo(...start);
+    for (const point of rest) drawing.lineTo(...point);
+    drawing.stroke();
+  } else if (mark.tool === 'arrow') {
+    const angle = Math.atan2(end[1] - start[1], end[0] - start[0]);
+    const head = line * 4;
+    drawing.beginPath();
+    drawing.moveTo(...start);
+    drawing.lineTo(...end);
+    drawing.moveTo(end[0] - head * Math.cos(angle - 0.5), end[1] - head * Math.sin(angle - 0.5));
+    drawing.lineTo(...end);
+    drawing.lineTo(end[0] - head * Math.cos(angle + 0.5), end[1] - head * Math.sin(angle + 0.5));
+    drawing.stroke();
+  } else if (mark.tool === 'text' && mark.text) {
+    drawing.font = `bold ${line * 6}px system-ui, sans-serif`;
+    drawing.textBaseline = 'top';
+    drawing.lineWidth = line;
+    drawing.strokeStyle = '#fff';
+    drawing.strokeText(mark.text, ...start);
+    drawing.fillText(mark.text, ...start);
+  }
+}
+
+/** Buttons of which one is chosen (`aria-pressed`): `choose` hears each choice. */
+function choices<T extends string>(options: [T, (Node | string)[] | string][], chosen: T, choose: (value: T) => void) {
+  const buttons = options.map(([value, label]) =>
+    h('button', { type: 'button', 'aria-pressed': String(value === chosen) }, label),
+  );
+  buttons.forEach((button, i) => {
+    button.addEventListener('click', () => {
+      for (const other of buttons) other.setAttribute('aria-pressed', String(other === button));
+      choose((options[i] as [T, unknown])[0]);
+    });
+  });
+  return buttons;
+}
+
 const markUp: MarkUp = async ({ image, root, words }) => {
   const { t } = words;
   const bitmap = await createImageBitmap(image);
@@ -69,56 +129,11 @@ const markUp: MarkUp = async ({ image, root, words }) => {
     said.textContent = text;
   };
 
-  function drawMark(mark: Mark) {
-    const [start, ...rest] = mark.points;
-    const end = rest[rest.length - 1] ?? start;
-    if (!start || !end) return;
-    drawing.strokeStyle = mark.colour;
-    drawing.fillStyle = mark.colour;
-    drawing.lineWidth = line;
-    drawing.lineCap = 'round';
-    drawing.lineJoin = 'round';
-    const [x, y, w, hgt] = [
-      Math.min(start[0], end[0]),
-      Math.min(start[1], end[1]),
-      Math.abs(end[0] - start[0]),
-      Math.abs(end[1] - start[1]),
-    ];
-    if (mark.tool === 'redact') {
-      // Opaque: the pixels under it are replaced, in what is shown and in what is sent.
-      drawing.fillStyle = '#111827';
-      drawing.fillRect(x, y, w, hgt);
-    } else if (mark.tool === 'box') drawing.strokeRect(x, y, w, hgt);
-    else if (mark.tool === 'pen') {
-      drawing.beginPath();
-      drawing.moveTo(...start);
-      for (const point of rest) drawing.lineTo(...point);
-      drawing.stroke();
-    } else if (mark.tool === 'arrow') {
-      const angle = Math.atan2(end[1] - start[1], end[0] - start[0]);
-      const head = line * 4;
-      drawing.beginPath();
-      drawing.moveTo(...start);
-      drawing.lineTo(...end);
-      drawing.moveTo(end[0] - head * Math.cos(angle - 0.5), end[1] - head * Math.sin(angle - 0.5));
-      drawing.lineTo(...end);
-      drawing.lineTo(end[0] - head * Math.cos(angle + 0.5), end[1] - head * Math.sin(angle + 0.5));
-      drawing.stroke();
-    } else if (mark.tool === 'text' && mark.text) {
-      drawing.font = `bold ${line * 6}px system-ui, sans-serif`;
-      drawing.textBaseline = 'top';
-      drawing.lineWidth = line;
-      drawing.strokeStyle = '#fff';
-      drawing.strokeText(mark.text, ...start);
-      drawing.fillText(mark.text, ...start);
-    }
-  }
-
   /** The image and its marks; with the cursor of the keyboard when drawing by it. */
   function render(withCursor = true) {
     drawing.drawImage(bitmap, 0, 0);
-    for (const mark of marks) drawMark(mark);
-    if (current) drawMark(current);
+    for (const mark of marks) drawMark(drawing, mark, line);
+    if (current) drawMark(drawing, current, line);
     if (withCursor && cursor && root.activeElement === canvas) {
       const [cx, cy] = cursor;
       drawing.strokeStyle = '#4f46e5';
@@ -129,34 +144,28 @@ const markUp: MarkUp = async ({ image, root, words }) => {
 
   const toolName = (which: Tool) => t(`markup.${which}`);
   const textField = h('input', { type: 'text', 'aria-label': t('markup.textField'), maxlength: '80', hidden: true });
-  const pressed = (buttons: HTMLButtonElement[], chosen: HTMLButtonElement) => {
-    for (const button of buttons) button.setAttribute('aria-pressed', String(button === chosen));
-  };
-  const toolButtons = TOOLS.map((which) =>
-    h('button', { type: 'button', 'data-tool': which, 'aria-pressed': String(which === tool) }, toolName(which)),
-  );
-  for (const button of toolButtons) {
-    button.addEventListener('click', () => {
-      tool = button.dataset.tool as Tool;
-      pressed(toolButtons, button);
+  const toolButtons = choices(
+    TOOLS.map((which) => [which, toolName(which)]),
+    tool,
+    (which) => {
+      tool = which;
       textField.hidden = tool !== 'text';
       if (tool === 'text') textField.focus();
-    });
-  }
-  const colourButtons = Object.entries(COLOURS).map(([name, value]) =>
-    h(
-      'button',
-      { type: 'button', 'aria-pressed': String(value === colour), 'data-colour': value },
-      h('span', { class: 'swatch', style: { background: value }, 'aria-hidden': 'true' }),
-      t(`markup.${name as keyof typeof COLOURS}`),
-    ),
+    },
   );
-  for (const button of colourButtons) {
-    button.addEventListener('click', () => {
-      colour = button.dataset.colour as string;
-      pressed(colourButtons, button);
-    });
-  }
+  const colourButtons = choices(
+    Object.entries(COLOURS).map(([name, value]) => [
+      value,
+      [
+        h('span', { class: 'swatch', style: { background: value }, 'aria-hidden': 'true' }),
+        t(`markup.${name as keyof typeof COLOURS}`),
+      ],
+    ]),
+    colour,
+    (value) => {
+      colour = value;
+    },
+  );
   const undo = () => {
     const mark = marks.pop();
     if (!mark) return;

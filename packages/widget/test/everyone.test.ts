@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { seriousViolations } from '../../console/test/helpers.js';
 import { addClient, call, createProject } from '../../server/test/helpers.js';
-import { cleanPng, cleanWebp, jpegWithMetadata, SECRETS } from '../../server/test/images.js';
+import { cleanWebp, jpegWithMetadata, pngWithMetadata, SECRETS } from '../../server/test/images.js';
 import {
   appliedComment,
   launchBrowser,
@@ -365,7 +365,7 @@ describe('the widget for everyone', () => {
     assert.equal(told[0]?.excerpt, 'Thanks @Lena Fischer can you look?');
   });
 
-  test('images: pasted into a new comment, dropped on a reply and picked, they arrive re-encoded without their metadata and show in the thread; keyboard, 390 px', async () => {
+  test('images: a PNG with metadata pasted into a new comment, a JPEG with its location dropped on a reply, one picked: they arrive re-encoded without their metadata and show in the thread; keyboard, 390 px', async () => {
     const writer = await newReviewer(stack, 'Ines Images');
     const page = await openAs(writer, stack.pageUrl(), { width: 390, height: 844 });
     await widget(page).locator('.launcher').click();
@@ -374,8 +374,7 @@ describe('the widget for everyone', () => {
     await widget(page).locator('.hint button', { hasText: 'Whole page' }).click();
     const form = widget(page).locator('form', { has: page.locator('#svc-new-body') });
     await form.locator('#svc-new-body').fill('The price is wrong, see the photo');
-    // Pasted, as from the clipboard: a photo with its location in it.
-    const withLocation = [...jpegWithMetadata()];
+    // Pasted, as from the clipboard: a PNG whose chunks say where and when it was made.
     const inTheBrowser = (kind: 'paste' | 'drop', selector: string, bytes: number[], type: string) =>
       page.evaluate(
         ([kind, selector, bytes, type]) => {
@@ -391,7 +390,7 @@ describe('the widget for everyone', () => {
         },
         [kind, selector, bytes, type] as const,
       );
-    await inTheBrowser('paste', '#svc-new-body', withLocation, 'image/jpeg');
+    await inTheBrowser('paste', '#svc-new-body', [...pngWithMetadata()], 'image/png');
     await form.locator('.thumbs img').first().waitFor();
     // A text file named like an image is refused, said in words.
     await form
@@ -421,7 +420,8 @@ describe('the widget for everyone', () => {
     // A reply: one dropped on it, one picked by keyboard.
     await card.locator(`#svc-replies-${id}`).click();
     await card.locator('.thumbs img').first().waitFor();
-    await inTheBrowser('drop', `#svc-reply-${id}`, [...cleanPng], 'image/png');
+    // Dropped: a phone's JPEG with its GPS position.
+    await inTheBrowser('drop', `#svc-reply-${id}`, [...jpegWithMetadata()], 'image/jpeg');
     const replyForm = card.locator('form', { has: page.locator(`#svc-reply-${id}`) });
     await replyForm.locator('.thumbs img').first().waitFor();
     await replyForm.locator('input[type=file]').focus();
@@ -437,6 +437,13 @@ describe('the widget for everyone', () => {
     const images = (await thread()).images;
     assert.equal(images.length, 2);
     assert.equal(images[1].replyId, (await thread()).replies[0].id);
+    const dropped = await stack.api.app.inject({
+      method: 'GET',
+      url: images[1].url,
+      headers: { authorization: `Bearer ${writer.token}` },
+    });
+    for (const secret of SECRETS)
+      assert.equal(dropped.rawPayload.includes(secret), false, `${secret} did not leave the browser`);
     await screenshot(page, 'images-in-thread-390');
   });
 
