@@ -1,16 +1,19 @@
-// The Debian packages the test suite needs besides Node: PostgreSQL's server binaries and
-// Chromium for the browser tests. Installed with apt-get when missing and this runs as root
-// (a fresh CI machine or container); otherwise the command to run is printed.
+// The Debian packages the test suite needs besides Node: PostgreSQL's server binaries,
+// Chromium for the browser tests, and Firefox for the widget's main flows in a second engine.
+// Installed with apt-get when missing and this runs as root (a fresh CI machine or
+// container); otherwise the command to run is printed.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { findPostgresBin } from './postgres.mjs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 export function missingSystemPackages() {
   const missing = [];
   if (!process.env.TEST_DATABASE_URL && !findPostgresBin()) missing.push('postgresql');
   if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
+  if (!fs.existsSync(FIREFOX_PATH)) missing.push('firefox-esr');
   return missing;
 }
 

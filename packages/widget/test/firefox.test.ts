@@ -1,0 +1,175 @@
+// The widget's main flows in Firefox (Debian's firefox-esr, driven over WebDriver BiDi by
+// puppeteer-core), where engines differ from Chromium: picking an element and sending with a
+// screenshot, marking the screenshot up by mouse (a hidden region checked in the stored
+// file's pixels), and the before and after card with its verdict's picture.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { call } from '../../server/test/helpers.js';
+import { newReviewer, type Stack, startStack } from './helpers.js';
+
+export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Firefox at ${FIREFOX_PATH}` }, () => {
+  let browser: Browser;
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+    browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  /** A page of the stack with `token` signed in, the widget's launcher there. */
+  async function open(token: string): Promise<Page> {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1100, height: 760 });
+    await page.evaluateOnNewDocument(
+      (key, value) => {
+        if (!sessionStorage.getItem('svc-test-seeded')) {
+          localStorage.setItem(key, value);
+          sessionStorage.setItem('svc-test-seeded', '1');
+        }
+      },
+      `svc:token:${stack.apiBase}`,
+      token,
+    );
+    await page.goto(stack.pageUrl());
+    await find(page, '.launcher');
+    return page;
+  }
+  const inWidget = (selector: string) => `[data-svc-widget] >>> ${selector}`;
+  /**
+   * An element of the widget, polled for: puppeteer's waits hear of changes to the document,
+   * not to a shadow root's, and would miss what the widget draws later.
+   */
+  const find = (page: Page, selector: string) => until(() => page.$(inWidget(selector)));
+  const click = async (page: Page, selector: string) => (await find(page, selector)).click();
+  const until = async <T>(read: () => Promise<T | undefined | null | false>): Promise<T> => {
+    for (let i = 0; i < 300; i++) {
+      const value = await read();
+      if (value) return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('waited 30 s');
+  };
+
+  async function startComment(page: Page, body: string, pickSelector: string | null) {
+    // The panel stays open after a comment is sent: the launcher would close it.
+    const shown = await page.evaluate(
+      () => !(document.querySelector('[data-svc-widget]')?.shadowRoot?.querySelector('.panel') as HTMLElement).hidden,
+    );
+    if (!shown) await click(page, '.launcher');
+    await click(page, '[role=tab]:last-of-type');
+    await click(page, '[data-new]');
+    if (pickSelector) await (await until(() => page.$(pickSelector))).click();
+    else await click(page, '.hint button');
+    await (await find(page, '#svc-new-body')).type(body);
+  }
+  const send = (page: Page) => click(page, 'form button[type=submit].primary');
+  const commentId = (page: Page, body: string) =>
+    until(() =>
+      page.evaluate((text) => {
+        const root = document.querySelector('[data-svc-widget]')?.shadowRoot;
+        const card = [...(root?.querySelectorAll('[data-comment]') ?? [])].find((el) => el.textContent?.includes(text));
+        return card?.getAttribute('data-comment') ?? null;
+      }, body),
+    );
+
+  test('pick an element and send with a screenshot; mark one up (a hidden region uniform in the stored file); before and after, and the verdict’s picture', async () => {
+    const reviewer = await newReviewer(stack, 'Frida Firefox');
+    const page = await open(reviewer.token);
+    const read = async (id: string) =>
+      (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
+
+    // Pick and send: the anchor names the button, the screenshot arrives.
+    await startComment(page, 'Choose Team needs a price', 'section.plans button');
+    await send(page);
+    const picked = await commentId(page, 'Choose Team needs a price');
+    const sent = await until(async () => {
+      const comment = await read(picked);
+      return comment.screenshot ? comment : null;
+    });
+    assert.equal(sent.anchor.tag, 'button');
+    assert.equal(sent.anchor.text.exact, 'Choose Team');
+    assert.ok(sent.context.pinnedBox.width > 0);
+
+    // Mark up: a region hidden by mouse over the headline.
+    await startComment(page, 'The headline names a customer', null);
+    await click(page, '#svc-markup');
+    const canvas = await find(page, '.markup canvas');
+    const shown = (await canvas.boundingBox()) as { x: number; y: number; width: number };
+    const imageWidth = await canvas.evaluate((el) => (el as HTMLCanvasElement).width);
+    const k = shown.width / imageWidth;
+    const headline = (await (await page.$('#headline'))?.boundingBox()) as { x: number; y: number; height: number };
+    const hidden = {
+      x: Math.round(headline.x),
+      y: Math.round(headline.y),
+      width: 200,
+      height: Math.round(headline.height),
+    };
+    await click(page, '.markup button ::-p-text(Hide)');
+    await page.mouse.move(shown.x + (hidden.x - 6) * k, shown.y + (hidden.y - 6) * k);
+    await page.mouse.down();
+    await page.mouse.move(shown.x + (hidden.x + hidden.width + 6) * k, shown.y + (hidden.y + hidden.height + 6) * k, {
+      steps: 6,
+    });
+    await page.mouse.up();
+    await find(page, '.markup [role=status] ::-p-text(Hide added.)');
+    await click(page, '.markup .done');
+    await find(page, 'img.marked');
+    await send(page);
+    const marked = await commentId(page, 'The headline names a customer');
+    await until(async () => (await read(marked)).screenshot);
+    const stored = await stack.api.app.inject({
+      method: 'GET',
+      url: `/api/comments/${marked}/screenshot`,
+      headers: { authorization: `Bearer ${reviewer.token}` },
+    });
+    const spread = await page.evaluate(
+      async (bytes, area) => {
+        const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]));
+        const canvas = document.createElement('canvas');
+        canvas.width = bitmap.width;
+        canvas.height = bitmap.height;
+        const drawing = canvas.getContext('2d') as CanvasRenderingContext2D;
+        drawing.drawImage(bitmap, 0, 0);
+        const data = drawing.getImageData(area.x + 3, area.y + 3, area.width - 6, area.height - 6).data;
+        let widest = 0;
+        for (let c = 0; c < 3; c++) {
+          let [low, high] = [255, 0];
+          for (let i = c; i < data.length; i += 4) {
+            low = Math.min(low, data[i] ?? 0);
+            high = Math.max(high, data[i] ?? 0);
+          }
+          widest = Math.max(widest, high - low);
+        }
+        return widest;
+      },
+      [...stored.rawPayload],
+      hidden,
+    );
+    assert.ok(spread <= 12, `the hidden region is uniform in the stored file (spread ${spread})`);
+
+    // Before and after: the fix of the picked comment waits for this reviewer's verdict.
+    await call(stack.api.app, 'POST', `/api/comments/${picked}/apply`, { token: stack.admin.token, body: {} });
+    await until(() =>
+      page.evaluate((id) => {
+        const root = document.querySelector('[data-svc-widget]')?.shadowRoot;
+        const images = root?.querySelectorAll<HTMLImageElement>(`[data-comment="${id}"] .before-after img`) ?? [];
+        return (
+          images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0)
+        );
+      }, picked),
+    );
+    await click(page, `[data-comment="${picked}"] .btn.ok`);
+    const afterImage = await until(async () =>
+      (await read(picked)).images.find((image: { kind: string }) => image.kind === 'after'),
+    );
+    const verified = (await read(picked)).timeline.find((event: { kind: string }) => event.kind === 'verified');
+    assert.equal(afterImage.eventId, verified.id);
+  });
+});
