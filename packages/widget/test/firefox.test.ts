@@ -60,7 +60,8 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
   async function startComment(page: Page, body: string, pickSelector: string | null) {
     // The panel stays open after a comment is sent: the launcher would close it.
     const shown = await page.evaluate(
-      () => !(document.querySelector('[data-svc-widget]')?.shadowRoot?.querySelector('.panel') as HTMLElement).hidden,
+      () =>
+        document.querySelector('[data-svc-widget]')?.shadowRoot?.querySelector<HTMLElement>('.panel')?.hidden === false,
     );
     if (!shown) await click(page, '.launcher');
     await click(page, '[role=tab]:last-of-type');
