@@ -967,6 +967,8 @@ describe('the console in Chromium, served by the server at /', () => {
     assert.equal(await rows.first().locator('code').textContent(), '0000052');
     await page.getByRole('button', { name: 'Older builds' }).click();
     await page.getByRole('button', { name: 'Older builds' }).waitFor({ state: 'detached' });
+    // The button goes while the older page loads; its rows follow.
+    await rows.nth(52).waitFor();
     assert.equal(await rows.count(), 53, 'the newest still shown, the oldest under them');
     assert.equal(await rows.first().locator('code').textContent(), '0000052');
     assert.equal(await rows.last().locator('code').textContent(), '0000000');
