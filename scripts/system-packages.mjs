@@ -1,5 +1,6 @@
 // The Debian packages the test suite needs besides Node: PostgreSQL's server binaries,
-// Chromium for the browser tests, and Firefox for the widget's main flows in a second engine.
+// Chromium for the browser tests, and Firefox and WebKitGTK (with a virtual display) for the
+// widget's main flows in the other engines.
 // Installed with apt-get when missing and this runs as root (a fresh CI machine or
 // container); otherwise the command to run is printed.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -14,6 +15,10 @@ export function missingSystemPackages() {
   if (!process.env.TEST_DATABASE_URL && !findPostgresBin()) missing.push('postgresql');
   if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
   if (!fs.existsSync(FIREFOX_PATH)) missing.push('firefox-esr');
+  if (!fs.existsSync('/usr/bin/WebKitWebDriver')) missing.push('webkit2gtk-driver');
+  if (!fs.existsSync('/usr/bin/xvfb-run')) missing.push('xvfb');
+  // xvfb-run's companion, only recommended by the xvfb package.
+  if (!fs.existsSync('/usr/bin/xauth')) missing.push('xauth');
   return missing;
 }
 

@@ -1,0 +1,197 @@
+// The widget's main flows in WebKit, Safari's engine: Debian's WebKitGTK MiniBrowser, driven by
+// its WebKitWebDriver (classic WebDriver, through selenium-webdriver) under xvfb-run. The same
+// flows as in Firefox: pick an element and send with a screenshot, mark one up by mouse (a
+// hidden region checked in the stored file's pixels), before and after with the verdict's picture.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { Builder, By, type WebDriver, type WebElement } from 'selenium-webdriver';
+import { call } from '../../server/test/helpers.js';
+import { newReviewer, type Stack, startStack } from './helpers.js';
+
+const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
+const MINIBROWSER = process.env.WEBKIT_BROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+const missing = [DRIVER, MINIBROWSER, '/usr/bin/xvfb-run'].find((file) => !fs.existsSync(file));
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
+  let stack: Stack;
+  let driverProcess: ChildProcess;
+  let browser: WebDriver;
+  before(async () => {
+    stack = await startStack();
+    const port = await freePort();
+    // Its own process group: closing it takes the virtual display and the browser along.
+    driverProcess = spawn('xvfb-run', ['-a', DRIVER, `--port=${port}`], { stdio: 'ignore', detached: true });
+    browser = await until(() =>
+      new Builder()
+        .usingServer(`http://127.0.0.1:${port}`)
+        .withCapabilities({
+          browserName: 'MiniBrowser',
+          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+        })
+        .build()
+        .catch(() => null),
+    );
+    await browser.manage().window().setRect({ width: 1100, height: 760 });
+  });
+  after(async () => {
+    await browser?.quit().catch(() => undefined);
+    if (driverProcess?.pid) process.kill(-driverProcess.pid);
+    await stack?.close();
+  });
+
+  async function until<T>(read: () => Promise<T | undefined | null | false>): Promise<T> {
+    for (let i = 0; i < 300; i++) {
+      const value = await read();
+      if (value) return value;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('waited 30 s');
+  }
+  /** An element of the widget (inside its shadow root), polled for until it is there. */
+  const find = (selector: string): Promise<WebElement> =>
+    until(async () => {
+      const host = await browser.findElement(By.css('[data-svc-widget]'));
+      const found = await (await host.getShadowRoot()).findElements(By.css(selector));
+      return found[0] ?? null;
+    });
+  const click = async (selector: string) => (await find(selector)).click();
+  /** A script run in the page, as a string: the test runner's transpiler adds nothing to it. */
+  const inPage = <T>(script: string, ...args: unknown[]) => browser.executeScript<T>(script, ...args);
+
+  async function startComment(body: string, pick: string | null) {
+    const shown = await inPage<boolean>(
+      "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.panel').hidden === false",
+    );
+    if (!shown) await click('.launcher');
+    await click('[role=tab]:last-of-type');
+    await click('[data-new]');
+    await find('.hint');
+    if (pick) await (await browser.findElement(By.css(pick))).click();
+    else await click('.hint button');
+    await (await find('#svc-new-body')).sendKeys(body);
+  }
+  const commentId = (body: string) =>
+    until(() =>
+      inPage<string | null>(
+        `const cards = document.querySelector('[data-svc-widget]').shadowRoot.querySelectorAll('[data-comment]');
+         const card = [...cards].find((el) => el.textContent.includes(arguments[0]));
+         return card ? card.getAttribute('data-comment') : null;`,
+        body,
+      ),
+    );
+
+  test('pick an element and send with a screenshot; mark one up (a hidden region uniform in the stored file); before and after, and the verdict’s picture', async () => {
+    const reviewer = await newReviewer(stack, 'Wanda WebKit');
+    const read = async (id: string) =>
+      (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
+    // Signed in as the widget keeps a session: its token in the page's storage.
+    await browser.get(stack.pageUrl());
+    await inPage('localStorage.setItem(arguments[0], arguments[1])', `svc:token:${stack.apiBase}`, reviewer.token);
+    await browser.navigate().refresh();
+    await find('.launcher');
+
+    await startComment('Choose Team needs a price', 'section.plans button');
+    await click('form button[type=submit].primary');
+    const picked = await commentId('Choose Team needs a price');
+    const sent = await until(async () => {
+      const comment = await read(picked);
+      return comment.screenshot ? comment : null;
+    });
+    assert.equal(sent.anchor.tag, 'button');
+    assert.equal(sent.anchor.text.exact, 'Choose Team');
+    // WebKit's canvas has no WebP encoder: asked for WebP it gives PNG, which is sent as it is.
+    assert.equal(sent.screenshot.contentType, 'image/png');
+
+    await startComment('The headline names a customer', null);
+    await click('#svc-markup');
+    const canvas = await find('.markup canvas');
+    const shown = await canvas.getRect();
+    const imageWidth = await inPage<number>(
+      "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.markup canvas').width",
+    );
+    const k = shown.width / imageWidth;
+    const headline = await (await browser.findElement(By.css('#headline'))).getRect();
+    const hidden = {
+      x: Math.round(headline.x),
+      y: Math.round(headline.y),
+      width: 200,
+      height: Math.round(headline.height),
+    };
+    for (const button of await (await find('.markup .bar')).findElements(By.css('button'))) {
+      if ((await button.getText()) === 'Hide') await button.click();
+    }
+    const at = (x: number, y: number) => ({ x: Math.round(shown.x + x * k), y: Math.round(shown.y + y * k) });
+    await browser
+      .actions()
+      .move(at(hidden.x - 6, hidden.y - 6))
+      .press()
+      .move({ ...at(hidden.x + hidden.width / 2, hidden.y + hidden.height / 2), duration: 50 })
+      .move({ ...at(hidden.x + hidden.width + 6, hidden.y + hidden.height + 6), duration: 50 })
+      .release()
+      .perform();
+    // Read as text, not as shown: the live region is for screen readers, clipped to nothing on screen.
+    await until(() =>
+      inPage<boolean>(
+        "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.markup [role=status]').textContent === 'Hide added.'",
+      ),
+    );
+    await click('.markup .done');
+    await find('img.marked');
+    await click('form button[type=submit].primary');
+    const marked = await commentId('The headline names a customer');
+    await until(async () => (await read(marked)).screenshot);
+    const stored = await stack.api.app.inject({
+      method: 'GET',
+      url: `/api/comments/${marked}/screenshot`,
+      headers: { authorization: `Bearer ${reviewer.token}` },
+    });
+    const spread = await inPage<number>(
+      `const [bytes, area] = arguments;
+       return createImageBitmap(new Blob([new Uint8Array(bytes)])).then((bitmap) => {
+         const canvas = document.createElement('canvas');
+         canvas.width = bitmap.width;
+         canvas.height = bitmap.height;
+         const drawing = canvas.getContext('2d');
+         drawing.drawImage(bitmap, 0, 0);
+         const data = drawing.getImageData(area.x + 3, area.y + 3, area.width - 6, area.height - 6).data;
+         let widest = 0;
+         for (let c = 0; c < 3; c++) {
+           let low = 255, high = 0;
+           for (let i = c; i < data.length; i += 4) { low = Math.min(low, data[i]); high = Math.max(high, data[i]); }
+           widest = Math.max(widest, high - low);
+         }
+         return widest;
+       });`,
+      [...stored.rawPayload],
+      hidden,
+    );
+    assert.ok(spread <= 16, `the hidden region is uniform in the stored file (spread ${spread})`);
+
+    await call(stack.api.app, 'POST', `/api/comments/${picked}/apply`, { token: stack.admin.token, body: {} });
+    await until(() =>
+      inPage<boolean>(
+        `const images = document.querySelector('[data-svc-widget]').shadowRoot
+           .querySelectorAll('[data-comment="' + arguments[0] + '"] .before-after img');
+         return images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0);`,
+        picked,
+      ),
+    );
+    await click(`[data-comment="${picked}"] .btn.ok`);
+    const afterImage = await until(async () =>
+      (await read(picked)).images.find((image: { kind: string }) => image.kind === 'after'),
+    );
+    const verified = (await read(picked)).timeline.find((event: { kind: string }) => event.kind === 'verified');
+    assert.equal(afterImage.eventId, verified.id);
+  });
+});
