@@ -2,10 +2,10 @@
 // Images a person attaches, re-encoded by their browser before they leave it: only the pixels
 // are drawn again, so nothing of the file's metadata (a phone photo's location, its camera,
 // its time) is sent; the photo is turned upright as its EXIF said and made at most 2,000
-// pixels a side. WebP where the browser encodes it, JPEG where it does not (Safari's engine).
+// pixels a side, and encoded as every picture the clients send is (see encodedUnder).
 // The server strips metadata from whatever reaches its API too.
 import type { FetchApiClient } from './fetch-client.js';
-import { IMAGE_MAX_BYTES } from './rules.js';
+import { IMAGE_MAX_BYTES, SCREENSHOT_MAX_BYTES } from './rules.js';
 
 /** The longest side of an image as sent. */
 const SIDE_MAX = 2000;
@@ -13,8 +13,22 @@ const SIDE_MAX = 2000;
 /** Why an image was not taken: not an image the browser can read, or too large even re-encoded. */
 export type ImageRefusal = 'unreadable' | 'tooLarge';
 
-function encoded(canvas: HTMLCanvasElement, type: string, quality: number): Promise<Blob | null> {
-  return new Promise((resolve) => canvas.toBlob(resolve, type, quality));
+/**
+ * A canvas encoded as an image that fits in `maxBytes`: WebP, less finely if need be, then
+ * JPEG; null when none fits. An engine without a WebP encoder (Safari's) answers PNG when asked
+ * for WebP, which is taken when it fits. The one way every picture the clients send is encoded.
+ */
+export async function encodedUnder(canvas: HTMLCanvasElement, maxBytes: number): Promise<Blob | null> {
+  for (const [type, quality] of [
+    ['image/webp', 0.85],
+    ['image/webp', 0.6],
+    ['image/jpeg', 0.6],
+    ['image/jpeg', 0.4],
+  ] as const) {
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, type, quality));
+    if (blob && blob.size <= maxBytes) return blob;
+  }
+  return null;
 }
 
 /** The image as it is sent: its pixels re-encoded, or why it cannot be. */
@@ -31,11 +45,7 @@ export async function reencodedImage(file: Blob): Promise<Blob | ImageRefusal> {
   canvas.height = Math.max(1, Math.round(bitmap.height * scale));
   canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
   bitmap.close();
-  let blob = await encoded(canvas, 'image/webp', 0.85);
-  // An engine without a WebP encoder answers PNG: JPEG is far smaller for a photo.
-  if (blob?.type !== 'image/webp') blob = await encoded(canvas, 'image/jpeg', 0.85);
-  if (!blob) return 'unreadable';
-  return blob.size > IMAGE_MAX_BYTES ? 'tooLarge' : blob;
+  return (await encodedUnder(canvas, IMAGE_MAX_BYTES)) ?? 'tooLarge';
 }
 
 /** The image files among what was pasted or dropped. */
@@ -77,8 +87,7 @@ export async function croppedAround(
   canvas.height = height;
   canvas.getContext('2d')?.drawImage(bitmap, left, top, width, height, 0, 0, width, height);
   bitmap.close();
-  const blob = await encoded(canvas, 'image/webp', 0.9);
-  return blob?.type === 'image/webp' ? blob : encoded(canvas, 'image/jpeg', 0.85);
+  return encodedUnder(canvas, SCREENSHOT_MAX_BYTES);
 }
 
 /** Sends images to a comment (or to its reply `replyId`), one after the other; how many could not be stored. */

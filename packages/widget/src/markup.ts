@@ -4,6 +4,7 @@
 // freehand lines and short texts, and hides regions, by mouse, touch or keyboard, with undo
 // and redo. What is hidden is painted over in the image sent: its pixels never leave the
 // browser. The marks are kept in the image's own pixels, whatever size the dialog shows it at.
+import { encodedUnder } from '@svc/contract/image-encoding';
 import { adoptStyles, h } from './dom.js';
 import type { Words } from './i18n.js';
 
@@ -287,7 +288,7 @@ const markUp: MarkUp = async ({ image, root, words }) => {
       else if (act === 'done') {
         current = null;
         render(false);
-        void encoded(canvas).then(close);
+        void encodedUnder(canvas, MAX_BYTES).then(close);
       }
     });
     // Keys stay in the dialog: the panel's own (Escape closes it, Tab stays in it) do not apply here.
@@ -351,20 +352,6 @@ function keepFocusIn(dialog: HTMLElement, event: KeyboardEvent) {
     event.preventDefault();
     first?.focus();
   }
-}
-
-/** The image as sent: WebP (JPEG where the engine has no WebP encoder), under the upload's size. */
-async function encoded(canvas: HTMLCanvasElement): Promise<Blob | null> {
-  for (const [type, quality] of [
-    ['image/webp', 0.9],
-    ['image/webp', 0.7],
-    ['image/jpeg', 0.7],
-    ['image/jpeg', 0.5],
-  ] as const) {
-    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, type, quality));
-    if (blob && blob.size <= MAX_BYTES && (blob.type === type || type === 'image/jpeg')) return blob;
-  }
-  return null;
 }
 
 (window as unknown as { __svcMarkup: MarkUp }).__svcMarkup = markUp;

@@ -7,6 +7,8 @@
 // cloning each with its computed style would hold the main thread for seconds. The cloning
 // yields to the page every few milliseconds, and nothing is written to the page but the
 // blank frame the library reads default styles from.
+
+import { encodedUnder } from '@svc/contract/image-encoding';
 import { createContext, destroyContext, domToCanvas } from 'modern-screenshot';
 import type { CaptureOptions } from './chunks.js';
 
@@ -344,16 +346,9 @@ async function capture({ exclude, outline, signal }: CaptureOptions): Promise<Bl
         drawing.strokeRect((r.left - 3) * scale, (r.top - 3) * scale, (r.width + 6) * scale, (r.height + 6) * scale);
       }
     }
-    for (const [type, quality] of [
-      ['image/webp', 0.85],
-      ['image/webp', 0.6],
-      ['image/jpeg', 0.6],
-      ['image/jpeg', 0.4],
-    ] as const) {
-      const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, type, quality));
-      if (blob && blob.size <= MAX_BYTES) return blob;
-    }
-    throw new Error('The screenshot stays over 300 KB.');
+    const blob = await encodedUnder(canvas, MAX_BYTES);
+    if (!blob) throw new Error('The screenshot stays over 300 KB.');
+    return blob;
   } finally {
     destroyContext(context);
   }
