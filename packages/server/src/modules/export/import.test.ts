@@ -110,7 +110,12 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
     });
     assert.equal(pinned.status, 201, JSON.stringify(pinned.body));
     const id = pinned.body.id as string;
-    await call(source, 'POST', `/api/comments/${id}/replies`, { token: dana.token, body: { body: 'Which phone?' } });
+    // A reply that mentions the comment's author: the mention travels by person.
+    const asked = await call(source, 'POST', `/api/comments/${id}/replies`, {
+      token: dana.token,
+      body: { body: `Which phone, <@${cleo.id}>?` },
+    });
+    assert.equal(asked.status, 201, JSON.stringify(asked.body));
     await call(source, 'POST', `/api/comments/${id}/apply`, { token: dana.token, body: { commitSha: COMMIT } });
     await call(source, 'POST', `/api/projects/${site.key}/builds`, {
       token: admin.token,
@@ -174,6 +179,11 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
         [id, 'Bot', 'agent'],
       ].sort(),
     );
+    const mentioned = await target.database.db
+      .selectFrom('comment_mentions')
+      .select(['comment_id', 'user_id'])
+      .execute();
+    assert.deepEqual(mentioned, [{ comment_id: id, user_id: cleo.id }], 'the mention, by person');
     const limitedThere = await target.database.db
       .selectFrom('users')
       .select(['project_id', 'removed_at'])
@@ -310,7 +320,7 @@ describe('an import never reaches into another workspace', () => {
     );
   });
 
-  test('every author, applier, assignee, reply author, timeline actor and project a comment names must be in the file', async () => {
+  test('every author, applier, assignee, mention, reply author, timeline actor and project a comment names must be in the file', async () => {
     const { app, admin, records } = await victimServer();
     const copy = withNewIds(records);
     const commentLine = copy.findIndex((record) => record.type === 'comment') + 1;
@@ -343,6 +353,12 @@ describe('an import never reaches into another workspace', () => {
       app,
       edit((c) => ({ ...c, assignee: { id: admin.id, name: 'Ada' }, assignedAt: c.createdAt })),
       /names usr_\w+ as its assignee, which the file does not list/,
+    );
+    // A stranger mentioned would be told of the file's text.
+    await refused(
+      app,
+      edit((c) => ({ ...c, body: `<@${admin.id}> look` })),
+      /names usr_\w+ as its mention, which the file does not list/,
     );
     await refused(
       app,
