@@ -53,7 +53,8 @@ export const panelStyles = `
 .attach img.marked{width:96px;height:64px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px}
 .before-after{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:8px 0}
 .before-after figure{margin:0;min-width:0}
-.before-after img{width:100%;max-height:140px;object-fit:contain;border:1px solid var(--pf-line);border-radius:4px;background:#fff;display:block}
+.before-after figure>:first-child{height:120px;margin:0}
+.before-after img{width:100%;object-fit:contain;border:1px solid var(--pf-line);border-radius:4px;background:#fff;display:block}
 .before-after figcaption{font-size:12px;color:var(--pf-muted);margin-top:2px}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mentioning{position:relative}
