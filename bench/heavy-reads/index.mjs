@@ -19,6 +19,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The other tenant's requests per second: a busy team's widgets and console. */
 const RATE = Number(process.env.BENCH_RATE ?? 50);
+/** Where the server writes its CPU profiles (one per thread, `--cpu-prof`), when set. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const PROJECTS = 100;
 const SPAN_SECONDS = 2 * 365 * 24 * 3600;
 const root = path.resolve(import.meta.dirname, '../..');
@@ -79,10 +81,13 @@ function heavyReads(url) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function measure(label, env, limits) {
-  const server = await startServer({
-    ...env,
-    ...(limits ? {} : { SVC_INSIGHTS_PER_MINUTE: '1000000', SVC_EXPORTS_PER_HOUR: '1000000' }),
-  });
+  const server = await startServer(
+    {
+      ...env,
+      ...(limits ? {} : { SVC_INSIGHTS_PER_MINUTE: '1000000', SVC_EXPORTS_PER_HOUR: '1000000' }),
+    },
+    PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE_DIR, limits ? 'limits' : 'no-limits')}`] : [],
+  );
   const origin = new URL(server.url).origin;
   const other = (seconds) =>
     paced({

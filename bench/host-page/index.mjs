@@ -5,7 +5,9 @@
 // baseline, in the same run. Printed for each, and the deltas: the page's load (long tasks and
 // total blocking time until 3 s after load), an idle stretch with the panel closed (long
 // tasks, JS heap and DOM counters after a collection, before and after), 1,000 route changes
-// (the same counters), and a screenshot of the page by the widget's own chunk.
+// (the same counters), and a screenshot of the page by the widget's own chunk. With
+// BENCH_AGAINST (a git ref), the load is measured for that release's widget too, in the same run.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -20,6 +22,8 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 300);
 const ROUTES = Number(process.env.BENCH_ROUTES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** A release to compare the load with (a git ref: a tag, a commit), its widget built here; none when unset. */
+const AGAINST = process.env.BENCH_AGAINST;
 
 if (!fs.existsSync(path.join(root, 'packages/widget/dist/widget.js'))) {
   console.error('Build first: npm run build (the widget is missing).');
@@ -37,11 +41,61 @@ const inject = async (method, url, token, payload) => {
   return answer.json();
 };
 
+/**
+ * The widget of `ref`, built in a worktree of its own with this checkout's dependencies (but
+ * the ref's own packages): its dist folder, and how to remove the worktree.
+ */
+function widgetOf(ref) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-page-against-'));
+  const git = (...args) => execFileSync('git', args, { cwd: root, stdio: 'pipe' });
+  git('worktree', 'add', '--detach', dir, ref);
+  const modules = path.join(dir, 'node_modules');
+  fs.mkdirSync(path.join(modules, '@svc'), { recursive: true });
+  for (const name of fs.readdirSync(path.join(root, 'node_modules'))) {
+    if (name !== '@svc') fs.symlinkSync(path.join(root, 'node_modules', name), path.join(modules, name));
+  }
+  for (const name of fs.readdirSync(path.join(dir, 'packages'))) {
+    fs.symlinkSync(path.join(dir, 'packages', name), path.join(modules, '@svc', name));
+  }
+  const run = (...args) => execFileSync(process.execPath, args, { cwd: dir, stdio: 'pipe' });
+  run(path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/contract');
+  run('packages/widget/build.mjs');
+  return { dist: path.join(dir, 'packages/widget/dist'), remove: () => git('worktree', 'remove', '--force', dir) };
+}
+
+/**
+ * The API as the release compared with sees it: its own widget's scripts (`/widget*.js`, so
+ * that its chunks are its own too), every other request passed on to the API.
+ */
+async function apiWithWidgetOf(dist) {
+  const proxy = http.createServer((request, response) => {
+    const name = new URL(request.url ?? '/', 'http://x').pathname.slice(1);
+    if (/^widget[\w.-]*\.js$/.test(name) && fs.existsSync(path.join(dist, name))) {
+      response.writeHead(200, { 'content-type': 'application/javascript; charset=utf-8' });
+      return void response.end(fs.readFileSync(path.join(dist, name)));
+    }
+    const forwarded = http.request(
+      `${apiBase}${request.url}`,
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    request.pipe(forwarded);
+  });
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${proxy.address().port}`, close: () => proxy.close() };
+}
+
+const against = AGAINST ? widgetOf(AGAINST) : null;
+const againstApi = against ? await apiWithWidgetOf(against.dist) : null;
+
 const table = Array.from(
   { length: 1000 },
   (_, r) => `<tr>${Array.from({ length: 10 }, (_, c) => `<td>Row ${r + 1}, cell ${c + 1}</td>`).join('')}</tr>`,
 ).join('');
-const pageHtml = (withWidget) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Orders</title>
+const pageHtml = (base) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Orders</title>
 <style>body{margin:0;padding:24px;font:16px/1.4 sans-serif}td{padding:4px 8px;white-space:nowrap}tr:nth-child(odd){background:#eef2ff}</style>
 </head><body><nav><a href="/orders">Orders</a> <a href="/customers">Customers</a></nav><main><h1>Orders</h1><table><tbody>${table}</tbody></table></main>
 <script>
@@ -51,12 +105,13 @@ const pageHtml = (withWidget) => `<!doctype html><html lang="en"><head><meta cha
     document.querySelector('main h1').textContent = route.slice(1);
   };
 </script>
-${withWidget ? `<script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="app" data-notify-poll-ms="1000" async></script>` : ''}
+${base ? `<script src="${base}/widget.js" data-api-base="${base}" data-project-key="app" data-notify-poll-ms="1000" async></script>` : ''}
 </body></html>`;
-const pages = { with: pageHtml(true), without: pageHtml(false) };
+/** The page by its query: none, the widget (`?with`), or the release compared with's (`?against`). */
+const pages = { without: pageHtml(null), with: pageHtml(apiBase), against: pageHtml(againstApi?.base ?? null) };
 const site = http.createServer((request, response) => {
-  const withWidget = !new URL(request.url ?? '/', 'http://x').searchParams.has('bare');
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[withWidget ? 'with' : 'without']);
+  const which = ['with', 'against'].find((key) => new URL(request.url ?? '/', 'http://x').searchParams.has(key));
+  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[which ?? 'without']);
 });
 await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${site.address().port}`;
@@ -74,11 +129,27 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 });
 
-/** A fresh page of the app, signed in; long tasks recorded from the start, and traced when asked. */
-async function open(withWidget, { trace = false } = {}) {
+/** The widgets measured: this build's, and the release compared with's when there is one. */
+const widgets = againstApi ? ['with', 'against'] : ['with'];
+/** Where each page's widget comes from. */
+const widgetBase = { with: apiBase, against: againstApi?.base };
+const label = {
+  without: 'without (baseline)',
+  with: 'with the widget',
+  against: `with the widget of ${AGAINST}`,
+};
+
+/**
+ * A fresh page of the app (`which`: without a widget, with it, with the release's), signed in
+ * unless asked otherwise; long tasks recorded from the start, and traced when asked.
+ */
+async function open(which, { trace = false, signedOut = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+  const signedIn = Object.values(widgetBase)
+    .filter((base) => base && !signedOut)
+    .map((base) => `localStorage.setItem(${JSON.stringify(`svc:token:${base}`)}, ${JSON.stringify(admin.token)});`);
   await context.addInitScript(
-    `localStorage.setItem(${JSON.stringify(`svc:token:${apiBase}`)}, ${JSON.stringify(admin.token)});
+    `${signedIn.join('\n')}
      window.__tasks = [];
      new PerformanceObserver((list) => window.__tasks.push(...list.getEntries().map((e) => e.duration)))
        .observe({ type: 'longtask', buffered: true });`,
@@ -86,9 +157,9 @@ async function open(withWidget, { trace = false } = {}) {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable');
-  if (trace) await browser.startTracing(page, { categories: ['devtools.timeline'] });
-  await page.goto(`${origin}/orders${withWidget ? '' : '?bare'}`, { waitUntil: 'load' });
-  if (withWidget) await page.locator('[data-svc-widget]').waitFor({ state: 'attached' });
+  if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'v8'] });
+  await page.goto(`${origin}/orders${which === 'without' ? '' : `?${which}`}`, { waitUntil: 'load' });
+  if (which !== 'without') await page.locator('[data-svc-widget]').waitFor({ state: 'attached' });
   return { context, page, cdp };
 }
 
@@ -107,13 +178,17 @@ const counters = async ({ cdp }) => {
 const grew = (before, after) =>
   `heap ${(after.heapKB - before.heapKB).toFixed(0)} KB, nodes ${after.nodes - before.nodes}, listeners ${after.listeners - before.listeners}`;
 
-/** The time of the page's main thread in top-level tasks, from a trace, in ms. */
-function mainThreadTime(trace) {
+/** The main thread's events of a trace (complete ones, with a duration), in time order. */
+function mainThreadEvents(trace) {
   const { traceEvents } = JSON.parse(trace.toString());
   const main = traceEvents.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const spans = traceEvents
+  return traceEvents
     .filter((e) => e.pid === main?.pid && e.tid === main?.tid && e.ph === 'X' && e.dur)
     .sort((a, b) => a.ts - b.ts);
+}
+
+/** The time covered by `spans` (nested or overlapping ones counted once), in ms. */
+function covered(spans) {
   let total = 0;
   let end = 0;
   for (const span of spans) {
@@ -124,6 +199,12 @@ function mainThreadTime(trace) {
   return total / 1000;
 }
 
+/** The events that run a script of `base` (its evaluation, compilation and every call into it). */
+const scriptOf = (base) => (e) => {
+  const url = e.args?.data?.url ?? e.args?.fileName ?? e.args?.data?.scriptName ?? '';
+  return typeof url === 'string' && url.startsWith(`${base}/`);
+};
+
 /**
  * The page's load until 3 s after: long tasks, the main thread's busy time as the browser's
  * counters give it (all tasks, and the script they ran) and as a trace of the main thread
@@ -131,48 +212,73 @@ function mainThreadTime(trace) {
  * figure to compare). A long task's excess says little here: the parser cuts its work into
  * tasks differently when a script is pending.
  */
-async function loadCost(withWidget) {
-  const opened = await open(withWidget, { trace: true });
+async function loadCost(which) {
+  const opened = await open(which, { trace: true });
   await opened.page.waitForTimeout(3000);
   const result = await tasks(opened.page);
   const { metrics } = await opened.cdp.send('Performance.getMetrics');
   const metric = (name) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
-  const traced = mainThreadTime(await browser.stopTracing());
+  const events = mainThreadEvents(await browser.stopTracing());
   await opened.context.close();
-  return { ...result, busy: metric('TaskDuration'), script: metric('ScriptDuration'), traced };
+  return {
+    ...result,
+    busy: metric('TaskDuration'),
+    script: metric('ScriptDuration'),
+    traced: covered(events),
+    own: which === 'without' ? 0 : covered(events.filter(scriptOf(widgetBase[which]))),
+  };
+}
+
+/** The JS heap 3 s after the page's load, after a collection, in KB: untraced (a trace holds memory of its own). */
+async function heapAfterLoad(which, signedOut) {
+  const opened = await open(which, { signedOut });
+  await opened.page.waitForTimeout(3000);
+  const { heapKB } = await counters(opened);
+  await opened.context.close();
+  return heapKB;
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(`host-page benchmark: ${ROUNDS} rounds; idle ${IDLE_SECONDS} s; ${ROUTES} route changes`);
 
-// 1. The page's load, alternating which goes first, after one of each unreported (the
-// browser's and the server's first time).
-await loadCost(true);
-await loadCost(false);
-const loads = { with: [], without: [] };
+// 1. The page's load, in turn (each round in another order), after one of each unreported
+// (the browser's and the server's first time).
+const variants = ['without', ...widgets];
+for (const which of variants) await loadCost(which);
+const loads = Object.fromEntries(variants.map((which) => [which, []]));
+const heaps = Object.fromEntries(variants.flatMap((which) => [`${which} in`, `${which} out`].map((key) => [key, []])));
 for (let round = 1; round <= ROUNDS; round++) {
-  for (const which of round % 2 ? ['without', 'with'] : ['with', 'without']) {
-    loads[which].push(await loadCost(which === 'with'));
+  const order = variants.map((_, i) => variants[(i + round) % variants.length]);
+  for (const which of round % 2 ? order : order.reverse()) {
+    loads[which].push(await loadCost(which));
+    heaps[`${which} in`].push(await heapAfterLoad(which, false));
+    heaps[`${which} out`].push(await heapAfterLoad(which, true));
   }
 }
 const loadFigure = (which, key) => median(loads[which].map((r) => r[key]));
 console.log(
-  '\n| load, until 3 s after | long tasks | total blocking time | busy (counters) | of which script | main thread (trace) |',
+  '\n| load, until 3 s after | long tasks | total blocking time | busy (counters) | of which script | main thread (trace) | the widget\'s scripts (trace) | JS heap, signed in / out |',
 );
-console.log('|---|---:|---:|---:|---:|---:|');
-for (const which of ['without', 'with']) {
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+const heap = (which, signedIn) => median(heaps[`${which} ${signedIn ? 'in' : 'out'}`]);
+for (const which of variants) {
   const ms = (key) => `${loadFigure(which, key).toFixed(0)} ms`;
   console.log(
-    `| ${which === 'with' ? 'with the widget' : 'without (baseline)'} | ${loadFigure(which, 'count')} | ${ms('blocking')} | ${ms('busy')} | ${ms('script')} | ${ms('traced')} |`,
+    `| ${label[which]} | ${loadFigure(which, 'count')} | ${ms('blocking')} | ${ms('busy')} | ${ms('script')} | ${ms('traced')} | ${which === 'without' ? '' : ms('own')} | ${heap(which, true).toFixed(0)} / ${heap(which, false).toFixed(0)} KB |`,
   );
 }
-const added = (key) => loadFigure('with', key) - loadFigure('without', key);
-console.log(
-  `added by the widget: main thread ${added('traced').toFixed(0)} ms by the trace (ratio ${(loadFigure('with', 'traced') / loadFigure('without', 'traced')).toFixed(2)}), ${added('busy').toFixed(0)} ms by the counters`,
-);
+for (const which of widgets) {
+  const added = (key) => loadFigure(which, key) - loadFigure('without', key);
+  const heapAdded = (signedIn) => (heap(which, signedIn) - heap('without', signedIn)).toFixed(0);
+  console.log(
+    `added by ${label[which].replace('with ', '')}: its scripts ${loadFigure(which, 'own').toFixed(0)} ms by the trace (goal ≤ 50); ` +
+      `the main thread ${added('traced').toFixed(0)} ms by the trace (ratio ${(loadFigure(which, 'traced') / loadFigure('without', 'traced')).toFixed(2)}), ${added('busy').toFixed(0)} ms by the counters; ` +
+      `the heap +${heapAdded(true)} KB signed in, +${heapAdded(false)} KB signed out`,
+  );
+}
 
 // 2. Idle, both pages open at once, the panel closed; 3. route changes.
-const idle = { with: await open(true), without: await open(false) };
+const idle = { with: await open('with'), without: await open('without') };
 await idle.with.page.waitForTimeout(3000);
 for (const opened of Object.values(idle)) await tasks(opened.page);
 const before = { with: await counters(idle.with), without: await counters(idle.without) };
@@ -183,7 +289,7 @@ console.log(`\n| idle ${IDLE_SECONDS} s, panel closed | long tasks | after a col
 console.log('|---|---:|---|');
 for (const which of ['without', 'with']) {
   console.log(
-    `| ${which === 'with' ? 'with the widget' : 'without (baseline)'} | ${idleTasks[which].count} | ${grew(before[which], afterIdle[which])} |`,
+    `| ${label[which]} | ${idleTasks[which].count} | ${grew(before[which], afterIdle[which])} |`,
   );
 }
 for (const opened of Object.values(idle)) {
@@ -200,7 +306,7 @@ console.log(`\n| ${ROUTES} route changes | after a collection, grew by |`);
 console.log('|---|---|');
 for (const which of ['without', 'with']) {
   console.log(
-    `| ${which === 'with' ? 'with the widget' : 'without (baseline)'} | ${grew(afterIdle[which], afterRoutes[which])} |`,
+    `| ${label[which]} | ${grew(afterIdle[which], afterRoutes[which])} |`,
   );
 }
 
@@ -229,5 +335,7 @@ console.log(
 
 await browser.close();
 site.close();
+againstApi?.close();
+against?.remove();
 await api.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -29,9 +29,11 @@ function hostElement(): HTMLElement {
   return host;
 }
 
-/** What the shell asks of the widget: the launcher was pressed, Esc was pressed in the open panel, a held redraw may run. */
+/** What the shell asks of the widget: the launcher was pressed (or is about to be), Esc was pressed in the open panel, a held redraw may run. */
 export interface ShellEvents {
   launcher(): void;
+  /** A pointer came over the launcher, or focus: the panel may open soon. */
+  nearLauncher(): void;
   escape(): void;
   redraw(): void;
 }
@@ -64,6 +66,8 @@ export class Shell {
       'aria-haspopup': 'dialog',
       'aria-expanded': 'false',
       onClick: () => events.launcher(),
+      onPointerenter: () => events.nearLauncher(),
+      onFocus: () => events.nearLauncher(),
     });
     this.launcher.append(icon(), this.badge);
     this.root.append(this.pins, this.outline, this.panel, this.launcher);

@@ -18,12 +18,6 @@ import { Shell } from './shell.js';
 import { Store } from './store.js';
 import type { Tab } from './view-state.js';
 
-/** Runs `work` when the page is idle (at most 2 s on), or soon where the browser cannot say. */
-function whenIdle(work: () => void): void {
-  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 2000 });
-  else setTimeout(work, 200);
-}
-
 export class Widget {
   private readonly shell: Shell;
   private readonly store: Store;
@@ -43,6 +37,9 @@ export class Widget {
   constructor(private readonly config: WidgetConfig) {
     this.shell = new Shell(config.nonce, {
       launcher: () => (this.shell.panelShown ? this.close() : this.open()),
+      // The panel's views load when someone reaches for the launcher (a pointer over it, focus;
+      // a tap loads them as it opens): a page whose visitor never opens the panel never pays for them.
+      nearLauncher: () => void this.panel.load(),
       escape: () => this.close(),
       redraw: () => this.changed(new Set(['view'])),
     });
@@ -195,9 +192,6 @@ export class Widget {
     await this.store.open();
     void this.speak();
     this.poller.start();
-    // The panel's views load once the page is idle (a click on the launcher sooner loads them
-    // then): the page's own start never waits for a panel that may not be opened.
-    whenIdle(() => void this.panel.load());
   }
 
   /** Just signed in from the panel: the panel, the poll, focus on the tabs. */
