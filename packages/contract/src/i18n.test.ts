@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatParts, LOCALES, messageArguments, pickLocale, pseudoMessages, translator } from './i18n.js';
+import {
+  formatParts,
+  LOCALES,
+  messageArguments,
+  PSEUDO_LOCALE,
+  pickLocale,
+  pseudoMessages,
+  translator,
+} from './i18n.js';
 import { en } from './locales/en.js';
 
 const catalogues = Object.fromEntries(
@@ -44,6 +52,18 @@ test('plurals: the six forms of Arabic, the one form of Japanese and Chinese, ex
   // English has two forms; a number is written the language's way.
   assert.equal(say('en', '{n, plural, one {# reply} other {# replies}}', 1), '1 reply');
   assert.equal(say('de', '{n, plural, one {# Antwort} other {# Antworten}}', 1200), '1.200 Antworten');
+});
+
+test('numbers: small whole ones written without a formatter read exactly as the formatter writes them, in every language', () => {
+  for (const locale of [...LOCALES, PSEUDO_LOCALE]) {
+    for (const n of [0, 1, 7, 42, 999, 1000, 12_345, 0.5, 2.75]) {
+      assert.equal(
+        formatParts(locale, '{n}', { n }).join(''),
+        new Intl.NumberFormat(locale).format(n),
+        `${locale} ${n}`,
+      );
+    }
+  }
 });
 
 test('selects, placeholders that are elements, and an id without a message', () => {

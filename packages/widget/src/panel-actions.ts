@@ -3,6 +3,7 @@
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { croppedAround } from '@svc/contract/image-encoding';
 import type { MarkUp } from './markup.js';
+import { signInWithSso } from './sso-popup.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
 import { nowShown } from './views/before-after.js';
@@ -92,7 +93,7 @@ export function panelActions(host: PanelHost): Actions {
       const popup = window.open('', 'svc-sso', 'popup,width=520,height=700');
       if (!popup) return session.tell(t('signIn.popupBlocked'));
       view.set({ tab: 'comments' });
-      const refused = await session.signInWithSso(popup).catch(() => t('request.unreachable'));
+      const refused = await signInWithSso(session, popup).catch(() => t('request.unreachable'));
       if (refused || !session.user) session.tell(refused ?? '');
       else await host.enterPanel();
     },

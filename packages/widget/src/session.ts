@@ -1,6 +1,6 @@
 // Who the widget speaks for and in which words: the sign-in (password, second factor, a
-// client's link, the workspace's provider), the token, the person and their language. Every
-// change is announced (see changes.ts); no DOM here.
+// client's link; the workspace's provider in sso-popup.ts, with the panel), the token, the
+// person and their language. Every change is announced (see changes.ts); no DOM here.
 import type { User } from '@svc/contract';
 import type { FetchApiClient } from '@svc/contract/fetch-client';
 import type { Locale } from '@svc/contract/i18n';
@@ -16,9 +16,6 @@ export interface Embed {
   /** The embed's workspace id, when it names one: single sign-on is then found by it. */
   workspace: string | null;
 }
-
-/** A single sign-on's answer through its popup: a one-time code, or why it failed. */
-type SsoAnswer = { code?: string | null; error?: string | null } | null;
 
 export class Session {
   readonly api: FetchApiClient;
@@ -36,7 +33,7 @@ export class Session {
   private beaconSent = false;
 
   constructor(
-    private readonly embed: Embed,
+    readonly embed: Embed,
     private readonly announce: Announce,
   ) {
     this.api = widgetApi(embed.apiBase);
@@ -123,52 +120,6 @@ export class Session {
     this.set({ sso: found?.ok ? found.data : null });
   }
 
-  /**
-   * Signs in through the workspace's provider in `popup` (opened by the click, so that no
-   * blocker stops it): the provider's pages there, then the server's last page hands this page
-   * a one-time code (a message from the API's origin only), traded for a session here. Null
-   * once signed in, else why not.
-   */
-  async signInWithSso(popup: Window): Promise<string | null> {
-    const started = await this.api.call('POST /api/auth/sso/start', {
-      body: { workspace: this.sso?.workspaceId ?? '' },
-    });
-    if (!started.ok) {
-      popup.close();
-      return started.data ? this.refusal(started) : this.i18n.t('signIn.ssoNotStarted');
-    }
-    popup.location.href = started.data.url;
-    const answer = await this.ssoAnswer(popup);
-    if (!answer) return this.i18n.t('signIn.popupClosed');
-    if (answer.error) return this.i18n.t('signIn.ssoFailedBecause', { reason: answer.error });
-    if (!answer.code) return this.i18n.t('signIn.ssoFailed');
-    const session = await this.api.call('POST /api/auth/sso/exchange', {
-      body: { code: answer.code, binding: started.data.binding },
-    });
-    if (!session.ok) return session.data ? this.refusal(session) : this.i18n.t('signIn.ssoFailed');
-    this.adopt(session.data.token, session.data.user);
-    return null;
-  }
-
-  /** What the popup's last page says (from the API's origin only); null when it was closed first. */
-  private ssoAnswer(popup: Window): Promise<SsoAnswer> {
-    return new Promise((resolve) => {
-      const apiOrigin = new URL(this.embed.apiBase).origin;
-      const heard = (event: MessageEvent) => {
-        if (event.origin !== apiOrigin || event.source !== popup || event.data?.type !== 'svc-sso') return;
-        done(event.data);
-      };
-      // Closed without an answer: nothing to wait for.
-      const watch = setInterval(() => popup.closed && done(null), 500);
-      const done = (value: SsoAnswer) => {
-        clearInterval(watch);
-        removeEventListener('message', heard);
-        resolve(value);
-      };
-      addEventListener('message', heard);
-    });
-  }
-
   /** The code of the authenticator app (or a recovery code), after a right password. */
   async answerSecondFactor(code: string) {
     const answer = await this.api.call('POST /api/auth/two-factor', {
@@ -181,7 +132,8 @@ export class Session {
     return answer;
   }
 
-  private adopt(token: string, user: User): void {
+  /** Signed in with `token` (a password and its second factor, a link, the workspace's provider). */
+  adopt(token: string, user: User): void {
     this.api.setToken(token);
     this.signedIn(user);
   }

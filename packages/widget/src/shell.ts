@@ -33,7 +33,7 @@ function hostElement(): HTMLElement {
 export interface ShellEvents {
   launcher(): void;
   /** A pointer came over the launcher, or focus: the panel may open soon. */
-  nearLauncher(): void;
+  reach(): void;
   escape(): void;
   redraw(): void;
 }
@@ -66,8 +66,8 @@ export class Shell {
       'aria-haspopup': 'dialog',
       'aria-expanded': 'false',
       onClick: () => events.launcher(),
-      onPointerenter: () => events.nearLauncher(),
-      onFocus: () => events.nearLauncher(),
+      onPointerenter: () => events.reach(),
+      onFocus: () => events.reach(),
     });
     this.launcher.append(icon(), this.badge);
     this.root.append(this.pins, this.outline, this.panel, this.launcher);

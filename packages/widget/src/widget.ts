@@ -39,7 +39,7 @@ export class Widget {
       launcher: () => (this.shell.panelShown ? this.close() : this.open()),
       // The panel's views load when someone reaches for the launcher (a pointer over it, focus;
       // a tap loads them as it opens): a page whose visitor never opens the panel never pays for them.
-      nearLauncher: () => void this.panel.load(),
+      reach: () => void this.panel.load(),
       escape: () => this.close(),
       redraw: () => this.changed(new Set(['view'])),
     });
