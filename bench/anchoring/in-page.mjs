@@ -374,6 +374,7 @@ export function runChanges() {
         anchor: outcome(found.anchor?.element),
         doubtful: found.anchor?.confidence === 'doubtful',
         refusal: resolver.refusal,
+        twins: target.anchor.twins ?? 0,
         selector: outcome(found.selector),
         xpath: outcome(found.xpath),
       };

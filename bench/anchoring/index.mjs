@@ -107,6 +107,14 @@ function table(results) {
   const refusals = {};
   for (const r of results.filter((r) => r.anchor === 'lost')) refusals[r.refusal] = (refusals[r.refusal] ?? 0) + 1;
   console.log(`why anchors were not found where the element exists: ${JSON.stringify(refusals)}`);
+  const twinned = {};
+  for (const r of results.filter((r) => r.anchor === 'lost' && r.twins > 0))
+    twinned[r.refusal] = (twinned[r.refusal] ?? 0) + 1;
+  console.log(`...of which for elements pinned beside an identical twin: ${JSON.stringify(twinned)}`);
+  const wrong = results.filter((r) => r.anchor === 'another');
+  console.log(
+    `on another element: ${wrong.length}, ${wrong.filter((r) => r.twins > 0).length} of them pinned beside an identical twin`,
+  );
   const doubtful = results.filter((r) => r.doubtful);
   console.log(
     `anchors marked "moved?": ${doubtful.length} (${doubtful.filter((r) => r.anchor === 'right').length} of them right)`,
