@@ -93,6 +93,13 @@ export const Anchor = Type.Object(
         description: 'How many other elements of the page had the same tag, text and classes when it was pinned',
       }),
     ),
+    twinsBefore: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000,
+        description: 'How many of those came before it in the page',
+      }),
+    ),
     textCount: Type.Optional(
       Type.Integer({
         minimum: 1,

@@ -116,6 +116,41 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     );
   });
 
+  /** Four rows alike in every way but their place: the same button, the same text around it. */
+  const TWINS = `<ul class="rows">${'<li><button class="row-action" type="button">Archive</button></li>'.repeat(4)}</ul>`;
+  const addFirst = `el.closest('ul').insertAdjacentHTML('afterbegin', '<li><button class="row-action" type="button">Restore</button></li>');`;
+
+  test('twins are told apart by their order while there are as many: not by the place a new item shifted', async () => {
+    // The path that found the third row's button now finds the second's.
+    assert.equal(await afterChange(TWINS, 'li:nth-of-type(3) > button', addFirst), 'same');
+    assert.equal(
+      await afterChange(
+        TWINS,
+        'li:nth-of-type(2) > button',
+        "el.replaceWith(Object.assign(document.createElement('span'), { className: 'wrap' })); document.querySelector('.wrap').append(el);",
+      ),
+      'same',
+    );
+  });
+
+  test('the one twin that changed (a class, its tag) is found where it stood among them; removed, it is not', async () => {
+    assert.equal(await afterChange(TWINS, 'li:nth-of-type(2) > button', "el.classList.remove('row-action');"), 'same');
+    assert.equal(
+      await afterChange(
+        TWINS,
+        'li:nth-of-type(3) > button',
+        "const a = document.createElement('a'); a.className = 'row-action'; a.textContent = el.textContent; el.replaceWith(a); a.__pinned = true;",
+      ),
+      'same',
+    );
+    assert.equal(await afterChange(TWINS, 'li:nth-of-type(2) > button', 'el.remove();'), 'nothing');
+    // One twin more or fewer: their order no longer says which.
+    assert.equal(
+      await afterChange(TWINS, 'li:nth-of-type(2) > button', "el.closest('ul').lastElementChild.remove();"),
+      'nothing',
+    );
+  });
+
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
     const rows = Array.from(
       { length: 400 },

@@ -38,17 +38,20 @@ function framesOf(el: Element): AnchorFrame[] {
 
 /**
  * How many other elements look the same (tag, text, classes, attributes but the id) with the
- * same text around them (their parent's): only their places tell them apart.
+ * same text around them (their parent's), and how many of them come before it in the page:
+ * only their places tell them apart.
  */
-function twinsOf(el: Element, features: Features, root: Root, parent: string): number {
+function twinsOf(el: Element, features: Features, root: Root, parent: string): { twins: number; before: number } {
   const look = lookOf(features.tag, features.text, features.classes, features.attributes);
   let twins = 0;
+  let before = 0;
   for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
+    if (other === el) before = twins;
     if (other === el || twins >= 1000 || textOf(other) !== features.text) continue;
     if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
     if ((contextOf(other, features.text).parent ?? '') === parent) twins += 1;
   }
-  return twins;
+  return { twins, before };
 }
 
 /** How many elements of the page show `text` (the innermost with all of it). */
@@ -68,6 +71,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
   const box = el.getBoundingClientRect();
   const frames = framesOf(el);
   const context = contextOf(el, features.text);
+  const { twins, before } = twinsOf(el, features, root, context.parent ?? '');
   const anchor: Anchor = {
     selector,
     x: Math.round(offset.x),
@@ -86,7 +90,8 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     classes: features.classes.length ? features.classes : undefined,
     label: nonEmpty(features.label),
     context: some(context),
-    twins: twinsOf(el, features, root, context.parent ?? '') || undefined,
+    twins: twins || undefined,
+    twinsBefore: twins ? before : undefined,
     // None when the page's reading misses the element's own text (a select's text is its
     // options', a long text is cut where the element's is not, a custom element's is slotted):
     // the anchor then says nothing of how many show it, rather than zero, which is refused.

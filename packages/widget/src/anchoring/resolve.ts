@@ -13,7 +13,7 @@ import type { Anchor } from '@svc/contract';
 import { featuresOf } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
-import { first, matching, type Root } from './selectors.js';
+import { first, inPageOrder, matching, type Root } from './selectors.js';
 import { lookOf } from './similarity.js';
 import { Deadline, finish, type Steps } from './steps.js';
 import {
@@ -34,6 +34,12 @@ import {
 } from './thresholds.js';
 
 export type Confidence = 'sure' | 'doubtful';
+
+/** The element taken of a group of twins by their order (`twins`, in the page's order; none when there was no need). */
+interface TwinOrder {
+  element: Element;
+  twins: Element[];
+}
 
 export interface Resolution {
   element: Element;
@@ -132,7 +138,7 @@ export class Resolver {
       found.push(element);
       const scored = score(index, anchor, element, true);
       const agrees = scored.score >= SURE && scored.own >= SURE && scored.identity >= IDENTITY && scored.around >= 0.5;
-      if (agrees && (yield* this.toldApart(index, anchor, scored.element))) {
+      if (agrees && (yield* this.toldApart(index, anchor, scored.element))?.element === scored.element) {
         return { element: scored.element, confidence: 'sure', score: scored.score };
       }
     }
@@ -145,9 +151,17 @@ export class Resolver {
         ? scored.identity >= IDENTITY
         : scored.around >= AROUND_FOR_CHANGED && scored.own >= OWN_FOR_UNIDENTIFIED,
     );
-    const best = this.bestOf(ranked);
-    if (!best) return this.refuse('none');
-    if (!(yield* this.toldApart(index, anchor, best.element))) return this.refuse('look-alikes');
+    const top = this.bestOf(ranked);
+    if (!top) return this.refuse('none');
+    const told = yield* this.toldApart(index, anchor, top.element);
+    if (!told) {
+      const changed = yield* this.changedTwin(index, anchor, top, ranked);
+      if (!changed) return this.refuse('look-alikes');
+      return { element: changed.element, confidence: 'doubtful', score: changed.score };
+    }
+    // Of twins, the one their order names, whichever scored best.
+    const best = ranked.find((scored) => scored.element === told.element);
+    if (!best) return this.refuse('look-alikes');
     // Enough of the description agrees; or the element's own text, exactly, with little else.
     if (best.score < ACCEPT && !(best.identity >= 0.95 && best.score >= ACCEPT_BY_TEXT)) return this.refuse('weak');
     // Fewer elements show its text than when it was pinned: this may be another that showed it
@@ -166,6 +180,7 @@ export class Resolver {
     const rival = ranked.find(
       (other) =>
         other !== best &&
+        !told.twins.includes(other.element) &&
         !other.element.contains(best.element) &&
         !best.element.contains(other.element) &&
         other.identity >= Math.max(IDENTITY, best.identity - RIVAL_IDENTITY),
@@ -190,18 +205,56 @@ export class Resolver {
   }
 
   /**
-   * Whether `el` can be told from its look-alikes as the pinned element could. Elements that
-   * look alike (same tag, text, classes and attributes but the id) with the same text around
-   * them differ only by their place, and their places tell them apart only as long as there
-   * are as many as when it was pinned: one more (a copy inserted before it) or one fewer (one
-   * removed, perhaps the pinned one) and nothing does. When `el` alone changed (elements
-   * still look as the pinned one did), the rivalry rules decide.
+   * Which of `el` and its twins is the pinned element, when they can be told apart as they
+   * could when it was pinned; null when not. Twins (the same tag, text, classes and attributes
+   * but the id, with the same text around them) differ only by their place, and their order in
+   * the page tells them apart only as long as there are as many as when it was pinned: one
+   * more (a copy inserted before it) or one fewer (one removed, perhaps the pinned one) and
+   * nothing does. When `el` alone changed (elements still look as the pinned one did), the
+   * rivalry rules decide.
    */
-  private *toldApart(index: RootIndex, anchor: Anchor, el: Element): Steps<boolean> {
+  private *toldApart(index: RootIndex, anchor: Anchor, el: Element): Steps<TwinOrder | null> {
     const look = index.lookOf(el);
     const was = lookOf(anchor.tag ?? '', anchor.text?.exact ?? '', anchor.classes ?? [], anchor.attributes ?? {});
-    if (look !== was && index.lookingLike(anchor.tag ?? '', was).length > 0) return true;
-    return (yield* index.indistinguishable(el)) === (anchor.twins ?? 0) + 1;
+    if (look !== was && index.lookingLike(anchor.tag ?? '', was).length > 0) return { element: el, twins: [] };
+    const twins = yield* index.indistinguishable(el);
+    if (twins.length !== (anchor.twins ?? 0) + 1) return null;
+    // An anchor of an earlier release does not say where it stood among them.
+    if (anchor.twinsBefore === undefined || twins.length === 1) return { element: el, twins: [] };
+    const element = twins[anchor.twinsBefore];
+    return element ? { element, twins } : null;
+  }
+
+  /**
+   * The pinned element when it alone of its twins changed (its tag, a class): the best looks as
+   * it did, one twin fewer looks so, as many elements show its text, and one candidate with its
+   * text and the same text around it stands where the pinned element stood among them in the
+   * page's order.
+   */
+  private *changedTwin(index: RootIndex, anchor: Anchor, best: Scored, ranked: Scored[]) {
+    const text = index.featuresOf(best.element).text;
+    // As many show its text as when it was pinned: none was removed.
+    if (anchor.twins === undefined || anchor.twinsBefore === undefined || index.showing(text) !== anchor.textCount) {
+      return undefined;
+    }
+    const twins = yield* index.indistinguishable(best.element);
+    if (twins.length !== anchor.twins) return undefined;
+    const parent = index.parentTextOf(best.element);
+    const alike = ranked.filter(
+      (scored) =>
+        !twins.some((twin) => twin.contains(scored.element) || scored.element.contains(twin)) &&
+        index.featuresOf(scored.element).text === text &&
+        index.parentTextOf(scored.element) === parent,
+    );
+    // Of an element and its wrapper with the same text (a list item), the one more itself.
+    const nested = (a: Scored, b: Scored) => a.element.contains(b.element) || b.element.contains(a.element);
+    const changed = alike.filter(
+      (scored) => !alike.some((other) => other !== scored && nested(other, scored) && other.own > scored.own),
+    );
+    const [only] = changed;
+    if (!only || changed.length > 1) return undefined;
+    const order = [...twins, only.element].sort(inPageOrder);
+    return order.indexOf(only.element) === anchor.twinsBefore ? only : undefined;
   }
 
   /**

@@ -10,7 +10,7 @@ import {
   textAround,
   textOf,
 } from './features.js';
-import { isDocument, matching, type Root } from './selectors.js';
+import { inPageOrder, isDocument, matching, type Root } from './selectors.js';
 import { lookOf, lower } from './similarity.js';
 import { type Deadline, finish, type Steps } from './steps.js';
 import { DIRECT_LOOKUPS, LOOK_ALIKES_READ } from './thresholds.js';
@@ -153,8 +153,8 @@ export class RootIndex {
     return text;
   }
 
-  /** How many elements look like `el` and have the same text around them (its parent's): only their places tell them apart. */
-  *indistinguishable(el: Element): Steps<number> {
+  /** The elements that look like `el` and have the same text around them (its parent's), in the page's order: only their places tell them apart. */
+  *indistinguishable(el: Element): Steps<Element[]> {
     const f = this.featuresOf(el);
     const look = this.lookOf(el);
     const parent = this.parentTextOf(el);
@@ -171,11 +171,13 @@ export class RootIndex {
     // the page then serves every anchor of the pass (and costs more than one anchor's reading).
     if (f.text && (this.byText || this.lookAlikesRead + looks.length > LOOK_ALIKES_READ)) {
       yield* this.readingTexts();
-      looks = this.startingAs(f.text).filter((other) => other.matches(selector));
+      looks = this.startingAs(f.text)
+        .filter((other) => other.matches(selector))
+        .sort(inPageOrder);
     }
     this.lookAlikesRead += looks.length;
     const attributes = LOOK_ATTRIBUTES.filter(([key]) => f.attributes[key]);
-    let count = 0;
+    const alike: Element[] = [];
     for (const other of looks) {
       if (
         attributes.every(([key, name]) => other.getAttribute(name)?.trim().slice(0, 300) === f.attributes[key]) &&
@@ -183,11 +185,11 @@ export class RootIndex {
         this.lookOf(other) === look &&
         this.parentTextOf(other) === parent
       ) {
-        count += 1;
+        alike.push(other);
       }
       if (this.deadline.due()) yield;
     }
-    return count;
+    return alike;
   }
 
   surroundingsOf(el: Element): Surroundings {

@@ -15,6 +15,10 @@ export const isShadowRoot = (node: Node): node is ShadowRoot =>
 export const isElement = (node: unknown): node is Element => (node as Node | null)?.nodeType === Node.ELEMENT_NODE;
 
 /** Every element of `root` matching `selector`; none when the selector is not valid. */
+/** Sorts elements in the page's order. */
+export const inPageOrder = (a: Element, b: Element) =>
+  a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+
 export function matching(root: Root, selector: string): Element[] {
   try {
     return [...root.querySelectorAll(selector)];

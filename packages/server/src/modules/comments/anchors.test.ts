@@ -26,6 +26,7 @@ const described: Anchor = {
   classes: ['btn', 'btn-primary'],
   context: { parent: 'Team $49 /month Choose Team', previous: 'Alerts by e-mail' },
   twins: 2,
+  twinsBefore: 1,
   textCount: 1,
   selectors: ['[data-testid="choose-team"]', 'button.btn.btn-primary'],
   position: { left: 420, top: 610, width: 220, height: 40, viewportWidth: 1440, viewportHeight: 900 },
@@ -75,6 +76,7 @@ describe('anchors, re-pinning and page identity', () => {
       ],
       [{ frames: [{ kind: 'window', selector: 'x' }] }, '/anchor/frames/0/kind'],
       [{ twins: 1.5 }, '/anchor/twins'],
+      [{ twinsBefore: -1 }, '/anchor/twinsBefore'],
       [{ attributes: { href: `https://a.test/${'x'.repeat(300)}` } }, '/anchor/attributes/href'],
     ];
     for (const [part, path] of refused) {
