@@ -186,11 +186,19 @@ describe('pins that follow the page', () => {
     await widget(page).locator(`[data-comment="${onSettings}"]`).waitFor();
     await assertPinnedOn(page, onSettings, save, 'forward on the settings');
 
-    // A reload: the feed arrives 0.7 s after the page, and its pin with it. The loading line is
-    // looked for from the moment the page is committed: waiting for its load event first, on a
-    // busy machine, could take longer than the 0.7 s the line shows.
-    await page.goto(`${fixtures.origin}/spa/`, { waitUntil: 'commit' });
+    // A reload: the feed arrives after the page, and its pin with it. The feed is held back
+    // until the page was seen without it: on a busy machine the 0.7 s it otherwise takes could
+    // pass before the page is looked at.
+    await page.addInitScript(() => {
+      const w = window as unknown as { feedHeld: Promise<void>; releaseFeed: () => void };
+      w.feedHeld = new Promise((resolve) => {
+        w.releaseFeed = resolve;
+      });
+    });
+    await page.goto(`${fixtures.origin}/spa/`);
     await page.locator('.loading').waitFor();
+    assert.equal(await widget(page).locator(`[data-pin="${onFeed}"]`).count(), 0, 'no pin before its element');
+    await page.evaluate(() => (window as unknown as { releaseFeed: () => void }).releaseFeed());
     await assertPinnedOn(page, onFeed, lisbon, 'late content');
 
     // A pin inside a scrolling box shows only while its line is in view, and moves with it.
