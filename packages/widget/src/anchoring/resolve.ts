@@ -199,7 +199,8 @@ export class Resolver {
     }
     return {
       element: best.element,
-      confidence: best.score >= SURE && margin >= 2 * MARGIN ? 'sure' : 'doubtful',
+      // A twin taken by its rank where another scored better: their places moved ("moved?").
+      confidence: best.score >= SURE && margin >= 2 * MARGIN && best === top ? 'sure' : 'doubtful',
       score: best.score,
     };
   }
