@@ -151,6 +151,52 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     );
   });
 
+  // Items alike but for their first word: a removed one's neighbour takes its place, and its
+  // text is nearly the pinned one's.
+  const ROLES = `<ul>${['Spin', 'Shout', 'Flick', 'Pull', 'Shake', 'Press', 'Snap', 'Zoom', 'Work']
+    .map(
+      (verb) =>
+        `<li><a class="list-link" href="#">${verb} it (Senior customer experience enhancement consultant)</a></li>`,
+    )
+    .join('')}</ul>`;
+
+  test('removed, its element is not found on the neighbour that took its place; its text edited, it is', async () => {
+    for (const pinned of ['li:nth-of-type(2) > a', 'li:nth-of-type(5) > a', 'li:nth-of-type(7) > a']) {
+      assert.equal(await afterChange(ROLES, pinned, "el.closest('li').remove();"), 'nothing', pinned);
+      assert.equal(
+        await afterChange(ROLES, pinned, "el.textContent = el.textContent.replace('customer', 'updated');"),
+        'same',
+        pinned,
+      );
+    }
+  });
+
+  // A shop's cards: each product's button says the same, its card says which product. The
+  // last card's removed, the card before it ends where it ended, before the footer.
+  const SHOP = `<section>${[
+    ['Fancy Product', '$40.00 - $80.00'],
+    ['Special Item', '$20.00 $18.00'],
+    ['Sale Item', '$50.00 $25.00'],
+    ['Popular Item', '$40.00'],
+  ]
+    .map(
+      ([name, price]) =>
+        `<div class="card"><div class="card-body"><h5>${name}</h5>${price}</div><div class="card-footer"><a class="btn btn-outline-dark" href="#">Add to cart</a></div></div>`,
+    )
+    .join('')}</section><footer>Copyright © Shop 2026</footer>`;
+
+  test('removed with its card, a button is not found on another card whose button says the same; edited, it is', async () => {
+    for (const pinned of ['div.card:nth-of-type(2) a', 'div.card:nth-of-type(4) a']) {
+      assert.equal(await afterChange(SHOP, pinned, "el.closest('.card').remove();"), 'nothing', pinned);
+      assert.equal(
+        await afterChange(SHOP, pinned, "el.closest('.card').previousElementSibling.remove();"),
+        'same',
+        pinned,
+      );
+      assert.equal(await afterChange(SHOP, pinned, "el.textContent = 'Add to cart now';"), 'same', pinned);
+    }
+  });
+
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
     const rows = Array.from(
       { length: 400 },

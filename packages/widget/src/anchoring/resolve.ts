@@ -14,7 +14,7 @@ import { featuresOf } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
 import { first, inPageOrder, matching, type Root } from './selectors.js';
-import { lookOf } from './similarity.js';
+import { lookOf, stoodBeside } from './similarity.js';
 import { Deadline, finish, type Steps } from './steps.js';
 import {
   ACCEPT,
@@ -138,7 +138,11 @@ export class Resolver {
       found.push(element);
       const scored = score(index, anchor, element, true);
       const agrees = scored.score >= SURE && scored.own >= SURE && scored.identity >= IDENTITY && scored.around >= 0.5;
-      if (agrees && (yield* this.toldApart(index, anchor, scored.element))?.element === scored.element) {
+      const taken =
+        agrees &&
+        !showsNeighboursText(index, anchor, scored.element) &&
+        (yield* this.toldApart(index, anchor, scored.element))?.element === scored.element;
+      if (taken) {
         return { element: scored.element, confidence: 'sure', score: scored.score };
       }
     }
@@ -146,10 +150,14 @@ export class Resolver {
     // tag and classes (its neighbour in the same link may be another icon): candidates that
     // differ in either are not it.
     // An element with text or a name of its own is none that does not carry it.
-    const ranked = (yield* this.rankedSteps(anchor, index, found)).filter((scored) =>
-      identified(anchor)
-        ? scored.identity >= IDENTITY
-        : scored.around >= AROUND_FOR_CHANGED && scored.own >= OWN_FOR_UNIDENTIFIED,
+    // Nor is an element showing what stood beside it when it was pinned: a neighbour that took
+    // its place once it was removed.
+    const ranked = (yield* this.rankedSteps(anchor, index, found)).filter(
+      (scored) =>
+        (identified(anchor)
+          ? scored.identity >= IDENTITY
+          : scored.around >= AROUND_FOR_CHANGED && scored.own >= OWN_FOR_UNIDENTIFIED) &&
+        !showsNeighboursText(index, anchor, scored.element),
     );
     const top = this.bestOf(ranked);
     if (!top) return this.refuse('none');
@@ -164,10 +172,11 @@ export class Resolver {
     if (!best) return this.refuse('look-alikes');
     // Enough of the description agrees; or the element's own text, exactly, with little else.
     if (best.score < ACCEPT && !(best.identity >= 0.95 && best.score >= ACCEPT_BY_TEXT)) return this.refuse('weak');
-    // Fewer elements show its text than when it was pinned: this may be another that showed it
-    // too, so what is around it must not be all different.
+    // It shows the pinned text, and fewer elements show it than when it was pinned: this may be
+    // another that showed it too, so what is around it must mostly agree.
     const text = anchor.text?.exact;
-    if (text && anchor.textCount && best.around < AROUND_MIN && index.showing(text) < anchor.textCount) {
+    const showsText = text && index.featuresOf(best.element).text === text;
+    if (showsText && anchor.textCount && best.around < AROUND_MIN && index.showing(text) < anchor.textCount) {
       return this.refuse('fewer-showing');
     }
     // Its text or name changed, or it has none: then the text around it must say it is the
@@ -312,6 +321,19 @@ export class Resolver {
     const root = this.rootOf(anchor);
     return root ? this.indexOf(root) : null;
   }
+}
+
+/**
+ * Whether `el` shows, instead of the pinned text, a text that stood beside the pinned element
+ * (and the pinned text did not stand there too): the neighbour, not the element with its text
+ * edited.
+ */
+function showsNeighboursText(index: RootIndex, anchor: Anchor, el: Element): boolean {
+  const pinned = anchor.text;
+  const text = index.featuresOf(el).text;
+  if (!pinned?.exact || !text || text === pinned.exact) return false;
+  const [before, after] = [pinned.prefix ?? '', pinned.suffix ?? ''];
+  return stoodBeside(text, before, after) && !stoodBeside(pinned.exact, before, after);
 }
 
 /** Resolves one anchor against `document` (a pass of its own). */

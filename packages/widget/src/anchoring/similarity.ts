@@ -90,3 +90,29 @@ export const jaccard = (a: readonly string[], b: readonly string[]) => {
   const shared = a.filter((item) => set.has(item)).length;
   return shared / (a.length + b.length - shared);
 };
+
+/** A neighbour's text seen only in part in the text recorded around an element (cut at 64 characters) counts from this length. */
+const PART_SEEN = 16;
+
+/**
+ * Whether `text` stood in what was recorded just before (`before`) or after an element: what
+ * follows holds it from a word's start (or, where the record is cut, at least 16 characters of
+ * its start); what came before holds it up to a word's end (or, cut, at least 16 of its end).
+ * Its other end need not be a word break: the texts of two elements may touch.
+ */
+export function stoodBeside(text: string, before: string, after: string): boolean {
+  if (!text) return false;
+  const starts = [0, ...[...after.matchAll(/ /g)].map((match) => match.index + 1)];
+  for (const at of starts) {
+    const part = after.slice(at, at + text.length);
+    if (part === text || (part.length >= PART_SEEN && at + part.length === after.length && text.startsWith(part))) {
+      return true;
+    }
+  }
+  const ends = [...[...before.matchAll(/ /g)].map((match) => match.index), before.length];
+  for (const at of ends) {
+    const part = before.slice(Math.max(0, at - text.length), at);
+    if (part === text || (part.length >= PART_SEEN && at - part.length === 0 && text.endsWith(part))) return true;
+  }
+  return false;
+}
