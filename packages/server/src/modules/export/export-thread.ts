@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import type { DatabaseConfig } from '../../config.js';
@@ -11,8 +12,13 @@ import { type ExportJob, exportLines } from './export.js';
 // delayed every other request, any workspace's, for as long (`bench/heavy-reads`). Here the
 // server's thread only passes the text on; the threads give it the cores first.
 
-/** Exports running at once; more wait for a thread. Each takes a core while it runs. */
-export const EXPORT_THREADS = 2;
+/**
+ * Exports running at once; more wait for a thread. Each takes a core while it runs: one for
+ * each core the process may use beyond the server's own, at least one and at most two. On a
+ * server given one core (or two), a second thread would not export faster, only halve the
+ * first's share and wake the server's thread later for every request, any workspace's.
+ */
+export const EXPORT_THREADS = Math.min(2, Math.max(1, os.availableParallelism() - 1));
 
 /** What the server's thread sends a thread: an export to run, "send the next chunk", or "stop it". */
 export type FromServer = { job: ExportJob } | { more: true } | { stop: true };
