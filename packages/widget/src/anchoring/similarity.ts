@@ -96,23 +96,18 @@ const PART_SEEN = 16;
 
 /**
  * Whether `text` stood in what was recorded just before (`before`) or after an element: what
- * follows holds it from a word's start (or, where the record is cut, at least 16 characters of
- * its start); what came before holds it up to a word's end (or, cut, at least 16 of its end).
+ * follows holds it from a word's start, what came before up to a word's end; where the record
+ * is cut, at least 16 characters of it (the start of what follows, the end of what came before).
  * Its other end need not be a word break: the texts of two elements may touch.
  */
 export function stoodBeside(text: string, before: string, after: string): boolean {
   if (!text) return false;
-  const starts = [0, ...[...after.matchAll(/ /g)].map((match) => match.index + 1)];
-  for (const at of starts) {
-    const part = after.slice(at, at + text.length);
-    if (part === text || (part.length >= PART_SEEN && at + part.length === after.length && text.startsWith(part))) {
-      return true;
-    }
-  }
-  const ends = [...[...before.matchAll(/ /g)].map((match) => match.index), before.length];
-  for (const at of ends) {
-    const part = before.slice(Math.max(0, at - text.length), at);
-    if (part === text || (part.length >= PART_SEEN && at - part.length === 0 && text.endsWith(part))) return true;
-  }
-  return false;
+  const enough = (part: string) => part.length === text.length || part.length >= PART_SEEN;
+  const breaks = (around: string) => [...around.matchAll(/ /g)].map((match) => match.index);
+  const following = [-1, ...breaks(after)].map((at) => after.slice(at + 1, at + 1 + text.length));
+  const preceding = [...breaks(before), before.length].map((at) => before.slice(Math.max(0, at - text.length), at));
+  return (
+    following.some((part) => enough(part) && text.startsWith(part)) ||
+    preceding.some((part) => enough(part) && text.endsWith(part))
+  );
 }
