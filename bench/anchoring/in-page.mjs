@@ -144,6 +144,21 @@ const RETAG = {
   ul: 'ol',
 };
 
+/**
+ * Whether the last change removed a node beside one of the same markup, one of the two holding
+ * the pinned element: the page is then the same whichever of them went, so that the pinned
+ * element is there, or not, on the very same page, and no method can be right both times.
+ */
+let removedBesideItsDouble = false;
+
+function removeNode(node, target) {
+  const doubles = [node.previousElementSibling, node.nextElementSibling].filter(
+    (sibling) => sibling && sibling.outerHTML === node.outerHTML,
+  );
+  removedBesideItsDouble = doubles.length > 0 && (node.contains(target) || doubles.some((d) => d.contains(target)));
+  node.remove();
+}
+
 /** How the page changes. Each returns 'present' or 'removed' (the right answer), or null when it does not apply to this element. */
 const CHANGES = {
   'sibling inserted before it': (target, rand) => {
@@ -162,7 +177,7 @@ const CHANGES = {
     const item = repeatedItem(target);
     const neighbour = item?.previousElementSibling ?? item?.nextElementSibling;
     if (!neighbour || neighbour.localName !== item.localName) return null;
-    neighbour.remove();
+    removeNode(neighbour, target);
     return 'present';
   },
   'siblings reordered': (target) => {
@@ -273,13 +288,13 @@ const CHANGES = {
     return 'present';
   },
   'element removed': (target) => {
-    target.remove();
+    removeNode(target, target);
     return 'removed';
   },
   'its item removed': (target) => {
     const item = repeatedItem(target);
     if (!item || item === target) return null;
-    item.remove();
+    removeNode(item, target);
     return 'removed';
   },
 };
@@ -352,6 +367,7 @@ export function runChanges() {
       document.body.replaceWith(pristine.cloneNode(true));
       const el = atPath(target.path);
       el[TRUTH] = true;
+      removedBesideItsDouble = false;
       let expected = apply(el, random(seed * 7919 + caseNumber));
       if (!expected) continue;
       if (expected === 'rerender') {
@@ -375,6 +391,7 @@ export function runChanges() {
         doubtful: found.anchor?.confidence === 'doubtful',
         refusal: resolver.refusal,
         twins: target.anchor.twins ?? 0,
+        undecidable: removedBesideItsDouble,
         selector: outcome(found.selector),
         xpath: outcome(found.xpath),
       };

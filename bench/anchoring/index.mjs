@@ -96,14 +96,30 @@ function table(results) {
   console.log('right / another element / not found (removed: correctly not found, pinned elsewhere)\n');
   console.log(head.map((h, i) => h.padEnd(widths[i])).join(' '));
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join(' '));
-  for (const m of methods) {
-    const another = results.filter((r) => r[m] === 'another').length;
-    console.log(
-      `${m.padEnd(9)} right where it exists ${pct(present.filter((r) => r[m] === 'right').length, present.length)}, ` +
-        `another element over all ${results.length} cases ${pct(another, results.length)}, ` +
-        `not found where removed ${pct(removed.filter((r) => r[m] === 'right').length, removed.length)}`,
-    );
-  }
+  const summary = (cases, label) => {
+    const present = cases.filter((r) => r.expected === 'present');
+    const removed = cases.filter((r) => r.expected === 'removed');
+    console.log(label);
+    for (const m of methods) {
+      const another = (subset) => subset.filter((r) => r[m] === 'another').length;
+      console.log(
+        `  ${m.padEnd(9)} right where it exists ${pct(present.filter((r) => r[m] === 'right').length, present.length)}` +
+          ` (another ${pct(another(present), present.length)}), ` +
+          `another element over all ${cases.length} cases ${pct(another(cases), cases.length)}, ` +
+          `not found where removed ${pct(removed.filter((r) => r[m] === 'right').length, removed.length)}`,
+      );
+    }
+  };
+  summary(results, '\nall cases:');
+  // A removal beside a double (the same markup) makes the same page as the double's removal,
+  // with the other answer: whatever a method says there is wrong in one of the two cases.
+  const undecidable = results.filter((r) => r.undecidable);
+  const byChange = {};
+  for (const r of undecidable) byChange[r.change] = (byChange[r.change] ?? 0) + 1;
+  summary(
+    results.filter((r) => !r.undecidable),
+    `\nleaving out ${undecidable.length} cases whose page is the same whether the pinned element or its double was removed ${JSON.stringify(byChange)}:`,
+  );
   const refusals = {};
   for (const r of results.filter((r) => r.anchor === 'lost')) refusals[r.refusal] = (refusals[r.refusal] ?? 0) + 1;
   console.log(`why anchors were not found where the element exists: ${JSON.stringify(refusals)}`);
@@ -153,11 +169,12 @@ async function main() {
     const changed = await page.evaluate(() => window.__anchoringBench.runChanges());
     await page.setViewportSize({ width: 390, height: 844 });
     const narrow = await page.evaluate(() => window.__anchoringBench.runUnchanged('viewed at 390 px (pinned at 1280)'));
-    results.push(...changed, ...narrow);
+    results.push(...[...changed, ...narrow].map((result) => ({ page: name, ...result })));
     process.stderr.write(`  ${name}: ${count} pins, ${changed.length + narrow.length} cases\n`);
   }
   console.log(`\n${pages.length} pages, ${results.length} cases, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   table(results);
+  if (process.env.BENCH_RESULTS) fs.writeFileSync(process.env.BENCH_RESULTS, JSON.stringify(results));
   if (process.env.BENCH_DEBUG) {
     const wanted = new RegExp(process.env.BENCH_DEBUG);
     for (const r of results

@@ -90,10 +90,26 @@ export const Anchor = Type.Object(
       Type.Integer({
         minimum: 0,
         maximum: 1000,
-        description: 'How many other elements of the page had the same tag, text and classes when it was pinned',
+        description:
+          'How many other elements of the page had the same tag, text, classes and attributes, and the same text around them, when it was pinned',
       }),
     ),
     twinsBefore: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000,
+        description: 'How many of those came before it in the page',
+      }),
+    ),
+    alikes: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 1000,
+        description:
+          'How many other elements of the page had the same tag, text, classes and attributes when it was pinned, whatever the text around them',
+      }),
+    ),
+    alikesBefore: Type.Optional(
       Type.Integer({
         minimum: 0,
         maximum: 1000,

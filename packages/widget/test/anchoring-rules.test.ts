@@ -151,6 +151,54 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     );
   });
 
+  test('a twin in a passing state (is-active) is still one of the twins, told apart by its order', async () => {
+    assert.equal(await afterChange(TWINS, 'li:nth-of-type(2) > button', "el.classList.add('is-active');"), 'same');
+  });
+
+  // Two menus alike in every way: each item has a twin in the other menu.
+  const MENUS = `${'<div class="dropdown-menu"><h6>Reports</h6><a class="dropdown-item" href="#">Action</a><a class="dropdown-item" href="#">Another action</a></div>'.repeat(2)}`;
+  const addToMenu = (menu: number) =>
+    `document.querySelectorAll('.dropdown-menu')[${menu}].querySelector('h6').insertAdjacentHTML('afterend', '<a class="dropdown-item" href="#">Settings</a>');`;
+
+  test('twins whose surroundings changed (an item added beside one) are told apart by their order among look-alikes', async () => {
+    const second = '.dropdown-menu:nth-of-type(2) > a:nth-of-type(1)';
+    assert.equal(await afterChange(MENUS, second, addToMenu(1)), 'same');
+    assert.equal(await afterChange(MENUS, second, addToMenu(0)), 'same');
+    assert.equal(await afterChange(MENUS, '.dropdown-menu:nth-of-type(1) > a:nth-of-type(1)', addToMenu(1)), 'same');
+    // Removed, its twin is not taken for it, although fewer look so than when it was pinned.
+    assert.equal(await afterChange(MENUS, second, `${addToMenu(1)} el.remove();`), 'nothing');
+  });
+
+  test('among more than a thousand look-alikes, an element late in the page still has all its twins counted', async () => {
+    const rows = Array.from({ length: 1200 }, (_, i) => `<p><a href="#">Item</a> of list ${i % 2 ? 'A' : 'B'}</p>`);
+    assert.equal(await afterChange(rows.join(''), 'p:nth-of-type(1101) > a', ''), 'same');
+  });
+
+  const CHEVRONS = `<nav><a href="/home">Home <i class="chevron"></i></a> <a href="/shop">Shop <i class="chevron"></i></a></nav>`;
+
+  test('an icon whose only class a build dropped is found; an icon with a class of its own is not taken for a removed one', async () => {
+    const dropped = "el.classList.remove('chevron'); el.classList.add('is-active');";
+    assert.equal(await afterChange(CHEVRONS, 'a[href="/shop"] i', dropped), 'same');
+    const pair = `<nav><a href="/home">Home <i class="icon-home"></i><i class="caret"></i></a></nav>`;
+    assert.equal(await afterChange(pair, '.icon-home', 'el.remove();'), 'nothing');
+  });
+
+  test('its tag changed, an element is not told apart from the block inside it with the same text', async () => {
+    const page = `<main><h2>Intro</h2><section id="reviews"><div>From the community: used by many teams since 2014.</div></section><p>Questions</p></main>`;
+    const retag =
+      "const d = document.createElement('div'); for (const a of el.attributes) d.setAttribute(a.name, a.value); d.append(...el.childNodes); el.replaceWith(d); d.__pinned = true;";
+    assert.equal(await afterChange(page, '#reviews', retag), 'same');
+  });
+
+  test('removed, an image is not found on another showing the same picture elsewhere', async () => {
+    const page = `<header><img src="/logo.png" alt=""> <span>Acme</span> <a href="/plans">Plans</a></header><main><p>${'Text of the page. '.repeat(20)}</p></main><footer><img src="/logo.png" alt=""> <small>Made in 2026</small></footer>`;
+    assert.equal(await afterChange(page, 'header img', 'el.remove();'), 'nothing');
+    assert.equal(
+      await afterChange(page, 'header img', "el.closest('header').prepend(document.createElement('hr'));"),
+      'same',
+    );
+  });
+
   // Items alike but for their first word: a removed one's neighbour takes its place, and its
   // text is nearly the pinned one's.
   const ROLES = `<ul>${['Spin', 'Shout', 'Flick', 'Pull', 'Shake', 'Press', 'Snap', 'Zoom', 'Work']

@@ -37,21 +37,25 @@ function framesOf(el: Element): AnchorFrame[] {
 }
 
 /**
- * How many other elements look the same (tag, text, classes, attributes but the id) with the
- * same text around them (their parent's), and how many of them come before it in the page:
- * only their places tell them apart.
+ * How many other elements look the same (tag, text, classes, attributes but the id), and how
+ * many of them come before it in the page: its look-alikes; and of those, its twins, which also
+ * have the same text around them (their parent's): only their places tell them apart.
  */
-function twinsOf(el: Element, features: Features, root: Root, parent: string): { twins: number; before: number } {
+function twinsOf(el: Element, features: Features, root: Root, parent: string) {
   const look = lookOf(features.tag, features.text, features.classes, features.attributes);
-  let twins = 0;
-  let before = 0;
+  const found = { twins: 0, before: 0, alikes: 0, alikesBefore: 0 };
   for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
-    if (other === el) before = twins;
-    if (other === el || twins >= 1000 || textOf(other) !== features.text) continue;
+    if (other === el) {
+      found.before = found.twins;
+      found.alikesBefore = found.alikes;
+    }
+    if (other === el || found.twins >= 1000 || other.contains(el) || el.contains(other)) continue;
+    if (textOf(other) !== features.text) continue;
     if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
-    if ((contextOf(other, features.text).parent ?? '') === parent) twins += 1;
+    found.alikes += 1;
+    if ((contextOf(other, features.text).parent ?? '') === parent) found.twins += 1;
   }
-  return { twins, before };
+  return found;
 }
 
 /** How many elements of the page show `text` (the innermost with all of it). */
@@ -71,7 +75,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
   const box = el.getBoundingClientRect();
   const frames = framesOf(el);
   const context = contextOf(el, features.text);
-  const { twins, before } = twinsOf(el, features, root, context.parent ?? '');
+  const { twins, before, alikes, alikesBefore } = twinsOf(el, features, root, context.parent ?? '');
   const anchor: Anchor = {
     selector,
     x: Math.round(offset.x),
@@ -92,6 +96,9 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     context: some(context),
     twins: twins || undefined,
     twinsBefore: twins ? before : undefined,
+    // More than the anchor may say (a page of a thousand "Edit" links): not said.
+    alikes: alikes && alikes <= 1000 ? alikes : undefined,
+    alikesBefore: alikes && alikes <= 1000 ? alikesBefore : undefined,
     // None when the page's reading misses the element's own text (a select's text is its
     // options', a long text is cut where the element's is not, a custom element's is slotted):
     // the anchor then says nothing of how many show it, rather than zero, which is refused.

@@ -10,7 +10,7 @@
 // is clearly ahead of the best candidate elsewhere on the page. Otherwise the answer is "not
 // found": a pin on the wrong element is worse than a pin listed apart.
 import type { Anchor } from '@svc/contract';
-import { featuresOf } from './features.js';
+import { featuresOf, lastingClass } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
 import { first, inPageOrder, matching, type Root } from './selectors.js';
@@ -156,7 +156,8 @@ export class Resolver {
       (scored) =>
         (identified(anchor)
           ? scored.identity >= IDENTITY
-          : scored.around >= AROUND_FOR_CHANGED && scored.own >= OWN_FOR_UNIDENTIFIED) &&
+          : scored.around >= AROUND_FOR_CHANGED &&
+            (scored.own >= OWN_FOR_UNIDENTIFIED || lostItsClasses(index, anchor, scored.element))) &&
         !showsNeighboursText(index, anchor, scored.element),
     );
     const top = this.bestOf(ranked);
@@ -178,6 +179,17 @@ export class Resolver {
     const showsText = text && index.featuresOf(best.element).text === text;
     if (showsText && anchor.textCount && best.around < AROUND_MIN && index.showing(text) < anchor.textCount) {
       return this.refuse('fewer-showing');
+    }
+    // Likewise when it looks as the pinned element did and fewer elements look so (an image, a
+    // field: elements without text to count).
+    const look = pinnedLook(anchor);
+    if (
+      anchor.alikes !== undefined &&
+      best.around < AROUND_MIN &&
+      index.lookOf(best.element) === look &&
+      index.lookingLike(anchor.tag ?? '', look).length < anchor.alikes + 1
+    ) {
+      return this.refuse('fewer-alike');
     }
     // Its text or name changed, or it has none: then the text around it must say it is the
     // one, on both sides (a neighbour of a removed element agrees on one side at most).
@@ -225,14 +237,28 @@ export class Resolver {
    */
   private *toldApart(index: RootIndex, anchor: Anchor, el: Element): Steps<TwinOrder | null> {
     const look = index.lookOf(el);
-    const was = lookOf(anchor.tag ?? '', anchor.text?.exact ?? '', anchor.classes ?? [], anchor.attributes ?? {});
+    const was = pinnedLook(anchor);
     if (look !== was && index.lookingLike(anchor.tag ?? '', was).length > 0) return { element: el, twins: [] };
     const twins = yield* index.indistinguishable(el);
-    if (twins.length !== (anchor.twins ?? 0) + 1) return null;
+    if (twins.length !== (anchor.twins ?? 0) + 1) return this.byLookAlikes(index, anchor, was);
     // An anchor of an earlier release does not say where it stood among them.
     if (anchor.twinsBefore === undefined || twins.length === 1) return { element: el, twins: [] };
     const element = twins[anchor.twinsBefore];
     return element ? { element, twins } : null;
+  }
+
+  /**
+   * When the text around some twins changed (an item added beside one of them) but not how
+   * many look as the pinned element did (`look`): all look-alikes, told apart by their order
+   * while they are as many as when it was pinned and as many elements show its text.
+   */
+  private byLookAlikes(index: RootIndex, anchor: Anchor, look: string): TwinOrder | null {
+    if (anchor.alikes === undefined || anchor.alikesBefore === undefined) return null;
+    const alikes = index.lookingLike(anchor.tag ?? '', look);
+    const text = anchor.text?.exact;
+    if (alikes.length !== anchor.alikes + 1 || (text && index.showing(text) !== anchor.textCount)) return null;
+    const element = alikes[anchor.alikesBefore];
+    return element ? { element, twins: alikes } : null;
   }
 
   /**
@@ -250,12 +276,16 @@ export class Resolver {
     const twins = yield* index.indistinguishable(best.element);
     if (twins.length !== anchor.twins) return undefined;
     const parent = index.parentTextOf(best.element);
-    const alike = ranked.filter(
-      (scored) =>
-        !twins.some((twin) => twin.contains(scored.element) || scored.element.contains(twin)) &&
-        index.featuresOf(scored.element).text === text &&
-        index.parentTextOf(scored.element) === parent,
-    );
+    // Looked for among all that show its text: with its twins ahead, the changed one may rank
+    // below the finalists.
+    const alike = [...new Set(index.withTextStart(text))]
+      .filter(
+        (el) =>
+          !twins.some((twin) => twin.contains(el) || el.contains(twin)) &&
+          index.featuresOf(el).text === text &&
+          index.parentTextOf(el) === parent,
+      )
+      .map((el) => ranked.find((scored) => scored.element === el) ?? score(index, anchor, el, true));
     // Of an element and its wrapper with the same text (a list item), the one more itself.
     const nested = (a: Scored, b: Scored) => a.element.contains(b.element) || b.element.contains(a.element);
     const changed = alike.filter(
@@ -334,6 +364,20 @@ function showsNeighboursText(index: RootIndex, anchor: Anchor, el: Element): boo
   if (!pinned?.exact || !text || text === pinned.exact) return false;
   const [before, after] = [pinned.prefix ?? '', pinned.suffix ?? ''];
   return stoodBeside(text, before, after) && !stoodBeside(pinned.exact, before, after);
+}
+
+/** What the pinned element looked like (see `lookOf`). */
+const pinnedLook = (anchor: Anchor) =>
+  lookOf(anchor.tag ?? '', anchor.text?.exact ?? '', anchor.classes ?? [], anchor.attributes ?? {});
+
+/**
+ * Whether `el`, of the pinned element's tag, has lost every lasting class it had (a build
+ * dropped its only class): it may be the pinned element, where another element (an icon beside
+ * it) has classes of its own.
+ */
+function lostItsClasses(index: RootIndex, anchor: Anchor, el: Element): boolean {
+  const f = index.featuresOf(el);
+  return f.tag === anchor.tag && f.classes.length === 0 && Boolean(anchor.classes?.some(lastingClass));
 }
 
 /** Resolves one anchor against `document` (a pass of its own). */

@@ -7,6 +7,7 @@ import {
   normalize,
   parentText,
   SKIPPED,
+  stableClass,
   textAround,
   textOf,
 } from './features.js';
@@ -153,15 +154,20 @@ export class RootIndex {
     return text;
   }
 
-  /** The elements that look like `el` and have the same text around them (its parent's), in the page's order: only their places tell them apart. */
+  /**
+   * The elements that look like `el` and have the same text around them (its parent's), in the
+   * page's order, none inside another: only their places tell them apart.
+   */
   *indistinguishable(el: Element): Steps<Element[]> {
     const f = this.featuresOf(el);
     const look = this.lookOf(el);
     const parent = this.parentTextOf(el);
-    // Look-alikes have its classes as they are now (hashed alike by the same build), and its
-    // attributes: compared first, as they cost less to read than a text.
-    const classes = [...el.classList].map((name) => `.${CSS.escape(name)}`).join('');
-    const selector = `${CSS.escape(f.tag)}${classes || ':not([class])'}`;
+    // Look-alikes have its lasting classes as they are now (hashed alike by the same build; a
+    // twin may be in another state), and its attributes: compared first, as they cost less to
+    // read than a text.
+    const lasting = [...el.classList].filter((name) => stableClass(name) !== null);
+    const classes = lasting.map((name) => `.${CSS.escape(name)}`).join('');
+    const selector = `${CSS.escape(f.tag)}${classes || (el.classList.length ? '' : ':not([class])')}`;
     let looks = this.selections.get(selector);
     if (!looks) {
       looks = matching(this.root, selector);
@@ -179,6 +185,8 @@ export class RootIndex {
     const attributes = LOOK_ATTRIBUTES.filter(([key]) => f.attributes[key]);
     const alike: Element[] = [];
     for (const other of looks) {
+      // Not the element around it or inside it with the same text (a wrapper is not a twin).
+      if (other !== el && (other.contains(el) || el.contains(other))) continue;
       if (
         attributes.every(([key, name]) => other.getAttribute(name)?.trim().slice(0, 300) === f.attributes[key]) &&
         this.textOf(other) === f.text &&

@@ -27,6 +27,8 @@ const described: Anchor = {
   context: { parent: 'Team $49 /month Choose Team', previous: 'Alerts by e-mail' },
   twins: 2,
   twinsBefore: 1,
+  alikes: 3,
+  alikesBefore: 2,
   textCount: 1,
   selectors: ['[data-testid="choose-team"]', 'button.btn.btn-primary'],
   position: { left: 420, top: 610, width: 220, height: 40, viewportWidth: 1440, viewportHeight: 900 },
@@ -77,6 +79,8 @@ describe('anchors, re-pinning and page identity', () => {
       [{ frames: [{ kind: 'window', selector: 'x' }] }, '/anchor/frames/0/kind'],
       [{ twins: 1.5 }, '/anchor/twins'],
       [{ twinsBefore: -1 }, '/anchor/twinsBefore'],
+      [{ alikes: 1001 }, '/anchor/alikes'],
+      [{ alikesBefore: 0.5 }, '/anchor/alikesBefore'],
       [{ attributes: { href: `https://a.test/${'x'.repeat(300)}` } }, '/anchor/attributes/href'],
     ];
     for (const [part, path] of refused) {
