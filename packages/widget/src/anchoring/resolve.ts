@@ -173,23 +173,22 @@ export class Resolver {
     if (!best) return this.refuse('look-alikes');
     // Enough of the description agrees; or the element's own text, exactly, with little else.
     if (best.score < ACCEPT && !(best.identity >= 0.95 && best.score >= ACCEPT_BY_TEXT)) return this.refuse('weak');
-    // It shows the pinned text, and fewer elements show it than when it was pinned: this may be
-    // another that showed it too, so what is around it must mostly agree.
-    const text = anchor.text?.exact;
-    const showsText = text && index.featuresOf(best.element).text === text;
-    if (showsText && anchor.textCount && best.around < AROUND_MIN && index.showing(text) < anchor.textCount) {
-      return this.refuse('fewer-showing');
-    }
-    // Likewise when it looks as the pinned element did and fewer elements look so (an image, a
-    // field: elements without text to count).
-    const look = pinnedLook(anchor);
-    if (
-      anchor.alikes !== undefined &&
-      best.around < AROUND_MIN &&
-      index.lookOf(best.element) === look &&
-      index.lookingLike(anchor.tag ?? '', look).length < anchor.alikes + 1
-    ) {
-      return this.refuse('fewer-alike');
+    // It shows the pinned text, or looks as the pinned element did (an image, a field: no text
+    // to count), and fewer elements do so than when it was pinned: this may be another like it,
+    // the pinned one gone, so what is around it must mostly agree.
+    if (best.around < AROUND_MIN) {
+      const text = anchor.text?.exact;
+      const look = pinnedLook(anchor);
+      const fewerShowing =
+        text &&
+        anchor.textCount &&
+        index.featuresOf(best.element).text === text &&
+        index.showing(text) < anchor.textCount;
+      const fewerAlike =
+        anchor.alikes !== undefined &&
+        index.lookOf(best.element) === look &&
+        index.lookingLike(anchor.tag ?? '', look).length < anchor.alikes + 1;
+      if (fewerShowing || fewerAlike) return this.refuse('fewer-alike');
     }
     // Its text or name changed, or it has none: then the text around it must say it is the
     // one, on both sides (a neighbour of a removed element agrees on one side at most).

@@ -20,7 +20,7 @@ export const AROUND_FOR_CHANGED = 0.6;
 export const SIDES_FOR_CHANGED = 0.8;
 /** An element without text or name of its own must itself agree this much (tag, classes). */
 export const OWN_FOR_UNIDENTIFIED = 0.75;
-/** An element showing the pinned text while fewer show it than when it was pinned (the pinned one may be gone) must have the text around it agree this much. */
+/** An element showing the pinned text, or looking as the pinned element did, while fewer do so than when it was pinned (the pinned one may be gone), must have the text around it agree this much. */
 export const AROUND_MIN = 0.6;
 /** A taken element is shown without doubt (not "moved?") above this share of the description. */
 export const SURE = 0.8;
