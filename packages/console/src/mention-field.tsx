@@ -55,11 +55,14 @@ export function MentionField({ label, projectKey, value, onValue, onChosen, rows
     const el = field.current;
     if (!person || !typed || !el) return;
     const { text, caret } = insertMention(el.value, typed.start, el.selectionStart, person);
+    // The field and its caret change now, not at the next render or frame: keys typed at once
+    // after the choice go after the name (the render finds the value already there and keeps the caret).
+    el.value = text;
+    el.setSelectionRange(caret, caret);
     onValue(text);
     onChosen(person);
     setTyped(null);
     setSaid(t('mention.chosen', { name: person.name }));
-    requestAnimationFrame(() => el.setSelectionRange(caret, caret));
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (!open) return;

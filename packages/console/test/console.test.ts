@@ -531,6 +531,17 @@ describe('the console in Chromium, served by the server at /', () => {
       await page.keyboard.type('check it?');
       await page.getByRole('button', { name: 'Send reply' }).click();
       await page.locator('.thread', { hasText: 'Could @Quentin Quarz check it?' }).waitFor();
+      // A name chosen in the middle of a text is in the field, the caret after it, before the next
+      // frame: keys typed at once go after the name.
+      await field.fill('Ask  today');
+      await field.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(4, 4));
+      await page.keyboard.type('@qu');
+      await list.getByRole('option').first().waitFor();
+      const chosen = await field.evaluate((el: HTMLTextAreaElement) => {
+        el.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+        return [el.value, el.selectionStart];
+      });
+      assert.deepEqual(chosen, ['Ask @Quentin Quarz  today', 19]);
     }
     const told = (await call(stack.api.app, 'GET', '/api/me/notifications', { token: quentin.token })).body.items;
     assert.equal(told[0]?.type, 'CommentMentioned');
