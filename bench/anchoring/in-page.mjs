@@ -449,9 +449,7 @@ export function timeResolving({ pins, rounds, seed }) {
     const resolver = new Resolver(document);
     for (const anchor of anchors) resolver.resolve(anchor);
   });
-  for (const list of document.querySelectorAll('ul, ol, tbody, .row')) {
-    if (list.firstElementChild) list.prepend(newItemLike(list.firstElementChild, rand));
-  }
+  insertAtTopOfLists(rand);
   const changed = best(() => {
     const resolver = new Resolver(document);
     for (const anchor of anchors) resolver.resolve(anchor);
@@ -459,10 +457,21 @@ export function timeResolving({ pins, rounds, seed }) {
   return { elements, pins: anchors.length, baseline, unchanged, changed };
 }
 
-/** For profiling: describe `pins` elements now, resolve them later with `resolveDescribed`. */
+/** An item inserted at the top of every list, as a deploy that adds one would. */
+function insertAtTopOfLists(rand) {
+  for (const list of document.querySelectorAll('ul, ol, tbody, .row')) {
+    if (list.firstElementChild) list.prepend(newItemLike(list.firstElementChild, rand));
+  }
+}
+
+/** For profiling: describe `pins` elements now, resolve them later with `resolveDescribed` (after `changeLists`, if wanted). */
 export function describeSome({ pins, seed }) {
   window.__described = pickTargets(pins, random(seed)).map((el) => describeElement(el));
   return window.__described.length;
+}
+
+export function changeLists({ seed }) {
+  insertAtTopOfLists(random(seed));
 }
 
 export function resolveDescribed() {

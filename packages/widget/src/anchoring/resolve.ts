@@ -187,7 +187,7 @@ export class Resolver {
       const fewerAlike =
         anchor.alikes !== undefined &&
         index.lookOf(best.element) === look &&
-        index.lookingLike(anchor.tag ?? '', look).length < anchor.alikes + 1;
+        index.lookingLike(anchor.tag ?? '', text ?? '', look).length < anchor.alikes + 1;
       if (fewerShowing || fewerAlike) return this.refuse('fewer-alike');
     }
     // Its text or name changed, or it has none: then the text around it must say it is the
@@ -237,7 +237,8 @@ export class Resolver {
   private *toldApart(index: RootIndex, anchor: Anchor, el: Element): Steps<TwinOrder | null> {
     const look = index.lookOf(el);
     const was = pinnedLook(anchor);
-    if (look !== was && index.lookingLike(anchor.tag ?? '', was).length > 0) return { element: el, twins: [] };
+    if (look !== was && index.lookingLike(anchor.tag ?? '', anchor.text?.exact ?? '', was).length > 0)
+      return { element: el, twins: [] };
     const twins = yield* index.indistinguishable(el);
     if (twins.length !== (anchor.twins ?? 0) + 1) return this.byLookAlikes(index, anchor, was);
     // An anchor of an earlier release does not say where it stood among them.
@@ -253,8 +254,8 @@ export class Resolver {
    */
   private byLookAlikes(index: RootIndex, anchor: Anchor, look: string): TwinOrder | null {
     if (anchor.alikes === undefined || anchor.alikesBefore === undefined) return null;
-    const alikes = index.lookingLike(anchor.tag ?? '', look);
     const text = anchor.text?.exact;
+    const alikes = index.lookingLike(anchor.tag ?? '', text ?? '', look);
     if (alikes.length !== anchor.alikes + 1 || (text && index.showing(text) !== anchor.textCount)) return null;
     const element = alikes[anchor.alikesBefore];
     return element ? { element, twins: alikes } : null;

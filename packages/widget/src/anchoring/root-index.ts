@@ -83,6 +83,9 @@ export class RootIndex {
   private readonly selections = new Map<string, Element[]>();
   private readonly byTag = new Map<string, Element[]>();
   private readonly looks = new Map<string, Map<string, Element[]>>();
+  private readonly alikeByText = new Map<string, Element[]>();
+  private readonly showingCounts = new Map<string, number>();
+  private readonly twins = new Map<Element, Element[]>();
   private byText: TextIndex | null = null;
   private lookAlikesRead = 0;
   private byValue: Map<string, Element[]> | null = null;
@@ -123,8 +126,20 @@ export class RootIndex {
     return context;
   }
 
-  /** The elements of `tag` that look like `look` (see `lookOf`). */
-  lookingLike(tag: string, look: string): Element[] {
+  /** The elements of `tag` showing `text` that look like `look` (see `lookOf`, of the same tag and text), in the page's order. */
+  lookingLike(tag: string, text: string, look: string): Element[] {
+    // With a text, among the elements whose text starts as it does (one walk of the page, shared
+    // by the pass), rather than by reading every element of the tag.
+    if (text) {
+      let alike = this.alikeByText.get(look);
+      if (!alike) {
+        alike = this.startingAs(text)
+          .filter((el) => el.localName === tag && this.lookOf(el) === look)
+          .sort(inPageOrder);
+        this.alikeByText.set(look, alike);
+      }
+      return alike;
+    }
     let groups = this.looks.get(tag);
     if (!groups) {
       groups = new Map();
@@ -141,7 +156,12 @@ export class RootIndex {
 
   /** How many elements show `text` as the innermost element with all of it (a span in a link counts once). */
   showing(text: string): number {
-    return countShowing(this.withTextStart(text), text, (el) => this.featuresOf(el).text);
+    let count = this.showingCounts.get(text);
+    if (count === undefined) {
+      count = countShowing(this.withTextStart(text), text, (el) => this.featuresOf(el).text);
+      this.showingCounts.set(text, count);
+    }
+    return count;
   }
 
   /** The text of its closest ancestor that says more than it (see `parentText`), read once. */
@@ -159,6 +179,15 @@ export class RootIndex {
    * page's order, none inside another: only their places tell them apart.
    */
   *indistinguishable(el: Element): Steps<Element[]> {
+    let twins = this.twins.get(el);
+    if (!twins) {
+      twins = yield* this.readingTwins(el);
+      this.twins.set(el, twins);
+    }
+    return twins;
+  }
+
+  private *readingTwins(el: Element): Steps<Element[]> {
     const f = this.featuresOf(el);
     const look = this.lookOf(el);
     const parent = this.parentTextOf(el);
@@ -175,29 +204,29 @@ export class RootIndex {
     }
     // Once many have been read in this pass, those whose text starts as its does: one walk of
     // the page then serves every anchor of the pass (and costs more than one anchor's reading).
+    let inOrder = true;
     if (f.text && (this.byText || this.lookAlikesRead + looks.length > LOOK_ALIKES_READ)) {
       yield* this.readingTexts();
-      looks = this.startingAs(f.text)
-        .filter((other) => other.matches(selector))
-        .sort(inPageOrder);
+      looks = this.startingAs(f.text).filter((other) => other.localName === f.tag && other.matches(selector));
+      inOrder = false;
     }
     this.lookAlikesRead += looks.length;
     const attributes = LOOK_ATTRIBUTES.filter(([key]) => f.attributes[key]);
     const alike: Element[] = [];
     for (const other of looks) {
-      // Not the element around it or inside it with the same text (a wrapper is not a twin).
-      if (other !== el && (other.contains(el) || el.contains(other))) continue;
       if (
         attributes.every(([key, name]) => other.getAttribute(name)?.trim().slice(0, 300) === f.attributes[key]) &&
         this.textOf(other) === f.text &&
         this.lookOf(other) === look &&
-        this.parentTextOf(other) === parent
+        this.parentTextOf(other) === parent &&
+        // Not the element around it or inside it with the same text (a wrapper is not a twin).
+        (other === el || !(other.contains(el) || el.contains(other)))
       ) {
         alike.push(other);
       }
       if (this.deadline.due()) yield;
     }
-    return alike;
+    return inOrder ? alike : alike.sort(inPageOrder);
   }
 
   surroundingsOf(el: Element): Surroundings {

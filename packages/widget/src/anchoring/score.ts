@@ -24,12 +24,39 @@ export const identified = (anchor: Anchor) => {
   );
 };
 
-/** The text around an element without one of its own (an icon: its link's label) names it, as its own text would. */
-const parentWeight = (anchor: Anchor) => (identified(anchor) ? WEIGHTS.parent : WEIGHTS.text);
 
 /** Link targets that name nothing: `#`, `javascript:…`. */
 const meaningless = (value: string | undefined) =>
   !value || /^(#!?|javascript:.*)$/i.test(value.trim()) || !/[\p{L}\p{N}]/u.test(value);
+
+/** What every candidate is compared with, read off the anchor once rather than per candidate. */
+interface PinnedReading {
+  /** Its naming attributes that name something. */
+  naming: [(typeof NAMING_ATTRIBUTES)[number], string][];
+  /** Its lasting classes: an anchor of an earlier release may hold state classes, which are not compared. */
+  classes: string[];
+  /** The text around an element without one of its own (an icon: its link's label) names it, as its own text would. */
+  parentWeight: number;
+}
+
+const readings = new WeakMap<Anchor, PinnedReading>();
+
+function readAnchor(anchor: Anchor): PinnedReading {
+  let reading = readings.get(anchor);
+  if (!reading) {
+    const a = anchor.attributes ?? {};
+    reading = {
+      naming: NAMING_ATTRIBUTES.flatMap((key) => {
+        const value = a[key];
+        return value && !meaningless(value) ? [[key, value] as [(typeof NAMING_ATTRIBUTES)[number], string]] : [];
+      }),
+      classes: (anchor.classes ?? []).filter(lastingClass),
+      parentWeight: identified(anchor) ? WEIGHTS.parent : WEIGHTS.text,
+    };
+    readings.set(anchor, reading);
+  }
+  return reading;
+}
 
 export interface Scored {
   element: Element;
@@ -47,21 +74,33 @@ export interface Scored {
   sides: number;
 }
 
-/** Weighted agreements, added up per part of the description. */
-class Tally {
-  private readonly sums = { all: 0, identity: 0, own: 0, around: 0, place: 0 };
-  private readonly totals = { all: 0, identity: 0, own: 0, around: 0, place: 0 };
+type Part = 'identity' | 'own' | 'around' | 'place';
 
-  add(part: 'identity' | 'own' | 'around' | 'place', weight: number, agreement: number): void {
-    const parts = part === 'identity' ? (['all', 'identity', 'own'] as const) : (['all', part] as const);
-    for (const name of parts) {
-      this.sums[name] += weight * agreement;
-      this.totals[name] += weight;
+/** Weighted agreements, added up per part of the description (the identity counts as the element's own too). */
+class Tally {
+  private readonly all: [number, number] = [0, 0];
+  private readonly parts: Record<Part, [number, number]> = {
+    identity: [0, 0],
+    own: [0, 0],
+    around: [0, 0],
+    place: [0, 0],
+  };
+
+  add(part: Part, weight: number, agreement: number): void {
+    this.all[0] += weight * agreement;
+    this.all[1] += weight;
+    const sums = this.parts[part];
+    sums[0] += weight * agreement;
+    sums[1] += weight;
+    if (part === 'identity') {
+      this.parts.own[0] += weight * agreement;
+      this.parts.own[1] += weight;
     }
   }
 
-  share(part: keyof Tally['sums'], none: number): number {
-    return this.totals[part] ? this.sums[part] / this.totals[part] : none;
+  share(part: Part | 'all', none: number): number {
+    const [sum, total] = part === 'all' ? this.all : this.parts[part];
+    return total ? sum / total : none;
   }
 }
 
@@ -113,6 +152,7 @@ export function* candidates(index: RootIndex, anchor: Anchor, bySelectors: Eleme
  */
 export function score(index: RootIndex, anchor: Anchor, el: Element, full: boolean): Scored {
   const f = index.featuresOf(el);
+  const pinned = readAnchor(anchor);
   const tally = new Tally();
   const alike = (a: string, b: string) => (full ? similarity(a, b) : a === b ? 1 : 0);
   const a = anchor.attributes ?? {};
@@ -124,22 +164,17 @@ export function score(index: RootIndex, anchor: Anchor, el: Element, full: boole
   else tally.add('own', WEIGHTS.text / 3, f.text ? 0 : 1);
   if (anchor.name && anchor.name !== text) tally.add('identity', WEIGHTS.name, alike(anchor.name, f.name));
   if (anchor.label) tally.add('identity', WEIGHTS.label, alike(anchor.label, f.label));
-  for (const key of NAMING_ATTRIBUTES) {
-    const value = a[key];
-    if (!value || meaningless(value)) continue;
+  for (const [key, value] of pinned.naming) {
     const now = f.attributes[key] ?? '';
     tally.add('identity', WEIGHTS.attribute, key === 'href' || key === 'src' ? sameUrl(value, now) : alike(value, now));
   }
   tally.add('own', WEIGHTS.tag, anchor.tag === f.tag ? 1 : 0);
   if (anchor.role || f.role) tally.add('own', WEIGHTS.role, (anchor.role ?? '') === f.role ? 1 : 0);
   if (a.type) tally.add('own', WEIGHTS.type, a.type === f.attributes.type ? 1 : 0);
-  if (anchor.classes?.length || f.classes.length) {
-    // An anchor of an earlier release may hold state classes: they are not compared.
-    tally.add('own', WEIGHTS.classes, jaccard((anchor.classes ?? []).filter(lastingClass), f.classes));
-  }
+  if (pinned.classes.length || f.classes.length) tally.add('own', WEIGHTS.classes, jaccard(pinned.classes, f.classes));
   const sides = full ? compareSurroundings(tally, index, anchor, el) : 1;
   if (!full && anchor.context?.parent) {
-    tally.add('around', parentWeight(anchor), anchor.context.parent === index.contextOf(el).parent ? 1 : 0);
+    tally.add('around', pinned.parentWeight, anchor.context.parent === index.parentTextOf(el) ? 1 : 0);
   }
   return {
     element: el,
@@ -163,7 +198,7 @@ function compareSurroundings(tally: Tally, index: RootIndex, anchor: Anchor, el:
     // The same, or else alike at half weight: a template repeats most words of its parents.
     const was = context.parent ?? '';
     const now = around.context.parent ?? '';
-    tally.add('around', parentWeight(anchor), sameText(was, now) === 1 ? 1 : similarity(was, now) / 2);
+    tally.add('around', readAnchor(anchor).parentWeight, sameText(was, now) === 1 ? 1 : similarity(was, now) / 2);
   }
   // Undefined until compared: a side the anchor knows nothing of confirms nothing.
   const sides: { previous?: number; next?: number } = {};
