@@ -86,6 +86,7 @@ export class RootIndex {
   private readonly alikeByText = new Map<string, Element[]>();
   private readonly showingCounts = new Map<string, number>();
   private readonly twins = new Map<Element, Element[]>();
+  private readonly byLook = new Map<string, Map<string, Element[]>>();
   private byText: TextIndex | null = null;
   private lookAlikesRead = 0;
   private byValue: Map<string, Element[]> | null = null;
@@ -197,19 +198,14 @@ export class RootIndex {
     const lasting = [...el.classList].filter((name) => stableClass(name) !== null);
     const classes = lasting.map((name) => `.${CSS.escape(name)}`).join('');
     const selector = `${CSS.escape(f.tag)}${classes || (el.classList.length ? '' : ':not([class])')}`;
-    let looks = this.selections.get(selector);
-    if (!looks) {
-      looks = matching(this.root, selector);
-      this.selections.set(selector, looks);
+    // Once many have been read in this pass, those whose text is its text, grouped by their look
+    // and the text around them: one walk of the page then serves every anchor of the pass (and
+    // costs more than one anchor's reading).
+    if (f.text && (this.byText || this.lookAlikesRead + this.selected(selector).length > LOOK_ALIKES_READ)) {
+      const groups = yield* this.showingByLook(f.tag, selector, f.text);
+      return (groups.get(`${look}\u0000${parent}`) ?? []).filter((other) => other === el || !nested(other, el));
     }
-    // Once many have been read in this pass, those whose text starts as its does: one walk of
-    // the page then serves every anchor of the pass (and costs more than one anchor's reading).
-    let inOrder = true;
-    if (f.text && (this.byText || this.lookAlikesRead + looks.length > LOOK_ALIKES_READ)) {
-      yield* this.readingTexts();
-      looks = this.startingAs(f.text).filter((other) => other.localName === f.tag && other.matches(selector));
-      inOrder = false;
-    }
+    const looks = this.selected(selector);
     this.lookAlikesRead += looks.length;
     const attributes = LOOK_ATTRIBUTES.filter(([key]) => f.attributes[key]);
     const alike: Element[] = [];
@@ -219,14 +215,48 @@ export class RootIndex {
         this.textOf(other) === f.text &&
         this.lookOf(other) === look &&
         this.parentTextOf(other) === parent &&
-        // Not the element around it or inside it with the same text (a wrapper is not a twin).
-        (other === el || !(other.contains(el) || el.contains(other)))
+        (other === el || !nested(other, el))
       ) {
         alike.push(other);
       }
       if (this.deadline.due()) yield;
     }
-    return inOrder ? alike : alike.sort(inPageOrder);
+    return alike;
+  }
+
+  /** The elements `selector` finds, in the page's order, read once. */
+  private selected(selector: string): Element[] {
+    let found = this.selections.get(selector);
+    if (!found) {
+      found = matching(this.root, selector);
+      this.selections.set(selector, found);
+    }
+    return found;
+  }
+
+  /**
+   * The elements `selector` (of `tag`) finds whose text is `text`, grouped by their look and their parent's
+   * text (`look\u0000parent`), each group in the page's order: read once for every anchor of the pass.
+   */
+  private *showingByLook(tag: string, selector: string, text: string): Steps<Map<string, Element[]>> {
+    const key = `${selector}\u0000${text}`;
+    let groups = this.byLook.get(key);
+    if (!groups) {
+      yield* this.readingTexts();
+      groups = new Map();
+      for (const el of this.startingAs(text)) {
+        if (el.localName === tag && this.textOf(el) === text && el.matches(selector)) {
+          const group = `${this.lookOf(el)}\u0000${this.parentTextOf(el)}`;
+          const members = groups.get(group);
+          if (members) members.push(el);
+          else groups.set(group, [el]);
+        }
+        if (this.deadline.due()) yield;
+      }
+      for (const members of groups.values()) members.sort(inPageOrder);
+      this.byLook.set(key, groups);
+    }
+    return groups;
   }
 
   surroundingsOf(el: Element): Surroundings {
@@ -342,6 +372,9 @@ export class RootIndex {
     return found;
   }
 }
+
+/** Whether one is inside the other (a wrapper with the same text is not a twin). */
+const nested = (a: Element, b: Element) => a.contains(b) || b.contains(a);
 
 export const textKey = (text: string) => lower(normalize(text).slice(0, 8));
 
