@@ -187,7 +187,7 @@ export class Resolver {
       const fewerAlike =
         anchor.alikes !== undefined &&
         index.lookOf(best.element) === look &&
-        index.lookingLike(anchor.tag ?? '', text ?? '', look).length < anchor.alikes + 1;
+        lookingAsPinned(index, anchor).length < anchor.alikes + 1;
       if (fewerShowing || fewerAlike) return this.refuse('fewer-alike');
     }
     // Its text or name changed, or it has none: then the text around it must say it is the
@@ -237,10 +237,9 @@ export class Resolver {
   private *toldApart(index: RootIndex, anchor: Anchor, el: Element): Steps<TwinOrder | null> {
     const look = index.lookOf(el);
     const was = pinnedLook(anchor);
-    if (look !== was && index.lookingLike(anchor.tag ?? '', anchor.text?.exact ?? '', was).length > 0)
-      return { element: el, twins: [] };
+    if (look !== was && lookingAsPinned(index, anchor).length > 0) return { element: el, twins: [] };
     const twins = yield* index.indistinguishable(el);
-    if (twins.length !== (anchor.twins ?? 0) + 1) return this.byLookAlikes(index, anchor, was);
+    if (twins.length !== (anchor.twins ?? 0) + 1) return this.byLookAlikes(index, anchor);
     // An anchor of an earlier release does not say where it stood among them.
     if (anchor.twinsBefore === undefined || twins.length === 1) return { element: el, twins: [] };
     const element = twins[anchor.twinsBefore];
@@ -249,13 +248,13 @@ export class Resolver {
 
   /**
    * When the text around some twins changed (an item added beside one of them) but not how
-   * many look as the pinned element did (`look`): all look-alikes, told apart by their order
-   * while they are as many as when it was pinned and as many elements show its text.
+   * many look as the pinned element did: all look-alikes, told apart by their order while they
+   * are as many as when it was pinned and as many elements show its text.
    */
-  private byLookAlikes(index: RootIndex, anchor: Anchor, look: string): TwinOrder | null {
+  private byLookAlikes(index: RootIndex, anchor: Anchor): TwinOrder | null {
     if (anchor.alikes === undefined || anchor.alikesBefore === undefined) return null;
     const text = anchor.text?.exact;
-    const alikes = index.lookingLike(anchor.tag ?? '', text ?? '', look);
+    const alikes = lookingAsPinned(index, anchor);
     if (alikes.length !== anchor.alikes + 1 || (text && index.showing(text) !== anchor.textCount)) return null;
     const element = alikes[anchor.alikesBefore];
     return element ? { element, twins: alikes } : null;
@@ -369,6 +368,10 @@ function showsNeighboursText(index: RootIndex, anchor: Anchor, el: Element): boo
 /** What the pinned element looked like (see `lookOf`). */
 const pinnedLook = (anchor: Anchor) =>
   lookOf(anchor.tag ?? '', anchor.text?.exact ?? '', anchor.classes ?? [], anchor.attributes ?? {});
+
+/** The elements that look as the pinned element did, in the page's order. */
+const lookingAsPinned = (index: RootIndex, anchor: Anchor) =>
+  index.lookingLike(anchor.tag ?? '', anchor.text?.exact ?? '', pinnedLook(anchor));
 
 /**
  * Whether `el`, of the pinned element's tag, has lost every lasting class it had (a build

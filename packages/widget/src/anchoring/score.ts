@@ -24,7 +24,6 @@ export const identified = (anchor: Anchor) => {
   );
 };
 
-
 /** Link targets that name nothing: `#`, `javascript:…`. */
 const meaningless = (value: string | undefined) =>
   !value || /^(#!?|javascript:.*)$/i.test(value.trim()) || !/[\p{L}\p{N}]/u.test(value);
@@ -74,33 +73,21 @@ export interface Scored {
   sides: number;
 }
 
-type Part = 'identity' | 'own' | 'around' | 'place';
-
-/** Weighted agreements, added up per part of the description (the identity counts as the element's own too). */
+/** Weighted agreements, added up per part of the description. */
 class Tally {
-  private readonly all: [number, number] = [0, 0];
-  private readonly parts: Record<Part, [number, number]> = {
-    identity: [0, 0],
-    own: [0, 0],
-    around: [0, 0],
-    place: [0, 0],
-  };
+  private readonly sums = { all: 0, identity: 0, own: 0, around: 0, place: 0 };
+  private readonly totals = { all: 0, identity: 0, own: 0, around: 0, place: 0 };
 
-  add(part: Part, weight: number, agreement: number): void {
-    this.all[0] += weight * agreement;
-    this.all[1] += weight;
-    const sums = this.parts[part];
-    sums[0] += weight * agreement;
-    sums[1] += weight;
-    if (part === 'identity') {
-      this.parts.own[0] += weight * agreement;
-      this.parts.own[1] += weight;
+  add(part: 'identity' | 'own' | 'around' | 'place', weight: number, agreement: number): void {
+    const parts = part === 'identity' ? (['all', 'identity', 'own'] as const) : (['all', part] as const);
+    for (const name of parts) {
+      this.sums[name] += weight * agreement;
+      this.totals[name] += weight;
     }
   }
 
-  share(part: Part | 'all', none: number): number {
-    const [sum, total] = part === 'all' ? this.all : this.parts[part];
-    return total ? sum / total : none;
+  share(part: keyof Tally['sums'], none: number): number {
+    return this.totals[part] ? this.sums[part] / this.totals[part] : none;
   }
 }
 
@@ -171,7 +158,7 @@ export function score(index: RootIndex, anchor: Anchor, el: Element, full: boole
   tally.add('own', WEIGHTS.tag, anchor.tag === f.tag ? 1 : 0);
   if (anchor.role || f.role) tally.add('own', WEIGHTS.role, (anchor.role ?? '') === f.role ? 1 : 0);
   if (a.type) tally.add('own', WEIGHTS.type, a.type === f.attributes.type ? 1 : 0);
-  if (pinned.classes.length || f.classes.length) tally.add('own', WEIGHTS.classes, jaccard(pinned.classes, f.classes));
+  if (anchor.classes?.length || f.classes.length) tally.add('own', WEIGHTS.classes, jaccard(pinned.classes, f.classes));
   const sides = full ? compareSurroundings(tally, index, anchor, el) : 1;
   if (!full && anchor.context?.parent) {
     tally.add('around', pinned.parentWeight, anchor.context.parent === index.parentTextOf(el) ? 1 : 0);
