@@ -169,6 +169,14 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(MENUS, second, `${addToMenu(1)} el.remove();`), 'nothing');
   });
 
+  test('a twin whose surroundings changed is found by its order even where many unchanged twins rank ahead of it', async () => {
+    // Thirty menus alike: the pinned item's twins, unchanged, fill the candidates compared in full.
+    const menus = MENUS.repeat(15);
+    const pinned = '.dropdown-menu:nth-of-type(20) > a:nth-of-type(1)';
+    assert.equal(await afterChange(menus, pinned, addToMenu(19)), 'same');
+    assert.equal(await afterChange(menus, pinned, `${addToMenu(19)} el.remove();`), 'nothing');
+  });
+
   test('among more than a thousand look-alikes, an element late in the page still has all its twins counted', async () => {
     const rows = Array.from({ length: 1200 }, (_, i) => `<p><a href="#">Item</a> of list ${i % 2 ? 'A' : 'B'}</p>`);
     assert.equal(await afterChange(rows.join(''), 'p:nth-of-type(1101) > a', ''), 'same');

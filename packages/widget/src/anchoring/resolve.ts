@@ -152,14 +152,13 @@ export class Resolver {
     // An element with text or a name of its own is none that does not carry it.
     // Nor is an element showing what stood beside it when it was pinned: a neighbour that took
     // its place once it was removed.
-    const ranked = (yield* this.rankedSteps(anchor, index, found)).filter(
-      (scored) =>
-        (identified(anchor)
-          ? scored.identity >= IDENTITY
-          : scored.around >= AROUND_FOR_CHANGED &&
-            (scored.own >= OWN_FOR_UNIDENTIFIED || lostItsClasses(index, anchor, scored.element))) &&
-        !showsNeighboursText(index, anchor, scored.element),
-    );
+    const eligible = (scored: Scored) =>
+      (identified(anchor)
+        ? scored.identity >= IDENTITY
+        : scored.around >= AROUND_FOR_CHANGED &&
+          (scored.own >= OWN_FOR_UNIDENTIFIED || lostItsClasses(index, anchor, scored.element))) &&
+      !showsNeighboursText(index, anchor, scored.element);
+    const ranked = (yield* this.rankedSteps(anchor, index, found)).filter(eligible);
     const top = this.bestOf(ranked);
     if (!top) return this.refuse('none');
     const told = yield* this.toldApart(index, anchor, top.element);
@@ -168,8 +167,11 @@ export class Resolver {
       if (!changed) return this.refuse('look-alikes');
       return { element: changed.element, confidence: 'doubtful', score: changed.score };
     }
-    // Of twins, the one their order names, whichever scored best.
-    const best = ranked.find((scored) => scored.element === told.element);
+    // Of twins, the one their order names, whichever scored best; compared in full here when the
+    // quick ranking left it out (the text around it changed, and its twins, unchanged, went ahead).
+    const best =
+      ranked.find((scored) => scored.element === told.element) ??
+      [score(index, anchor, told.element, true)].find(eligible);
     if (!best) return this.refuse('look-alikes');
     // Enough of the description agrees; or the element's own text, exactly, with little else.
     if (best.score < ACCEPT && !(best.identity >= 0.95 && best.score >= ACCEPT_BY_TEXT)) return this.refuse('weak');
