@@ -38,7 +38,9 @@ const AUDIT = `(() => {
     const style = getComputedStyle(el);
     const scrolls = /auto|scroll/.test(style.overflowX) || style.textOverflow === 'ellipsis';
     const text = el.textContent.trim().slice(0, 50);
-    if (!scrolls && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) overflows.push('wider than its box: ' + el.className + ' ' + text);
+    // The launcher's unread badge sits over its corner by design (the badge's own box is checked).
+    const overhang = el.matches('.launcher');
+    if (!scrolls && !overhang && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) overflows.push('wider than its box: ' + el.className + ' ' + text);
     const r = el.getBoundingClientRect();
     if (bounds && panel.contains(el) && r.width > 0 && (r.right > bounds.right + 1 || r.left < bounds.left - 1)) {
       overflows.push('out of the panel: ' + el.className + ' ' + text);
@@ -125,6 +127,8 @@ describe('the widget in the reader’s language', () => {
     await check(guest, 'sign-in refused');
 
     const page = await openWidget(browser, stack, reviewer, contexts, { url, viewport: { width: 1200, height: 800 } });
+    await widget(page).locator('.launcher .badge').waitFor();
+    await check(page, 'the launcher with unread updates');
     await widget(page).locator('.launcher').click();
     await widget(page).locator('[data-notification]').first().waitFor();
     await check(page, 'updates');
@@ -162,7 +166,7 @@ describe('the widget in the reader’s language', () => {
     await mine.locator('button[id^=svc-delete-]').click();
     await check(page, 'a deletion to confirm');
     await screenshot(page, 'languages-pseudo');
-    assert.equal(checked.length, 11);
+    assert.equal(checked.length, 12);
   });
 
   for (const [locale, tab, viewport] of [
