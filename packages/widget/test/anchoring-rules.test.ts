@@ -198,6 +198,17 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(page, '#reviews', retag), 'same');
   });
 
+  test('the one twin whose tag changed is found beside look-alikes of another kind with the same text', async () => {
+    // Each article's lead says what its paragraph says; the paragraphs are twins, the leads too.
+    const articles =
+      '<article><h2>Heading</h2><p class="lead">Lorem ipsum dolor sit amet.</p><p>Lorem ipsum dolor sit amet.</p></article>'.repeat(
+        3,
+      );
+    const toDiv =
+      "const d = document.createElement('div'); for (const a of el.attributes) d.setAttribute(a.name, a.value); d.append(...el.childNodes); el.replaceWith(d); d.__pinned = true;";
+    assert.equal(await afterChange(articles, 'article:nth-of-type(2) > p:not(.lead)', toDiv), 'same');
+  });
+
   test('removed, an image is not found on another showing the same picture elsewhere', async () => {
     const page = `<header><img src="/logo.png" alt=""> <span>Acme</span> <a href="/plans">Plans</a></header><main><p>${'Text of the page. '.repeat(20)}</p></main><footer><img src="/logo.png" alt=""> <small>Made in 2026</small></footer>`;
     assert.equal(await afterChange(page, 'header img', 'el.remove();'), 'nothing');

@@ -289,8 +289,14 @@ export class Resolver {
       .map((el) => ranked.find((scored) => scored.element === el) ?? score(index, anchor, el, true));
     // Of an element and its wrapper with the same text (a list item), the one more itself.
     const nested = (a: Scored, b: Scored) => a.element.contains(b.element) || b.element.contains(a.element);
+    // And one that looks like none of the others: those that look alike among themselves (a
+    // lead paragraph's copies beside the pinned one's) stood there when it was pinned.
+    const looksAlone = (scored: Scored) =>
+      !alike.some((other) => other !== scored && index.lookOf(other.element) === index.lookOf(scored.element));
     const changed = alike.filter(
-      (scored) => !alike.some((other) => other !== scored && nested(other, scored) && other.own > scored.own),
+      (scored) =>
+        !alike.some((other) => other !== scored && nested(other, scored) && other.own > scored.own) &&
+        looksAlone(scored),
     );
     const [only] = changed;
     if (!only || changed.length > 1) return undefined;
