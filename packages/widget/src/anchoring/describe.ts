@@ -12,7 +12,7 @@ import {
   textOf,
 } from './features.js';
 import { RootIndex } from './root-index.js';
-import { isShadowRoot, otherSelectors, pathSelector, type Root } from './selectors.js';
+import { isShadowRoot, nested, otherSelectors, pathSelector, type Root } from './selectors.js';
 import { lookOf } from './similarity.js';
 import { sourceOf } from './source.js';
 import { Deadline } from './steps.js';
@@ -49,7 +49,7 @@ function twinsOf(el: Element, features: Features, root: Root, parent: string) {
       found.before = found.twins;
       found.alikesBefore = found.alikes;
     }
-    if (other === el || found.twins >= 1000 || other.contains(el) || el.contains(other)) continue;
+    if (found.twins >= 1000 || nested(other, el)) continue;
     if (textOf(other) !== features.text) continue;
     if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
     found.alikes += 1;

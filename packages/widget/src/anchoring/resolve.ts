@@ -13,7 +13,7 @@ import type { Anchor } from '@svc/contract';
 import { featuresOf, lastingClass } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
-import { first, inPageOrder, matching, type Root } from './selectors.js';
+import { first, inPageOrder, matching, nested, type Root } from './selectors.js';
 import { lookOf, stoodBeside } from './similarity.js';
 import { Deadline, finish, type Steps } from './steps.js';
 import {
@@ -169,9 +169,7 @@ export class Resolver {
     }
     // Of twins, the one their order names, whichever scored best; compared in full here when the
     // quick ranking left it out (the text around it changed, and its twins, unchanged, went ahead).
-    const best =
-      ranked.find((scored) => scored.element === told.element) ??
-      [score(index, anchor, told.element, true)].find(eligible);
+    const best = [inFull(index, anchor, ranked, told.element)].find(eligible);
     if (!best) return this.refuse('look-alikes');
     // Enough of the description agrees; or the element's own text, exactly, with little else.
     if (best.score < ACCEPT && !(best.identity >= 0.95 && best.score >= ACCEPT_BY_TEXT)) return this.refuse('weak');
@@ -203,8 +201,7 @@ export class Resolver {
       (other) =>
         other !== best &&
         !told.twins.includes(other.element) &&
-        !other.element.contains(best.element) &&
-        !best.element.contains(other.element) &&
+        !nested(other.element, best.element) &&
         other.identity >= Math.max(IDENTITY, best.identity - RIVAL_IDENTITY),
     );
     const margin = best.score - (rival?.score ?? 0);
@@ -282,20 +279,19 @@ export class Resolver {
     const alike = [...new Set(index.withTextStart(text))]
       .filter(
         (el) =>
-          !twins.some((twin) => twin.contains(el) || el.contains(twin)) &&
+          !twins.some((twin) => nested(twin, el)) &&
           index.featuresOf(el).text === text &&
           index.parentTextOf(el) === parent,
       )
-      .map((el) => ranked.find((scored) => scored.element === el) ?? score(index, anchor, el, true));
+      .map((el) => inFull(index, anchor, ranked, el));
     // Of an element and its wrapper with the same text (a list item), the one more itself.
-    const nested = (a: Scored, b: Scored) => a.element.contains(b.element) || b.element.contains(a.element);
     // And one that looks like none of the others: those that look alike among themselves (a
     // lead paragraph's copies beside the pinned one's) stood there when it was pinned.
     const looksAlone = (scored: Scored) =>
       !alike.some((other) => other !== scored && index.lookOf(other.element) === index.lookOf(scored.element));
     const changed = alike.filter(
       (scored) =>
-        !alike.some((other) => other !== scored && nested(other, scored) && other.own > scored.own) &&
+        !alike.some((other) => other !== scored && nested(other.element, scored.element) && other.own > scored.own) &&
         looksAlone(scored),
     );
     const [only] = changed;
@@ -312,14 +308,10 @@ export class Resolver {
   private bestOf(ranked: Scored[]): Scored | undefined {
     const top = ranked[0];
     if (!top) return undefined;
-    const nested = ranked
-      .filter(
-        (other) =>
-          top.score - other.score < MARGIN &&
-          (other === top || other.element.contains(top.element) || top.element.contains(other.element)),
-      )
+    const aroundOrInside = ranked
+      .filter((other) => top.score - other.score < MARGIN && nested(other.element, top.element))
       .sort((a, b) => b.own - a.own);
-    const [first, second] = nested;
+    const [first, second] = aroundOrInside;
     // As much themselves (their classes lost, say): the one whose place and size agree.
     if (second && first && first.own - second.own < 0.05) {
       const byPlace = [first, second].sort((a, b) => b.place - a.place);
@@ -372,6 +364,10 @@ function showsNeighboursText(index: RootIndex, anchor: Anchor, el: Element): boo
   const [before, after] = [pinned.prefix ?? '', pinned.suffix ?? ''];
   return stoodBeside(text, before, after) && !stoodBeside(pinned.exact, before, after);
 }
+
+/** `el` as `ranked` scored it, or else scored in full now (the quick ranking left it out). */
+const inFull = (index: RootIndex, anchor: Anchor, ranked: Scored[], el: Element) =>
+  ranked.find((scored) => scored.element === el) ?? score(index, anchor, el, true);
 
 /** What the pinned element looked like (see `lookOf`). */
 const pinnedLook = (anchor: Anchor) =>

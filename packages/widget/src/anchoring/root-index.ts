@@ -11,7 +11,7 @@ import {
   textAround,
   textOf,
 } from './features.js';
-import { inPageOrder, isDocument, matching, type Root } from './selectors.js';
+import { inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
 import { lookOf, lower } from './similarity.js';
 import { type Deadline, finish, type Steps } from './steps.js';
 import { DIRECT_LOOKUPS, LOOK_ALIKES_READ } from './thresholds.js';
@@ -215,6 +215,7 @@ export class RootIndex {
         this.textOf(other) === f.text &&
         this.lookOf(other) === look &&
         this.parentTextOf(other) === parent &&
+        // Not one around it or inside it: a wrapper with the same text is not a twin.
         (other === el || !nested(other, el))
       ) {
         alike.push(other);
@@ -372,9 +373,6 @@ export class RootIndex {
     return found;
   }
 }
-
-/** Whether one is inside the other (a wrapper with the same text is not a twin). */
-const nested = (a: Element, b: Element) => a.contains(b) || b.contains(a);
 
 export const textKey = (text: string) => lower(normalize(text).slice(0, 8));
 

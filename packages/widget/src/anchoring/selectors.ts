@@ -19,6 +19,9 @@ export const isElement = (node: unknown): node is Element => (node as Node | nul
 export const inPageOrder = (a: Element, b: Element) =>
   a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
 
+/** Whether one is inside the other (or they are the same). */
+export const nested = (a: Element, b: Element) => a.contains(b) || b.contains(a);
+
 export function matching(root: Root, selector: string): Element[] {
   try {
     return [...root.querySelectorAll(selector)];
