@@ -955,7 +955,10 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByRole('button', { name: 'Show more invitations' }).waitFor();
     assert.equal(await rows.count(), 100);
     await page.getByRole('button', { name: 'Show more invitations' }).click();
+    // The button reads "Loading…" while the next page loads; its rows follow, then it goes.
+    await rows.nth(104).waitFor();
     await page.getByRole('button', { name: 'Show more invitations' }).waitFor({ state: 'detached' });
+    assert.equal(await page.getByRole('button', { name: 'Loading…' }).count(), 0);
     assert.equal(await rows.count(), 105);
     const last = rows.last();
     const email = (await last.locator('td').first().textContent()) ?? '';
