@@ -327,6 +327,15 @@ const brief = (el) =>
     ? `${el[TRUTH] ? '[TRUE] ' : ''}<${el.localName}${el.className && typeof el.className === 'string' ? ` class="${el.className.slice(0, 60)}"` : ''}> "${el.textContent.replace(/\s+/g, ' ').trim().slice(0, 60)}"`
     : 'nothing';
 
+/** Whether `el`, not the pinned element, is its exact double: the same markup in an item of the same markup. */
+function doubleOfTruth(el) {
+  if (!el || el[TRUTH]) return false;
+  const truth = [...document.querySelectorAll('*')].find((e) => e[TRUTH]);
+  if (!truth || truth.outerHTML !== el.outerHTML) return false;
+  const item = (e) => repeatedItem(e) ?? e;
+  return item(truth).outerHTML === item(el).outerHTML;
+}
+
 /** Why a case went wrong: the anchor, what was found, and the ranking. */
 function explain(anchor, found) {
   const { selector, x, y, position, ...rest } = anchor;
@@ -359,6 +368,9 @@ export function prepare({ seed, targets }) {
 /** Every change on every chosen element, each found again by the three methods. */
 export function runChanges() {
   const { pristine, chosen, seed } = window.__bench;
+  // Markup without the blanks between tags, which a reorder leaves where they were.
+  const markup = (body) => body.innerHTML.replace(/>\s+</g, '><').trim();
+  const pristineMarkup = markup(pristine);
   const results = [];
   let caseNumber = 0;
   for (const target of chosen) {
@@ -376,6 +388,9 @@ export function runChanges() {
         atPath(target.path)[TRUTH] = true;
         expected = 'present';
       }
+      // Doubles swapped by a reorder or a move: the page reads as before, the pinned element elsewhere.
+      const movedAmongDoubles =
+        expected === 'present' && markup(document.body) === pristineMarkup && !atPath(target.path)[TRUTH];
       const resolver = new Resolver(document);
       const found = {
         anchor: resolver.resolve(target.anchor),
@@ -391,7 +406,8 @@ export function runChanges() {
         doubtful: found.anchor?.confidence === 'doubtful',
         refusal: resolver.refusal,
         twins: target.anchor.twins ?? 0,
-        undecidable: removedBesideItsDouble,
+        doubleTaken: doubleOfTruth(found.anchor?.element),
+        undecidable: removedBesideItsDouble || movedAmongDoubles,
         selector: outcome(found.selector),
         xpath: outcome(found.xpath),
       };

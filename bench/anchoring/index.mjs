@@ -112,13 +112,15 @@ function table(results) {
   };
   summary(results, '\nall cases:');
   // A removal beside a double (the same markup) makes the same page as the double's removal,
-  // with the other answer: whatever a method says there is wrong in one of the two cases.
+  // with the other answer: whatever a method says there is wrong in one of the two cases. A
+  // reorder or move that swaps doubles leaves the page as it was, the pinned element elsewhere:
+  // only a method that ignores the page could follow it.
   const undecidable = results.filter((r) => r.undecidable);
   const byChange = {};
   for (const r of undecidable) byChange[r.change] = (byChange[r.change] ?? 0) + 1;
   summary(
     results.filter((r) => !r.undecidable),
-    `\nleaving out ${undecidable.length} cases whose page is the same whether the pinned element or its double was removed ${JSON.stringify(byChange)}:`,
+    `\nleaving out ${undecidable.length} cases whose page is the same whether the pinned element or its double was removed, or the same as before the change with the pinned element swapped with its double ${JSON.stringify(byChange)}:`,
   );
   const refusals = {};
   for (const r of results.filter((r) => r.anchor === 'lost')) refusals[r.refusal] = (refusals[r.refusal] ?? 0) + 1;
@@ -129,7 +131,8 @@ function table(results) {
   console.log(`...of which for elements pinned beside an identical twin: ${JSON.stringify(twinned)}`);
   const wrong = results.filter((r) => r.anchor === 'another');
   console.log(
-    `on another element: ${wrong.length}, ${wrong.filter((r) => r.twins > 0).length} of them pinned beside an identical twin`,
+    `on another element: ${wrong.length}, ${wrong.filter((r) => r.twins > 0).length} of them pinned beside an identical twin, ` +
+      `${wrong.filter((r) => r.doubleTaken).length} of them on the pinned element's exact double (the same markup in an item of the same markup)`,
   );
   const doubtful = results.filter((r) => r.doubtful);
   console.log(

@@ -116,6 +116,14 @@ export const Anchor = Type.Object(
         description: 'How many of those came before it in the page',
       }),
     ),
+    kin: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 1000,
+        description:
+          'How many elements of the page had its tag and at least its classes when it was pinned (itself included), whatever their text',
+      }),
+    ),
     textCount: Type.Optional(
       Type.Integer({
         minimum: 1,

@@ -238,6 +238,35 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     }
   });
 
+  // Cards alike, each a table under a title; the titles differ by a few words.
+  const TABLES = ['DataTable with minimal features & hover style', 'DataTable with default features']
+    .map(
+      (title) =>
+        `<section class="card"><h3 class="card-title">${title}</h3><table><tr><th>Engine</th><th>Browser</th></tr><tr><td>Trident</td><td>IE 5</td></tr></table></section>`,
+    )
+    .join('');
+
+  test('removed, an element is not found on one of its kind with other words in its place; its words edited, it is', async () => {
+    const pinned = 'section:nth-of-type(1) > h3';
+    assert.equal(await afterChange(TABLES, pinned, "el.closest('section').remove();"), 'nothing');
+    assert.equal(
+      await afterChange(TABLES, pinned, "el.textContent = 'DataTable with few features & hover style';"),
+      'same',
+    );
+  });
+
+  // Menus of many alike items ("Item" in every one): the pinned one has twins in every menu.
+  const ITEM_MENUS =
+    `<nav><ul>${'<li><a href="#">Item</a></li>'.repeat(3)}<li><a href="#">Parent</a></li></ul></nav>`.repeat(5);
+
+  test('one of many alike items, its text edited, is found by its place among them; removed, it is not', async () => {
+    for (const pinned of ['nav:nth-of-type(2) li:nth-of-type(2) > a', 'nav:nth-of-type(5) li:nth-of-type(3) > a']) {
+      assert.equal(await afterChange(ITEM_MENUS, pinned, "el.textContent = 'Item now';"), 'same', pinned);
+      assert.equal(await afterChange(ITEM_MENUS, pinned, "el.textContent = 'Items';"), 'same', pinned);
+      assert.equal(await afterChange(ITEM_MENUS, pinned, "el.closest('li').remove();"), 'nothing', pinned);
+    }
+  });
+
   // A shop's cards: each product's button says the same, its card says which product. The
   // last card's removed, the card before it ends where it ended, before the footer.
   const SHOP = `<section>${[

@@ -13,7 +13,7 @@ import {
 } from './features.js';
 import { RootIndex } from './root-index.js';
 import { isShadowRoot, nested, otherSelectors, pathSelector, type Root } from './selectors.js';
-import { lookOf } from './similarity.js';
+import { lookOf, ofKind } from './similarity.js';
 import { sourceOf } from './source.js';
 import { Deadline } from './steps.js';
 
@@ -39,16 +39,18 @@ function framesOf(el: Element): AnchorFrame[] {
 /**
  * How many other elements look the same (tag, text, classes, attributes but the id), and how
  * many of them come before it in the page: its look-alikes; and of those, its twins, which also
- * have the same text around them (their parent's): only their places tell them apart.
+ * have the same text around them (their parent's): only their places tell them apart. And how
+ * many are of its kind, whatever their text (see `ofKind`), itself included.
  */
 function twinsOf(el: Element, features: Features, root: Root, parent: string) {
   const look = lookOf(features.tag, features.text, features.classes, features.attributes);
-  const found = { twins: 0, before: 0, alikes: 0, alikesBefore: 0 };
+  const found = { twins: 0, before: 0, alikes: 0, alikesBefore: 0, kin: 0 };
   for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
     if (other === el) {
       found.before = found.twins;
       found.alikesBefore = found.alikes;
     }
+    if (found.kin < 1000 && ofKind(features.classes, stableClasses(other))) found.kin += 1;
     if (found.twins >= 1000 || nested(other, el)) continue;
     if (textOf(other) !== features.text) continue;
     if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
@@ -75,7 +77,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
   const box = el.getBoundingClientRect();
   const frames = framesOf(el);
   const context = contextOf(el, features.text);
-  const { twins, before, alikes, alikesBefore } = twinsOf(el, features, root, context.parent ?? '');
+  const { twins, before, alikes, alikesBefore, kin } = twinsOf(el, features, root, context.parent ?? '');
   const anchor: Anchor = {
     selector,
     x: Math.round(offset.x),
@@ -99,6 +101,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     // More than the anchor may say (a page of a thousand "Edit" links): not said.
     alikes: alikes && alikes <= 1000 ? alikes : undefined,
     alikesBefore: alikes && alikes <= 1000 ? alikesBefore : undefined,
+    kin: kin < 1000 ? kin : undefined,
     // None when the page's reading misses the element's own text (a select's text is its
     // options', a long text is cut where the element's is not, a custom element's is slotted):
     // the anchor then says nothing of how many show it, rather than zero, which is refused.

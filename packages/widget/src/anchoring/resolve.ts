@@ -13,8 +13,8 @@ import type { Anchor } from '@svc/contract';
 import { featuresOf, lastingClass } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
-import { first, inPageOrder, matching, nested, type Root } from './selectors.js';
-import { lookOf, stoodBeside } from './similarity.js';
+import { first, inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
+import { lookOf, ofKind, similarity, stoodBeside } from './similarity.js';
 import { Deadline, finish, type Steps } from './steps.js';
 import {
   ACCEPT,
@@ -137,7 +137,12 @@ export class Resolver {
       if (!element) continue;
       found.push(element);
       const scored = score(index, anchor, element, true);
-      const agrees = scored.score >= SURE && scored.own >= SURE && scored.identity >= IDENTITY && scored.around >= 0.5;
+      const agrees =
+        scored.score >= SURE &&
+        scored.own >= SURE &&
+        scored.identity >= IDENTITY &&
+        scored.around >= 0.5 &&
+        !(scored.identity < 0.95 && fewerOfKind(index, anchor));
       const taken =
         agrees &&
         !showsNeighboursText(index, anchor, scored.element) &&
@@ -163,7 +168,7 @@ export class Resolver {
     if (!top) return this.refuse('none');
     const told = yield* this.toldApart(index, anchor, top.element);
     if (!told) {
-      const changed = yield* this.changedTwin(index, anchor, top, ranked);
+      const changed = (yield* this.changedTwin(index, anchor, top, ranked)) ?? this.changedAlike(index, anchor, ranked);
       if (!changed) return this.refuse('look-alikes');
       return { element: changed.element, confidence: 'doubtful', score: changed.score };
     }
@@ -173,6 +178,9 @@ export class Resolver {
     if (!best) return this.refuse('look-alikes');
     // Enough of the description agrees; or the element's own text, exactly, with little else.
     if (best.score < ACCEPT && !(best.identity >= 0.95 && best.score >= ACCEPT_BY_TEXT)) return this.refuse('weak');
+    // Its text or name changed, and one of its kind is gone: a neighbour may have taken the
+    // place of the pinned element, removed.
+    if (best.identity < 0.95 && fewerOfKind(index, anchor)) return this.refuse('fewer-of-kind');
     // It shows the pinned text, or looks as the pinned element did (an image, a field: no text
     // to count), and fewer elements do so than when it was pinned: this may be another like it,
     // the pinned one gone, so what is around it must mostly agree.
@@ -289,15 +297,47 @@ export class Resolver {
     // lead paragraph's copies beside the pinned one's) stood there when it was pinned.
     const looksAlone = (scored: Scored) =>
       !alike.some((other) => other !== scored && index.lookOf(other.element) === index.lookOf(scored.element));
-    const changed = alike.filter(
-      (scored) =>
-        !alike.some((other) => other !== scored && nested(other.element, scored.element) && other.own > scored.own) &&
-        looksAlone(scored),
-    );
+    const changed = alike.filter((scored) => !outdone(scored, alike) && looksAlone(scored));
     const [only] = changed;
     if (!only || changed.length > 1) return undefined;
     const order = [...twins, only.element].sort(inPageOrder);
     return order.indexOf(only.element) === anchor.twinsBefore ? only : undefined;
+  }
+
+  /**
+   * The pinned element when it alone of its look-alikes changed: one fewer looks as it did, and
+   * in its place among them (after the look-alike that stood before it, before the one that
+   * stood after it) one element is what it became. Either its text was edited (of its tag and
+   * classes, a text like the pinned one, which one fewer element shows) or its tag or classes
+   * changed (its text, shown by as many as before).
+   */
+  private changedAlike(index: RootIndex, anchor: Anchor, ranked: Scored[]): Scored | undefined {
+    const before = anchor.alikesBefore;
+    // Known only by what shows its text (an element without, or with a text too long to count, is not).
+    const text = anchor.text?.exact;
+    const count = anchor.textCount;
+    if (anchor.alikes === undefined || before === undefined || !text || !count) return undefined;
+    const alikes = lookingAsPinned(index, anchor);
+    if (alikes.length !== anchor.alikes) return undefined;
+    const showing = index.showing(text);
+    // Edited, it is still of its kind: one fewer of its kind, and it may be gone.
+    const edited = showing === count - 1;
+    if (edited ? fewerOfKind(index, anchor) : showing !== count) return undefined;
+    const classes = anchor.classes ?? [];
+    const became = (el: Element) => {
+      const f = index.featuresOf(el);
+      const sameClasses = ofKind(classes, f.classes) && ofKind(f.classes, classes);
+      if (edited) return f.tag === anchor.tag && sameClasses && f.text !== text && similarity(f.text, text) >= IDENTITY;
+      // Its tag or its classes changed, not both.
+      return f.text === text && (f.tag === anchor.tag) !== sameClasses;
+    };
+    const found = between(index.root, alikes[before - 1], alikes[before])
+      .filter(became)
+      .map((el) => inFull(index, anchor, ranked, el));
+    // Of an element and its wrapper with the same text (a list item), the one more itself.
+    const [only, another] = found.filter((scored) => !outdone(scored, found));
+    if (!only || another || only.identity < IDENTITY) return undefined;
+    return only.around >= AROUND_FOR_CHANGED && only.sides >= SIDES_FOR_CHANGED ? only : undefined;
   }
 
   /**
@@ -376,6 +416,35 @@ const pinnedLook = (anchor: Anchor) =>
 /** The elements that look as the pinned element did, in the page's order. */
 const lookingAsPinned = (index: RootIndex, anchor: Anchor) =>
   index.lookingLike(anchor.tag ?? '', anchor.text?.exact ?? '', pinnedLook(anchor));
+
+/** How far past a look-alike the element that stood beside it is looked for. */
+const BETWEEN_MAX = 200;
+
+/**
+ * The elements after `from` and before `to` in the page's order (neither inside nor around
+ * them), up to `BETWEEN_MAX` of them from the one that is given.
+ */
+function between(root: Root, from: Element | undefined, to: Element | undefined): Element[] {
+  const start = from ?? to;
+  if (!start) return [];
+  const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+  walker.currentNode = start;
+  const found: Element[] = [];
+  const step = () => (from ? walker.nextNode() : walker.previousNode()) as Element | null;
+  for (let el = step(); el && el !== to && found.length < BETWEEN_MAX; el = step()) {
+    if ((from && nested(el, from)) || (to && nested(el, to))) continue;
+    found.push(el);
+  }
+  return found;
+}
+
+/** Fewer elements of the pinned element's tag and classes than when it was pinned (`kin`). */
+const fewerOfKind = (index: RootIndex, anchor: Anchor) =>
+  anchor.kin !== undefined && index.ofKindCount(anchor.tag ?? '', anchor.classes ?? []) < anchor.kin;
+
+/** Whether an element around or inside `scored`, of the same `found`, is more itself (its tag, classes, attributes). */
+const outdone = (scored: Scored, found: Scored[]) =>
+  found.some((other) => other !== scored && nested(other.element, scored.element) && other.own > scored.own);
 
 /**
  * Whether `el`, of the pinned element's tag, has lost every lasting class it had (a build

@@ -8,11 +8,12 @@ import {
   parentText,
   SKIPPED,
   stableClass,
+  stableClasses,
   textAround,
   textOf,
 } from './features.js';
 import { inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
-import { lookOf, lower } from './similarity.js';
+import { lookOf, lower, ofKind } from './similarity.js';
 import { type Deadline, finish, type Steps } from './steps.js';
 import { DIRECT_LOOKUPS, LOOK_ALIKES_READ } from './thresholds.js';
 
@@ -85,6 +86,7 @@ export class RootIndex {
   private readonly looks = new Map<string, Map<string, Element[]>>();
   private readonly alikeByText = new Map<string, Element[]>();
   private readonly showingCounts = new Map<string, number>();
+  private readonly kinCounts = new Map<string, number>();
   private readonly twins = new Map<Element, Element[]>();
   private readonly byLook = new Map<string, Map<string, Element[]>>();
   private byText: TextIndex | null = null;
@@ -161,6 +163,17 @@ export class RootIndex {
     if (count === undefined) {
       count = countShowing(this.withTextStart(text), text, (el) => this.featuresOf(el).text);
       this.showingCounts.set(text, count);
+    }
+    return count;
+  }
+
+  /** How many elements have `tag` and at least `classes` (stable, see `ofKind`), counted once. */
+  ofKindCount(tag: string, classes: readonly string[]): number {
+    const key = `${tag} ${classes.join(' ')}`;
+    let count = this.kinCounts.get(key);
+    if (count === undefined) {
+      count = this.withTag(tag).filter((el) => ofKind(classes, stableClasses(el))).length;
+      this.kinCounts.set(key, count);
     }
     return count;
   }

@@ -84,6 +84,10 @@ export function adjacent(was: string, now: string, side: 'before' | 'after'): nu
   return same / span;
 }
 
+/** Whether an element of `classes` is of the kind of one of `pinned` classes: it has them all, perhaps more. */
+export const ofKind = (pinned: readonly string[], classes: readonly string[]) =>
+  pinned.every((name) => classes.includes(name));
+
 export const jaccard = (a: readonly string[], b: readonly string[]) => {
   if (!a.length && !b.length) return 1;
   const set = new Set(b);

@@ -29,6 +29,7 @@ const described: Anchor = {
   twinsBefore: 1,
   alikes: 3,
   alikesBefore: 2,
+  kin: 4,
   textCount: 1,
   selectors: ['[data-testid="choose-team"]', 'button.btn.btn-primary'],
   position: { left: 420, top: 610, width: 220, height: 40, viewportWidth: 1440, viewportHeight: 900 },
@@ -81,6 +82,7 @@ describe('anchors, re-pinning and page identity', () => {
       [{ twinsBefore: -1 }, '/anchor/twinsBefore'],
       [{ alikes: 1001 }, '/anchor/alikes'],
       [{ alikesBefore: 0.5 }, '/anchor/alikesBefore'],
+      [{ kin: 0 }, '/anchor/kin'],
       [{ attributes: { href: `https://a.test/${'x'.repeat(300)}` } }, '/anchor/attributes/href'],
     ];
     for (const [part, path] of refused) {
