@@ -327,10 +327,13 @@ const brief = (el) =>
     ? `${el[TRUTH] ? '[TRUE] ' : ''}<${el.localName}${el.className && typeof el.className === 'string' ? ` class="${el.className.slice(0, 60)}"` : ''}> "${el.textContent.replace(/\s+/g, ' ').trim().slice(0, 60)}"`
     : 'nothing';
 
+/** The pinned element, where it is now. */
+const truthNow = () => [...document.querySelectorAll('*')].find((el) => el[TRUTH]);
+
 /** Whether `el`, not the pinned element, is its exact double: the same markup in an item of the same markup. */
 function doubleOfTruth(el) {
   if (!el || el[TRUTH]) return false;
-  const truth = [...document.querySelectorAll('*')].find((e) => e[TRUTH]);
+  const truth = truthNow();
   if (!truth || truth.outerHTML !== el.outerHTML) return false;
   const item = (e) => repeatedItem(e) ?? e;
   return item(truth).outerHTML === item(el).outerHTML;
@@ -339,7 +342,7 @@ function doubleOfTruth(el) {
 /** Why a case went wrong: the anchor, what was found, and the ranking. */
 function explain(anchor, found) {
   const { selector, x, y, position, ...rest } = anchor;
-  const truth = [...document.querySelectorAll('*')].find((el) => el[TRUTH]);
+  const truth = truthNow();
   const ranked = new Resolver(document).ranked(anchor).slice(0, 4);
   return {
     anchor: JSON.stringify({ selector, ...rest }).slice(0, 700),
