@@ -3,7 +3,7 @@
 // part (its identity, the element itself, the text around it, its place). The resolver
 // (resolve.ts) decides from these scores which candidate, if any, is the element.
 import type { Anchor } from '@svc/contract';
-import { lastingClass } from './features.js';
+import { lastingClass, looksGenerated } from './features.js';
 import type { RootIndex } from './root-index.js';
 import { matching, type Root } from './selectors.js';
 import { adjacent, jaccard, sameText, sameUrl, similarity } from './similarity.js';
@@ -144,8 +144,9 @@ export function score(index: RootIndex, anchor: Anchor, el: Element, full: boole
   const alike = (a: string, b: string) => (full ? similarity(a, b) : a === b ? 1 : 0);
   const a = anchor.attributes ?? {};
   if (a.testId) tally.add('identity', WEIGHTS.testId, a.testId === f.attributes.testId ? 1 : 0);
-  // Ids are not identity: they may be regenerated.
-  if (a.id) tally.add('own', WEIGHTS.id, a.id === el.id ? 1 : 0);
+  // Ids are not identity: they may be regenerated. One that now looks made up by a build
+  // (`:r3:`) says nothing either way.
+  if (a.id && !(el.id !== a.id && looksGenerated(el.id))) tally.add('own', WEIGHTS.id, a.id === el.id ? 1 : 0);
   const text = anchor.text?.exact ?? '';
   if (text) tally.add('identity', WEIGHTS.text, alike(text, f.text));
   else tally.add('own', WEIGHTS.text / 3, f.text ? 0 : 1);
