@@ -257,7 +257,7 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
 
   test('an icon button known by its id is found once a build made up its ids, and not once it is removed', async () => {
     const bar = `<nav><a href="/">Start</a><form><input aria-label="Search for" placeholder="Search for…"><button id="btnNavbarSearch" class="btn btn-primary" type="button"><i class="fas fa-search"></i></button></form><ul><li><a href="/settings">Settings</a></li><li><a href="/log">Activity Log</a></li></ul></nav><main><h1>Quarterly report</h1><p>Figures of the last three months.</p><button id="btnSave" class="btn btn-secondary" type="button"><i class="fas fa-save"></i></button></main>`;
-    const renumber = "let n = 0; for (const e of document.querySelectorAll('[id]')) e.id = `:r${(n += 1)}:`;";
+    const renumber = "let n = 0; for (const e of document.querySelectorAll('[id]')) e.id = ':r' + (n += 1) + ':';";
     assert.equal(await afterChange(bar, '#btnNavbarSearch', renumber), 'same');
     assert.equal(await afterChange(bar, '#btnNavbarSearch', `${renumber} el.remove();`), 'nothing');
   });
