@@ -274,6 +274,14 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     }
   });
 
+  test('its class changed, an element is told from neighbours alike but for a word: they do not show its text', async () => {
+    for (const pinned of ['li:nth-of-type(3) > a', 'li:nth-of-type(8) > a']) {
+      const restyled = "el.classList.remove('list-link'); el.classList.add('is-active');";
+      assert.equal(await afterChange(ROLES, pinned, restyled), 'same', pinned);
+      assert.equal(await afterChange(ROLES, pinned, `${restyled} el.closest('li').remove();`), 'nothing', pinned);
+    }
+  });
+
   // A shop's cards: each product's button says the same, its card says which product. The
   // last card's removed, the card before it ends where it ended, before the footer.
   const SHOP = `<section>${[

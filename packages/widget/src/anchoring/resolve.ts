@@ -204,13 +204,22 @@ export class Resolver {
       return this.refuse('changed-unsupported');
     }
     // The best rival: elsewhere on the page (not inside the best, nor around it), and carrying
-    // the identity nearly as well (an exact text is not rivalled by a similar one).
+    // the identity nearly as well (an exact text is not rivalled by a similar one). Where the
+    // best shows the pinned text and as many show it as when it was pinned, only another that
+    // carries it as well is a rival: its neighbours' texts, alike but for a word, are not.
+    const pinnedText = anchor.text?.exact;
+    const textKept =
+      best.identity >= 0.95 &&
+      pinnedText !== undefined &&
+      index.featuresOf(best.element).text === pinnedText &&
+      index.showing(pinnedText) === anchor.textCount;
+    const rivalIdentity = textKept ? 0.95 : Math.max(IDENTITY, best.identity - RIVAL_IDENTITY);
     const rival = ranked.find(
       (other) =>
         other !== best &&
         !told.twins.includes(other.element) &&
         !nested(other.element, best.element) &&
-        other.identity >= Math.max(IDENTITY, best.identity - RIVAL_IDENTITY),
+        other.identity >= rivalIdentity,
     );
     const margin = best.score - (rival?.score ?? 0);
     // A rival as much itself as the best is told apart by the text around them, not by the
