@@ -22,6 +22,7 @@ import {
   AROUND_FOR_CHANGED,
   AROUND_MARGIN,
   AROUND_MIN,
+  BETWEEN_MAX,
   FINALISTS,
   FINALISTS_MAX,
   IDENTITY,
@@ -425,9 +426,6 @@ const pinnedLook = (anchor: Anchor) =>
 /** The elements that look as the pinned element did, in the page's order. */
 const lookingAsPinned = (index: RootIndex, anchor: Anchor) =>
   index.lookingLike(anchor.tag ?? '', anchor.text?.exact ?? '', pinnedLook(anchor));
-
-/** How far past a look-alike the element that stood beside it is looked for. */
-const BETWEEN_MAX = 200;
 
 /**
  * The elements after `from` and before `to` in the page's order (neither inside nor around

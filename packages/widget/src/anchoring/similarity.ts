@@ -84,7 +84,7 @@ export function adjacent(was: string, now: string, side: 'before' | 'after'): nu
   return same / span;
 }
 
-/** Whether an element of `classes` is of the kind of one of `pinned` classes: it has them all, perhaps more. */
+/** Whether an element with `classes` is of the kind of one with `pinned` classes: it has them all, perhaps more. */
 export const ofKind = (pinned: readonly string[], classes: readonly string[]) =>
   pinned.every((name) => classes.includes(name));
 

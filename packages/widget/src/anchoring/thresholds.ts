@@ -22,6 +22,8 @@ export const SIDES_FOR_CHANGED = 0.8;
 export const OWN_FOR_UNIDENTIFIED = 0.75;
 /** An element showing the pinned text, or looking as the pinned element did, while fewer do so than when it was pinned (the pinned one may be gone), must have the text around it agree this much. */
 export const AROUND_MIN = 0.6;
+/** How far from a look-alike (in elements, in the page's order) the one that changed beside it is looked for. */
+export const BETWEEN_MAX = 200;
 /** A taken element is shown without doubt (not "moved?") above this share of the description. */
 export const SURE = 0.8;
 /** The best must lead the best candidate elsewhere (not inside it, nor around it) by this much. */
