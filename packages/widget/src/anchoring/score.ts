@@ -146,7 +146,8 @@ export function score(index: RootIndex, anchor: Anchor, el: Element, full: boole
   if (a.testId) tally.add('identity', WEIGHTS.testId, a.testId === f.attributes.testId ? 1 : 0);
   // Ids are not identity: they may be regenerated. One that now looks made up by a build
   // (`:r3:`) says nothing either way.
-  if (a.id && !(el.id !== a.id && looksGenerated(el.id))) tally.add('own', WEIGHTS.id, a.id === el.id ? 1 : 0);
+  const madeUp = el.id !== a.id && looksGenerated(el.id);
+  if (a.id && !madeUp) tally.add('own', WEIGHTS.id, a.id === el.id ? 1 : 0);
   const text = anchor.text?.exact ?? '';
   if (text) tally.add('identity', WEIGHTS.text, alike(text, f.text));
   else tally.add('own', WEIGHTS.text / 3, f.text ? 0 : 1);
