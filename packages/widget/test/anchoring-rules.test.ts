@@ -308,6 +308,31 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     }
   });
 
+  // A shop's products as a starter template shows them: the same product twice ("Sale Item"),
+  // its old price struck through; the cards alike but for their words.
+  const PRODUCTS = `<section class="row">${[
+    ['Fancy Product', '$40.00 - $80.00'],
+    ['Special Item', '<span class="text-muted text-decoration-line-through">$20.00</span> $18.00'],
+    ['Sale Item', '<span class="text-muted text-decoration-line-through">$50.00</span> $25.00'],
+    ['Popular Item', '$40.00'],
+    ['Sale Item', '<span class="text-muted text-decoration-line-through">$50.00</span> $25.00'],
+    ['Special Item', '<span class="text-muted text-decoration-line-through">$20.00</span> $18.00'],
+  ]
+    .map(
+      ([name, price]) =>
+        `<div class="col"><div class="card"><img class="card-img-top" src="/product.jpg" alt="..."><div class="card-body p-4"><div class="text-center"><h5 class="fw-bolder">${name}</h5>${price}</div></div><div class="card-footer"><div class="text-center"><a class="btn btn-outline-dark" href="#">Add to cart</a></div></div></div></div>`,
+    )
+    .join('')}</section><footer>Copyright © Shop 2026</footer>`;
+
+  test('of a product shown twice, the one whose price was edited or whose class changed is found; removed, it is not', async () => {
+    const price = 'div.col:nth-of-type(3) span';
+    assert.equal(await afterChange(PRODUCTS, price, "el.textContent = '$50.00 now';"), 'same');
+    assert.equal(await afterChange(PRODUCTS, price, "el.closest('.col').remove();"), 'nothing');
+    const details = 'div.col:nth-of-type(3) .card-body > div';
+    assert.equal(await afterChange(PRODUCTS, details, "el.className = 'is-active';"), 'same');
+    assert.equal(await afterChange(PRODUCTS, details, "el.closest('.col').remove();"), 'nothing');
+  });
+
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
     const rows = Array.from(
       { length: 400 },

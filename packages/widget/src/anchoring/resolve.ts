@@ -344,10 +344,13 @@ export class Resolver {
     const found = between(index.root, alikes[before - 1], alikes[before])
       .filter(became)
       .map((el) => inFull(index, anchor, ranked, el));
-    // Of an element and its wrapper with the same text (a list item), the one more itself.
-    const [only, another] = found.filter((scored) => !outdone(scored, found));
-    if (!only || another || only.identity < IDENTITY) return undefined;
-    return only.around >= AROUND_FOR_CHANGED && only.sides >= SIDES_FOR_CHANGED ? only : undefined;
+    // Of an element and its wrapper with the same text (a list item), the one more itself; and
+    // what its surroundings, on both sides, support (not another of its kind further off, its
+    // words alike: "$20.00" for "$50.00").
+    const [only, another] = found
+      .filter((scored) => !outdone(scored, found))
+      .filter((scored) => scored.around >= AROUND_FOR_CHANGED && scored.sides >= SIDES_FOR_CHANGED);
+    return only && !another && only.identity >= IDENTITY ? only : undefined;
   }
 
   /**
