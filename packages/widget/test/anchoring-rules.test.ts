@@ -333,6 +333,41 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(PRODUCTS, details, "el.closest('.col').remove();"), 'nothing');
   });
 
+  // Highlighted code: one `class` attribute on every line, the lines alike but for a comment
+  // and a string.
+  const CODE = `<h2>Text utilities</h2><pre class="code"><code>${[
+    'left',
+    'center',
+    'right',
+    'justify',
+    'lowercase',
+    'uppercase',
+    'capitalize',
+    'normal',
+    'bold',
+    'italic',
+    'muted',
+    'large',
+    'small',
+    'tiny',
+    'ellipsis',
+    'clip',
+    'break',
+  ]
+    .map(
+      (name) =>
+        `<span class="hljs-comment">&lt;!-- ${name} text --&gt;</span>\n<span class="hljs-tag">&lt;<span class="hljs-name">div</span> <span class="hljs-attr">class</span>=<span class="hljs-string">"text-${name}"</span>&gt;</span><span class="hljs-tag">&lt;/<span class="hljs-name">div</span>&gt;</span>\n`,
+    )
+    .join('')}</code></pre><p>Utilities for text.</p>`;
+
+  test('one of many alike words in code, edited or its class changed, is found by its place; removed, it is not', async () => {
+    const attribute = 'code > span:nth-of-type(35) > span:nth-of-type(2)';
+    assert.equal(await afterChange(CODE, attribute, "el.textContent = 'class now';"), 'same');
+    assert.equal(await afterChange(CODE, attribute, "el.className = 'is-active';"), 'same');
+    assert.equal(await afterChange(CODE, attribute, 'el.remove();'), 'nothing');
+    assert.equal(await afterChange(CODE, attribute, 'el.parentElement.remove();'), 'nothing');
+  });
+
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
     const rows = Array.from(
       { length: 400 },

@@ -184,7 +184,8 @@ export class Resolver {
     if (best.identity < 0.95 && fewerOfKind(index, anchor)) return this.refuse('fewer-of-kind');
     // It shows the pinned text, or looks as the pinned element did (an image, a field: no text
     // to count), and fewer elements do so than when it was pinned: this may be another like it,
-    // the pinned one gone, so what is around it must mostly agree.
+    // the pinned one gone, so what is around it must mostly agree; or the pinned one changed
+    // (its text edited, a class), and stands in its place among them.
     if (best.around < AROUND_MIN) {
       const text = anchor.text?.exact;
       const look = pinnedLook(anchor);
@@ -197,7 +198,11 @@ export class Resolver {
         anchor.alikes !== undefined &&
         index.lookOf(best.element) === look &&
         lookingAsPinned(index, anchor).length < anchor.alikes + 1;
-      if (fewerShowing || fewerAlike) return this.refuse('fewer-alike');
+      if (fewerShowing || fewerAlike) {
+        const changed = this.changedAlike(index, anchor, ranked);
+        if (!changed) return this.refuse('fewer-alike');
+        return { element: changed.element, confidence: 'doubtful', score: changed.score };
+      }
     }
     // Its text or name changed, or it has none: then the text around it must say it is the
     // one, on both sides (a neighbour of a removed element agrees on one side at most).
