@@ -368,6 +368,28 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(CODE, attribute, 'el.parentElement.remove();'), 'nothing');
   });
 
+  // Lines of code alike but for a file name: each `rel` is known by the line around it.
+  const STYLESHEETS = ['', 'https://unpkg.com/dist/']
+    .map(
+      (base) =>
+        `<pre class="code"><code>${['main.min.css', 'extras.min.css', 'icons.min.css']
+          .map(
+            (file) =>
+              `<span class="hljs-tag">&lt;<span class="hljs-name">link</span> <span class="hljs-attr">rel</span>=<span class="hljs-string">"stylesheet"</span> <span class="hljs-attr">href</span>=<span class="hljs-string">"${base}${file}"</span>&gt;</span>`,
+          )
+          .join('\n')}</code></pre>`,
+    )
+    .join('<p>Or from a CDN:</p>');
+  const lineBefore =
+    "const line = el.parentElement; const copy = line.cloneNode(true); copy.lastElementChild.textContent = '\"print.min.css\"'; line.before(copy, '\\n');";
+
+  test('a line like the pinned one inserted before it: the element with the pinned line around it is found', async () => {
+    const rel = 'pre:nth-of-type(1) > code > span:nth-of-type(2) > span:nth-of-type(2)';
+    assert.equal(await afterChange(STYLESHEETS, rel, lineBefore), 'same');
+    // Removed with its line, it is found on the next line's: a limit (see the README).
+    assert.equal(await afterChange(STYLESHEETS, rel, 'el.remove();'), 'nothing');
+  });
+
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
     const rows = Array.from(
       { length: 400 },

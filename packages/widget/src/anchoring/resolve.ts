@@ -40,6 +40,8 @@ export type Confidence = 'sure' | 'doubtful';
 interface TwinOrder {
   element: Element;
   twins: Element[];
+  /** It looks as the pinned element did, with the pinned text around it, and as many do so as then. */
+  asPinned?: boolean;
 }
 
 export interface Resolution {
@@ -235,7 +237,9 @@ export class Resolver {
     if (alike) {
       const byText = best.around - rival.around >= AROUND_MARGIN;
       const byPlace = Boolean(anchor.twins) && best.place - rival.place >= PLACE_MARGIN;
-      if (!byText && !byPlace) return this.refuse('alike-rival');
+      // Or by the text around them: the best's is the pinned one, the rival's is not.
+      const byParent = told.asPinned && index.parentTextOf(rival.element) !== anchor.context?.parent;
+      if (!byText && !byPlace && !byParent) return this.refuse('alike-rival');
     } else if (margin < MARGIN) {
       return this.refuse('rival');
     }
@@ -260,12 +264,21 @@ export class Resolver {
     const look = index.lookOf(el);
     const was = pinnedLook(anchor);
     if (look !== was && lookingAsPinned(index, anchor).length > 0) return { element: el, twins: [] };
+    // Where the text around `el` is not the pinned one (a line like the pinned one inserted
+    // before it), the twins are those with the pinned look and the pinned text around them.
+    const parent = anchor.context?.parent;
+    if (look === was && parent && index.parentTextOf(el) !== parent) {
+      const pinnedTwins = lookingAsPinned(index, anchor).filter((other) => index.parentTextOf(other) === parent);
+      const element = pinnedTwins.length === (anchor.twins ?? 0) + 1 && pinnedTwins[anchor.twinsBefore ?? 0];
+      if (element) return { element, twins: pinnedTwins.length > 1 ? pinnedTwins : [], asPinned: true };
+    }
     const twins = yield* index.indistinguishable(el);
     if (twins.length !== (anchor.twins ?? 0) + 1) return this.byLookAlikes(index, anchor);
+    const asPinned = look === was && Boolean(parent) && index.parentTextOf(el) === parent;
     // An anchor of an earlier release does not say where it stood among them.
-    if (anchor.twinsBefore === undefined || twins.length === 1) return { element: el, twins: [] };
+    if (anchor.twinsBefore === undefined || twins.length === 1) return { element: el, twins: [], asPinned };
     const element = twins[anchor.twinsBefore];
-    return element ? { element, twins } : null;
+    return element ? { element, twins, asPinned } : null;
   }
 
   /**
