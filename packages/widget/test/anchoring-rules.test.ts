@@ -266,10 +266,14 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
   const ITEM_MENUS =
     `<nav><ul>${'<li><a href="#">Item</a></li>'.repeat(3)}<li><a href="#">Parent</a></li></ul></nav>`.repeat(5);
 
-  test('one of many alike items, its text edited, is found by its place among them; removed, it is not', async () => {
+  test('one of many alike items, its text edited or its tag changed, is found by its place among them; removed, it is not', async () => {
+    const toButton =
+      "const button = document.createElement('button'); button.textContent = el.textContent; button.__pinned = true; el.replaceWith(button);";
     for (const pinned of ['nav:nth-of-type(2) li:nth-of-type(2) > a', 'nav:nth-of-type(5) li:nth-of-type(3) > a']) {
       assert.equal(await afterChange(ITEM_MENUS, pinned, "el.textContent = 'Item now';"), 'same', pinned);
       assert.equal(await afterChange(ITEM_MENUS, pinned, "el.textContent = 'Items';"), 'same', pinned);
+      // Its list item, like the others, is not what it became.
+      assert.equal(await afterChange(ITEM_MENUS, pinned, toButton), 'same', pinned);
       assert.equal(await afterChange(ITEM_MENUS, pinned, "el.closest('li').remove();"), 'nothing', pinned);
     }
   });

@@ -325,7 +325,10 @@ export class Resolver {
     // lead paragraph's copies beside the pinned one's) stood there when it was pinned.
     const looksAlone = (scored: Scored) =>
       !alike.some((other) => other !== scored && index.lookOf(other.element) === index.lookOf(scored.element));
-    const changed = alike.filter((scored) => !outdone(scored, alike) && looksAlone(scored));
+    const changed = aloneIfMany(
+      index,
+      alike.filter((scored) => !outdone(scored, alike) && looksAlone(scored)),
+    );
     const [only] = changed;
     if (!only || changed.length > 1) return undefined;
     const order = [...twins, only.element].sort(inPageOrder);
@@ -365,9 +368,12 @@ export class Resolver {
     // Of an element and its wrapper with the same text (a list item), the one more itself; and
     // what its surroundings, on both sides, support (not another of its kind further off, its
     // words alike: "$20.00" for "$50.00").
-    const [only, another] = found
-      .filter((scored) => !outdone(scored, found))
-      .filter((scored) => scored.around >= AROUND_FOR_CHANGED && scored.sides >= SIDES_FOR_CHANGED);
+    const [only, another] = aloneIfMany(
+      index,
+      found
+        .filter((scored) => !outdone(scored, found))
+        .filter((scored) => scored.around >= AROUND_FOR_CHANGED && scored.sides >= SIDES_FOR_CHANGED),
+    );
     return only && !another && only.identity >= IDENTITY ? only : undefined;
   }
 
@@ -464,6 +470,19 @@ function between(root: Root, from: Element | undefined, to: Element | undefined)
     found.push(el);
   }
   return found;
+}
+
+/**
+ * Of several that may be what a changed element became, those that nothing else on the page
+ * looks like: a list item like the others, around the link whose tag changed, stood there when
+ * it was pinned.
+ */
+function aloneIfMany(index: RootIndex, found: Scored[]): Scored[] {
+  if (found.length < 2) return found;
+  return found.filter((scored) => {
+    const f = index.featuresOf(scored.element);
+    return index.lookingLike(f.tag, f.text, index.lookOf(scored.element)).length === 1;
+  });
 }
 
 /** Fewer elements of the pinned element's tag and classes than when it was pinned (`kin`). */
