@@ -161,7 +161,7 @@ export class RootIndex {
   showing(text: string): number {
     let count = this.showingCounts.get(text);
     if (count === undefined) {
-      count = countShowing(this.withTextStart(text), text, (el) => this.featuresOf(el).text);
+      count = countShowing(this.startingAs(text), text, (el) => this.featuresOf(el).text);
       this.showingCounts.set(text, count);
     }
     return count;
