@@ -403,6 +403,21 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(STYLESHEETS, rel, 'el.remove();'), 'nothing');
   });
 
+  // A button in three sizes: the same text, a class more for each size.
+  const SIZES = `<h2>Sizes</h2><form class="sizes">${['', ' btn-large', ' btn-small']
+    .map(
+      (size) =>
+        `<div class="field"><label>Size${size}</label> <button class="btn btn-default${size}" type="button">Button</button></div>`,
+    )
+    .join('')}</form><p>Buttons come in three sizes.</p>`;
+
+  test('the one element that still looks as the pinned one did is found beside others with a class more; removed, it is not', async () => {
+    const plain = 'div.field:nth-of-type(1) > button';
+    const reversed = "const form = el.closest('form'); form.append(...[...form.children].reverse());";
+    assert.equal(await afterChange(SIZES, plain, reversed), 'same');
+    assert.equal(await afterChange(SIZES, plain, `${reversed} el.remove();`), 'nothing');
+  });
+
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
     const rows = Array.from(
       { length: 400 },

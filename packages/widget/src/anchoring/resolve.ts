@@ -222,12 +222,16 @@ export class Resolver {
       index.featuresOf(best.element).text === pinnedText &&
       index.showing(pinnedText) === anchor.textCount;
     const rivalIdentity = textKept ? 0.95 : Math.max(IDENTITY, best.identity - RIVAL_IDENTITY);
+    // Where the best looks as the pinned element did, and as many look so as when it was pinned,
+    // what looks otherwise is no rival: the pinned one did not change.
+    const lookKept = index.lookOf(best.element) === pinnedLook(anchor) && asManyLookAlike(index, anchor);
     const rival = ranked.find(
       (other) =>
         other !== best &&
         !told.twins.includes(other.element) &&
         !nested(other.element, best.element) &&
-        other.identity >= rivalIdentity,
+        other.identity >= rivalIdentity &&
+        !(lookKept && index.lookOf(other.element) !== pinnedLook(anchor)),
     );
     const margin = best.score - (rival?.score ?? 0);
     // A rival as much itself as the best is told apart by the text around them, not by the
@@ -263,7 +267,13 @@ export class Resolver {
   private *toldApart(index: RootIndex, anchor: Anchor, el: Element): Steps<TwinOrder | null> {
     const look = index.lookOf(el);
     const was = pinnedLook(anchor);
-    if (look !== was && lookingAsPinned(index, anchor).length > 0) return { element: el, twins: [] };
+    if (look !== was) {
+      // One element alone looks as the pinned one did, as when it was pinned: it is the pinned
+      // one, unchanged; `el` another that changed, or always differed (a class more).
+      const [only, another] = lookingAsPinned(index, anchor);
+      if (only && !another && asManyLookAlike(index, anchor)) return { element: only, twins: [] };
+      if (only) return { element: el, twins: [] };
+    }
     // Where the text around `el` is not the pinned one (a line like the pinned one inserted
     // before it), the twins are those with the pinned look and the pinned text around them.
     const parent = anchor.context?.parent;
@@ -484,6 +494,10 @@ function aloneIfMany(index: RootIndex, found: Scored[]): Scored[] {
     return index.lookingLike(f.tag, f.text, index.lookOf(scored.element)).length === 1;
   });
 }
+
+/** As many elements look as the pinned one did as when it was pinned (an anchor that counted them). */
+const asManyLookAlike = (index: RootIndex, anchor: Anchor) =>
+  anchor.kin !== undefined && lookingAsPinned(index, anchor).length === (anchor.alikes ?? 0) + 1;
 
 /** Fewer elements of the pinned element's tag and classes than when it was pinned (`kin`). */
 const fewerOfKind = (index: RootIndex, anchor: Anchor) =>
