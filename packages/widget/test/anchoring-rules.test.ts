@@ -399,7 +399,7 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
   test('a line like the pinned one inserted before it: the element with the pinned line around it is found', async () => {
     const rel = 'pre:nth-of-type(1) > code > span:nth-of-type(2) > span:nth-of-type(2)';
     assert.equal(await afterChange(STYLESHEETS, rel, lineBefore), 'same');
-    // Removed with its line, it is found on the next line's: a limit (see the README).
+    // Removed with its whole line, it is found on the next line's: a limit (bench/README.md).
     assert.equal(await afterChange(STYLESHEETS, rel, 'el.remove();'), 'nothing');
   });
 
