@@ -26,6 +26,7 @@ import {
   FINALISTS,
   FINALISTS_MAX,
   IDENTITY,
+  KEPT_IDENTITY,
   MARGIN,
   OWN_FOR_UNIDENTIFIED,
   PLACE_MARGIN,
@@ -145,7 +146,7 @@ export class Resolver {
         scored.own >= SURE &&
         scored.identity >= IDENTITY &&
         scored.around >= 0.5 &&
-        !(scored.identity < 0.95 && fewerOfKind(index, anchor));
+        !(scored.identity < KEPT_IDENTITY && fewerOfKind(index, anchor));
       const taken =
         agrees &&
         !showsNeighboursText(index, anchor, scored.element) &&
@@ -172,18 +173,18 @@ export class Resolver {
     const told = yield* this.toldApart(index, anchor, top.element);
     if (!told) {
       const changed = (yield* this.changedTwin(index, anchor, top, ranked)) ?? this.changedAlike(index, anchor, ranked);
-      if (!changed) return this.refuse('look-alikes');
-      return { element: changed.element, confidence: 'doubtful', score: changed.score };
+      return changed ? changedTo(changed) : this.refuse('look-alikes');
     }
     // Of twins, the one their order names, whichever scored best; compared in full here when the
     // quick ranking left it out (the text around it changed, and its twins, unchanged, went ahead).
     const best = [inFull(index, anchor, ranked, told.element)].find(eligible);
     if (!best) return this.refuse('look-alikes');
     // Enough of the description agrees; or the element's own text, exactly, with little else.
-    if (best.score < ACCEPT && !(best.identity >= 0.95 && best.score >= ACCEPT_BY_TEXT)) return this.refuse('weak');
+    if (best.score < ACCEPT && !(best.identity >= KEPT_IDENTITY && best.score >= ACCEPT_BY_TEXT))
+      return this.refuse('weak');
     // Its text or name changed, and one of its kind is gone: a neighbour may have taken the
     // place of the pinned element, removed.
-    if (best.identity < 0.95 && fewerOfKind(index, anchor)) return this.refuse('fewer-of-kind');
+    if (best.identity < KEPT_IDENTITY && fewerOfKind(index, anchor)) return this.refuse('fewer-of-kind');
     // It shows the pinned text, or looks as the pinned element did (an image, a field: no text
     // to count), and fewer elements do so than when it was pinned: this may be another like it,
     // the pinned one gone, so what is around it must mostly agree; or the pinned one changed
@@ -202,13 +203,12 @@ export class Resolver {
         lookingAsPinned(index, anchor).length < anchor.alikes + 1;
       if (fewerShowing || fewerAlike) {
         const changed = this.changedAlike(index, anchor, ranked);
-        if (!changed) return this.refuse('fewer-alike');
-        return { element: changed.element, confidence: 'doubtful', score: changed.score };
+        return changed ? changedTo(changed) : this.refuse('fewer-alike');
       }
     }
     // Its text or name changed, or it has none: then the text around it must say it is the
     // one, on both sides (a neighbour of a removed element agrees on one side at most).
-    if (best.identity < 0.95 && (best.around < AROUND_FOR_CHANGED || best.sides < SIDES_FOR_CHANGED)) {
+    if (best.identity < KEPT_IDENTITY && (best.around < AROUND_FOR_CHANGED || best.sides < SIDES_FOR_CHANGED)) {
       return this.refuse('changed-unsupported');
     }
     // The best rival: elsewhere on the page (not inside the best, nor around it), and carrying
@@ -217,21 +217,22 @@ export class Resolver {
     // carries it as well is a rival: its neighbours' texts, alike but for a word, are not.
     const pinnedText = anchor.text?.exact;
     const textKept =
-      best.identity >= 0.95 &&
+      best.identity >= KEPT_IDENTITY &&
       pinnedText !== undefined &&
       index.featuresOf(best.element).text === pinnedText &&
       index.showing(pinnedText) === anchor.textCount;
-    const rivalIdentity = textKept ? 0.95 : Math.max(IDENTITY, best.identity - RIVAL_IDENTITY);
+    const rivalIdentity = textKept ? KEPT_IDENTITY : Math.max(IDENTITY, best.identity - RIVAL_IDENTITY);
     // Where the best looks as the pinned element did, and as many look so as when it was pinned,
     // what looks otherwise is no rival: the pinned one did not change.
-    const lookKept = index.lookOf(best.element) === pinnedLook(anchor) && asManyLookAlike(index, anchor);
+    const was = pinnedLook(anchor);
+    const lookKept = index.lookOf(best.element) === was && asManyLookAlike(index, anchor);
     const rival = ranked.find(
       (other) =>
         other !== best &&
         !told.twins.includes(other.element) &&
         !nested(other.element, best.element) &&
         other.identity >= rivalIdentity &&
-        !(lookKept && index.lookOf(other.element) !== pinnedLook(anchor)),
+        !(lookKept && index.lookOf(other.element) !== was),
     );
     const margin = best.score - (rival?.score ?? 0);
     // A rival as much itself as the best is told apart by the text around them, not by the
@@ -277,18 +278,19 @@ export class Resolver {
     // Where the text around `el` is not the pinned one (a line like the pinned one inserted
     // before it), the twins are those with the pinned look and the pinned text around them.
     const parent = anchor.context?.parent;
-    if (look === was && parent && index.parentTextOf(el) !== parent) {
+    const pinnedAround = look === was && Boolean(parent) && index.parentTextOf(el) === parent;
+    if (look === was && parent && !pinnedAround) {
       const pinnedTwins = lookingAsPinned(index, anchor).filter((other) => index.parentTextOf(other) === parent);
       const element = pinnedTwins.length === (anchor.twins ?? 0) + 1 && pinnedTwins[anchor.twinsBefore ?? 0];
       if (element) return { element, twins: pinnedTwins.length > 1 ? pinnedTwins : [], asPinned: true };
     }
     const twins = yield* index.indistinguishable(el);
     if (twins.length !== (anchor.twins ?? 0) + 1) return this.byLookAlikes(index, anchor);
-    const asPinned = look === was && Boolean(parent) && index.parentTextOf(el) === parent;
     // An anchor of an earlier release does not say where it stood among them.
-    if (anchor.twinsBefore === undefined || twins.length === 1) return { element: el, twins: [], asPinned };
+    if (anchor.twinsBefore === undefined || twins.length === 1)
+      return { element: el, twins: [], asPinned: pinnedAround };
     const element = twins[anchor.twinsBefore];
-    return element ? { element, twins, asPinned } : null;
+    return element ? { element, twins, asPinned: pinnedAround } : null;
   }
 
   /**
@@ -455,6 +457,13 @@ function showsNeighboursText(index: RootIndex, anchor: Anchor, el: Element): boo
 /** `el` as `ranked` scored it, or else scored in full now (the quick ranking left it out). */
 const inFull = (index: RootIndex, anchor: Anchor, ranked: Scored[], el: Element) =>
   ranked.find((scored) => scored.element === el) ?? score(index, anchor, el, true);
+
+/** The pinned element found changed: shown as "moved?". */
+const changedTo = (scored: Scored): Resolution => ({
+  element: scored.element,
+  confidence: 'doubtful',
+  score: scored.score,
+});
 
 /** What the pinned element looked like (see `lookOf`). */
 const pinnedLook = (anchor: Anchor) =>

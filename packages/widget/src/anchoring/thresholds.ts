@@ -30,6 +30,8 @@ export const SURE = 0.8;
 export const MARGIN = 0.12;
 /** The identity (text, name, a naming attribute) must be at least this close. */
 export const IDENTITY = 0.5;
+/** An identity this high is the pinned text or name itself, kept (its case aside). */
+export const KEPT_IDENTITY = 0.95;
 /** Candidates compared in full after the quick ranking: this many, and up to the larger number when as good as the first. */
 export const FINALISTS = 8;
 export const FINALISTS_MAX = 24;
