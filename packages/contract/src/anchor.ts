@@ -11,6 +11,7 @@ export const ANCHOR_TEXT_MAX = 200;
 export const ANCHOR_QUOTE_CONTEXT_MAX = 64;
 export const ANCHOR_CONTEXT_MAX = 120;
 export const ANCHOR_ATTRIBUTE_MAX = 300;
+export const ANCHOR_CONTENT_MAX = 200;
 
 /** The element's stable attributes (generated-looking ids are left out when described). */
 export const AnchorAttributes = Type.Object(
@@ -76,6 +77,12 @@ export const Anchor = Type.Object(
     attributes: Type.Optional(AnchorAttributes),
     classes: Type.Optional(Type.Array(Words(100), { maxItems: 12, description: 'Classes that do not look generated' })),
     label: Type.Optional(Words(ANCHOR_TEXT_MAX, 'The text of its <label>')),
+    content: Type.Optional(
+      Words(
+        ANCHOR_CONTENT_MAX,
+        'What an element without text holds: the tags, classes and naming attributes of the first elements inside it, or the value of a checkbox or radio button',
+      ),
+    ),
     context: Type.Optional(
       Type.Object(
         {

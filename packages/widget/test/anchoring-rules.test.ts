@@ -418,6 +418,29 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(SIZES, plain, `${reversed} el.remove();`), 'nothing');
   });
 
+  // Colour swatches: alike but for what they hold, a choice's value, an icon; no text of their own.
+  const SWATCHES = `<h2>Colour</h2><div class="row">${['dark', 'teal', 'blue', 'red']
+    .map(
+      (colour) =>
+        `<div class="col-auto"><label class="swatch"><input name="color" type="checkbox" value="${colour}" class="swatch-input"><span class="swatch-color bg-${colour}"></span></label></div>`,
+    )
+    .join('')}</div><p class="share">${['twitter', 'github']
+    .map((brand) => `<a href="#!"><i class="icon icon-${brand}"></i></a>`)
+    .join(' ')}</p>`;
+
+  test('elements without text, alike but for what they hold (a value, an icon), are told apart by it once reordered', async () => {
+    const reversed = "const row = el.closest('.row'); row.append(...[...row.children].reverse());";
+    const addFirst = `el.closest('.row').insertAdjacentHTML('afterbegin', '<div class="col-auto"><label class="swatch"><input name="color" type="checkbox" value="green" class="swatch-input"></label></div>');`;
+    const swatch = 'div.col-auto:nth-of-type(2)';
+    assert.equal(await afterChange(SWATCHES, swatch, reversed), 'same');
+    assert.equal(await afterChange(SWATCHES, swatch, addFirst), 'same');
+    assert.equal(await afterChange(SWATCHES, `${swatch} input`, reversed), 'same');
+    assert.equal(await afterChange(SWATCHES, `${swatch} input`, `${reversed} el.remove();`), 'nothing');
+    assert.equal(await afterChange(SWATCHES, swatch, `${reversed} el.remove();`), 'nothing');
+    const share = 'p.share > a:nth-of-type(2)';
+    assert.equal(await afterChange(SWATCHES, share, 'el.parentElement.prepend(el);'), 'same');
+  });
+
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
     const rows = Array.from(
       { length: 400 },

@@ -2,6 +2,7 @@
 // changed, bounded in size (see the contract's `Anchor`).
 import type { Anchor, AnchorFrame } from '@svc/contract';
 import {
+  contentOf,
   contextOf,
   type Features,
   featuresOf,
@@ -37,12 +38,13 @@ function framesOf(el: Element): AnchorFrame[] {
 }
 
 /**
- * How many other elements look the same (tag, text, classes, attributes but the id), and how
- * many of them come before it in the page: its look-alikes; and of those, its twins, which also
- * have the same text around them (their parent's): only their places tell them apart. And how
- * many are of its kind, whatever their text (see `ofKind`), itself included.
+ * How many other elements look the same (tag, text, classes, attributes but the id, and what
+ * it holds when it has no text), and how many of them come before it in the page: its
+ * look-alikes; and of those, its twins, which also have the same text around them (their
+ * parent's): only their places tell them apart. And how many are of its kind, whatever their
+ * text (see `ofKind`), itself included.
  */
-function twinsOf(el: Element, features: Features, root: Root, parent: string) {
+function twinsOf(el: Element, features: Features, root: Root, parent: string, content: string) {
   const look = lookOf(features.tag, features.text, features.classes, features.attributes);
   const found = { twins: 0, before: 0, alikes: 0, alikesBefore: 0, kin: 0 };
   for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
@@ -54,6 +56,7 @@ function twinsOf(el: Element, features: Features, root: Root, parent: string) {
     if (found.twins >= 1000 || nested(other, el)) continue;
     if (textOf(other) !== features.text) continue;
     if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
+    if (content && contentOf(other) !== content) continue;
     found.alikes += 1;
     if ((contextOf(other, features.text).parent ?? '') === parent) found.twins += 1;
   }
@@ -77,7 +80,8 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
   const box = el.getBoundingClientRect();
   const frames = framesOf(el);
   const context = contextOf(el, features.text);
-  const { twins, before, alikes, alikesBefore, kin } = twinsOf(el, features, root, context.parent ?? '');
+  const content = features.text ? '' : contentOf(el);
+  const { twins, before, alikes, alikesBefore, kin } = twinsOf(el, features, root, context.parent ?? '', content);
   const anchor: Anchor = {
     selector,
     x: Math.round(offset.x),
@@ -95,6 +99,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     attributes: some(features.attributes),
     classes: features.classes.length ? features.classes : undefined,
     label: nonEmpty(features.label),
+    content: nonEmpty(content),
     context: some(context),
     twins: twins || undefined,
     twinsBefore: twins ? before : undefined,

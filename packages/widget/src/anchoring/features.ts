@@ -2,10 +2,12 @@
 // stable attributes and classes, label, and the text around it. The same readings describe
 // the pinned element and every candidate when it is looked for, so they compare like for like.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
+import { lastingUrl } from './similarity.js';
 
 export const TEXT_MAX = 200;
 export const CONTEXT_MAX = 120;
 export const QUOTE_CONTEXT_MAX = 64;
+export const CONTENT_MAX = 200;
 
 /** Elements whose text is not the page's. */
 export const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
@@ -236,6 +238,35 @@ export function featuresOf(el: Element, text: TextReader = readText): Features {
     classes: stableClasses(el),
     label: field ? labelOf(el) : '',
   };
+}
+
+/** Elements inside a text-less element read for its `contentOf`. */
+const CONTENT_ELEMENTS = 8;
+/** Attributes that say what an element inside another is (an icon's picture, a link's target, a field's name). */
+const CONTENT_ATTRIBUTES = ['src', 'href', 'alt', 'name', 'value', 'type', 'aria-label', 'title'];
+
+/**
+ * What an element without text holds, in a line: the tags, lasting classes and naming
+ * attributes of the first elements inside it (a swatch's checkbox and colour, a link's icon);
+ * for a checkbox or a radio button, its value. Look-alikes without text differ by it. Empty
+ * when it holds nothing that says so.
+ */
+export function contentOf(el: Element): string {
+  const type = el.localName === 'input' ? attr(el, 'type').toLowerCase() : '';
+  if (type === 'checkbox' || type === 'radio') return normalize(attr(el, 'value')).slice(0, CONTENT_MAX);
+  const inside = el.getElementsByTagName('*');
+  const parts: string[] = [];
+  for (let i = 0; i < inside.length && i < CONTENT_ELEMENTS; i += 1) {
+    const child = inside[i] as Element;
+    const said = CONTENT_ATTRIBUTES.flatMap((name) => {
+      const value = attr(child, name);
+      // An address as a new build or a tracking parameter leaves it.
+      const kept = name === 'href' || name === 'src' ? lastingUrl(value) : value;
+      return kept && !looksGenerated(kept) ? [`[${name}=${kept.slice(0, 60)}]`] : [];
+    });
+    parts.push([child.localName, ...stableClasses(child).map((name) => `.${name}`), ...said].join(''));
+  }
+  return normalize(parts.join(' ')).slice(0, CONTENT_MAX);
 }
 
 /** The text of the closest ancestor (up to four levels) that says more than the element itself. */

@@ -191,7 +191,6 @@ export class Resolver {
     // (its text edited, a class), and stands in its place among them.
     if (best.around < AROUND_MIN) {
       const text = anchor.text?.exact;
-      const look = pinnedLook(anchor);
       const fewerShowing =
         text &&
         anchor.textCount &&
@@ -199,16 +198,17 @@ export class Resolver {
         index.showing(text) < anchor.textCount;
       const fewerAlike =
         anchor.alikes !== undefined &&
-        index.lookOf(best.element) === look &&
+        looksAsPinned(index, anchor, best.element) &&
         lookingAsPinned(index, anchor).length < anchor.alikes + 1;
       if (fewerShowing || fewerAlike) {
         const changed = this.changedAlike(index, anchor, ranked);
         return changed ? changedTo(changed) : this.refuse('fewer-alike');
       }
     }
-    // Its text or name changed, or it has none: then the text around it must say it is the
-    // one, on both sides (a neighbour of a removed element agrees on one side at most).
-    if (best.identity < KEPT_IDENTITY && (best.around < AROUND_FOR_CHANGED || best.sides < SIDES_FOR_CHANGED)) {
+    // Its text or name changed, or without text what it holds: then the text around it must say
+    // it is the one, on both sides (a neighbour of a removed element agrees on one side at most).
+    const changed = best.identity < KEPT_IDENTITY || !holdsAsPinned(index, anchor, best.element);
+    if (changed && (best.around < AROUND_FOR_CHANGED || best.sides < SIDES_FOR_CHANGED)) {
       return this.refuse('changed-unsupported');
     }
     // The best rival: elsewhere on the page (not inside the best, nor around it), and carrying
@@ -224,15 +224,14 @@ export class Resolver {
     const rivalIdentity = textKept ? KEPT_IDENTITY : Math.max(IDENTITY, best.identity - RIVAL_IDENTITY);
     // Where the best looks as the pinned element did, and as many look so as when it was pinned,
     // what looks otherwise is no rival: the pinned one did not change.
-    const was = pinnedLook(anchor);
-    const lookKept = index.lookOf(best.element) === was && asManyLookAlike(index, anchor);
+    const lookKept = looksAsPinned(index, anchor, best.element) && asManyLookAlike(index, anchor);
     const rival = ranked.find(
       (other) =>
         other !== best &&
         !told.twins.includes(other.element) &&
         !nested(other.element, best.element) &&
         other.identity >= rivalIdentity &&
-        !(lookKept && index.lookOf(other.element) !== was),
+        !(lookKept && !looksAsPinned(index, anchor, other.element)),
     );
     const margin = best.score - (rival?.score ?? 0);
     // A rival as much itself as the best is told apart by the text around them, not by the
@@ -266,9 +265,8 @@ export class Resolver {
    * rivalry rules decide.
    */
   private *toldApart(index: RootIndex, anchor: Anchor, el: Element): Steps<TwinOrder | null> {
-    const look = index.lookOf(el);
-    const was = pinnedLook(anchor);
-    if (look !== was) {
+    const asPinned = looksAsPinned(index, anchor, el);
+    if (!asPinned) {
       // One element alone looks as the pinned one did, as when it was pinned: it is the pinned
       // one, unchanged; `el` another that changed, or always differed (a class more).
       const [only, another] = lookingAsPinned(index, anchor);
@@ -278,13 +276,13 @@ export class Resolver {
     // Where the text around `el` is not the pinned one (a line like the pinned one inserted
     // before it), the twins are those with the pinned look and the pinned text around them.
     const parent = anchor.context?.parent;
-    const pinnedAround = look === was && Boolean(parent) && index.parentTextOf(el) === parent;
-    if (look === was && parent && !pinnedAround) {
+    const pinnedAround = asPinned && Boolean(parent) && index.parentTextOf(el) === parent;
+    if (asPinned && parent && !pinnedAround) {
       const pinnedTwins = lookingAsPinned(index, anchor).filter((other) => index.parentTextOf(other) === parent);
       const element = pinnedTwins.length === (anchor.twins ?? 0) + 1 && pinnedTwins[anchor.twinsBefore ?? 0];
       if (element) return { element, twins: pinnedTwins.length > 1 ? pinnedTwins : [], asPinned: true };
     }
-    const twins = yield* index.indistinguishable(el);
+    const twins = (yield* index.indistinguishable(el)).filter((twin) => holdsAsPinned(index, anchor, twin));
     if (twins.length !== (anchor.twins ?? 0) + 1) return this.byLookAlikes(index, anchor);
     // An anchor of an earlier release does not say where it stood among them.
     if (anchor.twinsBefore === undefined || twins.length === 1)
@@ -469,9 +467,19 @@ const changedTo = (scored: Scored): Resolution => ({
 const pinnedLook = (anchor: Anchor) =>
   lookOf(anchor.tag ?? '', anchor.text?.exact ?? '', anchor.classes ?? [], anchor.attributes ?? {});
 
-/** The elements that look as the pinned element did, in the page's order. */
+/** Whether `el` holds what the pinned element held, when it had no text (see `contentOf`; an anchor of an earlier release does not say). */
+const holdsAsPinned = (index: RootIndex, anchor: Anchor, el: Element) =>
+  anchor.content === undefined || index.contentOf(el) === anchor.content;
+
+/** Whether `el` looks as the pinned element did, and holds what it held. */
+const looksAsPinned = (index: RootIndex, anchor: Anchor, el: Element) =>
+  index.lookOf(el) === pinnedLook(anchor) && holdsAsPinned(index, anchor, el);
+
+/** The elements that look as the pinned element did, and hold what it held, in the page's order. */
 const lookingAsPinned = (index: RootIndex, anchor: Anchor) =>
-  index.lookingLike(anchor.tag ?? '', anchor.text?.exact ?? '', pinnedLook(anchor));
+  index
+    .lookingLike(anchor.tag ?? '', anchor.text?.exact ?? '', pinnedLook(anchor))
+    .filter((el) => holdsAsPinned(index, anchor, el));
 
 /**
  * The elements after `from` and before `to` in the page's order (neither inside nor around

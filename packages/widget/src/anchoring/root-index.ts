@@ -1,6 +1,7 @@
 // What the resolver reads of one page (a document or a shadow root), read once per pass.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
 import {
+  contentOf,
   contextOf,
   type Features,
   featuresOf,
@@ -68,6 +69,7 @@ export class RootIndex {
   private readonly features = new Map<Element, Features>();
   private readonly texts = new Map<Element, string>();
   private readonly lookStrings = new Map<Element, string>();
+  private readonly contents = new Map<Element, string>();
   /** The element's text, read once. */
   readonly textOf = (el: Element): string => {
     let text = this.texts.get(el);
@@ -117,6 +119,16 @@ export class RootIndex {
       this.lookStrings.set(el, look);
     }
     return look;
+  }
+
+  /** What it holds, when it has no text (see `contentOf`), read once. */
+  contentOf(el: Element): string {
+    let content = this.contents.get(el);
+    if (content === undefined) {
+      content = contentOf(el);
+      this.contents.set(el, content);
+    }
+    return content;
   }
 
   /** The text of its parent and nearest siblings. */

@@ -34,9 +34,14 @@ interface PinnedReading {
   naming: [(typeof NAMING_ATTRIBUTES)[number], string][];
   /** Its lasting classes: an anchor of an earlier release may hold state classes, which are not compared. */
   classes: string[];
+  /** What it held, part by part (see `contentOf`). */
+  content: string[];
   /** The text around an element without one of its own (an icon: its link's label) names it, as its own text would. */
   parentWeight: number;
 }
+
+/** The parts of what an element holds (see `contentOf`), each once. */
+const partsOf = (content: string) => [...new Set(content.split(' '))];
 
 const readings = new WeakMap<Anchor, PinnedReading>();
 
@@ -50,6 +55,7 @@ function readAnchor(anchor: Anchor): PinnedReading {
         return value && !meaningless(value) ? [[key, value] as [(typeof NAMING_ATTRIBUTES)[number], string]] : [];
       }),
       classes: (anchor.classes ?? []).filter(lastingClass),
+      content: partsOf(anchor.content ?? ''),
       parentWeight: identified(anchor) ? WEIGHTS.parent : WEIGHTS.text,
     };
     readings.set(anchor, reading);
@@ -161,6 +167,10 @@ export function score(index: RootIndex, anchor: Anchor, el: Element, full: boole
   if (anchor.role || f.role) tally.add('own', WEIGHTS.role, (anchor.role ?? '') === f.role ? 1 : 0);
   if (a.type) tally.add('own', WEIGHTS.type, a.type === f.attributes.type ? 1 : 0);
   if (anchor.classes?.length || f.classes.length) tally.add('own', WEIGHTS.classes, jaccard(pinned.classes, f.classes));
+  if (anchor.content) {
+    const now = index.contentOf(el);
+    tally.add('own', WEIGHTS.content, now === anchor.content ? 1 : jaccard(pinned.content, partsOf(now)));
+  }
   const sides = full ? compareSurroundings(tally, index, anchor, el) : 1;
   if (!full && anchor.context?.parent) {
     tally.add('around', pinned.parentWeight, anchor.context.parent === index.parentTextOf(el) ? 1 : 0);

@@ -54,6 +54,7 @@ export const WEIGHTS = {
   attribute: 1.5,
   type: 0.5,
   classes: 2,
+  content: 2,
   parent: 1,
   sibling: 1,
   quote: 1,

@@ -83,6 +83,7 @@ describe('anchors, re-pinning and page identity', () => {
       [{ alikes: 1001 }, '/anchor/alikes'],
       [{ alikesBefore: 0.5 }, '/anchor/alikesBefore'],
       [{ kin: 0 }, '/anchor/kin'],
+      [{ content: `i.icon${'.x'.repeat(100)}` }, '/anchor/content'],
       [{ attributes: { href: `https://a.test/${'x'.repeat(300)}` } }, '/anchor/attributes/href'],
     ];
     for (const [part, path] of refused) {
