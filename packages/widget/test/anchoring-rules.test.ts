@@ -418,6 +418,28 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(SIZES, plain, `${reversed} el.remove();`), 'nothing');
   });
 
+  // Plans listing features: one greyed out where the plan lacks it, another with a list of its own.
+  const PLANS = `<div class="plans">${[
+    ['Free', ['3 users', 'Unlimited projects', 'Dedicated support', 'Custom domain'], ' text-muted'],
+    ['Pro', ['5 users', 'Unlimited projects', 'Dedicated support', 'Custom domain'], ''],
+    ['Team', ['Unlimited users', 'Single sign-on', 'Dedicated support', 'Audit log'], ''],
+  ]
+    .map(
+      ([plan, features, lacking]) =>
+        `<div class="plan"><h3>${plan}</h3><ul>${(features as string[])
+          .map((feature) => `<li class="feature${feature === 'Dedicated support' ? lacking : ''}">${feature}</li>`)
+          .join('')}</ul></div>`,
+    )
+    .join('')}</div>`;
+
+  test('of several still looking as the pinned one did, as many as then, the one at its rank is found, not one with a class more', async () => {
+    const pro = 'div.plan:nth-of-type(2) li:nth-of-type(3)';
+    const inserted = "el.insertAdjacentHTML('beforebegin', '<li class=\"feature\">Priority queue</li>');";
+    const reversed = 'const list = el.parentElement; list.append(...[...list.children].reverse());';
+    assert.equal(await afterChange(PLANS, pro, inserted), 'same');
+    assert.equal(await afterChange(PLANS, pro, reversed), 'same');
+  });
+
   // Colour swatches: alike but for what they hold, a choice's value, an icon; no text of their own.
   const SWATCHES = `<h2>Colour</h2><div class="row">${['dark', 'teal', 'blue', 'red']
     .map(

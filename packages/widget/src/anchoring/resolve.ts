@@ -269,8 +269,15 @@ export class Resolver {
     if (!asPinned) {
       // One element alone looks as the pinned one did, as when it was pinned: it is the pinned
       // one, unchanged; `el` another that changed, or always differed (a class more).
-      const [only, another] = lookingAsPinned(index, anchor);
+      const alikes = lookingAsPinned(index, anchor);
+      const [only, another] = alikes;
       if (only && !another && asManyLookAlike(index, anchor)) return { element: only, twins: [] };
+      // Several do, as many as then, and as many show its text: the one at the pinned one's
+      // rank among them (a card's "Dedicated support", not another card's greyed out).
+      const text = anchor.text?.exact;
+      const ranked = another && asManyLookAlike(index, anchor) && anchor.alikesBefore !== undefined;
+      const element = ranked && (!text || index.showing(text) === anchor.textCount) && alikes[anchor.alikesBefore ?? 0];
+      if (element) return { element, twins: alikes };
       if (only) return { element: el, twins: [] };
     }
     // Where the text around `el` is not the pinned one (a line like the pinned one inserted
