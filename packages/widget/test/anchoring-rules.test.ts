@@ -418,6 +418,16 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(SIZES, plain, `${reversed} el.remove();`), 'nothing');
   });
 
+  // A search button with an icon only, the nearest text four levels up.
+  const SEARCH = `<aside class="sidebar"><p>Projects</p><form class="search"><div class="group"><input type="search" aria-label="Find"><div class="append"><button class="btn btn-find" type="submit"><i class="icon icon-search"></i></button></div></div></form><p>Settings</p></aside>`;
+
+  test('an element without text, alone holding what it held, is found once wrapped beyond the reach of the text around it', async () => {
+    const button = 'button.btn-find';
+    const wrapped = "const wrap = document.createElement('span'); el.replaceWith(wrap); wrap.append(el);";
+    assert.equal(await afterChange(SEARCH, button, wrapped), 'same');
+    assert.equal(await afterChange(SEARCH, button, `${wrapped} el.remove();`), 'nothing');
+  });
+
   // Plans listing features: one greyed out where the plan lacks it, another with a list of its own.
   const PLANS = `<div class="plans">${[
     ['Free', ['3 users', 'Unlimited projects', 'Dedicated support', 'Custom domain'], ' text-muted'],
@@ -438,6 +448,12 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     const reversed = 'const list = el.parentElement; list.append(...[...list.children].reverse());';
     assert.equal(await afterChange(PLANS, pro, inserted), 'same');
     assert.equal(await afterChange(PLANS, pro, reversed), 'same');
+  });
+
+  test('removed, an element is not found on one showing its text with a class more, the same feature greyed out', async () => {
+    const pro = 'div.plan:nth-of-type(2) li:nth-of-type(3)';
+    assert.equal(await afterChange(PLANS, pro, 'el.remove();'), 'nothing');
+    assert.equal(await afterChange(PLANS, pro, "el.classList.add('text-muted');"), 'same');
   });
 
   // Colour swatches: alike but for what they hold, a choice's value, an icon; no text of their own.

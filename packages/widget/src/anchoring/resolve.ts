@@ -161,10 +161,12 @@ export class Resolver {
     // An element with text or a name of its own is none that does not carry it.
     // Nor is an element showing what stood beside it when it was pinned: a neighbour that took
     // its place once it was removed.
+    // Or, when nothing else looked like it, by what it holds, if it alone still looks so and
+    // holds it (wrapped deeper, the text around it is too far to read).
     const eligible = (scored: Scored) =>
       (identified(anchor)
         ? scored.identity >= IDENTITY
-        : scored.around >= AROUND_FOR_CHANGED &&
+        : (scored.around >= AROUND_FOR_CHANGED || knownByContent(index, anchor, scored.element)) &&
           (scored.own >= OWN_FOR_UNIDENTIFIED || lostItsClasses(index, anchor, scored.element))) &&
       !showsNeighboursText(index, anchor, scored.element);
     const ranked = (yield* this.rankedSteps(anchor, index, found)).filter(eligible);
@@ -189,13 +191,24 @@ export class Resolver {
     // to count), and fewer elements do so than when it was pinned: this may be another like it,
     // the pinned one gone, so what is around it must mostly agree; or the pinned one changed
     // (its text edited, a class), and stands in its place among them.
+    const text = anchor.text?.exact;
+    const fewerShowing =
+      text &&
+      anchor.textCount &&
+      index.featuresOf(best.element).text === text &&
+      index.showing(text) < anchor.textCount;
+    // And where it does not look as the pinned one did, while fewer look so too, the pinned one
+    // is gone, whatever the text around this one: it always differed (a plan's greyed-out
+    // feature, the same feature of the plan beside gone).
+    if (
+      fewerShowing &&
+      anchor.kin !== undefined &&
+      !looksAsPinned(index, anchor, best.element) &&
+      lookingAsPinned(index, anchor).length < (anchor.alikes ?? 0) + 1
+    ) {
+      return this.refuse('gone');
+    }
     if (best.around < AROUND_MIN) {
-      const text = anchor.text?.exact;
-      const fewerShowing =
-        text &&
-        anchor.textCount &&
-        index.featuresOf(best.element).text === text &&
-        index.showing(text) < anchor.textCount;
       const fewerAlike =
         anchor.alikes !== undefined &&
         looksAsPinned(index, anchor, best.element) &&
@@ -215,12 +228,11 @@ export class Resolver {
     // the identity nearly as well (an exact text is not rivalled by a similar one). Where the
     // best shows the pinned text and as many show it as when it was pinned, only another that
     // carries it as well is a rival: its neighbours' texts, alike but for a word, are not.
-    const pinnedText = anchor.text?.exact;
     const textKept =
       best.identity >= KEPT_IDENTITY &&
-      pinnedText !== undefined &&
-      index.featuresOf(best.element).text === pinnedText &&
-      index.showing(pinnedText) === anchor.textCount;
+      text !== undefined &&
+      index.featuresOf(best.element).text === text &&
+      index.showing(text) === anchor.textCount;
     const rivalIdentity = textKept ? KEPT_IDENTITY : Math.max(IDENTITY, best.identity - RIVAL_IDENTITY);
     // Where the best looks as the pinned element did, and as many look so as when it was pinned,
     // what looks otherwise is no rival: the pinned one did not change.
@@ -517,6 +529,16 @@ function aloneIfMany(index: RootIndex, found: Scored[]): Scored[] {
     const f = index.featuresOf(scored.element);
     return index.lookingLike(f.tag, f.text, index.lookOf(scored.element)).length === 1;
   });
+}
+
+/**
+ * Whether `el`, without text, is known by what it holds: it alone looks as the pinned element
+ * did and holds what it held, as when it was pinned (nothing else looked like it then).
+ */
+function knownByContent(index: RootIndex, anchor: Anchor, el: Element): boolean {
+  if (!anchor.content || anchor.kin === undefined || anchor.alikes) return false;
+  const [only, another] = lookingAsPinned(index, anchor);
+  return only === el && !another;
 }
 
 /** As many elements look as the pinned one did as when it was pinned (an anchor that counted them). */
