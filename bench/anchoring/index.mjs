@@ -158,7 +158,7 @@ async function main() {
   for (const [name, html] of pages) {
     n += 1;
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.setContent(markupOnly(html), { waitUntil: 'domcontentloaded' });
+    await page.setContent(markupOnly(html), { waitUntil: 'load' });
     await page.addScriptTag({ content: script });
     const seed = SEED + n;
     if (process.env.BENCH_DEBUG)
