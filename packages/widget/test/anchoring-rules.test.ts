@@ -479,6 +479,14 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(SWATCHES, share, 'el.parentElement.prepend(el);'), 'same');
   });
 
+  test('an icon button whose icon changed with its state (a menu opened) is still found', async () => {
+    const toggle = `<nav><a class="brand" href="/">Shop</a><button class="toggler" type="button"><i class="icon icon-menu"></i></button><ul><li>Home</li><li>Cart</li></ul></nav>`;
+    assert.equal(
+      await afterChange(toggle, 'button.toggler', "el.querySelector('i').className = 'icon icon-close';"),
+      'same',
+    );
+  });
+
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {
     const rows = Array.from(
       { length: 400 },

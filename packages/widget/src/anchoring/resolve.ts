@@ -146,7 +146,8 @@ export class Resolver {
         scored.own >= SURE &&
         scored.identity >= IDENTITY &&
         scored.around >= 0.5 &&
-        !(scored.identity < KEPT_IDENTITY && fewerOfKind(index, anchor));
+        !(scored.identity < KEPT_IDENTITY && fewerOfKind(index, anchor)) &&
+        !holdsOtherThanItsKind(index, anchor, scored.element);
       const taken =
         agrees &&
         !showsNeighboursText(index, anchor, scored.element) &&
@@ -157,12 +158,11 @@ export class Resolver {
     }
     // An element without text or name of its own is known by the text around it and by its
     // tag and classes (its neighbour in the same link may be another icon): candidates that
-    // differ in either are not it.
+    // differ in either are not it. Or, when nothing else looked like it, by what it holds, if
+    // it alone still looks so and holds it (wrapped deeper, the text around it is out of reach).
     // An element with text or a name of its own is none that does not carry it.
     // Nor is an element showing what stood beside it when it was pinned: a neighbour that took
     // its place once it was removed.
-    // Or, when nothing else looked like it, by what it holds, if it alone still looks so and
-    // holds it (wrapped deeper, the text around it is too far to read).
     const eligible = (scored: Scored) =>
       (identified(anchor)
         ? scored.identity >= IDENTITY
@@ -218,9 +218,11 @@ export class Resolver {
         return changed ? changedTo(changed) : this.refuse('fewer-alike');
       }
     }
-    // Its text or name changed, or without text what it holds: then the text around it must say
-    // it is the one, on both sides (a neighbour of a removed element agrees on one side at most).
-    const changed = best.identity < KEPT_IDENTITY || !holdsAsPinned(index, anchor, best.element);
+    // Its text or name changed, or it has none; or it holds something else where others of its
+    // kind were told from it by what they hold (a swatch of another colour, not an icon swapped
+    // with its state): then the text around it must say it is the one, on both sides (a
+    // neighbour of a removed element agrees on one side at most).
+    const changed = best.identity < KEPT_IDENTITY || holdsOtherThanItsKind(index, anchor, best.element);
     if (changed && (best.around < AROUND_FOR_CHANGED || best.sides < SIDES_FOR_CHANGED)) {
       return this.refuse('changed-unsupported');
     }
@@ -287,8 +289,8 @@ export class Resolver {
       // Several do, as many as then, and as many show its text: the one at the pinned one's
       // rank among them (a card's "Dedicated support", not another card's greyed out).
       const text = anchor.text?.exact;
-      const ranked = another && asManyLookAlike(index, anchor) && anchor.alikesBefore !== undefined;
-      const element = ranked && (!text || index.showing(text) === anchor.textCount) && alikes[anchor.alikesBefore ?? 0];
+      const byRank = another && asManyLookAlike(index, anchor) && anchor.alikesBefore !== undefined;
+      const element = byRank && (!text || index.showing(text) === anchor.textCount) && alikes[anchor.alikesBefore ?? 0];
       if (element) return { element, twins: alikes };
       if (only) return { element: el, twins: [] };
     }
@@ -301,7 +303,11 @@ export class Resolver {
       const element = pinnedTwins.length === (anchor.twins ?? 0) + 1 && pinnedTwins[anchor.twinsBefore ?? 0];
       if (element) return { element, twins: pinnedTwins.length > 1 ? pinnedTwins : [], asPinned: true };
     }
-    const twins = (yield* index.indistinguishable(el)).filter((twin) => holdsAsPinned(index, anchor, twin));
+    // Its twins hold what the pinned one held; `el`, alone of its kind, may hold something else
+    // now (an icon swapped with its state).
+    const twins = (yield* index.indistinguishable(el)).filter(
+      (twin) => holdsAsPinned(index, anchor, twin) || (twin === el && !holdsOtherThanItsKind(index, anchor, el)),
+    );
     if (twins.length !== (anchor.twins ?? 0) + 1) return this.byLookAlikes(index, anchor);
     // An anchor of an earlier release does not say where it stood among them.
     if (anchor.twinsBefore === undefined || twins.length === 1)
@@ -489,6 +495,14 @@ const pinnedLook = (anchor: Anchor) =>
 /** Whether `el` holds what the pinned element held, when it had no text (see `contentOf`; an anchor of an earlier release does not say). */
 const holdsAsPinned = (index: RootIndex, anchor: Anchor, el: Element) =>
   anchor.content === undefined || index.contentOf(el) === anchor.content;
+
+/**
+ * Whether `el` holds something else than the pinned element held, where others of its kind
+ * were told from it by what they hold (a swatch of another colour; not a lone toggle whose icon
+ * changed with its state).
+ */
+const holdsOtherThanItsKind = (index: RootIndex, anchor: Anchor, el: Element) =>
+  (anchor.kin ?? 0) > 1 && !holdsAsPinned(index, anchor, el);
 
 /** Whether `el` looks as the pinned element did, and holds what it held. */
 const looksAsPinned = (index: RootIndex, anchor: Anchor, el: Element) =>

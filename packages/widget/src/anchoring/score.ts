@@ -6,7 +6,7 @@ import type { Anchor } from '@svc/contract';
 import { lastingClass, looksGenerated } from './features.js';
 import type { RootIndex } from './root-index.js';
 import { matching, type Root } from './selectors.js';
-import { adjacent, jaccard, sameText, sameUrl, similarity } from './similarity.js';
+import { adjacent, jaccard, ofKind, sameText, sameUrl, similarity } from './similarity.js';
 import type { Steps } from './steps.js';
 import { SAME_TAG_MAX, WEIGHTS } from './thresholds.js';
 
@@ -167,9 +167,13 @@ export function score(index: RootIndex, anchor: Anchor, el: Element, full: boole
   if (anchor.role || f.role) tally.add('own', WEIGHTS.role, (anchor.role ?? '') === f.role ? 1 : 0);
   if (a.type) tally.add('own', WEIGHTS.type, a.type === f.attributes.type ? 1 : 0);
   if (anchor.classes?.length || f.classes.length) tally.add('own', WEIGHTS.classes, jaccard(pinned.classes, f.classes));
+  // What it holds tells it from others of its kind; of its kind, where it was alone so, what
+  // it holds may have changed with its state (a menu's icon for a close icon), and then says
+  // neither yes nor no.
   if (anchor.content) {
     const now = index.contentOf(el);
-    tally.add('own', WEIGHTS.content, now === anchor.content ? 1 : jaccard(pinned.content, partsOf(now)));
+    const alone = (anchor.kin ?? 0) <= 1 && ofKind(pinned.classes, f.classes);
+    tally.add('own', WEIGHTS.content, now === anchor.content ? 1 : alone ? 0.5 : jaccard(pinned.content, partsOf(now)));
   }
   const sides = full ? compareSurroundings(tally, index, anchor, el) : 1;
   if (!full && anchor.context?.parent) {
