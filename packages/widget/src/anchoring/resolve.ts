@@ -234,7 +234,7 @@ export class Resolver {
       best.identity >= KEPT_IDENTITY &&
       text !== undefined &&
       index.featuresOf(best.element).text === text &&
-      index.showing(text) === anchor.textCount;
+      asManyShowItsText(index, anchor);
     const rivalIdentity = textKept ? KEPT_IDENTITY : Math.max(IDENTITY, best.identity - RIVAL_IDENTITY);
     // Where the best looks as the pinned element did, and as many look so as when it was pinned,
     // what looks otherwise is no rival: the pinned one did not change.
@@ -288,9 +288,8 @@ export class Resolver {
       if (only && !another && asManyLookAlike(index, anchor)) return { element: only, twins: [] };
       // Several do, as many as then, and as many show its text: the one at the pinned one's
       // rank among them (a card's "Dedicated support", not another card's greyed out).
-      const text = anchor.text?.exact;
-      const byRank = another && asManyLookAlike(index, anchor) && anchor.alikesBefore !== undefined;
-      const element = byRank && (!text || index.showing(text) === anchor.textCount) && alikes[anchor.alikesBefore ?? 0];
+      const byRank = another && asManyLookAlike(index, anchor) && asManyShowItsText(index, anchor);
+      const element = byRank && anchor.alikesBefore !== undefined && alikes[anchor.alikesBefore];
       if (element) return { element, twins: alikes };
       if (only) return { element: el, twins: [] };
     }
@@ -323,9 +322,8 @@ export class Resolver {
    */
   private byLookAlikes(index: RootIndex, anchor: Anchor): TwinOrder | null {
     if (anchor.alikes === undefined || anchor.alikesBefore === undefined) return null;
-    const text = anchor.text?.exact;
     const alikes = lookingAsPinned(index, anchor);
-    if (alikes.length !== anchor.alikes + 1 || (text && index.showing(text) !== anchor.textCount)) return null;
+    if (alikes.length !== anchor.alikes + 1 || !asManyShowItsText(index, anchor)) return null;
     const element = alikes[anchor.alikesBefore];
     return element ? { element, twins: alikes } : null;
   }
@@ -558,6 +556,12 @@ function knownByContent(index: RootIndex, anchor: Anchor, el: Element): boolean 
 /** As many elements look as the pinned one did as when it was pinned (an anchor that counted them). */
 const asManyLookAlike = (index: RootIndex, anchor: Anchor) =>
   anchor.kin !== undefined && lookingAsPinned(index, anchor).length === (anchor.alikes ?? 0) + 1;
+
+/** As many elements show the pinned text as when it was pinned (always, for an element without text). */
+function asManyShowItsText(index: RootIndex, anchor: Anchor): boolean {
+  const text = anchor.text?.exact;
+  return !text || index.showing(text) === anchor.textCount;
+}
 
 /** Fewer elements of the pinned element's tag and classes than when it was pinned (`kin`). */
 const fewerOfKind = (index: RootIndex, anchor: Anchor) =>
