@@ -108,6 +108,12 @@ export const Anchor = Type.Object(
         description: 'How many of those came before it in the page',
       }),
     ),
+    twinsByQuote: Type.Optional(
+      Type.Union([Type.Literal('before'), Type.Literal('after'), Type.Literal('both')], {
+        description:
+          'On which side the text just before or after it (its prefix, its suffix, or both) was its own among those: then that, not their order, tells it from them',
+      }),
+    ),
     alikes: Type.Optional(
       Type.Integer({
         minimum: 0,

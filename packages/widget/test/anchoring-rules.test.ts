@@ -133,6 +133,63 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     );
   });
 
+  // Two accordions with the same questions, each under its own id.
+  const questions = [1, 2, 3]
+    .map(
+      (n) => `<div class="item"><h3 class="question">Question #${n}</h3><div class="answer">Answer ${n}.</div></div>`,
+    )
+    .join('');
+  const FAQ = `<h2>Account and billing</h2><div class="accordion" id="billing">${questions}</div><h2>Website issues</h2><div class="accordion" id="website">${questions}</div>`;
+
+  test('of twins, the one its selector finds within what holds no other twin is it, once its section moved; not among twins of one list', async () => {
+    const moved = "const section = el.closest('.accordion'); section.parentElement.prepend(section);";
+    assert.equal(await afterChange(FAQ, '#website > div:nth-of-type(1) > h3', moved), 'same');
+    // A table's footer repeating its header, moved above it.
+    const row = '<tr><th>Name</th><th>Office</th><th>Age</th></tr>';
+    const table = `<table><thead>${row}</thead><tbody><tr><td>Tiger Nixon</td><td>Edinburgh</td><td>61</td></tr></tbody><tfoot>${row}</tfoot></table>`;
+    assert.equal(
+      await afterChange(table, 'tfoot th:nth-of-type(2)', "el.closest('table').prepend(el.closest('tfoot'));"),
+      'same',
+    );
+    // Within one id's list, a place shifted by an item added first names another twin: their order decides.
+    const list = TWINS.replace('<ul class="rows">', '<ul class="rows" id="rows">');
+    assert.equal(await afterChange(list, '#rows > li:nth-of-type(3) > button', addFirst), 'same');
+  });
+
+  // Two cards each showing a table under its title: their header rows are twins.
+  const table =
+    '<table><thead><tr><th>ID</th><th>User</th></tr></thead><tbody><tr><td>183</td><td>John Doe</td></tr></tbody></table>';
+  const CARDS = `<div class="cards">${['Invoices paid in the last quarter', 'Invoices waiting for an approval']
+    .map((title) => `<div class="card"><h3>${title}</h3>${table}</div>`)
+    .join('')}</div>`;
+
+  test('of twins, the one with the pinned text just before and after it is it, once their items were reordered', async () => {
+    const reversed = "const cards = el.closest('.cards'); cards.append(...[...cards.children].reverse());";
+    assert.equal(await afterChange(CARDS, 'div.card:nth-of-type(2) thead > tr', reversed), 'same');
+    assert.equal(await afterChange(CARDS, 'div.card:nth-of-type(1) thead > tr', reversed), 'same');
+    // Removed with its card, it is not found on the other card's.
+    assert.equal(
+      await afterChange(CARDS, 'div.card:nth-of-type(2) thead > tr', `${reversed} el.closest('.card').remove();`),
+      'nothing',
+    );
+  });
+
+  test('of twins, a side of the text around that another twin had too does not tell them apart', async () => {
+    // "Add to cart Sale" stands before both "Sale Item" titles; what follows each differs.
+    const card = (title: string, badge = '') =>
+      `<div class="card">${badge}<div class="body"><h5 class="title">${title}</h5><p class="price">$50.00</p></div><button type="button">Add to cart</button></div>`;
+    const shop = `<div class="shop">${[
+      card('Special Item'),
+      card('Sale Item', '<span class="badge">Sale</span>'),
+      card('Popular Item'),
+      card('Sale Item', '<span class="badge">Sale</span>'),
+      card('Fancy Product'),
+    ].join('')}</div>`;
+    // Its badge moved to the end of its card: nothing around it is as it was, and its order still holds.
+    const badgeMoved = "const card = el.closest('.card'); card.append(card.querySelector('.badge'));";
+    assert.equal(await afterChange(shop, 'div.card:nth-of-type(2) h5', badgeMoved), 'same');
+  });
+
   test('the one twin that changed (a class, its tag) is found where it stood among them; removed, it is not', async () => {
     assert.equal(await afterChange(TWINS, 'li:nth-of-type(2) > button', "el.classList.remove('row-action');"), 'same');
     assert.equal(

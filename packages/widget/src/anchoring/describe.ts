@@ -14,7 +14,7 @@ import {
 } from './features.js';
 import { RootIndex } from './root-index.js';
 import { isShadowRoot, nested, otherSelectors, pathSelector, type Root } from './selectors.js';
-import { lookOf, ofKind } from './similarity.js';
+import { lookOf, ofKind, quoteSides } from './similarity.js';
 import { sourceOf } from './source.js';
 import { Deadline } from './steps.js';
 
@@ -46,7 +46,7 @@ function framesOf(el: Element): AnchorFrame[] {
  */
 function twinsOf(el: Element, features: Features, root: Root, parent: string, content: string) {
   const look = lookOf(features.tag, features.text, features.classes, features.attributes);
-  const found = { twins: 0, before: 0, alikes: 0, alikesBefore: 0, kin: 0 };
+  const found = { twins: 0, before: 0, alikes: 0, alikesBefore: 0, kin: 0, others: [] as Element[] };
   for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
     if (other === el) {
       found.before = found.twins;
@@ -58,9 +58,31 @@ function twinsOf(el: Element, features: Features, root: Root, parent: string, co
     if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
     if (content && contentOf(other) !== content) continue;
     found.alikes += 1;
-    if ((contextOf(other, features.text).parent ?? '') === parent) found.twins += 1;
+    if ((contextOf(other, features.text).parent ?? '') === parent) {
+      found.twins += 1;
+      found.others.push(other);
+    }
   }
   return found;
+}
+
+/** Most twins whose text around is read to know whether the pinned one's is its own. */
+const QUOTED_TWINS_MAX = 100;
+
+/**
+ * On which side the text just before or after `el` is its own among its twins (a table's
+ * title before its header row, not the same "Add to cart" before each card's title): then it
+ * tells `el` from them where their order changed.
+ */
+function byQuote(prefix: string, suffix: string, twins: Element[]): Anchor['twinsByQuote'] {
+  if (!twins.length || twins.length > QUOTED_TWINS_MAX) return undefined;
+  const own = { before: Boolean(prefix), after: Boolean(suffix) };
+  for (const twin of twins) {
+    const sides = quoteSides({ prefix, suffix }, textAround(twin, 'before'), textAround(twin, 'after'));
+    if (sides.before) own.before = false;
+    if (sides.after) own.after = false;
+  }
+  return own.before && own.after ? 'both' : own.before ? 'before' : own.after ? 'after' : undefined;
 }
 
 /** How many elements of the page show `text` (the innermost with all of it). */
@@ -81,7 +103,15 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
   const frames = framesOf(el);
   const context = contextOf(el, features.text);
   const content = features.text ? '' : contentOf(el);
-  const { twins, before, alikes, alikesBefore, kin } = twinsOf(el, features, root, context.parent ?? '', content);
+  const { twins, before, alikes, alikesBefore, kin, others } = twinsOf(
+    el,
+    features,
+    root,
+    context.parent ?? '',
+    content,
+  );
+  const prefix = features.text ? textAround(el, 'before', QUOTE_CONTEXT_MAX) : '';
+  const suffix = features.text ? textAround(el, 'after', QUOTE_CONTEXT_MAX) : '';
   const anchor: Anchor = {
     selector,
     x: Math.round(offset.x),
@@ -92,8 +122,8 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     text: features.text
       ? {
           exact: features.text,
-          prefix: nonEmpty(textAround(el, 'before', QUOTE_CONTEXT_MAX)),
-          suffix: nonEmpty(textAround(el, 'after', QUOTE_CONTEXT_MAX)),
+          prefix: nonEmpty(prefix),
+          suffix: nonEmpty(suffix),
         }
       : undefined,
     attributes: some(features.attributes),
@@ -103,6 +133,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     context: some(context),
     twins: twins || undefined,
     twinsBefore: twins ? before : undefined,
+    twinsByQuote: byQuote(prefix, suffix, others),
     // More than the anchor may say (a page of a thousand "Edit" links): not said.
     alikes: alikes && alikes <= 1000 ? alikes : undefined,
     alikesBefore: alikes && alikes <= 1000 ? alikesBefore : undefined,

@@ -13,8 +13,8 @@ import type { Anchor } from '@svc/contract';
 import { featuresOf, lastingClass } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
-import { first, inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
-import { lookOf, ofKind, similarity, stoodBeside } from './similarity.js';
+import { inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
+import { lookOf, ofKind, quoteSides, similarity, stoodBeside } from './similarity.js';
 import { Deadline, finish, type Steps } from './steps.js';
 import {
   ACCEPT,
@@ -137,7 +137,7 @@ export class Resolver {
     // itself and the text around it.
     const found: Element[] = [];
     for (const selector of selectors) {
-      const element = first(root, selector);
+      const element = index.first(selector);
       if (!element) continue;
       found.push(element);
       const scored = score(index, anchor, element, true);
@@ -299,7 +299,7 @@ export class Resolver {
     const pinnedAround = asPinned && Boolean(parent) && index.parentTextOf(el) === parent;
     if (asPinned && parent && !pinnedAround) {
       const pinnedTwins = lookingAsPinned(index, anchor).filter((other) => index.parentTextOf(other) === parent);
-      const element = pinnedTwins.length === (anchor.twins ?? 0) + 1 && pinnedTwins[anchor.twinsBefore ?? 0];
+      const element = pinnedTwins.length === (anchor.twins ?? 0) + 1 && ofTwins(index, anchor, pinnedTwins);
       if (element) return { element, twins: pinnedTwins.length > 1 ? pinnedTwins : [], asPinned: true };
     }
     // Its twins hold what the pinned one held; `el`, alone of its kind, may hold something else
@@ -311,7 +311,7 @@ export class Resolver {
     // An anchor of an earlier release does not say where it stood among them.
     if (anchor.twinsBefore === undefined || twins.length === 1)
       return { element: el, twins: [], asPinned: pinnedAround };
-    const element = twins[anchor.twinsBefore];
+    const element = ofTwins(index, anchor, twins);
     return element ? { element, twins, asPinned: pinnedAround } : null;
   }
 
@@ -441,7 +441,7 @@ export class Resolver {
 
   private *rankedSteps(anchor: Anchor, index: RootIndex, found?: Element[]): Steps<Scored[]> {
     const bySelectors =
-      found ?? [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => first(index.root, selector) ?? []);
+      found ?? [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => index.first(selector) ?? []);
     const quick: Scored[] = [];
     for (const element of yield* candidates(index, anchor, bySelectors)) {
       quick.push(score(index, anchor, element, false));
@@ -460,6 +460,60 @@ export class Resolver {
     const root = this.rootOf(anchor);
     return root ? this.indexOf(root) : null;
   }
+}
+
+/**
+ * The pinned element of its twins, as many as then: the one a selector of the pin finds alone
+ * within what holds no other twin (an accordion by its id, moved with its items; a table's
+ * footer); else the one with the pinned text just before and after it, where that was its own
+ * among them (their items reordered, each with its title); else the one at its rank.
+ */
+function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Element | undefined {
+  const ranked = twins[anchor.twinsBefore ?? 0];
+  const pinned = anchor.text;
+  const sidesOf = (twin: Element, text: NonNullable<Anchor['text']>) => {
+    const { prefix, suffix } = index.quoteOf(twin);
+    return quoteSides(text, prefix, suffix);
+  };
+  // Where its selector still points and the text on both its sides is as it was, the one at
+  // its rank: the page did not change around it (and this is the common case, read quickly).
+  if (ranked && pinned && index.first(anchor.selector) === ranked) {
+    const { before, after } = sidesOf(ranked, pinned);
+    if (before && after) return ranked;
+  }
+  const named = new Set(
+    [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => foundAmong(index, selector, twins)),
+  );
+  if (named.size === 1) return [...named][0];
+  const own = anchor.twinsByQuote;
+  if (own && pinned) {
+    const sides = twins.map((twin) => sidesOf(twin, pinned));
+    // The one with both sides; or, where none has (the text beyond its item changed with
+    // their order), the one with a side that was its own.
+    const both = twins.filter((_, at) => sides[at]?.before && sides[at]?.after);
+    const ownSide = (at: number) =>
+      Boolean((sides[at]?.before && own !== 'after') || (sides[at]?.after && own !== 'before'));
+    const [quoted, another] = both.length ? both : twins.filter((_, at) => ownSide(at));
+    if (quoted && !another) return quoted;
+  }
+  return ranked;
+}
+
+/**
+ * The twin `selector` finds alone, where that says it is the pinned one: a selector not by
+ * place, or one by place within what its steps before the first place find alone, holding no
+ * other twin; not among twins whose places shift alike (an item added first).
+ */
+function foundAmong(index: RootIndex, selector: string, twins: Element[]): Element[] {
+  const place = selector.indexOf(':nth-');
+  const scope =
+    place < 0 ? '' : selector.slice(0, Math.max(0, selector.lastIndexOf(' ', place))).replace(/[\s>]+$/, '');
+  if (place >= 0 && !scope) return [];
+  const [found, another] = matching(index.root, selector);
+  if (!found || another || !twins.includes(found)) return [];
+  if (place < 0) return [found];
+  const [around, again] = matching(index.root, scope);
+  return around && !again && twins.filter((twin) => around.contains(twin)).length === 1 ? [found] : [];
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   textAround,
   textOf,
 } from './features.js';
-import { inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
+import { first, inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
 import { lookOf, lower, ofKind } from './similarity.js';
 import { type Deadline, finish, type Steps } from './steps.js';
 import { DIRECT_LOOKUPS, LOOK_ALIKES_READ } from './thresholds.js';
@@ -80,6 +80,8 @@ export class RootIndex {
     return text;
   };
   private readonly surroundings = new Map<Element, Surroundings>();
+  private readonly quotes = new Map<Element, { prefix: string; suffix: string }>();
+  private readonly firsts = new Map<string, Element | null>();
   private readonly contexts = new Map<Element, NonNullable<Anchor['context']>>();
   private readonly parentTexts = new Map<Element, string>();
   /** Elements of a tag and classes, for look-alikes. */
@@ -250,6 +252,16 @@ export class RootIndex {
     return alike;
   }
 
+  /** The first element `selector` finds, or null, read once. */
+  first(selector: string): Element | null {
+    let found = this.firsts.get(selector);
+    if (found === undefined) {
+      found = first(this.root, selector);
+      this.firsts.set(selector, found);
+    }
+    return found;
+  }
+
   /** The elements `selector` finds, in the page's order, read once. */
   private selected(selector: string): Element[] {
     let found = this.selections.get(selector);
@@ -285,15 +297,20 @@ export class RootIndex {
     return groups;
   }
 
+  /** The page's text just before and after `el` (a quote's prefix and suffix), read once. */
+  quoteOf(el: Element): { prefix: string; suffix: string } {
+    let found = this.quotes.get(el);
+    if (!found) {
+      found = { prefix: textAround(el, 'before'), suffix: textAround(el, 'after') };
+      this.quotes.set(el, found);
+    }
+    return found;
+  }
+
   surroundingsOf(el: Element): Surroundings {
     let found = this.surroundings.get(el);
     if (!found) {
-      found = {
-        context: this.contextOf(el),
-        prefix: textAround(el, 'before'),
-        suffix: textAround(el, 'after'),
-        box: el.getBoundingClientRect(),
-      };
+      found = { context: this.contextOf(el), ...this.quoteOf(el), box: el.getBoundingClientRect() };
       this.surroundings.set(el, found);
     }
     return found;

@@ -87,6 +87,12 @@ export function adjacent(was: string, now: string, side: 'before' | 'after'): nu
   return same / span;
 }
 
+/** On which sides the text just before and after an element (`prefix`, `suffix`) is the pinned one's (see `adjacent`). */
+export const quoteSides = (pinned: { prefix?: string; suffix?: string }, prefix: string, suffix: string) => ({
+  before: adjacent(pinned.prefix ?? '', prefix, 'before') === 1,
+  after: adjacent(pinned.suffix ?? '', suffix, 'after') === 1,
+});
+
 /** Whether an element with `classes` is of the kind of one with `pinned` classes: it has them all, perhaps more. */
 export const ofKind = (pinned: readonly string[], classes: readonly string[]) =>
   pinned.every((name) => classes.includes(name));
