@@ -3,6 +3,7 @@
 // method to find every element again. The element that is the right answer carries a
 // property set by this harness (never an attribute: no method can see it).
 import { describeElement } from '../../packages/widget/src/anchoring/describe.ts';
+import { textAround } from '../../packages/widget/src/anchoring/features.ts';
 import { Resolver } from '../../packages/widget/src/anchoring/resolve.ts';
 import { pathSelector } from '../../packages/widget/src/anchoring/selectors.ts';
 import { PinTracker } from '../../packages/widget/src/anchoring/track.ts';
@@ -339,7 +340,10 @@ function doubleOfTruth(el) {
   return item(truth).outerHTML === item(el).outerHTML;
 }
 
-/** Why a case went wrong: the anchor, what was found, and the ranking. */
+/** The 24 characters nearest an element on each side, as twins are told apart by them. */
+const quoteOf = (prefix, suffix) => `${prefix.slice(-24)}|${suffix.slice(0, 24)}`;
+
+/** Why a case went wrong: the anchor, what was found, the text around each, and the ranking. */
 function explain(anchor, found) {
   const { selector, x, y, position, ...rest } = anchor;
   const truth = truthNow();
@@ -348,6 +352,12 @@ function explain(anchor, found) {
     anchor: JSON.stringify({ selector, ...rest }).slice(0, 700),
     found: `${found ? `${found.confidence} ${found.score.toFixed(2)} ` : ''}${brief(found?.element)}`,
     truth: brief(truth),
+    // The text just before and after the pinned element, the one found and the right one.
+    quotes: [anchor.text, found?.element, truth].map((q) =>
+      q instanceof Element
+        ? quoteOf(textAround(q, 'before'), textAround(q, 'after'))
+        : q && quoteOf(q.prefix ?? '', q.suffix ?? ''),
+    ),
     ranked: ranked.map(
       (r) =>
         `${r.score.toFixed(2)}/${r.identity.toFixed(2)}/${r.own.toFixed(2)}/${r.around.toFixed(2)}/${r.place.toFixed(2)} ${brief(r.element)}`,
