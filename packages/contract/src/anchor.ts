@@ -114,6 +114,19 @@ export const Anchor = Type.Object(
           'On which side the text just before or after it (its prefix, its suffix, or both) was its own among those: then that, not their order, tells it from them',
       }),
     ),
+    twinsByItem: Type.Optional(
+      Type.Object(
+        {
+          up: Type.Integer({ minimum: 1, maximum: 8, description: 'How many levels above it' }),
+          text: Words(ANCHOR_CONTEXT_MAX, 'The start of its text'),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'The closest element around it holding none of those whose text was its own among the elements as far above them (its table row, its card): it moves with it',
+        },
+      ),
+    ),
     alikes: Type.Optional(
       Type.Integer({
         minimum: 0,

@@ -68,7 +68,20 @@ function brief(comment: Comment) {
  * name, stable attributes and classes, the text around it, and whether its pin was moved.
  */
 function pinnedElement(anchor: Anchor) {
-  const { x, y, position, twins, twinsBefore, twinsByQuote, alikes, alikesBefore, kin, textCount, ...known } = anchor;
+  const {
+    x,
+    y,
+    position,
+    twins,
+    twinsBefore,
+    twinsByQuote,
+    twinsByItem,
+    alikes,
+    alikesBefore,
+    kin,
+    textCount,
+    ...known
+  } = anchor;
   return known;
 }
 

@@ -174,6 +174,31 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     );
   });
 
+  // A table whose rows end in the same words, status and note: the notes are twins (the same
+  // text around them), each in its own row, the text just before each the same.
+  const ROWS = `<table><tbody>${[
+    ['183', 'John Doe'],
+    ['219', 'Alexander Pierce'],
+    ['657', 'Bob Doe'],
+    ['175', 'Mike Doe'],
+  ]
+    .map(
+      ([id, name]) =>
+        `<tr><td>${id}</td><td>${name}</td><td>Bacon ipsum dolor sit amet salami venison</td><td><span class="status">Pending</span> <p class="note">Awaiting approval</p></td></tr>`,
+    )
+    .join('')}</tbody></table>`;
+
+  test('of twins, the one in the row or card whose text told it from theirs is it, once their order changed', async () => {
+    const reversed = "const body = el.closest('tbody'); body.append(...[...body.children].reverse());";
+    const note = 'tr:nth-of-type(2) p';
+    assert.equal(await afterChange(ROWS, note, reversed), 'same');
+    assert.equal(await afterChange(ROWS, 'tr:nth-of-type(4) p', reversed), 'same');
+    // Its row moved to the top, and one added first: still its row's.
+    assert.equal(await afterChange(ROWS, note, "el.closest('tbody').prepend(el.closest('tr'));"), 'same');
+    // Removed with its row, it is not found in another.
+    assert.equal(await afterChange(ROWS, note, `${reversed} el.closest('tr').remove();`), 'nothing');
+  });
+
   test('of twins, a side of the text around that another twin had too does not tell them apart', async () => {
     // "Add to cart Sale" stands before both "Sale Item" titles; what follows each differs.
     const card = (title: string, badge = '') =>

@@ -6,6 +6,7 @@ import {
   contextOf,
   type Features,
   featuresOf,
+  itemText,
   QUOTE_CONTEXT_MAX,
   stableAttributes,
   stableClasses,
@@ -66,8 +67,8 @@ function twinsOf(el: Element, features: Features, root: Root, parent: string, co
   return found;
 }
 
-/** Most twins whose text around is read to know whether the pinned one's is its own. */
-const QUOTED_TWINS_MAX = 100;
+/** Most twins whose text around and above them is read to know whether the pinned one's is its own. */
+const TWINS_READ_MAX = 100;
 
 /**
  * On which side the text just before or after `el` is its own among its twins (a table's
@@ -75,7 +76,7 @@ const QUOTED_TWINS_MAX = 100;
  * tells `el` from them where their order changed.
  */
 function byQuote(prefix: string, suffix: string, twins: Element[]): Anchor['twinsByQuote'] {
-  if (!twins.length || twins.length > QUOTED_TWINS_MAX) return undefined;
+  if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
   const own = { before: Boolean(prefix), after: Boolean(suffix) };
   for (const twin of twins) {
     const sides = quoteSides({ prefix, suffix }, textAround(twin, 'before'), textAround(twin, 'after'));
@@ -83,6 +84,26 @@ function byQuote(prefix: string, suffix: string, twins: Element[]): Anchor['twin
     if (sides.after) own.after = false;
   }
   return own.before && own.after ? 'both' : own.before ? 'before' : own.after ? 'after' : undefined;
+}
+
+/** How far above an element the one around it that tells it from its twins is looked for. */
+const ITEM_UP_MAX = 8;
+
+/**
+ * The closest element around `el` holding none of its twins whose text is its own among the
+ * elements as far above them (a table row with its number, a card with its title): it moves
+ * with `el`, and tells it from them where their order changed.
+ */
+function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
+  if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
+  let around = el.parentElement;
+  for (let up = 1; up <= ITEM_UP_MAX && around; up += 1, around = around.parentElement) {
+    const holder = around;
+    if (twins.some((twin) => holder.contains(twin))) return undefined;
+    const text = itemText(el, up);
+    if (text && twins.every((twin) => itemText(twin, up) !== text)) return { up, text };
+  }
+  return undefined;
 }
 
 /** How many elements of the page show `text` (the innermost with all of it). */
@@ -134,6 +155,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     twins: twins || undefined,
     twinsBefore: twins ? before : undefined,
     twinsByQuote: byQuote(prefix, suffix, others),
+    twinsByItem: itemOf(el, others),
     // More than the anchor may say (a page of a thousand "Edit" links): not said.
     alikes: alikes && alikes <= 1000 ? alikes : undefined,
     alikesBefore: alikes && alikes <= 1000 ? alikesBefore : undefined,

@@ -290,6 +290,13 @@ export function siblingText(el: Element, direction: 'previous' | 'next', read: T
   return '';
 }
 
+/** The start of the text of the element `up` levels above `el` ('' when there is none): the anchor's `twinsByItem`. */
+export function itemText(el: Element, up: number, read: TextReader = readText): string {
+  let around: Element | null = el;
+  for (let level = 0; level < up && around; level += 1) around = around.parentElement;
+  return around ? read(around).slice(0, CONTEXT_MAX) : '';
+}
+
 /** The page's text just before or just after the element, outside it (a quote's prefix or suffix). */
 export function textAround(el: Element, direction: 'before' | 'after', max = QUOTE_CONTEXT_MAX): string {
   const root = el.ownerDocument.body ?? el.ownerDocument.documentElement;

@@ -10,7 +10,7 @@
 // is clearly ahead of the best candidate elsewhere on the page. Otherwise the answer is "not
 // found": a pin on the wrong element is worse than a pin listed apart.
 import type { Anchor } from '@svc/contract';
-import { featuresOf, lastingClass } from './features.js';
+import { featuresOf, itemText, lastingClass } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
 import { inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
@@ -463,10 +463,11 @@ export class Resolver {
 }
 
 /**
- * The pinned element of its twins, as many as then: the one a selector of the pin finds alone
- * within what holds no other twin (an accordion by its id, moved with its items; a table's
- * footer); else the one with the pinned text just before and after it, where that was its own
- * among them (their items reordered, each with its title); else the one at its rank.
+ * The pinned element of its twins, as many as then: the one in the item whose text told it
+ * from them (its table row, its card); else the one a selector of the pin finds alone within
+ * what holds no other twin (an accordion by its id, moved with its items; a table's footer);
+ * else the one with the pinned text just before and after it, where that was its own among
+ * them (their items reordered, each with its title); else the one at its rank.
  */
 function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Element | undefined {
   const ranked = twins[anchor.twinsBefore ?? 0];
@@ -475,11 +476,18 @@ function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Element | 
     const { prefix, suffix } = index.quoteOf(twin);
     return quoteSides(text, prefix, suffix);
   };
-  // Where its selector still points and the text on both its sides is as it was, the one at
-  // its rank: the page did not change around it (and this is the common case, read quickly).
-  if (ranked && pinned && index.first(anchor.selector) === ranked) {
+  const item = anchor.twinsByItem;
+  const inItem = (twin: Element) => !item || itemText(twin, item.up, index.textOf) === item.text;
+  // Where its selector still points and the text on both its sides and of its item is as it
+  // was, the one at its rank: the page did not change around it (the common case, read quickly).
+  if (ranked && pinned && index.first(anchor.selector) === ranked && inItem(ranked)) {
     const { before, after } = sidesOf(ranked, pinned);
     if (before && after) return ranked;
+  }
+  // The one twin in the item (a row, a card) whose text told it from theirs: it moved with it.
+  if (item) {
+    const [only, another] = twins.filter(inItem);
+    if (only && !another) return only;
   }
   const named = new Set(
     [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => foundAmong(index, selector, twins)),
