@@ -119,11 +119,21 @@ export const Anchor = Type.Object(
         {
           up: Type.Integer({ minimum: 1, maximum: 8, description: 'How many levels above it' }),
           text: Words(ANCHOR_CONTEXT_MAX, 'The start of its text'),
+          holds: Type.Optional(
+            Type.Integer({
+              minimum: 2,
+              maximum: 1000,
+              description: 'How many of those, itself included, it held, when more than itself',
+            }),
+          ),
+          before: Type.Optional(
+            Type.Integer({ minimum: 0, maximum: 1000, description: 'How many of those it held came before it' }),
+          ),
         },
         {
           additionalProperties: false,
           description:
-            'The closest element around it holding none of those whose text was its own among the elements as far above them (its table row, its card): it moves with it',
+            'The closest element around it whose text was its own among the elements as far above those (its table row, its card, its code sample): it moves with it',
         },
       ),
     ),

@@ -199,6 +199,25 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(ROWS, note, `${reversed} el.closest('tr').remove();`), 'nothing');
   });
 
+  test('of twins, where the element whose text told it from theirs held some of them too, the one at its rank there', async () => {
+    // Two code samples alike but for their captions: each "li" token is a twin of three others.
+    const li = '<span class="tag">&lt;<span class="name">li</span>&gt;</span>Same text here&lt;/li&gt;';
+    const samples = ['Marks for a list of fruit', 'Marks for a list of tools']
+      .map(
+        (title) =>
+          `<figure><figcaption>${title}</figcaption><pre><code>&lt;ul&gt;\n${li}\n${li}\n&lt;/ul&gt;</code></pre><p>Copy the markup above.</p></figure>`,
+      )
+      .join('');
+    const token = 'figure:nth-of-type(2) code > span:nth-of-type(2) > .name';
+    const moved = "const figure = el.closest('figure'); figure.parentElement.prepend(figure);";
+    assert.equal(await afterChange(samples, token, moved), 'same');
+    // One token more in its sample, and its rank there says nothing: the order of all decides.
+    assert.equal(
+      await afterChange(samples, token, `${moved} el.closest('code').append(el.parentElement.cloneNode(true));`),
+      'nothing',
+    );
+  });
+
   test('of twins, a side of the text around that another twin had too does not tell them apart', async () => {
     // "Add to cart Sale" stands before both "Sale Item" titles; what follows each differs.
     const card = (title: string, badge = '') =>

@@ -90,18 +90,24 @@ function byQuote(prefix: string, suffix: string, twins: Element[]): Anchor['twin
 const ITEM_UP_MAX = 8;
 
 /**
- * The closest element around `el` holding none of its twins whose text is its own among the
- * elements as far above them (a table row with its number, a card with its title): it moves
- * with `el`, and tells it from them where their order changed.
+ * The closest element around `el` whose text is its own among the elements as far above its
+ * twins (a table row with its number, a card with its title, a code sample): it moves with
+ * `el`, and tells it from them where their order changed; when it holds some of them too, with
+ * how many and how many of those come before `el`.
  */
 function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
   if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
   let around = el.parentElement;
   for (let up = 1; up <= ITEM_UP_MAX && around; up += 1, around = around.parentElement) {
     const holder = around;
-    if (twins.some((twin) => holder.contains(twin))) return undefined;
+    const inside = twins.filter((twin) => holder.contains(twin));
+    // Holding them all, it tells none apart.
+    if (inside.length === twins.length) return undefined;
     const text = itemText(el, up);
-    if (text && twins.every((twin) => itemText(twin, up) !== text)) return { up, text };
+    if (!text || twins.some((twin) => !holder.contains(twin) && itemText(twin, up) === text)) continue;
+    if (!inside.length) return { up, text };
+    const before = inside.filter((twin) => twin.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+    return { up, text, holds: inside.length + 1, before: before.length };
   }
   return undefined;
 }

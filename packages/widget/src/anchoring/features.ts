@@ -290,10 +290,16 @@ export function siblingText(el: Element, direction: 'previous' | 'next', read: T
   return '';
 }
 
-/** The start of the text of the element `up` levels above `el` ('' when there is none): the anchor's `twinsByItem`. */
-export function itemText(el: Element, up: number, read: TextReader = readText): string {
+/** The element `up` levels above `el`, if any. */
+export function above(el: Element, up: number): Element | null {
   let around: Element | null = el;
   for (let level = 0; level < up && around; level += 1) around = around.parentElement;
+  return around;
+}
+
+/** The start of the text of the element `up` levels above `el` ('' when there is none): the anchor's `twinsByItem`. */
+export function itemText(el: Element, up: number, read: TextReader = readText): string {
+  const around = above(el, up);
   return around ? read(around).slice(0, CONTEXT_MAX) : '';
 }
 

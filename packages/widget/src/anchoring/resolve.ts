@@ -10,7 +10,7 @@
 // is clearly ahead of the best candidate elsewhere on the page. Otherwise the answer is "not
 // found": a pin on the wrong element is worse than a pin listed apart.
 import type { Anchor } from '@svc/contract';
-import { featuresOf, itemText, lastingClass } from './features.js';
+import { above, featuresOf, itemText, lastingClass } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
 import { inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
@@ -484,10 +484,15 @@ function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Element | 
     const { before, after } = sidesOf(ranked, pinned);
     if (before && after) return ranked;
   }
-  // The one twin in the item (a row, a card) whose text told it from theirs: it moved with it.
+  // The one twin in the item (a row, a card) whose text told it from theirs: it moved with it;
+  // or, where that item held some of them too (a code sample), the one at its rank there,
+  // while it holds as many.
   if (item) {
-    const [only, another] = twins.filter(inItem);
-    if (only && !another) return only;
+    const held = twins.filter(inItem);
+    const holder = held[0] && above(held[0], item.up);
+    const one = held.every((twin) => above(twin, item.up) === holder);
+    const element = held.length === (item.holds ?? 1) && one && held[item.before ?? 0];
+    if (element) return element;
   }
   const named = new Set(
     [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => foundAmong(index, selector, twins)),
