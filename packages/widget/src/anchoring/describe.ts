@@ -41,28 +41,25 @@ function framesOf(el: Element): AnchorFrame[] {
 /**
  * How many other elements look the same (tag, text, classes, attributes but the id, and what
  * it holds when it has no text), and how many of them come before it in the page: its
- * look-alikes; and of those, its twins, which also have the same text around them (their
- * parent's): only their places tell them apart. And how many are of its kind, whatever their
+ * look-alikes; and of those, its twins (the other elements themselves), which also have the
+ * same text around them (their parent's): only their places tell them apart. And how many are of its kind, whatever their
  * text (see `ofKind`), itself included.
  */
 function twinsOf(el: Element, features: Features, root: Root, parent: string, content: string) {
   const look = lookOf(features.tag, features.text, features.classes, features.attributes);
-  const found = { twins: 0, before: 0, alikes: 0, alikesBefore: 0, kin: 0, others: [] as Element[] };
+  const found = { twins: [] as Element[], before: 0, alikes: 0, alikesBefore: 0, kin: 0 };
   for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
     if (other === el) {
-      found.before = found.twins;
+      found.before = found.twins.length;
       found.alikesBefore = found.alikes;
     }
     if (found.kin < 1000 && ofKind(features.classes, stableClasses(other))) found.kin += 1;
-    if (found.twins >= 1000 || nested(other, el)) continue;
+    if (found.twins.length >= 1000 || nested(other, el)) continue;
     if (textOf(other) !== features.text) continue;
     if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
     if (content && contentOf(other) !== content) continue;
     found.alikes += 1;
-    if ((contextOf(other, features.text).parent ?? '') === parent) {
-      found.twins += 1;
-      found.others.push(other);
-    }
+    if ((contextOf(other, features.text).parent ?? '') === parent) found.twins.push(other);
   }
   return found;
 }
@@ -130,13 +127,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
   const frames = framesOf(el);
   const context = contextOf(el, features.text);
   const content = features.text ? '' : contentOf(el);
-  const { twins, before, alikes, alikesBefore, kin, others } = twinsOf(
-    el,
-    features,
-    root,
-    context.parent ?? '',
-    content,
-  );
+  const { twins, before, alikes, alikesBefore, kin } = twinsOf(el, features, root, context.parent ?? '', content);
   const prefix = features.text ? textAround(el, 'before', QUOTE_CONTEXT_MAX) : '';
   const suffix = features.text ? textAround(el, 'after', QUOTE_CONTEXT_MAX) : '';
   const anchor: Anchor = {
@@ -158,10 +149,10 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     label: nonEmpty(features.label),
     content: nonEmpty(content),
     context: some(context),
-    twins: twins || undefined,
-    twinsBefore: twins ? before : undefined,
-    twinsByQuote: byQuote(prefix, suffix, others),
-    twinsByItem: itemOf(el, others),
+    twins: twins.length || undefined,
+    twinsBefore: twins.length ? before : undefined,
+    twinsByQuote: byQuote(prefix, suffix, twins),
+    twinsByItem: itemOf(el, twins),
     // More than the anchor may say (a page of a thousand "Edit" links): not said.
     alikes: alikes && alikes <= 1000 ? alikes : undefined,
     alikesBefore: alikes && alikes <= 1000 ? alikesBefore : undefined,

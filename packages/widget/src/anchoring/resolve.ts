@@ -283,14 +283,12 @@ export class Resolver {
     if (!asPinned) {
       // One element alone looks as the pinned one did, as when it was pinned: it is the pinned
       // one, unchanged; `el` another that changed, or always differed (a class more).
-      const alikes = lookingAsPinned(index, anchor);
-      const [only, another] = alikes;
+      const [only, another] = lookingAsPinned(index, anchor);
       if (only && !another && asManyLookAlike(index, anchor)) return { element: only, twins: [] };
       // Several do, as many as then, and as many show its text: the one at the pinned one's
       // rank among them (a card's "Dedicated support", not another card's greyed out).
-      const byRank = another && asManyLookAlike(index, anchor) && asManyShowItsText(index, anchor);
-      const element = byRank && anchor.alikesBefore !== undefined && alikes[anchor.alikesBefore];
-      if (element) return { element, twins: alikes };
+      const byRank = another && anchor.kin !== undefined && this.byLookAlikes(index, anchor);
+      if (byRank) return byRank;
       if (only) return { element: el, twins: [] };
     }
     // Where the text around `el` is not the pinned one (a line like the pinned one inserted
@@ -489,9 +487,8 @@ function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Element | 
   // while it holds as many.
   if (item) {
     const held = twins.filter(inItem);
-    const holder = held[0] && above(held[0], item.up);
-    const one = held.every((twin) => above(twin, item.up) === holder);
-    const element = held.length === (item.holds ?? 1) && one && held[item.before ?? 0];
+    const holders = new Set(held.map((twin) => above(twin, item.up)));
+    const element = holders.size === 1 && held.length === (item.holds ?? 1) && held[item.before ?? 0];
     if (element) return element;
   }
   const named = new Set(
@@ -500,14 +497,13 @@ function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Element | 
   if (named.size === 1) return [...named][0];
   const own = anchor.twinsByQuote;
   if (own && pinned) {
-    const sides = twins.map((twin) => sidesOf(twin, pinned));
+    const sides = twins.map((twin) => ({ twin, ...sidesOf(twin, pinned) }));
     // The one with both sides; or, where none has (the text beyond its item changed with
     // their order), the one with a side that was its own.
-    const both = twins.filter((_, at) => sides[at]?.before && sides[at]?.after);
-    const ownSide = (at: number) =>
-      Boolean((sides[at]?.before && own !== 'after') || (sides[at]?.after && own !== 'before'));
-    const [quoted, another] = both.length ? both : twins.filter((_, at) => ownSide(at));
-    if (quoted && !another) return quoted;
+    const both = sides.filter(({ before, after }) => before && after);
+    const ownSide = sides.filter(({ before, after }) => (before && own !== 'after') || (after && own !== 'before'));
+    const [quoted, another] = both.length ? both : ownSide;
+    if (quoted && !another) return quoted.twin;
   }
   return ranked;
 }
