@@ -74,7 +74,9 @@ async function databaseAt(config: DatabaseConfig, last: string, fill: (db: Kysel
       provider: migrationProvider,
       ...(dialect === 'postgres' ? { migrationTableSchema: await database.currentSchema() } : {}),
     });
-    const { error } = await migrator.migrateTo(last);
+    // Under the start-up lock, as the app migrates: another test file dropping its schema meanwhile
+    // would vanish from under the migrator's listing of every schema.
+    const { error } = await database.withStartupLock(() => migrator.migrateTo(last));
     if (error) throw error;
     await fill(database.db as Kysely<any>);
   } finally {
