@@ -1,23 +1,12 @@
 // The anchor of a picked element: a description rich enough to find it again after the page
 // changed, bounded in size (see the contract's `Anchor`).
 import type { Anchor, AnchorFrame } from '@svc/contract';
-import {
-  contentOf,
-  contextOf,
-  type Features,
-  featuresOf,
-  itemText,
-  QUOTE_CONTEXT_MAX,
-  stableAttributes,
-  stableClasses,
-  textAround,
-  textOf,
-} from './features.js';
+import { contentOf, contextOf, type Features, featuresOf, QUOTE_CONTEXT_MAX, textAround } from './features.js';
 import { RootIndex } from './root-index.js';
-import { isShadowRoot, nested, otherSelectors, pathSelector, type Root } from './selectors.js';
-import { lookOf, ofKind, quoteSides } from './similarity.js';
+import { isShadowRoot, otherSelectors, pathSelector, type Root } from './selectors.js';
 import { sourceOf } from './source.js';
 import { Deadline } from './steps.js';
+import { byQuote, itemOf, twinsOf } from './twins.js';
 
 /** The shadow roots and same-origin iframes between the top document and `el`, outermost first. */
 function framesOf(el: Element): AnchorFrame[] {
@@ -36,77 +25,6 @@ function framesOf(el: Element): AnchorFrame[] {
     node = frame;
   }
   return frames;
-}
-
-/**
- * How many other elements look the same (tag, text, classes, attributes but the id, and what
- * it holds when it has no text), and how many of them come before it in the page: its
- * look-alikes; and of those, its twins (the other elements themselves), which also have the
- * same text around them (their parent's): only their places tell them apart. And how many are of its kind, whatever their
- * text (see `ofKind`), itself included.
- */
-function twinsOf(el: Element, features: Features, root: Root, parent: string, content: string) {
-  const look = lookOf(features.tag, features.text, features.classes, features.attributes);
-  const found = { twins: [] as Element[], before: 0, alikes: 0, alikesBefore: 0, kin: 0 };
-  for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
-    if (other === el) {
-      found.before = found.twins.length;
-      found.alikesBefore = found.alikes;
-    }
-    if (found.kin < 1000 && ofKind(features.classes, stableClasses(other))) found.kin += 1;
-    if (found.twins.length >= 1000 || nested(other, el)) continue;
-    if (textOf(other) !== features.text) continue;
-    if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
-    if (content && contentOf(other) !== content) continue;
-    found.alikes += 1;
-    if ((contextOf(other, features.text).parent ?? '') === parent) found.twins.push(other);
-  }
-  return found;
-}
-
-/** Most twins whose text around and above them is read to know whether the pinned one's is its own. */
-const TWINS_READ_MAX = 100;
-
-/**
- * On which side the text just before or after `el` is its own among its twins (a table's
- * title before its header row, not the same "Add to cart" before each card's title): then it
- * tells `el` from them where their order changed.
- */
-function byQuote(prefix: string, suffix: string, twins: Element[]): Anchor['twinsByQuote'] {
-  if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
-  const own = { before: Boolean(prefix), after: Boolean(suffix) };
-  for (const twin of twins) {
-    const sides = quoteSides({ prefix, suffix }, textAround(twin, 'before'), textAround(twin, 'after'));
-    if (sides.before) own.before = false;
-    if (sides.after) own.after = false;
-  }
-  return own.before && own.after ? 'both' : own.before ? 'before' : own.after ? 'after' : undefined;
-}
-
-/** How far above an element the one around it that tells it from its twins is looked for. */
-const ITEM_UP_MAX = 8;
-
-/**
- * The closest element around `el` whose text is its own among the elements as far above its
- * twins (a table row with its number, a card with its title, a code sample): it moves with
- * `el`, and tells it from them where their order changed; when it holds some of them too, with
- * how many and how many of those come before `el`.
- */
-function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
-  if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
-  let around = el.parentElement;
-  for (let up = 1; up <= ITEM_UP_MAX && around; up += 1, around = around.parentElement) {
-    const holder = around;
-    const inside = twins.filter((twin) => holder.contains(twin));
-    // Holding them all, it tells none apart.
-    if (inside.length === twins.length) return undefined;
-    const text = itemText(el, up);
-    if (!text || twins.some((twin) => !holder.contains(twin) && itemText(twin, up) === text)) continue;
-    if (!inside.length) return { up, text };
-    const before = inside.filter((twin) => twin.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-    return { up, text, holds: inside.length + 1, before: before.length };
-  }
-  return undefined;
 }
 
 /** How many elements of the page show `text` (the innermost with all of it). */

@@ -10,11 +10,11 @@
 // is clearly ahead of the best candidate elsewhere on the page. Otherwise the answer is "not
 // found": a pin on the wrong element is worse than a pin listed apart.
 import type { Anchor } from '@svc/contract';
-import { above, featuresOf, itemText, lastingClass } from './features.js';
+import { featuresOf, lastingClass } from './features.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score } from './score.js';
 import { inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
-import { lookOf, ofKind, quoteSides, similarity, stoodBeside } from './similarity.js';
+import { lookOf, ofKind, similarity, stoodBeside } from './similarity.js';
 import { Deadline, finish, type Steps } from './steps.js';
 import {
   ACCEPT,
@@ -34,6 +34,7 @@ import {
   SIDES_FOR_CHANGED,
   SURE,
 } from './thresholds.js';
+import { ofTwins } from './twins.js';
 
 export type Confidence = 'sure' | 'doubtful';
 
@@ -458,71 +459,6 @@ export class Resolver {
     const root = this.rootOf(anchor);
     return root ? this.indexOf(root) : null;
   }
-}
-
-/**
- * The pinned element of its twins, as many as then: the one in the item whose text told it
- * from them (its table row, its card); else the one a selector of the pin finds alone within
- * what holds no other twin (an accordion by its id, moved with its items; a table's footer);
- * else the one with the pinned text just before and after it, where that was its own among
- * them (their items reordered, each with its title); else the one at its rank.
- */
-function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Element | undefined {
-  const ranked = twins[anchor.twinsBefore ?? 0];
-  const pinned = anchor.text;
-  const sidesOf = (twin: Element, text: NonNullable<Anchor['text']>) => {
-    const { prefix, suffix } = index.quoteOf(twin);
-    return quoteSides(text, prefix, suffix);
-  };
-  const item = anchor.twinsByItem;
-  const inItem = (twin: Element) => !item || itemText(twin, item.up, index.textOf) === item.text;
-  // Where its selector still points and the text on both its sides and of its item is as it
-  // was, the one at its rank: the page did not change around it (the common case, read quickly).
-  if (ranked && pinned && index.first(anchor.selector) === ranked && inItem(ranked)) {
-    const { before, after } = sidesOf(ranked, pinned);
-    if (before && after) return ranked;
-  }
-  // The one twin in the item (a row, a card) whose text told it from theirs: it moved with it;
-  // or, where that item held some of them too (a code sample), the one at its rank there,
-  // while it holds as many.
-  if (item) {
-    const held = twins.filter(inItem);
-    const holders = new Set(held.map((twin) => above(twin, item.up)));
-    const element = holders.size === 1 && held.length === (item.holds ?? 1) && held[item.before ?? 0];
-    if (element) return element;
-  }
-  const named = new Set(
-    [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => foundAmong(index, selector, twins)),
-  );
-  if (named.size === 1) return [...named][0];
-  const own = anchor.twinsByQuote;
-  if (own && pinned) {
-    const sides = twins.map((twin) => ({ twin, ...sidesOf(twin, pinned) }));
-    // The one with both sides; or, where none has (the text beyond its item changed with
-    // their order), the one with a side that was its own.
-    const both = sides.filter(({ before, after }) => before && after);
-    const ownSide = sides.filter(({ before, after }) => (before && own !== 'after') || (after && own !== 'before'));
-    const [quoted, another] = both.length ? both : ownSide;
-    if (quoted && !another) return quoted.twin;
-  }
-  return ranked;
-}
-
-/**
- * The twin `selector` finds alone, where that says it is the pinned one: a selector not by
- * place, or one by place within what its steps before the first place find alone, holding no
- * other twin; not among twins whose places shift alike (an item added first).
- */
-function foundAmong(index: RootIndex, selector: string, twins: Element[]): Element[] {
-  const place = selector.indexOf(':nth-');
-  const scope =
-    place < 0 ? '' : selector.slice(0, Math.max(0, selector.lastIndexOf(' ', place))).replace(/[\s>]+$/, '');
-  if (place >= 0 && !scope) return [];
-  const [found, another] = matching(index.root, selector);
-  if (!found || another || !twins.includes(found)) return [];
-  if (place < 0) return [found];
-  const [around, again] = matching(index.root, scope);
-  return around && !again && twins.filter((twin) => around.contains(twin)).length === 1 ? [found] : [];
 }
 
 /**
