@@ -132,7 +132,8 @@ function table(results) {
   const wrong = results.filter((r) => r.anchor === 'another');
   console.log(
     `on another element: ${wrong.length}, ${wrong.filter((r) => r.twins > 0).length} of them pinned beside an identical twin, ` +
-      `${wrong.filter((r) => r.doubleTaken).length} of them on the pinned element's exact double (the same markup in an item of the same markup)`,
+      `${wrong.filter((r) => r.doubleTaken).length} of them on the pinned element's exact double (the same markup in an item of the same markup), ` +
+      `${wrong.filter((r) => !r.doubtful).length} of them shown without "moved?"`,
   );
   const doubtful = results.filter((r) => r.doubtful);
   console.log(
