@@ -341,7 +341,7 @@ function doubleOfTruth(el) {
 }
 
 /** The 24 characters nearest an element on each side, as twins are told apart by them. */
-const quoteOf = (prefix, suffix) => `${prefix.slice(-24)}|${suffix.slice(0, 24)}`;
+const quoted = (prefix, suffix) => `${prefix.slice(-24)}|${suffix.slice(0, 24)}`;
 
 /** Why a case went wrong: the anchor, what was found, the text around each, and the ranking. */
 function explain(anchor, found) {
@@ -355,8 +355,8 @@ function explain(anchor, found) {
     // The text just before and after the pinned element, the one found and the right one.
     quotes: [anchor.text, found?.element, truth].map((q) =>
       q instanceof Element
-        ? quoteOf(textAround(q, 'before'), textAround(q, 'after'))
-        : q && quoteOf(q.prefix ?? '', q.suffix ?? ''),
+        ? quoted(textAround(q, 'before'), textAround(q, 'after'))
+        : q && quoted(q.prefix ?? '', q.suffix ?? ''),
     ),
     ranked: ranked.map(
       (r) =>

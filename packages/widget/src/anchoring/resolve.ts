@@ -288,7 +288,7 @@ export class Resolver {
       if (only && !another && asManyLookAlike(index, anchor)) return { element: only, twins: [] };
       // Several do, as many as then, and as many show its text: the one at the pinned one's
       // rank among them (a card's "Dedicated support", not another card's greyed out).
-      const byRank = another && anchor.kin !== undefined && this.byLookAlikes(index, anchor);
+      const byRank = another && asManyLookAlike(index, anchor) && this.byLookAlikes(index, anchor);
       if (byRank) return byRank;
       if (only) return { element: el, twins: [] };
     }

@@ -81,7 +81,7 @@ export class RootIndex {
   };
   private readonly surroundings = new Map<Element, Surroundings>();
   private readonly quotes = new Map<Element, { prefix: string; suffix: string }>();
-  private readonly firsts = new Map<string, Element | null>();
+  private readonly firstBySelector = new Map<string, Element | null>();
   private readonly contexts = new Map<Element, NonNullable<Anchor['context']>>();
   private readonly parentTexts = new Map<Element, string>();
   /** Elements of a tag and classes, for look-alikes. */
@@ -254,10 +254,10 @@ export class RootIndex {
 
   /** The first element `selector` finds, or null, read once. */
   first(selector: string): Element | null {
-    let found = this.firsts.get(selector);
+    let found = this.firstBySelector.get(selector);
     if (found === undefined) {
       found = first(this.root, selector);
-      this.firsts.set(selector, found);
+      this.firstBySelector.set(selector, found);
     }
     return found;
   }
