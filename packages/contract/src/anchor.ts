@@ -137,6 +137,19 @@ export const Anchor = Type.Object(
         },
       ),
     ),
+    twinsByShape: Type.Optional(
+      Type.Object(
+        {
+          up: Type.Integer({ minimum: 0, maximum: 12, description: 'How many levels above it' }),
+          shape: Type.String({ pattern: '^[0-9a-z]{1,8}$', description: 'A hash of their tags and classes' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'The shape of it and of what is around it up to what held all those, where none of them had it (a reply beside comments without replies): the tags and classes they hold, whatever their order',
+        },
+      ),
+    ),
     alikes: Type.Optional(
       Type.Integer({
         minimum: 0,

@@ -76,6 +76,7 @@ function pinnedElement(anchor: Anchor) {
     twinsBefore,
     twinsByQuote,
     twinsByItem,
+    twinsByShape,
     alikes,
     alikesBefore,
     kin,

@@ -199,6 +199,18 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(ROWS, note, `${reversed} el.closest('tr').remove();`), 'nothing');
   });
 
+  test('of twins in items whose text is all the same, the one in the item shaped otherwise (a comment with a reply) is it, once their order changed', async () => {
+    const comment = (replies = '') =>
+      `<li><article><p class="who">Author</p><p>Same words every time</p><a href="#">Reply</a></article>${replies}</li>`;
+    const thread = `<ul class="comments">${comment()}${comment(`<ul>${comment()}</ul>`)}${comment()}${comment()}</ul><p>End of the thread</p>`;
+    const reversed = "const list = document.querySelector('.comments'); list.append(...[...list.children].reverse());";
+    // The comment with a reply, and the reply itself.
+    assert.equal(await afterChange(thread, '.comments > li:nth-of-type(2) > article > a', reversed), 'same');
+    assert.equal(await afterChange(thread, '.comments ul a', reversed), 'same');
+    // Removed with its comment, it is not found in another.
+    assert.equal(await afterChange(thread, '.comments ul a', `${reversed} el.closest('li').remove();`), 'nothing');
+  });
+
   test('of twins, where the element whose text told it from theirs held some of them too, the one at its rank there', async () => {
     // Two code samples alike but for their captions: each "li" token is a twin of three others.
     const li = '<span class="tag">&lt;<span class="name">li</span>&gt;</span>Same text here&lt;/li&gt;';

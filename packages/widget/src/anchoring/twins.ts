@@ -90,6 +90,79 @@ export function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
   return undefined;
 }
 
+/** Most elements read for the shapes around the pinned element's twins. */
+const SHAPES_READ_MAX = 4000;
+
+/**
+ * The shapes of what holds twins: an element's tag and lasting classes with the shapes of its
+ * children, whatever their order (a reordered list keeps its shape). Each element read once,
+ * and no more than `SHAPES_READ_MAX` of them.
+ */
+class Shapes {
+  private readonly known = new Map<Element, number>();
+  private read = 0;
+
+  /** The shapes of `el` and of the `up` elements above it, as one hash; undefined past the limit. */
+  around(el: Element, up: number): string | undefined {
+    let hash = FNV_START;
+    let node: Element | null = el;
+    for (let level = 0; level <= up; level += 1) {
+      const shape = node && this.of(node);
+      if (!node || shape === undefined) return undefined;
+      hash = fnv(hash, `${shape},`);
+      node = node.parentElement;
+    }
+    return (hash >>> 0).toString(36);
+  }
+
+  private of(el: Element): number | undefined {
+    const known = this.known.get(el);
+    if (known !== undefined) return known;
+    this.read += 1;
+    if (this.read > SHAPES_READ_MAX) return undefined;
+    const children: number[] = [];
+    for (const child of el.children) {
+      const shape = this.of(child);
+      if (shape === undefined) return undefined;
+      children.push(shape);
+    }
+    children.sort((a, b) => a - b);
+    const shape = fnv(FNV_START, `${el.localName}.${stableClasses(el).join('.')}(${children.join(',')})`) >>> 0;
+    this.known.set(el, shape);
+    return shape;
+  }
+}
+
+// FNV-1a, 32 bits: enough to tell a few shapes apart, in a few characters.
+const FNV_START = 0x811c9dc5;
+function fnv(start: number, part: string): number {
+  let hash = start;
+  for (let i = 0; i < part.length; i += 1) hash = Math.imul(hash ^ part.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/**
+ * The shape of what is around `el` up to what holds all its twins, where no twin has it (a
+ * reply beside comments without replies, the comment with two replies beside the one with
+ * one): it moves with `el`, and tells it from them where their text is all the same.
+ */
+export function shapeOf(el: Element, twins: Element[]): Anchor['twinsByShape'] {
+  if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
+  let up = 0;
+  for (let around = el.parentElement; around && up < SHAPE_UP_MAX; around = around.parentElement) {
+    const holder = around;
+    if (twins.every((twin) => holder.contains(twin))) break;
+    up += 1;
+  }
+  const shapes = new Shapes();
+  const shape = shapes.around(el, up);
+  if (!shape || twins.some((twin) => shapes.around(twin, up) === shape)) return undefined;
+  return { up, shape };
+}
+
+/** How far above an element the shapes that tell it from its twins are read. */
+const SHAPE_UP_MAX = 12;
+
 /**
  * The pinned element of its twins, as many as then: the one in the item whose text told it
  * from them (its table row, its card); else the one a selector of the pin finds alone within
@@ -106,9 +179,13 @@ export function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Ele
   };
   const item = anchor.twinsByItem;
   const inItem = (twin: Element) => !item || itemText(twin, item.up, index.textOf) === item.text;
-  // Where its selector still points and the text on both its sides and of its item is as it
-  // was, the one at its rank: the page did not change around it (the common case, read quickly).
-  if (ranked && pinned && index.first(anchor.selector) === ranked && inItem(ranked)) {
+  const shape = anchor.twinsByShape;
+  const shapes = new Shapes();
+  const shaped = (twin: Element) => !shape || shapes.around(twin, shape.up) === shape.shape;
+  // Where its selector still points and the text on both its sides, of its item and the shape
+  // around it are as they were, the one at its rank: the page did not change around it (the
+  // common case, read quickly).
+  if (ranked && pinned && index.first(anchor.selector) === ranked && inItem(ranked) && shaped(ranked)) {
     const { before, after } = sidesOf(ranked, pinned);
     if (before && after) return ranked;
   }
@@ -120,6 +197,10 @@ export function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Ele
     const holders = new Set(held.map((twin) => above(twin, item.up)));
     const element = holders.size === 1 && held.length === (item.holds ?? 1) && held[item.before ?? 0];
     if (element) return element;
+  }
+  if (shape) {
+    const [alone, another] = twins.filter(shaped);
+    if (alone && !another) return alone;
   }
   const named = new Set(
     [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => foundAmong(index, selector, twins)),
