@@ -141,12 +141,15 @@ export const Anchor = Type.Object(
       Type.Object(
         {
           up: Type.Integer({ minimum: 0, maximum: 12, description: 'How many levels above it' }),
-          shape: Type.String({ pattern: '^[0-9a-z]{1,8}$', description: 'A hash of their tags and classes' }),
+          shape: Type.String({
+            pattern: '^[0-9a-z]{1,8}$',
+            description: 'A hash of their tags, classes and lasting attributes',
+          }),
         },
         {
           additionalProperties: false,
           description:
-            'The shape of it and of what is around it up to what held all those, where none of them had it (a reply beside comments without replies): the tags and classes they hold, whatever their order',
+            'The shape of it and of what is around it up to what held all those, where none of them had it (a reply beside comments without replies, an article with another picture): the tags, classes and lasting attributes they hold, whatever their order',
         },
       ),
     ),

@@ -199,7 +199,7 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(ROWS, note, `${reversed} el.closest('tr').remove();`), 'nothing');
   });
 
-  test('of twins in items whose text is all the same, the one in the item shaped otherwise (a comment with a reply) is it, once their order changed', async () => {
+  test('of twins in items whose text is all the same, the one in the item shaped otherwise (a comment with a reply, an article with another picture) is it, once their order changed', async () => {
     const comment = (replies = '') =>
       `<li><article><p class="who">Author</p><p>Same words every time</p><a href="#">Reply</a></article>${replies}</li>`;
     const thread = `<ul class="comments">${comment()}${comment(`<ul>${comment()}</ul>`)}${comment()}${comment()}</ul><p>End of the thread</p>`;
@@ -209,6 +209,12 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(thread, '.comments ul a', reversed), 'same');
     // Removed with its comment, it is not found in another.
     assert.equal(await afterChange(thread, '.comments ul a', `${reversed} el.closest('li').remove();`), 'nothing');
+    // Articles alike but for their picture.
+    const article = (picture: string) =>
+      `<article><img src="${picture}" alt=""><h2>Heading</h2><p>Same words every time</p><a href="#">Read more</a></article>`;
+    const blog = `<div class="blog">${['sea.jpg', 'hills.jpg', 'town.jpg'].map(article).join('')}</div><p>End of the blog</p>`;
+    const blogReversed = "const blog = document.querySelector('.blog'); blog.append(...[...blog.children].reverse());";
+    assert.equal(await afterChange(blog, 'article:nth-of-type(1) a', blogReversed), 'same');
   });
 
   test('of twins, where the element whose text told it from theirs held some of them too, the one at its rank there', async () => {

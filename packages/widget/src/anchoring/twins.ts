@@ -94,9 +94,9 @@ export function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
 const SHAPES_READ_MAX = 4000;
 
 /**
- * The shapes of what holds twins: an element's tag and lasting classes with the shapes of its
- * children, whatever their order (a reordered list keeps its shape). Each element read once,
- * and no more than `SHAPES_READ_MAX` of them.
+ * The shapes of what holds twins: an element's tag, lasting classes and attributes with the
+ * shapes of its children, whatever their order (a reordered list keeps its shape). Each
+ * element read once, and no more than `SHAPES_READ_MAX` of them.
  */
 class Shapes {
   private readonly known = new Map<Element, number>();
@@ -127,7 +127,9 @@ class Shapes {
       children.push(shape);
     }
     children.sort((a, b) => a - b);
-    const shape = fnv(FNV_START, `${el.localName}.${stableClasses(el).join('.')}(${children.join(',')})`) >>> 0;
+    const attributes = Object.entries(stableAttributes(el)).join(';');
+    const shape =
+      fnv(FNV_START, `${el.localName}.${stableClasses(el).join('.')}[${attributes}](${children.join(',')})`) >>> 0;
     this.known.set(el, shape);
     return shape;
   }
@@ -144,7 +146,8 @@ function fnv(start: number, part: string): number {
 /**
  * The shape of what is around `el` up to what holds all its twins, where no twin has it (a
  * reply beside comments without replies, the comment with two replies beside the one with
- * one): it moves with `el`, and tells it from them where their text is all the same.
+ * one, the article with another picture): it moves with `el`, and tells it from them where
+ * their text is all the same.
  */
 export function shapeOf(el: Element, twins: Element[]): Anchor['twinsByShape'] {
   if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
