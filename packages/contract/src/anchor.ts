@@ -149,7 +149,7 @@ export const Anchor = Type.Object(
         {
           additionalProperties: false,
           description:
-            'The shape of it and of what is around it up to what held all those, where none of them had it (a reply beside comments without replies, an article with another picture): the tags, classes and lasting attributes they hold, whatever their order',
+            'The shape of it and of what is around it up to what held all those, that included, where none of them had it (a reply beside comments without replies, an article with another picture): the tags, classes and lasting attributes they hold, whatever their order',
         },
       ),
     ),

@@ -209,6 +209,9 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(thread, '.comments ul a', reversed), 'same');
     // Removed with its comment, it is not found in another.
     assert.equal(await afterChange(thread, '.comments ul a', `${reversed} el.closest('li').remove();`), 'nothing');
+    // A reply to a comment alike but for where it stands: the other is a reply itself.
+    const deep = `<ul class="comments">${comment()}${comment(`<ul>${comment(`<ul>${comment()}</ul>`)}</ul>`)}${comment()}${comment(`<ul>${comment()}</ul>`)}</ul><p>End of the thread</p>`;
+    assert.equal(await afterChange(deep, '.comments > li:nth-of-type(4) ul a', reversed), 'same');
     // Articles alike but for their picture.
     const article = (picture: string) =>
       `<article><img src="${picture}" alt=""><h2>Heading</h2><p>Same words every time</p><a href="#">Read more</a></article>`;

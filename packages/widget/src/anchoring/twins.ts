@@ -144,18 +144,18 @@ function fnv(start: number, part: string): number {
 }
 
 /**
- * The shape of what is around `el` up to what holds all its twins, where no twin has it (a
- * reply beside comments without replies, the comment with two replies beside the one with
- * one, the article with another picture): it moves with `el`, and tells it from them where
- * their text is all the same.
+ * The shape of what is around `el` up to what holds all its twins, that included, where no
+ * twin has it (a reply beside comments without replies, the comment with two replies beside
+ * the one with one, the article with another picture, a reply to a comment like another's
+ * but not as deep): it moves with `el`, and tells it from them where their text is all the same.
  */
 export function shapeOf(el: Element, twins: Element[]): Anchor['twinsByShape'] {
   if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
   let up = 0;
   for (let around = el.parentElement; around && up < SHAPE_UP_MAX; around = around.parentElement) {
     const holder = around;
-    if (twins.every((twin) => holder.contains(twin))) break;
     up += 1;
+    if (twins.every((twin) => holder.contains(twin))) break;
   }
   const shapes = new Shapes();
   const shape = shapes.around(el, up);
