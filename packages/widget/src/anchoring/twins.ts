@@ -1,8 +1,9 @@
 // Twins: elements alike in every way, with the same text around them (their parent's), as a
 // row's "Edit" link beside every other row's. What tells the pinned one from its twins is
 // recorded when it is pinned (describe.ts: its rank, the side of the text beside it that was
-// its own, the item around it whose text was) and read back when the page changed
-// (resolve.ts), its rank last: a reordered list keeps how many there are, not their order.
+// its own, the item around it whose text was, the shape around it where that was) and read
+// back when the page changed (resolve.ts), its rank last: a reordered list keeps how many
+// there are, not their order.
 import type { Anchor } from '@svc/contract';
 import {
   above,
@@ -168,7 +169,8 @@ const SHAPE_UP_MAX = 12;
 
 /**
  * The pinned element of its twins, as many as then: the one in the item whose text told it
- * from them (its table row, its card); else the one a selector of the pin finds alone within
+ * from them (its table row, its card); else the one with the shape around it that none of
+ * them had (a comment with a reply); else the one a selector of the pin finds alone within
  * what holds no other twin (an accordion by its id, moved with its items; a table's footer);
  * else the one with the pinned text just before and after it, where that was its own among
  * them (their items reordered, each with its title); else the one at its rank.
