@@ -486,6 +486,49 @@ export function timeResolving({ pins, rounds, seed }) {
   return { elements, pins: anchors.length, baseline, unchanged, changed };
 }
 
+/**
+ * Twins told apart only by the shape around them, all pinned: `items` comments that read the
+ * same, each with `filler` elements more beside its text, the first of a class of its own, in
+ * one list, which every anchor's shape reaches. Unchanged, then the list reversed.
+ */
+export function timeTwinsByShape({ items, filler, rounds }) {
+  const comment = (i) =>
+    `<li><article><p>Author</p><a href="#">Reply</a></article>` +
+    `<div><span class="mark-${i}"></span>${'<span class="mark"></span>'.repeat(filler - 1)}</div></li>`;
+  document.body.innerHTML = `<ul class="thread">${Array.from({ length: items }, (_, i) => comment(i)).join('')}</ul>`;
+  const targets = [...document.querySelectorAll('.thread a')];
+  const anchors = targets.map((el) => describeElement(el));
+  const selectors = targets.map((el) => pathSelector(el));
+  const best = (run) => {
+    let min = Infinity;
+    for (let i = 0; i < rounds; i += 1) {
+      const start = performance.now();
+      run();
+      min = Math.min(min, performance.now() - start);
+    }
+    return min;
+  };
+  const resolveAll = () => {
+    const resolver = new Resolver(document);
+    return anchors.map((anchor) => resolver.resolve(anchor)?.element);
+  };
+  const baseline = best(() => selectors.forEach(bySelector));
+  const unchanged = best(resolveAll);
+  const list = document.querySelector('.thread');
+  list.append(...[...list.children].reverse());
+  const reversed = best(resolveAll);
+  const found = resolveAll();
+  return {
+    elements: document.querySelectorAll('*').length,
+    pins: anchors.length,
+    shaped: anchors.filter((anchor) => anchor.twinsByShape).length,
+    baseline,
+    unchanged,
+    reversed,
+    rightAfterReversal: found.filter((el, i) => el === targets[i]).length,
+  };
+}
+
 /** An item inserted at the top of every list, as a deploy that adds one would. */
 function insertAtTopOfLists(rand) {
   for (const list of document.querySelectorAll('ul, ol, tbody, .row')) {

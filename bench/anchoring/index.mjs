@@ -225,6 +225,18 @@ async function main() {
       `\n  with the tracker: ${tracked.longTasks} long tasks, the longest ${tracked.longest.toFixed(0)} ms; pins re-placed ${tracked.placements} times;` +
       ` at the end ${tracked.onTheirElement} of ${tracked.present} pins on their element, ${tracked.listedNotFound} of ${tracked.missing} missing ones listed as not found`,
   );
+
+  // Twins told apart by their shape alone, all pinned, in one list of 3,901 elements (a shape
+  // is read up to 4,000).
+  const shaped = await page.evaluate(() =>
+    window.__anchoringBench.timeTwinsByShape({ items: 100, filler: 34, rounds: 7 }),
+  );
+  console.log(
+    `\n${shaped.pins} twins told apart by their shape alone (${shaped.shaped} anchors with one), in a list of ${shaped.elements} elements, best of 7:` +
+      `\n  old method (querySelector each pin, the baseline): ${shaped.baseline.toFixed(2)} ms` +
+      `\n  anchors, page unchanged: ${shaped.unchanged.toFixed(2)} ms (${(shaped.unchanged / shaped.baseline).toFixed(1)}× the baseline)` +
+      `\n  anchors, the list reversed: ${shaped.reversed.toFixed(2)} ms (${(shaped.reversed / shaped.baseline).toFixed(1)}× the baseline), ${shaped.rightAfterReversal} of ${shaped.pins} on their element`,
+  );
   await browser.close();
 }
 

@@ -92,6 +92,8 @@ export class RootIndex {
   private readonly showingCounts = new Map<string, number>();
   private readonly kinCounts = new Map<string, number>();
   private readonly twins = new Map<Element, Element[]>();
+  /** The shapes of what holds twins (see twins.ts), each read once for every anchor of the pass. */
+  readonly shapes = new Map<Element, { shape: number; size: number } | null>();
   private readonly byLook = new Map<string, Map<string, Element[]>>();
   private byText: TextIndex | null = null;
   private lookAlikesRead = 0;

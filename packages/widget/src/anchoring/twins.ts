@@ -91,48 +91,52 @@ export function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
   return undefined;
 }
 
-/** Most elements read for the shapes around the pinned element's twins. */
-const SHAPES_READ_MAX = 4000;
+/** Most elements an element holding twins may hold for its shape to be read: beyond, it has none. */
+const SHAPE_ELEMENTS_MAX = 4000;
 
 /**
  * The shapes of what holds twins: an element's tag, lasting classes and attributes with the
  * shapes of its children, whatever their order (a reordered list keeps its shape). Each
- * element read once, and no more than `SHAPES_READ_MAX` of them.
+ * element read once (`known`, kept for a pass by its index), and none of one holding more
+ * than `SHAPE_ELEMENTS_MAX` elements: however many anchors ask, a pass reads few.
  */
 class Shapes {
-  private readonly known = new Map<Element, number>();
-  private read = 0;
+  constructor(private readonly known = new Map<Element, { shape: number; size: number } | null>()) {}
 
-  /** The shapes of `el` and of the `up` elements above it, as one hash; undefined past the limit. */
+  /** The shapes of `el` and of the `up` elements above it, as one hash; undefined where one is too large. */
   around(el: Element, up: number): string | undefined {
     let hash = FNV_START;
     let node: Element | null = el;
     for (let level = 0; level <= up; level += 1) {
-      const shape = node && this.of(node);
-      if (!node || shape === undefined) return undefined;
-      hash = fnv(hash, `${shape},`);
+      const read = node && this.of(node);
+      if (!node || !read) return undefined;
+      hash = fnv(hash, `${read.shape},`);
       node = node.parentElement;
     }
     return (hash >>> 0).toString(36);
   }
 
-  private of(el: Element): number | undefined {
+  private of(el: Element): { shape: number; size: number } | null {
     const known = this.known.get(el);
     if (known !== undefined) return known;
-    this.read += 1;
-    if (this.read > SHAPES_READ_MAX) return undefined;
     const children: number[] = [];
+    let size = 1;
     for (const child of el.children) {
-      const shape = this.of(child);
-      if (shape === undefined) return undefined;
-      children.push(shape);
+      const read = this.of(child);
+      size += read?.size ?? SHAPE_ELEMENTS_MAX;
+      if (!read || size > SHAPE_ELEMENTS_MAX) {
+        this.known.set(el, null);
+        return null;
+      }
+      children.push(read.shape);
     }
     children.sort((a, b) => a - b);
     const attributes = Object.entries(stableAttributes(el)).join(';');
     const shape =
       fnv(FNV_START, `${el.localName}.${stableClasses(el).join('.')}[${attributes}](${children.join(',')})`) >>> 0;
-    this.known.set(el, shape);
-    return shape;
+    const read = { shape, size };
+    this.known.set(el, read);
+    return read;
   }
 }
 
@@ -185,7 +189,7 @@ export function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Ele
   const item = anchor.twinsByItem;
   const inItem = (twin: Element) => !item || itemText(twin, item.up, index.textOf) === item.text;
   const shape = anchor.twinsByShape;
-  const shapes = new Shapes();
+  const shapes = new Shapes(index.shapes);
   const shaped = (twin: Element) => !shape || shapes.around(twin, shape.up) === shape.shape;
   // Where its selector still points and the text on both its sides, of its item and the shape
   // around it are as they were, the one at its rank: the page did not change around it (the
