@@ -91,17 +91,23 @@ export function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
   return undefined;
 }
 
-/** Most elements an element holding twins may hold for its shape to be read: beyond, it has none. */
+/** Most elements an element may hold for its shape to be read: beyond, it has none. */
 const SHAPE_ELEMENTS_MAX = 4000;
+
+/** How far above an element the shapes that tell it from its twins are read. */
+const SHAPE_UP_MAX = 12;
+
+/** An element's shape, and how many elements it holds, itself included. */
+type ShapeRead = { shape: number; size: number };
 
 /**
  * The shapes of what holds twins: an element's tag, lasting classes and attributes with the
  * shapes of its children, whatever their order (a reordered list keeps its shape). Each
- * element read once (`known`, kept for a pass by its index), and none of one holding more
- * than `SHAPE_ELEMENTS_MAX` elements: however many anchors ask, a pass reads few.
+ * element is read once for every anchor of a pass (`known`, kept by the pass's index); one
+ * holding more than `SHAPE_ELEMENTS_MAX` elements has no shape, whichever anchor asks first.
  */
 class Shapes {
-  constructor(private readonly known = new Map<Element, { shape: number; size: number } | null>()) {}
+  constructor(private readonly known = new Map<Element, ShapeRead | null>()) {}
 
   /** The shapes of `el` and of the `up` elements above it, as one hash; undefined where one is too large. */
   around(el: Element, up: number): string | undefined {
@@ -116,14 +122,14 @@ class Shapes {
     return (hash >>> 0).toString(36);
   }
 
-  private of(el: Element): { shape: number; size: number } | null {
+  private of(el: Element): ShapeRead | null {
     const known = this.known.get(el);
     if (known !== undefined) return known;
     const children: number[] = [];
     let size = 1;
     for (const child of el.children) {
       const read = this.of(child);
-      size += read?.size ?? SHAPE_ELEMENTS_MAX;
+      if (read) size += read.size;
       if (!read || size > SHAPE_ELEMENTS_MAX) {
         this.known.set(el, null);
         return null;
@@ -167,9 +173,6 @@ export function shapeOf(el: Element, twins: Element[]): Anchor['twinsByShape'] {
   if (!shape || twins.some((twin) => shapes.around(twin, up) === shape)) return undefined;
   return { up, shape };
 }
-
-/** How far above an element the shapes that tell it from its twins are read. */
-const SHAPE_UP_MAX = 12;
 
 /**
  * The pinned element of its twins, as many as then: the one in the item whose text told it
