@@ -453,6 +453,17 @@ export function runUnchanged(change) {
   });
 }
 
+/** The shortest of `rounds` runs of `run`, in ms. */
+function fastest(run, rounds) {
+  let min = Infinity;
+  for (let i = 0; i < rounds; i += 1) {
+    const start = performance.now();
+    run();
+    min = Math.min(min, performance.now() - start);
+  }
+  return min;
+}
+
 /**
  * Speed: `pins` anchors of this page resolved in one pass, unchanged and after an item was
  * inserted at the top of every list (every structural path shifts), against the old
@@ -463,15 +474,7 @@ export function timeResolving({ pins, rounds, seed }) {
   const targets = pickTargets(pins, rand);
   const anchors = targets.map((el) => describeElement(el));
   const selectors = targets.map((el) => pathSelector(el));
-  const best = (run) => {
-    let min = Infinity;
-    for (let i = 0; i < rounds; i += 1) {
-      const start = performance.now();
-      run();
-      min = Math.min(min, performance.now() - start);
-    }
-    return min;
-  };
+  const best = (run) => fastest(run, rounds);
   const elements = document.querySelectorAll('*').length;
   const baseline = best(() => selectors.forEach(bySelector));
   const unchanged = best(() => {
@@ -499,15 +502,7 @@ export function timeTwinsByShape({ items, filler, rounds }) {
   const targets = [...document.querySelectorAll('.thread a')];
   const anchors = targets.map((el) => describeElement(el));
   const selectors = targets.map((el) => pathSelector(el));
-  const best = (run) => {
-    let min = Infinity;
-    for (let i = 0; i < rounds; i += 1) {
-      const start = performance.now();
-      run();
-      min = Math.min(min, performance.now() - start);
-    }
-    return min;
-  };
+  const best = (run) => fastest(run, rounds);
   const resolveAll = () => {
     const resolver = new Resolver(document);
     return anchors.map((anchor) => resolver.resolve(anchor)?.element);
