@@ -61,6 +61,9 @@ export interface TextIndex {
   firsts: Map<string, Element[]>;
 }
 
+/** An element's shape (twins.ts), and how many elements it holds, itself included. */
+export type ShapeRead = { shape: number; size: number };
+
 /**
  * The readings of one page, shared by every anchor resolved in one pass, so that an element
  * is read once however many anchors consider it. Valid until the page changes.
@@ -93,7 +96,7 @@ export class RootIndex {
   private readonly kinCounts = new Map<string, number>();
   private readonly twins = new Map<Element, Element[]>();
   /** The shapes of what holds twins (see twins.ts), each read once for every anchor of the pass. */
-  readonly shapes = new Map<Element, { shape: number; size: number } | null>();
+  readonly shapes = new Map<Element, ShapeRead | null>();
   private readonly byLook = new Map<string, Map<string, Element[]>>();
   private byText: TextIndex | null = null;
   private lookAlikesRead = 0;

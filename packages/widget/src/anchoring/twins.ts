@@ -16,7 +16,7 @@ import {
   textAround,
   textOf,
 } from './features.js';
-import type { RootIndex } from './root-index.js';
+import type { RootIndex, ShapeRead } from './root-index.js';
 import { matching, nested, type Root } from './selectors.js';
 import { lookOf, ofKind, quoteSides } from './similarity.js';
 
@@ -96,9 +96,6 @@ const SHAPE_ELEMENTS_MAX = 4000;
 
 /** How far above an element the shapes that tell it from its twins are read. */
 const SHAPE_UP_MAX = 12;
-
-/** An element's shape, and how many elements it holds, itself included. */
-type ShapeRead = { shape: number; size: number };
 
 /**
  * The shapes of what holds twins: an element's tag, lasting classes and attributes with the
