@@ -81,18 +81,23 @@ export type Screenshot = Static<typeof Screenshot>;
 /**
  * An image of a comment's thread: attached by someone (to the comment, or to one of its
  * replies), or the element as it was when its author gave a verdict (`after`, kept with that
- * timeline event). Stored without metadata (location, camera, time).
+ * timeline event), or as their widget saw it last while the fix waits for that verdict (`now`).
+ * Stored without metadata (location, camera, time).
  */
 export const CommentImage = Type.Object({
   id: Type.String(),
-  kind: Type.Union([Type.Literal('attachment'), Type.Literal('after')], {
-    description: 'attachment: sent by someone; after: the element when its author gave a verdict',
+  kind: Type.Union([Type.Literal('attachment'), Type.Literal('after'), Type.Literal('now')], {
+    description:
+      'attachment: sent by someone; after: the element when its author gave a verdict; now: the element as its author’s widget saw it last while the fix waits for their verdict (one at most)',
   }),
   url: Type.String({ description: 'GET it with the same credentials as the comment; private' }),
   contentType: Type.String(),
   bytes: Type.Integer(),
   replyId: Type.Union([Type.String(), Type.Null()], { description: 'The reply it belongs to; null: the comment' }),
   eventId: Type.Union([Type.String(), Type.Null()], { description: 'after: the verdict’s timeline event' }),
+  commitSha: Type.Union([Type.String(), Type.Null()], {
+    description: 'now: the commit of the fix it was taken for (null: applied without one, or another kind)',
+  }),
   by: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
   createdAt: Timestamp,
 });
