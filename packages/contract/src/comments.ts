@@ -388,7 +388,7 @@ export const ImageQuery = Type.Object({
   now: Type.Optional(
     Type.Boolean({
       description:
-        'true: the element as it is now on your page, taken by your widget while the fix waits for your verdict (applied or Live, not verified; 409 otherwise), from whoever may verify the comment. The comment keeps only the latest (a new one replaces the old, whose bytes are deleted), with the commit it was taken for; the team sees it beside the screenshot while the fix waits. A verdict keeps it as it is (the last look before the verdict, until a new fix waits and a new one replaces it); the verdict's own picture is sent with `verdict`. Not with `reply` or `verdict` (400)',
+        'true: the element as it is now on your page, taken by your widget while the fix waits for your verdict (applied or Live, not verified; 409 otherwise), from whoever may verify the comment. The comment keeps only the latest (a new one replaces the old, whose bytes are deleted), with the commit it was taken for; the team sees it beside the screenshot while the fix waits. A verdict keeps it as it is (the last look before the verdict, until a new fix waits and a new one replaces it); the verdict’s own picture is sent with `verdict`. Not with `reply` or `verdict` (400)',
     }),
   ),
 });
