@@ -78,6 +78,8 @@ const authorOrAdmin: CommentRule = (actor, comment) => isAuthor(actor, comment) 
 /** Who may act on one comment: the rules that depend on who wrote it. */
 const commentRules = {
   'comment.verify': authorOrAdmin,
+  // The picture of now is taken for the verdict: by whoever may give it.
+  'comment.sendNow': authorOrAdmin,
   'comment.delete': authorOrAdmin,
   'comment.repin': (actor, comment) => actor.role !== 'client' || isAuthor(actor, comment),
   'comment.attachScreenshot': isAuthor,
@@ -89,6 +91,7 @@ export type CommentAction = keyof typeof commentRules;
 
 const commentRefusals: Record<CommentAction, string> = {
   'comment.verify': "Only the comment's author or an admin can verify its fix.",
+  'comment.sendNow': "Only those who verify its fix (the comment's author or an admin) send the picture of now.",
   'comment.delete': "Only the comment's author or an admin can delete it.",
   'comment.repin': 'A quick-access account can move the pins of its own comments only.',
   'comment.attachScreenshot': 'Only the comment’s author can attach its screenshot.',

@@ -257,7 +257,9 @@ export interface ImageTable {
   reply_id: string | null;
   /** `after`: the verdict's timeline event it was taken for. */
   event_id: string | null;
-  kind: 'attachment' | 'after';
+  /** `now` (one a comment at most, see migration 0022): the commit of the fix it was taken for. */
+  commit_sha: string | null;
+  kind: 'attachment' | 'after' | 'now';
   author_id: string | null;
   content_type: string;
   bytes: Buffer | Uint8Array;

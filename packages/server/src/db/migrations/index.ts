@@ -20,6 +20,7 @@ import * as m0018 from './0018_insight_rollups.js';
 import * as m0019 from './0019_team_work.js';
 import * as m0020 from './0020_mentions.js';
 import * as m0021 from './0021_images.js';
+import * as m0022 from './0022_now_images.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0019_team_work': m0019,
   '0020_mentions': m0020,
   '0021_images': m0021,
+  '0022_now_images': m0022,
 };
 
 export const migrationProvider: MigrationProvider = {

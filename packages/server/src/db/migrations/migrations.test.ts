@@ -821,4 +821,99 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+  test('0022 (the picture of now): images of 0021 keep their kind, of no commit; an applied comment of 0021 then takes one picture of now, replaced by the next', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0021';
+    const at = '2026-05-01T00:00:00.000Z';
+    await databaseAt(database, '0021_images', async (db) => {
+      await insertAda(db, password);
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await db
+        .insertInto('comments')
+        .values({
+          id: 'cmt_1',
+          workspace_id: 'ws_1',
+          project_id: 'prj_1',
+          author_id: 'usr_1',
+          body: 'Applied in 0021',
+          page_url: 'https://a.test/',
+          status: 'applied',
+          commit_sha: 'abcdef1',
+          applied_by_id: 'usr_1',
+          applied_at: at,
+          reply_count: 0,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await db
+        .insertInto('images')
+        .values({
+          id: 'img_00000000000000000000000001',
+          workspace_id: 'ws_1',
+          comment_id: 'cmt_1',
+          reply_id: null,
+          event_id: null,
+          kind: 'attachment',
+          author_id: 'usr_1',
+          content_type: 'image/jpeg',
+          bytes: cleanJpeg,
+          size: cleanJpeg.length,
+          created_at: at,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'ada@a.test', password },
+      });
+      const headers = { authorization: `Bearer ${login.json().token}` };
+      const before = (await app.inject({ method: 'GET', url: '/api/comments/cmt_1', headers })).json();
+      assert.deepEqual(
+        before.images.map((image: { id: string; kind: string; commitSha: string | null }) => [
+          image.id,
+          image.kind,
+          image.commitSha,
+        ]),
+        [['img_00000000000000000000000001', 'attachment', null]],
+      );
+      const sendNow = () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/comments/cmt_1/images?now=true',
+          headers: { ...headers, 'content-type': 'image/jpeg' },
+          payload: cleanJpeg,
+        });
+      const first = await sendNow();
+      assert.equal(first.statusCode, 201, first.body);
+      assert.equal(first.json().commitSha, 'abcdef1');
+      const second = await sendNow();
+      assert.equal(second.statusCode, 201, second.body);
+      const after = (await app.inject({ method: 'GET', url: '/api/comments/cmt_1', headers })).json();
+      assert.deepEqual(
+        after.images.map((image: { id: string; kind: string }) => [image.id, image.kind]),
+        [
+          ['img_00000000000000000000000001', 'attachment'],
+          [second.json().id, 'now'],
+        ],
+      );
+      // The index holds one picture of now a comment, whoever writes it.
+      const { db } = app.database;
+      const row = {
+        ...(await db.selectFrom('images').selectAll().where('kind', '=', 'now').executeTakeFirstOrThrow()),
+      };
+      await assert.rejects(
+        db
+          .insertInto('images')
+          .values({ ...row, id: 'img_twin' })
+          .execute(),
+      );
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -15,6 +15,7 @@ const columns = [
   'images.comment_id',
   'images.reply_id',
   'images.event_id',
+  'images.commit_sha',
   'images.author_id',
   'images.content_type',
   'images.size',
@@ -35,6 +36,9 @@ export const listImagesOf = (db: Db, workspaceId: string, commentIds: readonly s
 
 export type ImageRow = Awaited<ReturnType<typeof listImagesOf>>[number];
 
+/** Where an image belongs in its thread. */
+export type ImagePlace = Pick<ImageTable, 'kind' | 'reply_id' | 'event_id' | 'commit_sha'>;
+
 export const presentImage = (row: ImageRow): CommentImage => ({
   id: row.id,
   kind: row.kind,
@@ -43,6 +47,7 @@ export const presentImage = (row: ImageRow): CommentImage => ({
   bytes: Number(row.size),
   replyId: row.reply_id,
   eventId: row.event_id,
+  commitSha: row.commit_sha,
   by: row.author_id ? { id: row.author_id, name: row.author_name ?? 'Former member' } : null,
   createdAt: row.created_at,
 });
@@ -65,13 +70,13 @@ export function storableImage(bytes: unknown): { bytes: Buffer; contentType: str
   }
 }
 
-/** Stores an image of the thread: `kind` attachment, or a verdict's `after` (with its event). */
+/** Stores an image of the thread: `kind` attachment, a verdict's `after` (with its event), or the picture of `now` (with its commit). */
 export async function insertImage(
   db: Db,
   actor: Actor,
   comment: { id: string },
   image: { bytes: Buffer; contentType: string },
-  place: Pick<ImageTable, 'kind' | 'reply_id' | 'event_id'>,
+  place: ImagePlace,
   at: string,
 ): Promise<ImageRow> {
   const row: ImageTable = {

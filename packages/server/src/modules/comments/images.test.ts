@@ -188,4 +188,108 @@ describe('images of a thread: attached without their metadata, read like the scr
     await call(t.app, 'POST', `/api/comments/${id}/verify`, { token: author.token, body: { ok: true } });
     assert.equal((await after(author)).statusCode, 201);
   });
+
+  describe('the picture of now, while a fix waits for its verdict', () => {
+    const sendNow = (who: { token: string }, commentId: string, query = 'now=true') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/comments/${commentId}/images?${query}`,
+        headers: { authorization: `Bearer ${who.token}`, 'content-type': 'image/png' },
+        payload: cleanPng,
+      });
+    const thread = async (id: string) => (await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body;
+    const nowRows = (id: string) =>
+      t.app.database.db
+        .selectFrom('images')
+        .select('id')
+        .where('comment_id', '=', id)
+        .where('kind', '=', 'now')
+        .execute();
+
+    test('taken while applied and while Live, by those who may verify it; the latest replaces the one before, with the commit it was taken for', async () => {
+      const client = await addClient(t.app, admin, project.key, 'Nora Now');
+      const { id } = await createComment(t.app, client, project.key, 'The price wraps');
+      const early = await sendNow(client, id);
+      assert.equal(early.statusCode, 409, 'open: no fix waits');
+      assert.match(early.json().detail, /waits for its verdict; this comment is open/);
+      await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: member.token, body: { commitSha: 'ABCDEF1' } });
+      const first = await sendNow(client, id);
+      assert.equal(first.statusCode, 201, first.body);
+      assert.equal(first.json().kind, 'now');
+      assert.equal(first.json().commitSha, 'abcdef1', 'the fix’s commit, as stored');
+      assert.equal(first.json().by.name, 'Nora Now');
+      assert.equal((await sendNow(member, id)).statusCode, 403, 'a member does not verify it');
+      assert.equal((await sendNow(client, id, 'now=true&verdict=true')).statusCode, 400, 'now goes alone');
+      await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
+        token: member.token,
+        body: { sha: 'abcdef1' },
+      });
+      assert.ok((await thread(id)).deployedAt, 'Live');
+      const second = await sendNow(client, id);
+      assert.equal(second.statusCode, 201, 'Live, still waiting for the verdict');
+      const byAdmin = await sendNow(admin, id);
+      assert.equal(byAdmin.statusCode, 201, 'an admin may verify it');
+      const images = (await thread(id)).images;
+      assert.deepEqual(
+        images.map((image: { id: string; kind: string; by: { name: string } }) => [
+          image.id,
+          image.kind,
+          image.by.name,
+        ]),
+        [[byAdmin.json().id, 'now', 'Ada Admin']],
+        'one picture of now: the latest',
+      );
+      assert.equal((await nowRows(id)).length, 1, 'the ones before deleted, bytes and all');
+      assert.equal((await read(admin, first.json().url)).statusCode, 404);
+      const latest = await read(client, byAdmin.json().url);
+      assert.equal(latest.statusCode, 200, 'read by whoever reads the comment');
+      assert.deepEqual(latest.rawPayload, cleanPng);
+    });
+
+    test('refused once the fix has its verdict (Verified, or Not fixed), which keeps the last picture of now as it was', async () => {
+      const author = await addMember(t.app, admin, 'member', 'Vic Verdict');
+      const verified = await createComment(t.app, author, project.key, 'Verified soon');
+      const rejected = await createComment(t.app, author, project.key, 'Rejected soon');
+      for (const { id } of [verified, rejected]) {
+        await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: member.token, body: {} });
+        assert.equal((await sendNow(author, id)).statusCode, 201);
+      }
+      await call(t.app, 'POST', `/api/comments/${verified.id}/verify`, { token: author.token, body: { ok: true } });
+      await call(t.app, 'POST', `/api/comments/${rejected.id}/verify`, {
+        token: author.token,
+        body: { ok: false, note: 'Still wraps' },
+      });
+      const late = await sendNow(author, verified.id);
+      assert.equal(late.statusCode, 409);
+      assert.match(late.json().detail, /verified/);
+      assert.equal((await sendNow(author, rejected.id)).statusCode, 409, 'reopened: no fix waits');
+      for (const { id } of [verified, rejected]) {
+        const kinds = (await thread(id)).images.map((image: { kind: string }) => image.kind);
+        assert.deepEqual(kinds, ['now'], 'kept through the verdict');
+      }
+      // The next fix's picture replaces it.
+      await call(t.app, 'POST', `/api/comments/${rejected.id}/apply`, { token: member.token, body: {} });
+      assert.equal((await sendNow(author, rejected.id)).statusCode, 201);
+      assert.equal((await nowRows(rejected.id)).length, 1);
+    });
+
+    test('several at once leave one; none takes the place of an attachment; another workspace gets 404 and writes nothing', async () => {
+      const { id } = await createComment(t.app, admin, project.key, 'Sent twice at once');
+      await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: member.token, body: {} });
+      const answers = await Promise.all([1, 2, 3, 4].map(() => sendNow(admin, id)));
+      assert.deepEqual(
+        answers.map((answer) => answer.statusCode),
+        [201, 201, 201, 201],
+      );
+      assert.equal((await nowRows(id)).length, 1);
+      for (let i = 0; i < IMAGES_PER_COMMENT_MAX; i++)
+        assert.equal((await send(admin, id, cleanPng, 'image/png')).statusCode, 201);
+      const stranger = await signUp(t.app, 'Stranger Now');
+      const before = await t.app.database.db.selectFrom('images').select('id').execute();
+      assert.equal((await sendNow(stranger, id)).statusCode, 404);
+      const [now] = await nowRows(id);
+      assert.equal((await read(stranger, `/api/comments/${id}/images/${now?.id}`)).statusCode, 404);
+      assert.equal((await t.app.database.db.selectFrom('images').select('id').execute()).length, before.length);
+    });
+  });
 });

@@ -3,71 +3,75 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { forbidden, invalidState, notFound } from '../../errors.js';
+import { forbidden, invalidField, invalidState, notFound } from '../../errors.js';
 import { nowIso } from '../../ids.js';
 import { authorizeOnComment } from '../../policy.js';
-import { insertImage, presentImage, storableImage } from './image-store.js';
+import { type ImagePlace, insertImage, presentImage, storableImage } from './image-store.js';
 import * as repo from './repo.js';
 import { type CommentDeps, requireComment } from './service.js';
 
 // The images of a comment's thread: attached to the comment (its author, or the team) or to a
-// reply (its author), or the element as the author saw it when giving a verdict (`after`).
-// Stored without metadata, served like the screenshot: to whoever may read the comment.
+// reply (its author), the element as the author saw it when giving a verdict (`after`), or as
+// their widget saw it last while the fix waits for that verdict (`now`, one a comment: a new
+// one replaces it). Stored without metadata, served like the screenshot: to whoever may read
+// the comment.
 
 /**
- * Attaches an image to the comment, or to `replyId` (the caller's own reply to it). Its type is
- * read from its bytes, its metadata removed; a thread holds at most 20 (409 past that).
+ * Attaches an image to the comment, to `replyId` (the caller's own reply to it), to the
+ * caller's latest verdict (`verdict`), or as the comment's picture of now (`now`). Its type is
+ * read from its bytes, its metadata removed; a thread holds at most 20 attached (409 past that).
  */
 export async function attachImage(
   deps: CommentDeps,
   actor: Actor,
   commentId: string,
   bytes: unknown,
-  { reply: replyId, verdict }: ImageQuery,
+  { reply: replyId, verdict, now: ofNow }: ImageQuery,
 ): Promise<CommentImage> {
+  if (ofNow && (verdict || replyId !== undefined)) throw invalidField('/now', 'goes alone: not with reply or verdict');
   const comment = await requireComment(deps.db, actor, commentId);
-  if (replyId === undefined && !verdict) authorizeOnComment(actor, 'comment.attachImage', comment);
+  if (ofNow) authorizeOnComment(actor, 'comment.sendNow', comment);
+  else if (replyId === undefined && !verdict) authorizeOnComment(actor, 'comment.attachImage', comment);
   const image = storableImage(bytes);
   return inTransaction(deps.db, async (trx) => {
-    const now = nowIso(deps.clock);
-    if (verdict) {
-      const row = await insertImage(trx, actor, comment, image, await verdictPlace(trx, actor, comment.id), now);
-      await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
-      await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-      return presentImage(row);
-    }
-    if (replyId !== undefined) {
-      const reply = await trx
-        .selectFrom('replies')
-        .select('author_id')
-        .where('workspace_id', '=', actor.workspaceId)
-        .where('comment_id', '=', comment.id)
-        .where('id', '=', replyId)
-        .executeTakeFirst();
-      if (!reply) throw notFound('Reply');
-      if (reply.author_id !== actor.id) throw forbidden('Only its author attaches images to a reply.');
-    }
-    const held = await trx
-      .selectFrom('images')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('comment_id', '=', comment.id)
-      .executeTakeFirstOrThrow();
-    if (Number(held.n) >= IMAGES_PER_COMMENT_MAX) {
-      throw invalidState(`A comment's thread holds at most ${IMAGES_PER_COMMENT_MAX} images.`);
-    }
-    const row = await insertImage(
-      trx,
-      actor,
-      comment,
-      image,
-      { kind: 'attachment', reply_id: replyId ?? null, event_id: null },
-      now,
-    );
-    // A change of the comment: whoever waits on it (an agent) hears of its image.
-    await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
+    const place = ofNow
+      ? await nowPlace(trx, deps, actor, comment.id)
+      : verdict
+        ? await verdictPlace(trx, actor, comment.id)
+        : await attachmentPlace(trx, actor, comment.id, replyId);
+    const at = nowIso(deps.clock);
+    const row = await insertImage(trx, actor, comment, image, place, at);
+    // A change of the comment: whoever waits on it (an agent, the console) hears of its image.
+    await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: at });
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
     return presentImage(row);
   });
+}
+
+/** Where an attached image goes: the comment, or `replyId` (the caller's own); 409 past the thread's limit. */
+async function attachmentPlace(db: Db, actor: Actor, commentId: string, replyId: string | undefined) {
+  if (replyId !== undefined) {
+    const reply = await db
+      .selectFrom('replies')
+      .select('author_id')
+      .where('workspace_id', '=', actor.workspaceId)
+      .where('comment_id', '=', commentId)
+      .where('id', '=', replyId)
+      .executeTakeFirst();
+    if (!reply) throw notFound('Reply');
+    if (reply.author_id !== actor.id) throw forbidden('Only its author attaches images to a reply.');
+  }
+  // The picture of now is no attachment: it takes no place of one.
+  const held = await db
+    .selectFrom('images')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('comment_id', '=', commentId)
+    .where('kind', '!=', 'now')
+    .executeTakeFirstOrThrow();
+  if (Number(held.n) >= IMAGES_PER_COMMENT_MAX) {
+    throw invalidState(`A comment's thread holds at most ${IMAGES_PER_COMMENT_MAX} images.`);
+  }
+  return { kind: 'attachment', reply_id: replyId ?? null, event_id: null, commit_sha: null } satisfies ImagePlace;
 }
 
 /**
@@ -88,7 +92,32 @@ async function verdictPlace(db: Db, actor: Actor, commentId: string) {
   }
   const taken = await db.selectFrom('images').select('id').where('event_id', '=', verdict.id).executeTakeFirst();
   if (taken) throw invalidState('This verdict has its picture of after already.');
-  return { kind: 'after' as const, reply_id: null, event_id: verdict.id };
+  return { kind: 'after', reply_id: null, event_id: verdict.id, commit_sha: null } satisfies ImagePlace;
+}
+
+/**
+ * Where the picture of "now" goes: in place of the comment's one before (deleted, bytes and
+ * all), while its fix waits for a verdict (applied or Live, not verified); 409 otherwise. The
+ * comment's row is locked first and read again: two pictures at once replace one another, and
+ * a verdict given meanwhile is seen.
+ */
+async function nowPlace(trx: Db, deps: CommentDeps, actor: Actor, commentId: string) {
+  await deps.database.lockComment(trx, actor.workspaceId, commentId);
+  const comment = await requireComment(trx, actor, commentId);
+  if (comment.status !== 'applied' || comment.verified_at) {
+    throw invalidState(
+      comment.verified_at
+        ? 'This fix is verified: the picture of now is for a fix that waits for its verdict.'
+        : `The picture of now is for a fix that waits for its verdict; this comment is ${comment.status}.`,
+    );
+  }
+  await trx
+    .deleteFrom('images')
+    .where('workspace_id', '=', actor.workspaceId)
+    .where('comment_id', '=', commentId)
+    .where('kind', '=', 'now')
+    .execute();
+  return { kind: 'now', reply_id: null, event_id: null, commit_sha: comment.commit_sha } satisfies ImagePlace;
 }
 
 /** An image's bytes, for whoever may read its comment; 404 otherwise (another workspace's included). */
