@@ -363,6 +363,17 @@ export function requestArbitrary(route: RegisteredRoute, world: World): fc.Arbit
     });
 }
 
+/**
+ * The query strings a route is tried with besides none: each switch of its query (a boolean)
+ * turned on, since a switch may take the request down another path (`?now=true`).
+ */
+export function switchQueries(route: RegisteredRoute): string[] {
+  const properties = ((route.schema?.querystring as Schema | undefined)?.properties ?? {}) as Record<string, Schema>;
+  return Object.entries(properties)
+    .filter(([, property]) => property.type === 'boolean')
+    .map(([name]) => `?${name}=true`);
+}
+
 /** The example body of a route (from its schema's `examples`), for requests that must pass validation. */
 export function exampleBody(route: RegisteredRoute): unknown {
   const body = route.schema?.body as Schema | undefined;

@@ -17,6 +17,7 @@ import {
   type Role,
   rowCounts,
   signInAgain,
+  switchQueries,
   type World,
 } from './route-table.js';
 
@@ -68,14 +69,16 @@ describe('tenancy matrix: every route x every role x a resource it may not reach
           for (const value of foreignValues) {
             const values = Object.fromEntries(paramNames(route).map((n) => [n, world.own[n]?.[0] ?? 'x']));
             values[name] = encodeURIComponent(value);
-            const url = pathWith(route, values);
-            const before = counts;
-            const answer = await send(role, route.method, url, exampleBody(route));
-            const where = `${role}: ${route.method} ${url} -> ${answer.statusCode} ${answer.body.slice(0, 200)}`;
-            assert.ok([403, 404].includes(answer.statusCode), where);
-            assert.equal(answer.json().code, answer.statusCode === 404 ? 'not_found' : 'forbidden', where);
-            counts = await rowCounts(t.app);
-            assert.deepEqual(counts, before, `wrote: ${where}`);
+            for (const query of ['', ...switchQueries(route)]) {
+              const url = `${pathWith(route, values)}${query}`;
+              const before = counts;
+              const answer = await send(role, route.method, url, exampleBody(route));
+              const where = `${role}: ${route.method} ${url} -> ${answer.statusCode} ${answer.body.slice(0, 200)}`;
+              assert.ok([403, 404].includes(answer.statusCode), where);
+              assert.equal(answer.json().code, answer.statusCode === 404 ? 'not_found' : 'forbidden', where);
+              counts = await rowCounts(t.app);
+              assert.deepEqual(counts, before, `wrote: ${where}`);
+            }
           }
         }
       }
