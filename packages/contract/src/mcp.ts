@@ -104,7 +104,9 @@ function full(comment: CommentWithReplies) {
       what:
         image.kind === 'after'
           ? 'the element as its author saw it when giving a verdict'
-          : `attached by ${image.by?.name ?? 'a former member'}${image.replyId ? ' to a reply' : ''}`,
+          : image.kind === 'now'
+            ? `the element as its author's widget saw it last while the fix waits for their verdict (commit ${image.commitSha ?? 'none'})`
+            : `attached by ${image.by?.name ?? 'a former member'}${image.replyId ? ' to a reply' : ''}`,
       reply: image.replyId,
       at: image.createdAt,
     })),
@@ -168,7 +170,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
     },
     get_feedback: {
       description:
-        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these; from a development build, `pinned.source`: the components that render it and the file and line it is written in), the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, the images people attached (and the element as its author saw it when giving a verdict), its timeline (who applied it in which commit and how, the build that took it Live, the author’s verdicts; `fix` sums up the latest fix in one line), and the screenshot and the thread’s images (at most 6, the latest) as images, in the order `images` lists them after the screenshot.',
+        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these; from a development build, `pinned.source`: the components that render it and the file and line it is written in), the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, the images people attached (and the element as its author saw it when giving a verdict, or last while the fix waits for it), its timeline (who applied it in which commit and how, the build that took it Live, the author’s verdicts; `fix` sums up the latest fix in one line), and the screenshot and the thread’s images (at most 6, the latest) as images, in the order `images` lists them after the screenshot.',
       input: Id,
       run: async (args) => {
         const comment = await host.send('GET /api/comments/{id}', { params: { id: String(args.id) } });

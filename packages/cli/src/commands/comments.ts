@@ -94,7 +94,9 @@ export function printComment(comment: CommentWithReplies): void {
     const what =
       image.kind === 'after'
         ? 'after (the element at the verdict)'
-        : `attached by ${image.by?.name ?? 'a former member'}`;
+        : image.kind === 'now'
+          ? `now (the element while the fix waits for its verdict, commit ${image.commitSha?.slice(0, 7) ?? 'none'})`
+          : `attached by ${image.by?.name ?? 'a former member'}`;
     printData(
       `  image     ${image.id}: ${what}${image.replyId ? ' to a reply' : ''}, ${Math.round(image.bytes / 1024)} KB`,
     );
