@@ -209,6 +209,16 @@ describe(`exporting a workspace's comments (${dialect})`, () => {
     });
     assert.equal(image.statusCode, 201, image.body);
     const imageFile = `${site.key}/${first}/${image.json().id}.jpg`;
+    // The picture of now (the fix waits for its verdict) goes like the thread's other images.
+    await call(t.app, 'POST', `/api/comments/${first}/apply`, { token: admin.token, body: { commitSha: 'abcdef1' } });
+    const now = await t.app.inject({
+      method: 'POST',
+      url: `/api/comments/${first}/images?now=true`,
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/jpeg' },
+      payload: cleanJpeg,
+    });
+    assert.equal(now.statusCode, 201, now.body);
+    const nowFile = `${site.key}/${first}/${now.json().id}.jpg`;
     const zip = (query: string, token = admin.token) =>
       t.app.inject({
         method: 'GET',
@@ -225,7 +235,21 @@ describe(`exporting a workspace's comments (${dialect})`, () => {
     const files = await unzip(all.rawPayload);
     assert.deepEqual(
       [...files.keys()].sort(),
-      [`${shop.key}/${tricky}.png`, `${site.key}/${first}.png`, imageFile].sort(),
+      [`${shop.key}/${tricky}.png`, `${site.key}/${first}.png`, imageFile, nowFile].sort(),
+    );
+    assert.deepEqual(files.get(nowFile), cleanJpeg);
+    const listed = (await download('')).body
+      .trimEnd()
+      .split('\n')
+      .map((text) => JSON.parse(text))
+      .find((line) => line.id === first);
+    assert.deepEqual(
+      listed.images.map((i: { kind: string; commitSha: string | null }) => [i.kind, i.commitSha]),
+      [
+        ['attachment', null],
+        ['now', 'abcdef1'],
+      ],
+      'the export lists it, with its commit',
     );
     assert.deepEqual(files.get(`${site.key}/${first}.png`), png(1));
     assert.deepEqual(files.get(imageFile), cleanJpeg);
