@@ -3,7 +3,7 @@
 import type { Translate } from '@svc/contract/i18n';
 import type { PinTracker } from './anchoring/index.js';
 import { type ChunkSource, loadChunk } from './chunks.js';
-import { anchorsOfPage } from './pinned.js';
+import { anchorsOfPage, fixedPins } from './pinned.js';
 import type { Shell } from './shell.js';
 import type { Store } from './store.js';
 import { pinsView } from './views/pins.js';
@@ -37,7 +37,8 @@ export class PinLayer {
 
   /**
    * Hands this page's anchors to the tracker, loading the anchoring the first time a page has
-   * any; the pins and the "not found" list follow what it reports (`view.place`).
+   * any, with those whose comment was fixed; the pins and the "not found" list follow what it
+   * reports (`view.place`).
    */
   follow(): void {
     const anchors = this.store.session.user ? anchorsOfPage(this.store) : new Map();
@@ -45,7 +46,7 @@ export class PinLayer {
     void this.anchoring()
       .then((anchoring) => {
         this.tracker ??= new anchoring.PinTracker(this.shell.host, (placements) => this.store.view.place(placements));
-        this.tracker.set(anchors);
+        this.tracker.set(anchors, fixedPins(this.store, anchors));
       })
       .catch(() => {});
   }

@@ -12,6 +12,14 @@ export function anchorsOfPage(store: Store): Map<string, Anchor> {
   return anchors;
 }
 
+/**
+ * Of `anchors`, the pins whose comment was fixed (applied: Live or not, verified or not): the fix
+ * may have changed their element (a price, a label reworded), so they are looked for expecting that.
+ */
+export function fixedPins(store: Store, anchors: Map<string, Anchor>): Set<string> {
+  return new Set([...anchors.keys()].filter((id) => store.comment(id)?.status === 'applied'));
+}
+
 /** The number of each pinned comment of this page, shared by its pin and its card: by age, so a pin keeps its number. */
 export function pinNumbers(store: Store): Map<string, number> {
   const anchors = anchorsOfPage(store);
