@@ -63,7 +63,12 @@ export function panelActions(host: PanelHost): Actions {
   };
   const pictureNow = async (id: string) => {
     const element = host.elementOf(id);
-    if (!element) return null;
+    if (!element) {
+      // A comment about the whole page (on it): the window as it is now.
+      const c = store.comment(id);
+      const wholePage = c && !c.anchor && c.pageUrl === store.page();
+      return wholePage ? host.screenshot(null).catch(() => null) : null;
+    }
     const box = element.getBoundingClientRect();
     const shot = await host.screenshot(element).catch(() => null);
     return shot && croppedAround(shot, box, innerWidth);

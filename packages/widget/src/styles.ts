@@ -56,6 +56,9 @@ export const panelStyles = `
 .before-after figure>:first-child{height:120px;margin:0}
 .before-after img{width:100%;object-fit:contain;border:1px solid var(--pf-line);border-radius:4px;background:#fff;display:block}
 .before-after figcaption{font-size:12px;color:var(--pf-muted);margin-top:2px}
+.before-after figure .gone{height:auto;min-height:120px;font-size:13px;overflow-wrap:anywhere}
+.gone p{margin:0 0 6px}
+.gone .btn{white-space:normal;text-align:start}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mentioning{position:relative}
 .people{position:absolute;inset-inline:0;top:100%;z-index:2;margin:2px 0 0;padding:4px 0;list-style:none;background:#fff;border:1px solid var(--pf-line);border-radius:6px;box-shadow:0 4px 14px rgba(0,0,0,.15);max-height:180px;overflow:auto}
@@ -124,7 +127,7 @@ label{display:block;font-weight:600;margin:8px 0 4px}
 .toggle,.whose{display:flex;align-items:center;gap:6px;font-size:13px;color:var(--pf-muted);margin-bottom:8px;font-weight:400}
 .toggle input{width:auto}
 .moved{color:#92400e;font-weight:600}
-.missing strong,strong.missing{color:#b91c1c;font-weight:600}
+strong.missing{color:#b91c1c;font-weight:600}
 section.missing{margin-top:12px;padding-top:8px;border-top:1px solid var(--pf-line)}
 section.missing h3{font-size:14px;margin:0 0 4px}
 .shot{display:block;border:1px solid var(--pf-line);border-radius:6px;padding:0;background:none;margin:6px 0;max-width:100%}

@@ -177,6 +177,11 @@ export const messages: WidgetTranslation = {
   'verify.now': 'Jetzt',
   'verify.noBefore': 'Der Screenshot konnte nicht angezeigt werden.',
   'verify.notHere': 'Nicht auf dieser Seite',
+  'verify.looking': 'Wird auf der Seite gesucht …',
+  'verify.gone':
+    'Der Teil der Seite, auf den Sie gezeigt haben, ist nicht mehr da – die Korrektur hat ihn vielleicht geändert oder entfernt.',
+  'verify.pointAgain': 'Erneut darauf zeigen',
+  'verify.noNow': 'Das Bild davon, wie es jetzt aussieht, konnte nicht aufgenommen werden.',
   'verify.question': 'Ist es behoben?',
   'verify.verified': 'Bestätigt',
   'verify.notFixed': 'Nicht behoben',

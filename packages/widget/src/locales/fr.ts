@@ -176,6 +176,11 @@ export const messages: WidgetTranslation = {
   'verify.now': 'Maintenant',
   'verify.noBefore': 'La capture n’a pas pu être affichée.',
   'verify.notHere': 'Pas sur cette page',
+  'verify.looking': 'Recherche sur la page…',
+  'verify.gone':
+    'La partie de la page que vous aviez désignée n’est plus là — le correctif l’a peut-être modifiée ou retirée.',
+  'verify.pointAgain': 'La désigner à nouveau',
+  'verify.noNow': 'L’image de son état actuel n’a pas pu être prise.',
   'verify.question': 'Est-ce corrigé ?',
   'verify.verified': 'Vérifié',
   'verify.notFixed': 'Pas corrigé',

@@ -175,6 +175,11 @@ export const messages: WidgetTranslation = {
   'verify.now': 'Adesso',
   'verify.noBefore': 'Non è stato possibile mostrare lo screenshot.',
   'verify.notHere': 'Non è in questa pagina',
+  'verify.looking': 'Lo sto cercando nella pagina…',
+  'verify.gone':
+    'La parte della pagina che avevi indicato non c’è più — la correzione potrebbe averla cambiata o rimossa.',
+  'verify.pointAgain': 'Indicala di nuovo',
+  'verify.noNow': 'Non è stato possibile scattare l’immagine di com’è ora.',
   'verify.question': 'È risolto?',
   'verify.verified': 'Verificato',
   'verify.notFixed': 'Non risolto',

@@ -175,6 +175,11 @@ export const messages: WidgetTranslation = {
   'verify.now': 'Nu',
   'verify.noBefore': 'De screenshot kon niet worden getoond.',
   'verify.notHere': 'Niet op deze pagina',
+  'verify.looking': 'Wordt gezocht op de pagina…',
+  'verify.gone':
+    'Het deel van de pagina dat u aanwees is er niet meer — de oplossing heeft het misschien veranderd of verwijderd.',
+  'verify.pointAgain': 'Opnieuw aanwijzen',
+  'verify.noNow': 'De afbeelding van hoe het er nu uitziet kon niet worden gemaakt.',
   'verify.question': 'Is het opgelost?',
   'verify.verified': 'Geverifieerd',
   'verify.notFixed': 'Niet opgelost',

@@ -2,14 +2,13 @@ import type { Comment } from '@svc/contract';
 import { croppedAround } from '@svc/contract/image-encoding';
 import { h } from '../dom.js';
 import type { Store } from '../store.js';
+import type { Actions } from './actions.js';
 
 // Before and after, for the author asked to verify a fix: what they reported (the screenshot,
 // cropped around the pinned element, marks and all) beside the element as it is now on this
 // page, so that the verdict is given looking at both. The picture of now is kept and sent with
-// the verdict (see panel-actions' verify).
-
-/** Takes the picture of the comment's element as it is now on this page; null when it is not here. */
-export type TakeNow = (id: string) => Promise<Blob | null>;
+// the verdict (see panel-actions' verify); the author's is also kept on the server while the
+// fix waits, so that the team sees what its author sees.
 
 /** Object URLs of the pictures shown, by comment, commit and side: made once each. */
 const pictures = new Map<string, Promise<{ blob: Blob; url: string } | null>>();
@@ -25,10 +24,20 @@ const picture = (key: string, make: () => Promise<Blob | null>) => {
   return made;
 };
 
+/** The picture of now is of one element at one fix: a new commit or a moved pin makes another. */
+const nowKey = (c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>) => `now:${c.id}:${c.commitSha}:${c.repinned?.at}`;
+
 /** The picture of now the card showed, to send with the verdict; null when there is none. */
-export async function nowShown(c: Pick<Comment, 'id' | 'commitSha'>): Promise<Blob | null> {
-  return (await pictures.get(`now:${c.id}:${c.commitSha}`))?.blob ?? null;
+export async function nowShown(c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>): Promise<Blob | null> {
+  return (await pictures.get(nowKey(c)))?.blob ?? null;
 }
+
+/** A fix that waits for this person's verdict: applied (Live or not: Live is applied and deployed), not yet verified. */
+export const awaitsVerdict = (c: Comment) => c.can.verify && c.status === 'applied' && !c.verifiedAt;
+
+/** A fix that waits for this person's verdict, whose element is not on its page any more: they may point at it again. */
+export const elementGone = (store: Store, c: Comment) =>
+  awaitsVerdict(c) && c.anchor !== null && c.pageUrl === store.page() && store.view.placements.get(c.id) === null;
 
 /** The comment's screenshot, cropped around where its element was. */
 async function before(store: Store, c: Comment): Promise<Blob | null> {
@@ -39,9 +48,48 @@ async function before(store: Store, c: Comment): Promise<Blob | null> {
   return box && c.context ? croppedAround(shot, box, c.context.viewport.width) : shot;
 }
 
+/**
+ * The element now, taken once the pin is found; the author's picture is kept on the server
+ * (once per comment, commit and pin in a page visit: `picture` makes it once).
+ */
+function now(store: Store, actions: Actions, c: Comment) {
+  return picture(nowKey(c), async () => {
+    const shot = await actions.pictureNow(c.id);
+    if (shot && c.author.id === store.session.user?.id) {
+      void store.api
+        .call('POST /api/comments/{id}/images', { params: { id: c.id }, query: { now: true }, body: shot })
+        .catch(() => null);
+    }
+    return shot;
+  });
+}
+
+/** What stands for the picture of now when there is none to take: why, in the reader's words. */
+function nowUntaken(store: Store, actions: Actions, c: Comment): Node | null {
+  const { t } = store.i18n;
+  if (c.pageUrl !== store.page()) return h('p', { class: 'muted' }, t('verify.notHere'));
+  if (!c.anchor) return null;
+  const placed = store.view.placements.get(c.id);
+  // Not looked for yet (the pins load after the cards): taken when it is found.
+  if (placed === undefined) return h('p', { class: 'muted' }, t('verify.looking'));
+  if (placed) return null;
+  return h(
+    'div',
+    { class: 'gone' },
+    h('p', null, t('verify.gone')),
+    c.can.repin
+      ? h(
+          'button',
+          { class: 'btn', type: 'button', id: `svc-point-again-${c.id}`, onClick: () => actions.repin(c.id) },
+          t('verify.pointAgain'),
+        )
+      : null,
+  );
+}
+
 /** Before and now, side by side; only for a fix that waits for this person's verdict. */
-export function beforeAfter(store: Store, takeNow: TakeNow, c: Comment): Node | null {
-  if (!c.can.verify || c.status !== 'applied' || c.verifiedAt) return null;
+export function beforeAfter(store: Store, actions: Actions, c: Comment): Node | null {
+  if (!awaitsVerdict(c)) return null;
   const { t } = store.i18n;
   const side = (caption: string, made: Promise<{ url: string } | null>, missing: string) => {
     const image = h('img', { alt: caption });
@@ -52,6 +100,7 @@ export function beforeAfter(store: Store, takeNow: TakeNow, c: Comment): Node | 
     });
     return figure;
   };
+  const untaken = nowUntaken(store, actions, c);
   return h(
     'div',
     { class: 'before-after', role: 'group', 'aria-label': t('verify.compare') },
@@ -62,10 +111,8 @@ export function beforeAfter(store: Store, takeNow: TakeNow, c: Comment): Node | 
           t('verify.noBefore'),
         )
       : null,
-    side(
-      t('verify.now'),
-      picture(`now:${c.id}:${c.commitSha}`, () => takeNow(c.id)),
-      t('verify.notHere'),
-    ),
+    untaken
+      ? h('figure', null, untaken, h('figcaption', null, t('verify.now')))
+      : side(t('verify.now'), now(store, actions, c), t('verify.noNow')),
   );
 }

@@ -6,7 +6,7 @@ import { h, timeAgo } from '../dom.js';
 import type { MessageId } from '../i18n.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
-import { beforeAfter } from './before-after.js';
+import { beforeAfter, elementGone } from './before-after.js';
 import { formError } from './form.js';
 import { imageAttacher, threadImages } from './image-attach.js';
 import { labelChips, labelMenu } from './labels-menu.js';
@@ -48,7 +48,8 @@ function triageActions(store: Store, actions: Actions, c: Comment): Node | null 
     can.reopen && !can.verify ? button('triage.reopen', 'reopen', () => actions.triage(c.id, 'reopen')) : null,
     can.archive ? button('triage.archive', 'archive', () => actions.triage(c.id, 'archive')) : null,
     can.delete ? button('triage.delete', 'delete', () => actions.setDeleting(c.id)) : null,
-    can.repin && here
+    // Its element gone after a fix: its before and after offers to point at it again.
+    can.repin && here && !elementGone(store, c)
       ? button(c.anchor ? 'triage.movePin' : 'triage.pinToElement', 'repin', () => actions.repin(c.id))
       : null,
     can.triage ? priorityMenu(store, actions, c) : null,
@@ -81,10 +82,13 @@ function priorityMenu(store: Store, actions: Actions, c: Comment): Node {
   );
 }
 
-/** Where the pin is on this page: found (nothing to say), perhaps on a changed element, or not found. */
-function whereabouts(store: Store, id: string): Node | null {
-  const placed = store.view.placements.get(id);
-  if (placed === undefined || placed?.confidence === 'sure') return null;
+/**
+ * Where the pin is on this page: found (nothing to say), perhaps on a changed element, or not
+ * found (unless its before and after says so, in the words of whoever waits to verify it).
+ */
+function whereabouts(store: Store, c: Comment): Node | null {
+  const placed = store.view.placements.get(c.id);
+  if (placed === undefined || placed?.confidence === 'sure' || elementGone(store, c)) return null;
   return h(
     'strong',
     { class: placed ? 'moved' : 'missing' },
@@ -210,7 +214,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
           'div',
           { class: 'muted' },
           t('comment.about', { element: store.view.words(c) }),
-          here ? whereabouts(store, c.id) : null,
+          here ? whereabouts(store, c) : null,
         )
       : null,
     c.assignee
@@ -259,7 +263,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
             : null,
         )
       : null,
-    c.can.verify ? beforeAfter(store, (id) => actions.pictureNow(id), c) : null,
+    beforeAfter(store, actions, c),
     c.can.verify ? verifyControls(store, actions, c) : null,
     details(store, actions, c),
     triageActions(store, actions, c),
