@@ -92,7 +92,7 @@ function fixturePage(apiBase: string, params: URLSearchParams): string {
   const build = params.get('build');
   return `<!doctype html>
 <html lang="en"${build ? ` data-build-sha="${build}"` : ''}>
-<head><meta charset="utf-8"><title>Pricing</title>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Pricing</title>
 <style>
   /* Hostile page styles: the widget must not inherit or be hit by them. */
   * { color: rgb(255, 0, 0) !important; font-family: serif; }
@@ -111,7 +111,7 @@ function fixturePage(apiBase: string, params: URLSearchParams): string {
   }</head>
 <body>
 <h1 id="headline">Simple pricing</h1>
-${
+${menu(params.get('release'))}${
   params.has('broken')
     ? `<form><label>Password <input id="secret" type="password" value="hunter2hunter2" style="width:220px;height:30px;font-size:24px;color:#000"></label></form>
 <div id="masked" data-svc-mask style="width:220px;height:30px;font-size:24px;color:#000">Card 4242 4242</div>
@@ -134,6 +134,21 @@ ${
 </body></html>`;
 }
 
+/**
+ * With `?release=first` or `?release=next` (one page: the query is no part of its identity), a
+ * café's menu as one release shows it and as the next, whose fix changed it: the price and the
+ * order button's label reworded in place, the Sunday offer removed.
+ */
+function menu(release: string | null): string {
+  if (!release) return '';
+  const next = release === 'next';
+  return `<section class="menu">
+  <div class="dish"><h2>Espresso</h2><p class="price">${next ? '€2.10' : '€1.90'}</p></div>
+  <button type="button" id="order">${next ? 'Place your order' : 'Order now'}</button>
+  ${next ? '' : '<p class="offer">Free refill on Sundays</p>'}
+</section>`;
+}
+
 /** The widget on a page: its host element, through whose open shadow root locators reach in. */
 export const widget = (page: Page) => page.locator('[data-svc-widget]');
 
@@ -146,11 +161,13 @@ export async function openWidget(
   stack: Stack,
   member: Member,
   contexts: BrowserContext[],
-  options: { url?: string; viewport?: { width: number; height: number }; locale?: string } = {},
+  options: { url?: string; viewport?: { width: number; height: number }; locale?: string; touch?: boolean } = {},
 ): Promise<Page> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1100, height: 760 },
     ...(options.locale ? { locale: options.locale } : {}),
+    // A phone: taps, not clicks.
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
   });
   contexts.push(context);
   const page = await signedInPage(context, stack, member);
@@ -239,4 +256,13 @@ export async function appliedComment(
     },
   });
   return applied.body as { id: string };
+}
+
+/** Comments `ids` fixed in commit `sha` (applied by the admin, as the CLI does), then that build deployed: Live. */
+export async function fixedAndLive(stack: Stack, ids: string[], sha: string): Promise<void> {
+  const token = stack.admin.token;
+  for (const id of ids)
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token, body: { commitSha: sha } });
+  const build = await call(stack.api.app, 'POST', `/api/projects/${stack.projectKey}/builds`, { token, body: { sha } });
+  if (!build.body.deployedCommentIds?.length) throw new Error(`build ${sha} deployed nothing`);
 }
