@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { call } from '../../server/test/helpers.js';
-import { newReviewer, type Stack, startStack } from './helpers.js';
+import { fixedAndLive, newReviewer, type Stack, startStack } from './helpers.js';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -23,8 +23,8 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
     await stack?.close();
   });
 
-  /** A page of the stack with `token` signed in, the widget's launcher there. */
-  async function open(token: string): Promise<Page> {
+  /** A page of the stack (`url`) with `token` signed in, the widget's launcher there. */
+  async function open(token: string, url = stack.pageUrl()): Promise<Page> {
     const page = await browser.newPage();
     await page.setViewport({ width: 1100, height: 760 });
     await page.evaluateOnNewDocument(
@@ -37,7 +37,7 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
       `svc:token:${stack.apiBase}`,
       token,
     );
-    await page.goto(stack.pageUrl());
+    await page.goto(url);
     await find(page, '.launcher');
     return page;
   }
@@ -172,5 +172,42 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
     );
     const verified = (await read(picked)).timeline.find((event: { kind: string }) => event.kind === 'verified');
     assert.equal(afterImage.eventId, verified.id);
+  });
+
+  test('a fix Live that reworded a button and removed an offer: the button found again, before and now, its picture of now kept; the offer said gone, with Point at it again', async () => {
+    const reviewer = await newReviewer(stack, 'Fiona Fix');
+    const page = await open(reviewer.token, stack.pageUrl({ query: 'release=first' }));
+    const read = async (id: string) =>
+      (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
+    const pinned = async (body: string, selector: string) => {
+      await startComment(page, body, selector);
+      await send(page);
+      const id = await commentId(page, body);
+      await until(async () => (await read(id)).screenshot);
+      return id;
+    };
+    const order = await pinned('Say Place your order', '#order');
+    const offer = await pinned('The Sunday offer ended', 'section.menu .offer');
+    await fixedAndLive(stack, [order, offer], 'f1f0c0def1f0c0def1f0c0def1f0c0def1f0c0de');
+
+    await page.goto(stack.pageUrl({ query: 'release=next' }));
+    await click(page, '.launcher');
+    await click(page, '[role=tab]:last-of-type');
+    const again = await find(page, `#svc-point-again-${offer}`);
+    assert.match(
+      (await again.evaluate((button) => button.closest('.gone')?.textContent)) ?? '',
+      /isn’t here any more — the fix may have changed or removed it/,
+    );
+    // Found again by its id, though its label is the fix's.
+    await until(() =>
+      page.evaluate((id) => {
+        const root = document.querySelector('[data-svc-widget]')?.shadowRoot;
+        const images = root?.querySelectorAll<HTMLImageElement>(`[data-comment="${id}"] .before-after img`) ?? [];
+        return (
+          images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0)
+        );
+      }, order),
+    );
+    await until(async () => (await read(order)).images.find((image: { kind: string }) => image.kind === 'now'));
   });
 });

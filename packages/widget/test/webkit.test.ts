@@ -9,7 +9,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Builder, By, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { call } from '../../server/test/helpers.js';
-import { newReviewer, type Stack, startStack } from './helpers.js';
+import { fixedAndLive, newReviewer, type Stack, startStack } from './helpers.js';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = process.env.WEBKIT_BROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
@@ -193,5 +193,49 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
     );
     const verified = (await read(picked)).timeline.find((event: { kind: string }) => event.kind === 'verified');
     assert.equal(afterImage.eventId, verified.id);
+  });
+
+  test('a fix Live that reworded a button and removed an offer: the button found again, before and now, its picture of now kept (PNG); the offer said gone, with Point at it again', async () => {
+    const reviewer = await newReviewer(stack, 'Wes Webkit');
+    const read = async (id: string) =>
+      (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
+    await browser.get(stack.pageUrl({ query: 'release=first' }));
+    await inPage('localStorage.setItem(arguments[0], arguments[1])', `svc:token:${stack.apiBase}`, reviewer.token);
+    await browser.navigate().refresh();
+    await find('.launcher');
+    const pinned = async (body: string, selector: string) => {
+      await startComment(body, selector);
+      await click('form button[type=submit].primary');
+      const id = await commentId(body);
+      await until(async () => (await read(id)).screenshot);
+      return id;
+    };
+    const order = await pinned('Say Place your order', '#order');
+    const offer = await pinned('The Sunday offer ended', 'section.menu .offer');
+    await fixedAndLive(stack, [order, offer], 'b0a7c0deb0a7c0deb0a7c0deb0a7c0deb0a7c0de');
+
+    await browser.get(stack.pageUrl({ query: 'release=next' }));
+    await click('.launcher');
+    await click('[role=tab]:last-of-type');
+    await find(`#svc-point-again-${offer}`);
+    const said = await inPage<string>(
+      `return document.querySelector('[data-svc-widget]').shadowRoot
+         .querySelector('[data-comment="' + arguments[0] + '"] .gone').textContent`,
+      offer,
+    );
+    assert.match(said, /isn’t here any more — the fix may have changed or removed it/);
+    // Found again by its id, though its label is the fix's.
+    await until(() =>
+      inPage<boolean>(
+        `const images = document.querySelector('[data-svc-widget]').shadowRoot
+           .querySelectorAll('[data-comment="' + arguments[0] + '"] .before-after img');
+         return images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0);`,
+        order,
+      ),
+    );
+    const now = await until(async () =>
+      (await read(order)).images.find((image: { kind: string }) => image.kind === 'now'),
+    );
+    assert.equal(now.contentType, 'image/png');
   });
 });
