@@ -597,49 +597,144 @@ describe('the console in Chromium, served by the server at /', () => {
     await look(phone.page, 'console-images-phone', phone.errors);
   });
 
-  test('before and after: each verdict given with its picture shows beside the screenshot cropped around the element; 1200 and 390 px', async () => {
-    const project = await createProject(stack.api.app, stack.admin);
-    const author = await addMember(stack.api.app, stack.admin, 'member', 'Ben Baker');
-    const created = await call(stack.api.app, 'POST', `/api/projects/${project.key}/comments`, {
-      token: author.token,
-      body: {
-        body: 'The logo is stretched',
-        pageUrl: 'https://app.example.test/',
-        anchor: { selector: 'header img', x: 2, y: 2 },
-        context: {
-          viewport: { width: 24, height: 16 },
-          screen: { width: 24, height: 16 },
-          devicePixelRatio: 1,
-          language: 'en',
-          timeZone: 'UTC',
-          colorScheme: 'light',
-          title: 'Home',
-          url: 'https://app.example.test/',
-          buildSha: null,
-          errors: [],
-          pinnedBox: { x: 12, y: 0, width: 12, height: 16 },
+  /**
+   * A page of an app as Chromium paints it, `width` × 360 CSS px: a header whose "Buy" button is
+   * broken (its label spills out) or fixed. The whole window, or the button with 48 px around it
+   * (what a widget sends of an element), and where the button is.
+   */
+  async function paintedApp(fixed: boolean) {
+    const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
+    try {
+      await page.setContent(`<body style="margin:0;font:16px sans-serif;background:#f4f6fb">
+        <header style="display:flex;justify-content:space-between;align-items:center;padding:24px 32px;background:#1d3557;color:#fff">
+          <strong style="font-size:22px">Shop</strong>
+          <button style="width:${fixed ? 'auto' : '64px'};white-space:nowrap;overflow:${fixed ? 'visible' : 'hidden'};padding:10px 18px;font-size:16px;border:0;border-radius:6px;background:${fixed ? '#2a9d8f' : '#e63946'};color:#fff">Buy now for 19 €</button>
+        </header>
+        <main style="padding:24px 32px"><h1 style="margin:0 0 8px">Spring sale</h1><p>Everything must go.</p></main>
+      </body>`);
+      const box = (await page.locator('button').boundingBox()) ?? { x: 0, y: 0, width: 1, height: 1 };
+      const room = 48;
+      const x = Math.max(0, box.x - room);
+      const y = Math.max(0, box.y - room);
+      const element = await page.screenshot({
+        clip: {
+          x,
+          y,
+          width: Math.min(640 - x, box.width + 2 * room),
+          height: Math.min(360 - y, box.height + 2 * room),
         },
-      },
-    });
-    const id = created.body.id;
-    const image = (url: string, bytes: Buffer, type: string) =>
-      stack.api.app.inject({
-        method: url.endsWith('screenshot') ? 'PUT' : 'POST',
-        url,
-        headers: { authorization: `Bearer ${author.token}`, 'content-type': type },
+      });
+      return { window: await page.screenshot(), element, box };
+    } finally {
+      await page.close();
+    }
+  }
+
+  test('before and after: each verdict beside the reported picture (said plainly when it came without one), and a fix that waits beside the latest picture of now; 1280 and 390 px', async () => {
+    const app = stack.api.app;
+    const project = await createProject(app, stack.admin);
+    const author = await addMember(app, stack.admin, 'member', 'Ben Baker');
+    const [broken, fixed] = [await paintedApp(false), await paintedApp(true)];
+    const report = async (body: string) => {
+      const created = await call(app, 'POST', `/api/projects/${project.key}/comments`, {
+        token: author.token,
+        body: {
+          body,
+          pageUrl: 'https://app.example.test/',
+          anchor: { selector: 'header button', x: 2, y: 2 },
+          context: {
+            viewport: { width: 640, height: 360 },
+            screen: { width: 640, height: 360 },
+            devicePixelRatio: 1,
+            language: 'en',
+            timeZone: 'UTC',
+            colorScheme: 'light',
+            title: 'Shop',
+            url: 'https://app.example.test/',
+            buildSha: null,
+            errors: [],
+            pinnedBox: broken.box,
+          },
+        },
+      });
+      const id = created.body.id as string;
+      assert.equal((await image(id, 'screenshot', broken.window)).statusCode, 200);
+      return id;
+    };
+    const image = (id: string, where: string, bytes: Buffer) =>
+      app.inject({
+        method: where === 'screenshot' ? 'PUT' : 'POST',
+        url: `/api/comments/${id}/${where}`,
+        headers: { authorization: `Bearer ${author.token}`, 'content-type': 'image/png' },
         payload: bytes,
       });
-    assert.equal((await image(`/api/comments/${id}/screenshot`, cleanPng, 'image/png')).statusCode, 200);
-    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token: stack.admin.token, body: {} });
-    await call(stack.api.app, 'POST', `/api/comments/${id}/verify`, { token: author.token, body: { ok: true } });
-    assert.equal((await image(`/api/comments/${id}/images?verdict=true`, cleanWebp, 'image/webp')).statusCode, 201);
-    for (const viewport of [undefined, { width: 390, height: 844 }]) {
-      const { page, errors } = await open(stack.admin, `/comments/${id}`, viewport);
+    const apply = (id: string, commitSha: string) =>
+      call(app, 'POST', `/api/comments/${id}/apply`, { token: stack.admin.token, body: { commitSha } });
+
+    // Not fixed without a picture (an older widget), applied again, and now waiting: its author's widget took the picture of now.
+    const waiting = await report('The Buy button cuts its label');
+    await apply(waiting, 'a1b2c3d');
+    await call(app, 'POST', `/api/comments/${waiting}/verify`, {
+      token: author.token,
+      body: { ok: false, note: 'Still cut' },
+    });
+    await apply(waiting, 'e4f5a6b');
+    assert.equal((await image(waiting, 'images?now=true', fixed.element)).statusCode, 201);
+    // Applied, and nobody has opened the page since.
+    const unseen = await report('The Buy button is red');
+    await apply(unseen, 'c0ffee1');
+    // Verified, with the picture of after.
+    const verified = await report('The price is hidden');
+    await apply(verified, 'bead123');
+    await call(app, 'POST', `/api/comments/${verified}/verify`, { token: author.token, body: { ok: true } });
+    assert.equal((await image(verified, 'images?verdict=true', fixed.element)).statusCode, 201);
+
+    for (const [viewport, suffix] of [
+      [{ width: 1280, height: 900 }, ''],
+      [PHONE, '-phone'],
+    ] as const) {
+      const { page, errors } = await open(stack.admin, `/comments/${waiting}`, viewport);
       await page.getByRole('heading', { name: 'Before and after' }).waitFor();
-      const pair = page.locator('.before-after');
-      await pair.locator('figure', { hasText: 'Before' }).locator('img[src^="blob:"]').waitFor();
-      await pair.locator('figure', { hasText: 'Verified by Ben Baker' }).locator('img[src^="blob:"]').waitFor();
-      await look(page, viewport ? 'console-before-after-phone' : 'console-before-after', errors);
+      const rejected = page.getByRole('region', { name: 'Not fixed, said Ben Baker: “Still cut”' });
+      await rejected.getByText('No picture came with this verdict: the element was not on Ben Baker’s page').waitFor();
+      await rejected.locator('figure', { hasText: 'Before' }).locator('img[src^="blob:"]').waitFor();
+      const now = page.getByRole('region', { name: 'The fix waits for the verdict of Ben Baker' });
+      await now.getByText(/^Now, as Ben Baker saw it, /).waitFor();
+      const pictures = now.locator('img[src^="blob:"]');
+      await pictures.nth(1).waitFor();
+      // One scale: the crops have as many pixels a side, and are shown as wide as each other.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll<HTMLImageElement>('.before-after img')].every((img) => img.style.width),
+      );
+      const [beforeShown, nowShown] = await pictures.evaluateAll((imgs) =>
+        (imgs as HTMLImageElement[]).map((img) => img.getBoundingClientRect().width / img.naturalWidth),
+      );
+      assert.ok(beforeShown && nowShown && Math.abs(beforeShown - nowShown) < 0.01, `${beforeShown} vs ${nowShown}`);
+      assert.ok(((await pictures.nth(1).boundingBox())?.width ?? 0) > 160, 'large enough to judge');
+      // The keyboard reaches each picture (a link to it full size).
+      let focusedIn = '';
+      for (let tab = 0; tab < 40 && !focusedIn; tab++) {
+        await page.keyboard.press('Tab');
+        focusedIn = await page.evaluate(
+          () => document.activeElement?.closest('.before-after')?.querySelector('h3')?.textContent ?? '',
+        );
+      }
+      assert.ok(focusedIn, 'a picture of the pairs takes the focus');
+      await look(page, `console-before-after${suffix}`, errors);
+
+      const second = await open(stack.admin, `/comments/${unseen}`, viewport);
+      await second.page
+        .getByText(
+          'Waiting for Ben Baker to open the page: their widget then takes a picture of the element as it is now.',
+        )
+        .waitFor();
+      await second.page.locator('.before-after img[src^="blob:"]').waitFor();
+      await look(second.page, `console-before-after-waiting${suffix}`, second.errors);
+
+      const third = await open(stack.admin, `/comments/${verified}`, viewport);
+      const pair = third.page.getByRole('region', { name: 'Verified by Ben Baker' });
+      await pair.locator('img[src^="blob:"]').nth(1).waitFor();
+      await look(third.page, `console-before-after-verified${suffix}`, third.errors);
     }
   });
 

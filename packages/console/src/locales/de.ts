@@ -293,6 +293,14 @@ export const messages: ConsoleTranslation = {
   'comment.beforeAfter': 'Vorher und nachher',
   'verify.before': 'Vorher',
   'verify.now': 'Jetzt',
+  'comment.noScreenshot': 'Zu diesem Kommentar kam kein Screenshot.',
+  'comment.noAfter':
+    'Zu diesem Urteil kam kein Bild: Das Element war nicht auf der Seite von {name}, oder das Widget sendet keines.',
+  'comment.atVerdict': 'Beim Urteil, {when}',
+  'comment.fixWaits': 'Die Korrektur wartet auf das Urteil von {author}',
+  'comment.nowBy': 'Jetzt, wie {name} es sah, {when}',
+  'comment.nowWaits':
+    'Wartet darauf, dass {author} die Seite öffnet: Das Widget nimmt dann ein Bild des Elements auf, wie es jetzt ist.',
   'comment.page': 'Seite',
   'comment.openOnPage': 'Auf der Seite öffnen',
   'comment.pinnedTo': 'Angeheftet an',

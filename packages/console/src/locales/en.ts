@@ -289,6 +289,14 @@ export const en = {
   'comment.beforeAfter': 'Before and after',
   'verify.before': 'Before',
   'verify.now': 'Now',
+  'comment.noScreenshot': 'No screenshot came with this comment.',
+  'comment.noAfter':
+    'No picture came with this verdict: the element was not on {name}’s page, or their widget does not send one.',
+  'comment.atVerdict': 'At the verdict, {when}',
+  'comment.fixWaits': 'The fix waits for the verdict of {author}',
+  'comment.nowBy': 'Now, as {name} saw it, {when}',
+  'comment.nowWaits':
+    'Waiting for {author} to open the page: their widget then takes a picture of the element as it is now.',
   'comment.page': 'Page',
   'comment.openOnPage': 'Open on page',
   'comment.pinnedTo': 'Pinned to',

@@ -292,6 +292,14 @@ export const messages: ConsoleTranslation = {
   'comment.beforeAfter': 'Antes y después',
   'verify.before': 'Antes',
   'verify.now': 'Ahora',
+  'comment.noScreenshot': 'Este comentario llegó sin captura de pantalla.',
+  'comment.noAfter':
+    'Este veredicto llegó sin imagen: el elemento no estaba en la página de {name}, o su widget no la envía.',
+  'comment.atVerdict': 'Al dar el veredicto, {when}',
+  'comment.fixWaits': 'La corrección espera el veredicto de {author}',
+  'comment.nowBy': 'Ahora, como lo vio {name}, {when}',
+  'comment.nowWaits':
+    'Esperando a que {author} abra la página: su widget tomará entonces una imagen del elemento tal como está ahora.',
   'comment.page': 'Página',
   'comment.openOnPage': 'Abrir en la página',
   'comment.pinnedTo': 'Fijado a',

@@ -294,6 +294,14 @@ export const messages: ConsoleTranslation = {
   'comment.beforeAfter': 'Avant et après',
   'verify.before': 'Avant',
   'verify.now': 'Maintenant',
+  'comment.noScreenshot': 'Aucune capture d’écran n’accompagne ce commentaire.',
+  'comment.noAfter':
+    'Aucune image n’accompagne ce verdict : l’élément n’était pas sur la page de {name}, ou son widget n’en envoie pas.',
+  'comment.atVerdict': 'Au verdict, {when}',
+  'comment.fixWaits': 'Le correctif attend le verdict de {author}',
+  'comment.nowBy': 'Maintenant, tel que {name} l’a vu, {when}',
+  'comment.nowWaits':
+    'En attente que {author} ouvre la page : son widget prendra alors une image de l’élément tel qu’il est maintenant.',
   'comment.page': 'Page',
   'comment.openOnPage': 'Ouvrir sur la page',
   'comment.pinnedTo': 'Épinglé sur',

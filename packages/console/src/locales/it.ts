@@ -292,6 +292,14 @@ export const messages: ConsoleTranslation = {
   'comment.beforeAfter': 'Prima e dopo',
   'verify.before': 'Prima',
   'verify.now': 'Adesso',
+  'comment.noScreenshot': 'Questo commento è arrivato senza screenshot.',
+  'comment.noAfter':
+    'Questo giudizio è arrivato senza immagine: l’elemento non era nella pagina di {name}, oppure il suo widget non la invia.',
+  'comment.atVerdict': 'Al giudizio, {when}',
+  'comment.fixWaits': 'La correzione attende il giudizio di {author}',
+  'comment.nowBy': 'Adesso, come lo ha visto {name}, {when}',
+  'comment.nowWaits':
+    'In attesa che {author} apra la pagina: il suo widget scatterà allora un’immagine dell’elemento com’è adesso.',
   'comment.page': 'Pagina',
   'comment.openOnPage': 'Apri sulla pagina',
   'comment.pinnedTo': 'Fissato su',

@@ -290,6 +290,13 @@ export const messages: ConsoleTranslation = {
   'comment.beforeAfter': '修正前と修正後',
   'verify.before': '以前',
   'verify.now': '現在',
+  'comment.noScreenshot': 'このコメントにはスクリーンショットがありません。',
+  'comment.noAfter':
+    'この確認には画像がありません。要素が {name} のページになかったか、ウィジェットが画像を送信しません。',
+  'comment.atVerdict': '確認時（{when}）',
+  'comment.fixWaits': '修正は {author} の確認を待っています',
+  'comment.nowBy': '現在、{name} が見た状態（{when}）',
+  'comment.nowWaits': '{author} がページを開くのを待っています。開くとウィジェットが要素の現在の画像を撮ります。',
   'comment.page': 'ページ',
   'comment.openOnPage': 'ページで開く',
   'comment.pinnedTo': 'ピン留め先',

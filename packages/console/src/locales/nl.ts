@@ -290,6 +290,14 @@ export const messages: ConsoleTranslation = {
   'comment.beforeAfter': 'Ervoor en erna',
   'verify.before': 'Eerst',
   'verify.now': 'Nu',
+  'comment.noScreenshot': 'Bij deze opmerking kwam geen schermafbeelding.',
+  'comment.noAfter':
+    'Bij dit oordeel kwam geen afbeelding: het element stond niet op de pagina van {name}, of de widget stuurt er geen.',
+  'comment.atVerdict': 'Bij het oordeel, {when}',
+  'comment.fixWaits': 'De oplossing wacht op het oordeel van {author}',
+  'comment.nowBy': 'Nu, zoals {name} het zag, {when}',
+  'comment.nowWaits':
+    'Wacht tot {author} de pagina opent: de widget maakt dan een afbeelding van het element zoals het nu is.',
   'comment.page': 'Pagina',
   'comment.openOnPage': 'Op de pagina openen',
   'comment.pinnedTo': 'Vastgepind aan',

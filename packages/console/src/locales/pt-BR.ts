@@ -290,6 +290,13 @@ export const messages: ConsoleTranslation = {
   'comment.beforeAfter': 'Antes e depois',
   'verify.before': 'Antes',
   'verify.now': 'Agora',
+  'comment.noScreenshot': 'Este comentário veio sem captura de tela.',
+  'comment.noAfter':
+    'Este veredito veio sem imagem: o elemento não estava na página de {name}, ou o widget dessa pessoa não a envia.',
+  'comment.atVerdict': 'No veredito, {when}',
+  'comment.fixWaits': 'A correção aguarda o veredito de {author}',
+  'comment.nowBy': 'Agora, como {name} viu, {when}',
+  'comment.nowWaits': 'Aguardando {author} abrir a página: o widget então tira uma imagem do elemento como está agora.',
   'comment.page': 'Página',
   'comment.openOnPage': 'Abrir na página',
   'comment.pinnedTo': 'Fixado em',

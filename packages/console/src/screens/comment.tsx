@@ -195,13 +195,7 @@ export function CommentDetail({ id }: { id: string }) {
       ) : null}
       {comment.context ? <ContextFacts context={comment.context} /> : null}
 
-      <BeforeAfter
-        comment={comment}
-        caption={(eventId) => {
-          const verdict = comment.timeline.find((event) => event.id === eventId);
-          return verdict ? timelineSentence(verdict, t) : t('verify.now');
-        }}
-      />
+      <BeforeAfter comment={comment} />
       <CommentTimeline timeline={comment.timeline} />
       <Thread comment={comment} act={act} pending={action.pending} />
 
