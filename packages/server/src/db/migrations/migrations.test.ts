@@ -65,6 +65,34 @@ async function insertAda(db: Kysely<any>, password: string) {
     .execute();
 }
 
+/** Comment cmt_1 of Ada on the site, as a release before wrote it: `columns` adds what that release had, and its state. */
+const insertComment = (db: Kysely<any>, at: string, columns: Record<string, unknown>) =>
+  db
+    .insertInto('comments')
+    .values({
+      id: 'cmt_1',
+      workspace_id: 'ws_1',
+      project_id: 'prj_1',
+      author_id: 'usr_1',
+      page_url: 'https://a.test/',
+      status: 'open',
+      reply_count: 0,
+      created_at: at,
+      updated_at: at,
+      ...columns,
+    })
+    .execute();
+
+/** Ada signed in to the upgraded app: the headers of her requests. */
+async function adaHeaders(app: Awaited<ReturnType<typeof buildApp>>, password: string) {
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: 'ada@a.test', password },
+  });
+  return { authorization: `Bearer ${login.json().token}` };
+}
+
 /** The database as the release before left it: migrated up to `last`, and filled through plain SQL of that schema. */
 async function databaseAt(config: DatabaseConfig, last: string, fill: (db: Kysely<any>) => Promise<void>) {
   const database = openDatabase(config);
@@ -769,21 +797,7 @@ describe('upgrades lose nothing', () => {
     await databaseAt(database, '0020_mentions', async (db) => {
       await insertAda(db, password);
       await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
-      await db
-        .insertInto('comments')
-        .values({
-          id: 'cmt_1',
-          workspace_id: 'ws_1',
-          project_id: 'prj_1',
-          author_id: 'usr_1',
-          body: 'Written in 0020',
-          page_url: 'https://a.test/',
-          status: 'open',
-          reply_count: 1,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      await insertComment(db, at, { body: 'Written in 0020', reply_count: 1 });
       await db
         .insertInto('replies')
         .values({
@@ -799,12 +813,7 @@ describe('upgrades lose nothing', () => {
     });
     const app = await buildApp(testConfig(database));
     try {
-      const login = await app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email: 'ada@a.test', password },
-      });
-      const headers = { authorization: `Bearer ${login.json().token}` };
+      const headers = await adaHeaders(app, password);
       const before = (await app.inject({ method: 'GET', url: '/api/comments/cmt_1', headers })).json();
       assert.deepEqual(before.images, []);
       assert.equal(before.replies[0].body, 'A reply of 0020');
@@ -829,24 +838,13 @@ describe('upgrades lose nothing', () => {
     await databaseAt(database, '0021_images', async (db) => {
       await insertAda(db, password);
       await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
-      await db
-        .insertInto('comments')
-        .values({
-          id: 'cmt_1',
-          workspace_id: 'ws_1',
-          project_id: 'prj_1',
-          author_id: 'usr_1',
-          body: 'Applied in 0021',
-          page_url: 'https://a.test/',
-          status: 'applied',
-          commit_sha: 'abcdef1',
-          applied_by_id: 'usr_1',
-          applied_at: at,
-          reply_count: 0,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      await insertComment(db, at, {
+        body: 'Applied in 0021',
+        status: 'applied',
+        commit_sha: 'abcdef1',
+        applied_by_id: 'usr_1',
+        applied_at: at,
+      });
       await db
         .insertInto('images')
         .values({
@@ -866,12 +864,7 @@ describe('upgrades lose nothing', () => {
     });
     const app = await buildApp(testConfig(database));
     try {
-      const login = await app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email: 'ada@a.test', password },
-      });
-      const headers = { authorization: `Bearer ${login.json().token}` };
+      const headers = await adaHeaders(app, password);
       const before = (await app.inject({ method: 'GET', url: '/api/comments/cmt_1', headers })).json();
       assert.deepEqual(
         before.images.map((image: { id: string; kind: string; commitSha: string | null }) => [
