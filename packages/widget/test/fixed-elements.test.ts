@@ -98,7 +98,10 @@ describe('verifying a fix that changed the pinned element', () => {
 
   test('once Live, the fix waits for its author’s verdict: before and now; the author’s picture of now kept on the server once per comment and commit; Verified keeps its own with the verdict', async () => {
     const author = await newReviewer(stack, 'Vera Verdict');
-    const page = await openWidget(browser, stack, author, contexts, { url: release('first') });
+    const page = await openWidget(browser, stack, author, contexts, {
+      url: release('first'),
+      viewport: { width: 1280, height: 800 },
+    });
     const dish = await pin(page, author, 'section.menu .dish h2', 'Say which roast the espresso is');
     const sha = 'da7e0123da7e0123da7e0123da7e0123da7e0123';
     await fixedAndLive(stack, [dish], sha);
@@ -108,6 +111,9 @@ describe('verifying a fix that changed the pinned element', () => {
     await openComments(page);
     await found(page, dish);
     await showsBeforeAndNow(page, dish);
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'before and now of a Live fix');
+    await widget(page).locator(`[data-comment="${dish}"]`).scrollIntoViewIfNeeded();
+    await screenshot(page, 'fixed-live-before-and-now-1280');
     const kept = await until(author, dish, (c) => c.images.some((image) => image.kind === 'now'));
     assert.equal(kept.images.find((image) => image.kind === 'now')?.commitSha, sha, 'taken for the fix Live');
     // The list is re-read every second meanwhile, and the card drawn again: no second picture.
@@ -119,6 +125,23 @@ describe('verifying a fix that changed the pinned element', () => {
       [dish],
       'one picture of now',
     );
+
+    // On a 390 px phone, by touch: the same before and now.
+    const phone = await openWidget(browser, stack, author, contexts, {
+      url: release('next'),
+      viewport: { width: 390, height: 844 },
+      touch: true,
+    });
+    await widget(phone).locator('.launcher').tap();
+    await widget(phone).locator('[role=tab]', { hasText: 'Comments' }).tap();
+    await showsBeforeAndNow(phone, dish);
+    await widget(phone)
+      .locator(`[data-comment="${dish}"]`)
+      .getByRole('group', { name: 'Before and now' })
+      .scrollIntoViewIfNeeded();
+    assert.deepEqual(await seriousViolations(phone, '[data-svc-widget]'), [], 'before and now on a phone');
+    await screenshot(phone, 'fixed-live-before-and-now-390');
+    await phone.context().close();
 
     await widget(page).locator(`[data-comment="${dish}"]`).getByRole('button', { name: 'Verified' }).click();
     const verdict = await until(author, dish, (c) => c.images.some((image) => image.kind === 'after'));
