@@ -57,6 +57,18 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
     throw new Error('waited 30 s');
   };
 
+  /** Comment `id`'s card shows before and now, both pictures drawn. */
+  const showsBeforeAndNow = (page: Page, id: string) =>
+    until(() =>
+      page.evaluate((id) => {
+        const root = document.querySelector('[data-svc-widget]')?.shadowRoot;
+        const images = root?.querySelectorAll<HTMLImageElement>(`[data-comment="${id}"] .before-after img`) ?? [];
+        return (
+          images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0)
+        );
+      }, id),
+    );
+
   async function startComment(page: Page, body: string, pickSelector: string | null) {
     // The panel stays open after a comment is sent: the launcher would close it.
     const shown = await page.evaluate(
@@ -157,15 +169,7 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
 
     // Before and after: the fix of the picked comment waits for this reviewer's verdict.
     await call(stack.api.app, 'POST', `/api/comments/${picked}/apply`, { token: stack.admin.token, body: {} });
-    await until(() =>
-      page.evaluate((id) => {
-        const root = document.querySelector('[data-svc-widget]')?.shadowRoot;
-        const images = root?.querySelectorAll<HTMLImageElement>(`[data-comment="${id}"] .before-after img`) ?? [];
-        return (
-          images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0)
-        );
-      }, picked),
-    );
+    await showsBeforeAndNow(page, picked);
     await click(page, `[data-comment="${picked}"] .btn.ok`);
     const afterImage = await until(async () =>
       (await read(picked)).images.find((image: { kind: string }) => image.kind === 'after'),
@@ -199,15 +203,7 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
       /isn’t here any more — the fix may have changed or removed it/,
     );
     // Found again by its id, though its label is the fix's.
-    await until(() =>
-      page.evaluate((id) => {
-        const root = document.querySelector('[data-svc-widget]')?.shadowRoot;
-        const images = root?.querySelectorAll<HTMLImageElement>(`[data-comment="${id}"] .before-after img`) ?? [];
-        return (
-          images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0)
-        );
-      }, order),
-    );
+    await showsBeforeAndNow(page, order);
     await until(async () => (await read(order)).images.find((image: { kind: string }) => image.kind === 'now'));
   });
 });

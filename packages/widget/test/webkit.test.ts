@@ -69,6 +69,17 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
   /** A script run in the page, as a string: the test runner's transpiler adds nothing to it. */
   const inPage = <T>(script: string, ...args: unknown[]) => browser.executeScript<T>(script, ...args);
 
+  /** Comment `id`'s card shows before and now, both pictures drawn. */
+  const showsBeforeAndNow = (id: string) =>
+    until(() =>
+      inPage<boolean>(
+        `const images = document.querySelector('[data-svc-widget]').shadowRoot
+           .querySelectorAll('[data-comment="' + arguments[0] + '"] .before-after img');
+         return images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0);`,
+        id,
+      ),
+    );
+
   async function startComment(body: string, pick: string | null) {
     const shown = await inPage<boolean>(
       "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.panel').hidden === false",
@@ -179,14 +190,7 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
     assert.ok(spread <= 16, `the hidden region is uniform in the stored file (spread ${spread})`);
 
     await call(stack.api.app, 'POST', `/api/comments/${picked}/apply`, { token: stack.admin.token, body: {} });
-    await until(() =>
-      inPage<boolean>(
-        `const images = document.querySelector('[data-svc-widget]').shadowRoot
-           .querySelectorAll('[data-comment="' + arguments[0] + '"] .before-after img');
-         return images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0);`,
-        picked,
-      ),
-    );
+    await showsBeforeAndNow(picked);
     await click(`[data-comment="${picked}"] .btn.ok`);
     const afterImage = await until(async () =>
       (await read(picked)).images.find((image: { kind: string }) => image.kind === 'after'),
@@ -225,14 +229,7 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
     );
     assert.match(said, /isn’t here any more — the fix may have changed or removed it/);
     // Found again by its id, though its label is the fix's.
-    await until(() =>
-      inPage<boolean>(
-        `const images = document.querySelector('[data-svc-widget]').shadowRoot
-           .querySelectorAll('[data-comment="' + arguments[0] + '"] .before-after img');
-         return images.length === 2 && [...images].every((image) => image.src.startsWith('blob:') && image.naturalWidth > 0);`,
-        order,
-      ),
-    );
+    await showsBeforeAndNow(order);
     const now = await until(async () =>
       (await read(order)).images.find((image: { kind: string }) => image.kind === 'now'),
     );
