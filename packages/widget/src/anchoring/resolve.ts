@@ -11,10 +11,11 @@
 // found": a pin on the wrong element is worse than a pin listed apart.
 import type { Anchor } from '@svc/contract';
 import { featuresOf, lastingClass } from './features.js';
+import { madeAsPinned, reworded } from './replaced.js';
 import { RootIndex } from './root-index.js';
-import { candidates, identified, type Scored, score } from './score.js';
+import { candidates, identified, type Scored, score, showsNeighboursText } from './score.js';
 import { inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
-import { lookOf, ofKind, similarity, stoodBeside } from './similarity.js';
+import { lookOf, ofKind, similarity } from './similarity.js';
 import { Deadline, finish, type Steps } from './steps.js';
 import {
   ACCEPT,
@@ -44,6 +45,12 @@ interface TwinOrder {
   twins: Element[];
   /** It looks as the pinned element did, with the pinned text around it, and as many do so as then. */
   asPinned?: boolean;
+}
+
+/** What the caller knows of the pinned element beyond its anchor. */
+export interface Expecting {
+  /** Its comment was fixed (applied, Live or verified): the fix may have changed its text. */
+  fixed?: boolean;
 }
 
 export interface Resolution {
@@ -115,15 +122,34 @@ export class Resolver {
   }
 
   /** The element `anchor` describes, or null (`refusal` says why). */
-  resolve(anchor: Anchor): Resolution | null {
-    return finish(this.steps(anchor));
+  resolve(anchor: Anchor, expecting: Expecting = {}): Resolution | null {
+    return finish(this.steps(anchor, expecting));
   }
 
   /**
    * `resolve`, in steps that stop when the deadline is due: a page's readings are kept, so a lookup
    * can go on in the next frame. The page may change between steps: see `readsAsItDid`.
    */
-  *steps(anchor: Anchor): Steps<Resolution | null> {
+  *steps(anchor: Anchor, expecting: Expecting = {}): Steps<Resolution | null> {
+    const described = yield* this.byDescription(anchor);
+    const index = this.indexFor(anchor);
+    if (!index) return described;
+    // Its text or name kept, on an element made as it was: nothing to weigh against it.
+    if (described && score(index, anchor, described.element, true).identity >= KEPT_IDENTITY) {
+      if (madeAsPinned(index, anchor, described.element)) return described;
+    }
+    // Else the element a fix may have reworded, in its place, weighs in.
+    const bySelectors = [anchor.selector, ...(anchor.selectors ?? [])].flatMap((s) => index.first(s) ?? []);
+    const fixed = Boolean(expecting.fixed);
+    const found = yield* reworded(index, anchor, described?.element ?? null, bySelectors, fixed);
+    if (found === 'described') return described;
+    if (found === 'neither') return this.refuse('reworded-alike');
+    this.refusal = '';
+    // Expected of a fixed comment; otherwise its words changed unannounced: "moved?".
+    return { element: found.element, confidence: fixed ? 'sure' : 'doubtful', score: found.score };
+  }
+
+  private *byDescription(anchor: Anchor): Steps<Resolution | null> {
     this.refusal = '';
     const index = this.indexFor(anchor);
     if (!index) return this.refuse('frame');
@@ -461,19 +487,6 @@ export class Resolver {
   }
 }
 
-/**
- * Whether `el` shows, instead of the pinned text, a text that stood beside the pinned element
- * (and the pinned text did not stand there too): the neighbour, not the element with its text
- * edited.
- */
-function showsNeighboursText(index: RootIndex, anchor: Anchor, el: Element): boolean {
-  const pinned = anchor.text;
-  const text = index.featuresOf(el).text;
-  if (!pinned?.exact || !text || text === pinned.exact) return false;
-  const [before, after] = [pinned.prefix ?? '', pinned.suffix ?? ''];
-  return stoodBeside(text, before, after) && !stoodBeside(pinned.exact, before, after);
-}
-
 /** `el` as `ranked` scored it, or else scored in full now (the quick ranking left it out). */
 const inFull = (index: RootIndex, anchor: Anchor, ranked: Scored[], el: Element) =>
   ranked.find((scored) => scored.element === el) ?? score(index, anchor, el, true);
@@ -581,6 +594,6 @@ function lostItsClasses(index: RootIndex, anchor: Anchor, el: Element): boolean 
 }
 
 /** Resolves one anchor against `document` (a pass of its own). */
-export function resolveAnchor(anchor: Anchor, document: Document): Resolution | null {
-  return new Resolver(document).resolve(anchor);
+export function resolveAnchor(anchor: Anchor, document: Document, expecting: Expecting = {}): Resolution | null {
+  return new Resolver(document).resolve(anchor, expecting);
 }

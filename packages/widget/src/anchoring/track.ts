@@ -78,6 +78,7 @@ function mayBeBack(anchor: Anchor, pageText: () => string): boolean {
 
 export class PinTracker {
   private anchors = new Map<string, Anchor>();
+  private fixed: ReadonlySet<string> = new Set();
   private readonly found = new Map<string, Found>();
   /** Looked for, not found: looked for again now and then, when they may be back. */
   private readonly missing = new Set<string>();
@@ -121,10 +122,16 @@ export class PinTracker {
     addEventListener('resize', this.onResize, { passive: true });
   }
 
-  /** The anchors to keep pins for (by comment id): new ones are looked for from the next frame. */
-  set(anchors: Map<string, Anchor>): void {
+  /**
+   * The anchors to keep pins for (by comment id): new ones are looked for from the next frame.
+   * `fixed`: the pins whose comment was fixed (applied, Live or verified), whose element the
+   * fix may have changed: looked for expecting that (see `Resolver.steps`).
+   */
+  set(anchors: Map<string, Anchor>, fixed: ReadonlySet<string> = new Set()): void {
     const before = this.anchors;
+    const fixedBefore = this.fixed;
     this.anchors = anchors;
+    this.fixed = fixed;
     if (this.lookup && anchors.get(this.lookup.id) !== this.lookup.anchor) this.lookup = null;
     for (const id of [...this.found.keys(), ...this.missing, ...this.pending]) {
       if (!anchors.has(id)) {
@@ -136,7 +143,9 @@ export class PinTracker {
     for (const [id, anchor] of anchors) {
       // A new pin, or one moved to another element (a new anchor): looked for afresh.
       const same = before.get(id) === anchor || JSON.stringify(before.get(id)) === JSON.stringify(anchor);
-      if (same && (this.found.has(id) || this.missing.has(id))) continue;
+      // One just fixed, still missing, is looked for again as fixed.
+      const newlyFixed = fixed.has(id) && !fixedBefore.has(id) && this.missing.has(id);
+      if (same && !newlyFixed && (this.found.has(id) || this.missing.has(id))) continue;
       this.found.delete(id);
       this.missing.delete(id);
       this.pending.add(id);
@@ -228,7 +237,14 @@ export class PinTracker {
         continue;
       }
       this.resolver ??= new Resolver(document);
-      return { id, anchor, resolver: this.resolver, steps: this.resolver.steps(anchor), spent: 0, pageChanged: false };
+      return {
+        id,
+        anchor,
+        resolver: this.resolver,
+        steps: this.resolver.steps(anchor, { fixed: this.fixed.has(id) }),
+        spent: 0,
+        pageChanged: false,
+      };
     }
     return null;
   }
