@@ -40,21 +40,21 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
    * Pins `pinned` on `markup`, applies `change` to the pinned element, and says what the
    * resolver finds: the pinned element ('same'), another, or nothing.
    */
-  const afterChange = async (markup: string, pinned: string, change: string) => {
+  const afterChange = async (markup: string, pinned: string, change: string, expecting = {}) => {
     await page.setContent(`<!doctype html><html><body>${markup}</body></html>`);
     await page.addScriptTag({ content: script });
     return page.evaluate(
-      ([selector, changeSource]) => {
+      ([selector, changeSource, expected]) => {
         const { describeElement, resolveAnchor } = (window as any).anchoring;
         const target = document.querySelector(selector as string) as Element;
         (target as any).__pinned = true;
         const anchor = describeElement(target);
         new Function('el', changeSource as string)(target);
-        const found = resolveAnchor(JSON.parse(JSON.stringify(anchor)), document);
+        const found = resolveAnchor(JSON.parse(JSON.stringify(anchor)), document, expected);
         if (!found) return 'nothing';
         return found.element.__pinned ? 'same' : `another: ${found.element.outerHTML}`;
       },
-      [pinned, change],
+      [pinned, change, expecting] as const,
     );
   };
 
@@ -287,8 +287,13 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(MENUS, second, addToMenu(1)), 'same');
     assert.equal(await afterChange(MENUS, second, addToMenu(0)), 'same');
     assert.equal(await afterChange(MENUS, '.dropdown-menu:nth-of-type(1) > a:nth-of-type(1)', addToMenu(1)), 'same');
-    // Removed, its twin is not taken for it, although fewer look so than when it was pinned.
-    assert.equal(await afterChange(MENUS, second, `${addToMenu(1)} el.remove();`), 'nothing');
+    // Removed, its twin is not taken for it, although fewer look so than when it was pinned;
+    // the item added in its place, made as it was, reads as it reworded ("moved?").
+    assert.equal(
+      await afterChange(MENUS, second, `${addToMenu(1)} el.remove();`),
+      'another: <a class="dropdown-item" href="#">Settings</a>',
+    );
+    assert.equal(await afterChange(MENUS, second, 'el.remove();'), 'nothing');
   });
 
   test('a twin whose surroundings changed is found by its order even where many unchanged twins rank ahead of it', async () => {
@@ -296,7 +301,12 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     const menus = MENUS.repeat(15);
     const pinned = '.dropdown-menu:nth-of-type(20) > a:nth-of-type(1)';
     assert.equal(await afterChange(menus, pinned, addToMenu(19)), 'same');
-    assert.equal(await afterChange(menus, pinned, `${addToMenu(19)} el.remove();`), 'nothing');
+    // Removed, with an item added in its place: that item, not an unchanged twin.
+    assert.equal(
+      await afterChange(menus, pinned, `${addToMenu(19)} el.remove();`),
+      'another: <a class="dropdown-item" href="#">Settings</a>',
+    );
+    assert.equal(await afterChange(menus, pinned, 'el.remove();'), 'nothing');
   });
 
   test('among more than a thousand look-alikes, an element late in the page still has all its twins counted', async () => {
@@ -607,6 +617,77 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
       await afterChange(toggle, 'button.toggler', "el.querySelector('i').className = 'icon icon-close';"),
       'same',
     );
+  });
+
+  // A shop's cards, alike but for their words, as a fix finds them: one price, one label changed.
+  const BAKERY = [
+    ['Croissant', '€1.90'],
+    ['Pain au chocolat', '€2.20'],
+    ['Brioche', '€2.50'],
+  ]
+    .map(
+      ([name, price], i) =>
+        `<div class="card"><img class="photo" src="/img/${i}.jpg" alt="${name}, fresh from the oven"><h3>${name}</h3>` +
+        `<p class="price">${price}</p><input class="note" name="note-${i}" placeholder="A note for the baker">` +
+        `<button class="order" id="order-${i}">Order now</button></div>`,
+    )
+    .join('');
+
+  test("an element whose words a fix replaced, made as it was and in its place, is found: a price, a button's label, an image's alternative text, a field's placeholder", async () => {
+    const first = '.card:nth-of-type(1)';
+    assert.equal(await afterChange(BAKERY, `${first} .price`, "el.textContent = '€2.10';"), 'same');
+    assert.equal(await afterChange(BAKERY, '#order-1', "el.textContent = 'Place your order';"), 'same');
+    assert.equal(await afterChange(BAKERY, `${first} img`, "el.alt = 'A golden croissant';"), 'same');
+    assert.equal(await afterChange(BAKERY, `${first} input`, "el.placeholder = 'Anything we should know?';"), 'same');
+    // Shipped in a new build too: classes hashed, ids made up.
+    const rebuilt =
+      "for (const e of document.querySelectorAll('[class]')) e.className = e.className.split(' ').map((c) => c + '__x8k2q').join(' ');" +
+      "for (const e of document.querySelectorAll('[id]')) e.id = ':r' + e.id.length + ':';";
+    assert.equal(await afterChange(BAKERY, `${first} .price`, `el.textContent = '€2.10'; ${rebuilt}`), 'same');
+    // A fixed comment expects it: found without doubt.
+    await page.setContent(`<!doctype html><html><body>${BAKERY}</body></html>`);
+    await page.addScriptTag({ content: script });
+    const sure = await page.evaluate(() => {
+      const { describeElement, resolveAnchor } = (window as any).anchoring;
+      const el = document.querySelector('.card:nth-of-type(2) .price') as Element;
+      const anchor = describeElement(el);
+      el.textContent = '€3.75';
+      return [
+        resolveAnchor(anchor, document)?.confidence,
+        resolveAnchor(anchor, document, { fixed: true })?.confidence,
+      ];
+    });
+    assert.deepEqual(sure, ['doubtful', 'sure']);
+  });
+
+  test('removed, or its card removed, the element is not taken for a look-alike in its place; nor one made otherwise', async () => {
+    assert.equal(await afterChange(BAKERY, '.card:nth-of-type(1) .price', 'el.remove();'), 'nothing');
+    assert.equal(await afterChange(BAKERY, '.card:nth-of-type(2) .price', "el.closest('.card').remove();"), 'nothing');
+    assert.equal(await afterChange(BAKERY, '#order-1', 'el.remove();'), 'nothing');
+    // Reworded and made otherwise (a link now, another class): not it, whatever its place.
+    assert.equal(
+      await afterChange(BAKERY, '#order-1', 'el.outerHTML = \'<a class="order" href="/order">Place your order</a>\';'),
+      'nothing',
+    );
+  });
+
+  test('reworded beside look-alikes with the same text around them, it is found by its place, not by a look-alike whose words are like its old ones', async () => {
+    // Sections alike but for their headings, one heading's words like the pinned one's.
+    const sections = ['Not animated', 'Not collapsible', 'Multiple open']
+      .map((title) => `<div class="section"><h3>${title}</h3><ul><li>Item 1</li><li>Item 2</li></ul></div>`)
+      .join('');
+    assert.equal(await afterChange(sections, '.section:nth-of-type(1) h3', "el.textContent = 'Smooth';"), 'same');
+  });
+
+  test('of a fixed comment, reworded where the text on one side of it changed too, it is found where its path points', async () => {
+    // The name beside the price renamed in the same deploy: one side of the price is another.
+    const both = "el.textContent = '€2.10'; el.previousElementSibling.textContent = 'Morning bun';";
+    const price = '.card:nth-of-type(1) .price';
+    assert.equal(await afterChange(BAKERY, price, both), 'nothing');
+    assert.equal(await afterChange(BAKERY, price, both, { fixed: true }), 'same');
+    // Not where one of its kind was removed, nor where one was added.
+    const removed = `${both} document.querySelector('.card:nth-of-type(3) .price').remove();`;
+    assert.equal(await afterChange(BAKERY, price, removed, { fixed: true }), 'nothing');
   });
 
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {

@@ -6,7 +6,7 @@ import type { Anchor } from '@svc/contract';
 import { lastingClass, looksGenerated } from './features.js';
 import type { RootIndex } from './root-index.js';
 import { matching, type Root } from './selectors.js';
-import { adjacent, jaccard, ofKind, sameText, sameUrl, similarity } from './similarity.js';
+import { adjacent, jaccard, ofKind, sameText, sameUrl, similarity, stoodBeside } from './similarity.js';
 import type { Steps } from './steps.js';
 import { SAME_TAG_MAX, WEIGHTS } from './thresholds.js';
 
@@ -27,6 +27,18 @@ export const identified = (anchor: Anchor) => {
 /** Link targets that name nothing: `#`, `javascript:…`. */
 const meaningless = (value: string | undefined) =>
   !value || /^(#!?|javascript:.*)$/i.test(value.trim()) || !/[\p{L}\p{N}]/u.test(value);
+
+/**
+ * Whether `el` shows a text that stood beside the pinned element (and the pinned text did not
+ * stand there too): the neighbour that took its place, not the element reworded.
+ */
+export function showsNeighboursText(index: RootIndex, anchor: Anchor, el: Element): boolean {
+  const pinned = anchor.text;
+  const text = index.featuresOf(el).text;
+  if (!pinned?.exact || !text || text === pinned.exact) return false;
+  const [before, after] = [pinned.prefix ?? '', pinned.suffix ?? ''];
+  return stoodBeside(text, before, after) && !stoodBeside(pinned.exact, before, after);
+}
 
 /** What every candidate is compared with, read off the anchor once rather than per candidate. */
 interface PinnedReading {
@@ -77,6 +89,8 @@ export interface Scored {
   place: number;
   /** How well the weaker of its two sides agrees (the sibling or text just before it, and just after); 0 when the anchor knows neither. */
   sides: number;
+  /** How well the stronger of its two sides agrees; undefined when the anchor knows neither side (or it was not compared in full). */
+  side?: number;
 }
 
 /** Weighted agreements, added up per part of the description. */
@@ -175,7 +189,7 @@ export function score(index: RootIndex, anchor: Anchor, el: Element, full: boole
     const alone = (anchor.kin ?? 0) <= 1 && ofKind(pinned.classes, f.classes);
     tally.add('own', WEIGHTS.content, now === anchor.content ? 1 : alone ? 0.5 : jaccard(pinned.content, partsOf(now)));
   }
-  const sides = full ? compareSurroundings(tally, index, anchor, el) : 1;
+  const { weaker: sides, stronger: side } = full ? compareSurroundings(tally, index, anchor, el) : { weaker: 1 };
   if (!full && anchor.context?.parent) {
     tally.add('around', pinned.parentWeight, anchor.context.parent === index.parentTextOf(el) ? 1 : 0);
   }
@@ -187,14 +201,21 @@ export function score(index: RootIndex, anchor: Anchor, el: Element, full: boole
     around: tally.share('around', 1),
     place: tally.share('place', 1),
     sides,
+    side,
   };
 }
 
 /**
  * The text around it (its parent's, its siblings', just before and after), its position, and
- * the selectors that find it. Returns how well the weaker of its two sides agrees.
+ * the selectors that find it. Returns how well the weaker and the stronger of its two sides
+ * agree (the stronger undefined when neither is known).
  */
-function compareSurroundings(tally: Tally, index: RootIndex, anchor: Anchor, el: Element): number {
+function compareSurroundings(
+  tally: Tally,
+  index: RootIndex,
+  anchor: Anchor,
+  el: Element,
+): { weaker: number; stronger?: number } {
   const around = index.surroundingsOf(el);
   const context = anchor.context ?? {};
   if (context.parent || around.context.parent) {
@@ -248,6 +269,9 @@ function compareSurroundings(tally: Tally, index: RootIndex, anchor: Anchor, el:
   }).length;
   tally.add('place', WEIGHTS.selectors, matched / selectors.length);
   // Both sides when both are known; one that is known; nothing confirmed when neither is.
-  if (sides.previous === undefined && sides.next === undefined) return 0;
-  return Math.min(sides.previous ?? 1, sides.next ?? 1);
+  if (sides.previous === undefined && sides.next === undefined) return { weaker: 0 };
+  return {
+    weaker: Math.min(sides.previous ?? 1, sides.next ?? 1),
+    stronger: Math.max(sides.previous ?? 0, sides.next ?? 0),
+  };
 }
