@@ -160,6 +160,67 @@ function removeNode(node, target) {
   node.remove();
 }
 
+/** Words a fix writes instead: none of them on the pages of the corpus. */
+const FIX_WORDS = 'clearer wording revised kinder shorter friendlier rephrased simpler'.split(' ');
+
+/**
+ * The pinned element's own text nodes: those directly in it, or else (a label in a span, an
+ * icon beside a word) those inside it, up to three; a block whose text is several elements'
+ * has none of its own.
+ */
+function ownTextNodes(el) {
+  const direct = [...el.childNodes].filter((n) => n.nodeType === 3 && n.nodeValue.trim());
+  if (direct.length) return direct;
+  const inside = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeValue.trim() && !node.parentElement.closest('script, style')) inside.push(node);
+  }
+  return inside.length <= 3 ? inside : [];
+}
+
+/**
+ * Its own text replaced as a whole, as a fix does (a price changed, a label reworded): each
+ * number by another of as many digits, each word by another; and its naming attributes'
+ * texts (an image's alternative text, a field's placeholder). False when it has none.
+ */
+function replaceOwnText(el, rand) {
+  const word = () => FIX_WORDS[Math.floor(rand() * FIX_WORDS.length)];
+  const rewrite = (text) =>
+    text
+      // Each digit another (1 to 9 more, modulo 10): "1.90" may become "2.15".
+      .replace(/\d/g, (d) => String((Number(d) + 1 + Math.floor(rand() * 9)) % 10))
+      .replace(/\p{L}+/gu, word);
+  let replaced = false;
+  for (const node of ownTextNodes(el)) {
+    const now = rewrite(node.nodeValue);
+    if (now !== node.nodeValue) {
+      node.nodeValue = now;
+      replaced = true;
+    }
+  }
+  for (const name of ['alt', 'title', 'aria-label', 'placeholder']) {
+    const value = el.getAttribute(name);
+    if (value?.trim()) {
+      el.setAttribute(name, rewrite(value));
+      replaced = true;
+    }
+  }
+  if (el.localName === 'input' && /^(submit|button|reset)$/.test(el.type) && el.value) {
+    el.setAttribute('value', rewrite(el.value));
+    replaced = true;
+  }
+  return replaced;
+}
+
+/** A text elsewhere on the page edited, as a deploy edits some. */
+function editAnotherText(target) {
+  const other = [...document.body.querySelectorAll('p, h2, h3, a, button, td')].find(
+    (el) => !el.contains(target) && !target.contains(el) && el.textContent.trim(),
+  );
+  if (other) other.append(' (new)');
+}
+
 /** How the page changes. Each returns 'present' or 'removed' (the right answer), or null when it does not apply to this element. */
 const CHANGES = {
   'sibling inserted before it': (target, rand) => {
@@ -268,6 +329,35 @@ const CHANGES = {
     }
     return null;
   },
+  // A fix as the product exists to check it: the pinned element's own text replaced as a
+  // whole (its words and numbers, and the texts of its naming attributes), nothing else.
+  'a fix: its text replaced': (target, rand) => (replaceOwnText(target, rand) ? 'present' : null),
+  // Deployed in a new build: every class hashed, every id regenerated, another text edited.
+  'a fix, in a new build': (target, rand) => {
+    if (!replaceOwnText(target, rand)) return null;
+    CHANGES['classes hashed by a new build'](target, rand);
+    CHANGES['ids regenerated'](target, rand);
+    editAnotherText(target);
+    return 'present';
+  },
+  // And an item like its own inserted before it: the text on one side of it is then another,
+  // as it is on one side of the new item, reworded too.
+  'a fix, with a new deploy': (target, rand) => {
+    if (!replaceOwnText(target, rand)) return null;
+    return CHANGES['a new deploy (several changes)'](target, rand);
+  },
+  'a typo fixed': (target) => {
+    // One letter of its longest word changed, as a typo's fix does.
+    const [node] = ownTextNodes(target);
+    if (!node) return null;
+    const words = [...node.nodeValue.matchAll(/\p{L}{3,}/gu)].sort((a, b) => b[0].length - a[0].length);
+    const word = words[0];
+    if (!word) return null;
+    const at = word.index + Math.floor(word[0].length / 2);
+    const letter = node.nodeValue[at] === 'e' ? 'a' : 'e';
+    node.nodeValue = node.nodeValue.slice(0, at) + letter + node.nodeValue.slice(at + 1);
+    return 'present';
+  },
   'attributes changed': () => {
     for (const el of document.querySelectorAll('[href]')) {
       el.setAttribute('href', `${el.getAttribute('href')}${el.getAttribute('href').includes('?') ? '&' : '?'}ref=nav`);
@@ -282,10 +372,7 @@ const CHANGES = {
     const item = repeatedItem(target);
     if (item) item.before(newItemLike(item, rand));
     CHANGES['classes hashed by a new build'](target, rand);
-    const other = [...document.body.querySelectorAll('p, h2, h3, a, button, td')].find(
-      (el) => !el.contains(target) && !target.contains(el) && el.textContent.trim(),
-    );
-    if (other) other.append(' (new)');
+    editAnotherText(target);
     return 'present';
   },
   'element removed': (target) => {
@@ -405,8 +492,12 @@ export function runChanges() {
       const movedAmongDoubles =
         expected === 'present' && markup(document.body) === pristineMarkup && !atPath(target.path)[TRUTH];
       const resolver = new Resolver(document);
+      const anchored = resolver.resolve(target.anchor);
+      const refusal = resolver.refusal;
       const found = {
-        anchor: resolver.resolve(target.anchor),
+        anchor: anchored,
+        // The same pin, its comment fixed: the fix may have changed its element.
+        fixed: resolver.resolve(target.anchor, { fixed: true }),
         selector: bySelector(target.selector),
         xpath: byXPath(target.xpath),
       };
@@ -416,8 +507,9 @@ export function runChanges() {
         change,
         expected,
         anchor: outcome(found.anchor?.element),
+        fixed: outcome(found.fixed?.element),
         doubtful: found.anchor?.confidence === 'doubtful',
-        refusal: resolver.refusal,
+        refusal,
         twins: target.anchor.twins ?? 0,
         doubleTaken: doubleOfTruth(found.anchor?.element),
         undecidable: removedBesideItsDouble || movedAmongDoubles,
@@ -425,7 +517,7 @@ export function runChanges() {
         xpath: outcome(found.xpath),
       };
       if (window.__benchDebug && result.anchor !== 'right')
-        result.debug = { refusal: resolver.refusal, ...explain(target.anchor, found.anchor) };
+        result.debug = { refusal, ...explain(target.anchor, found.anchor) };
       results.push(result);
     }
   }
@@ -438,12 +530,14 @@ export function runUnchanged(change) {
   const { chosen } = window.__bench;
   return chosen.map((target) => {
     atPath(target.path)[TRUTH] = true;
-    const found = new Resolver(document).resolve(target.anchor);
+    const resolver = new Resolver(document);
+    const found = resolver.resolve(target.anchor);
     const outcome = (element) => (element ? (element[TRUTH] ? 'right' : 'another') : 'lost');
     const result = {
       change,
       expected: 'present',
       anchor: outcome(found?.element),
+      fixed: outcome(resolver.resolve(target.anchor, { fixed: true })?.element),
       doubtful: found?.confidence === 'doubtful',
       selector: outcome(bySelector(target.selector)),
       xpath: outcome(byXPath(target.xpath)),

@@ -67,7 +67,7 @@ async function harness() {
 const pct = (part, whole) => (whole ? `${((100 * part) / whole).toFixed(1)}%` : '—');
 
 function table(results) {
-  const methods = ['anchor', 'selector', 'xpath'];
+  const methods = ['anchor', 'fixed', 'selector', 'xpath'];
   const changes = [...new Set(results.map((r) => r.change))];
   const rows = [];
   const line = (label, subset) => {
@@ -91,8 +91,8 @@ function table(results) {
   const removed = results.filter((r) => r.expected === 'removed');
   line('where the element still exists', present);
   line('where it was removed', removed);
-  const widths = [34, 6, 26, 26, 26];
-  const head = ['change', 'cases', 'anchors (new)', 'old selector', 'absolute XPath'];
+  const widths = [34, 6, 26, 26, 26, 26];
+  const head = ['change', 'cases', 'anchors (new)', 'anchors, comment fixed', 'old selector', 'absolute XPath'];
   console.log('right / another element / not found (removed: correctly not found, pinned elsewhere)\n');
   console.log(head.map((h, i) => h.padEnd(widths[i])).join(' '));
   for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join(' '));
