@@ -688,6 +688,13 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     // Not where one of its kind was removed, nor where one was added.
     const removed = `${both} document.querySelector('.card:nth-of-type(3) .price').remove();`;
     assert.equal(await afterChange(BAKERY, price, removed, { fixed: true }), 'nothing');
+    const newCard = `document.body.insertAdjacentHTML('beforeend', '<div class="card"><h3>Muffin</h3><p class="price">€3.00</p></div>');`;
+    assert.equal(await afterChange(BAKERY, price, `${both} ${newCard}`, { fixed: true }), 'nothing');
+    // Removed by the fix, and one of its kind added elsewhere (as many as then): none taken for it.
+    assert.equal(await afterChange(BAKERY, price, 'el.remove();', { fixed: true }), 'nothing');
+    assert.equal(await afterChange(BAKERY, price, `el.remove(); ${newCard}`, { fixed: true }), 'nothing');
+    assert.equal(await afterChange(BAKERY, price, `el.remove(); ${newCard}`), 'nothing');
+    assert.equal(await afterChange(BAKERY, '#order-1', 'el.remove();', { fixed: true }), 'nothing');
   });
 
   test('a lookup cut into many short steps finds what one done at once finds, and notices that its element changed meanwhile', async () => {

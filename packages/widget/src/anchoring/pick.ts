@@ -38,6 +38,9 @@ function targetOf(event: Event): Element | null {
  * Lets the user pick an element. `show` draws the outline (null hides it); `shortcut`, when
  * given, picks what the pointer is over (or what has focus) when pressed.
  */
+/** How far a touch may move, in CSS pixels, and still be a tap. */
+const TAP_SLOP = 10;
+
 export function pickElement(options: {
   host: Element;
   show: (box: DOMRect | null) => void;
@@ -77,6 +80,26 @@ export function pickElement(options: {
     const mouse = event as MouseEvent;
     pick(el, mouse.clientX - box.left, mouse.clientY - box.top);
   };
+  // A tap picks as it ends: the page sees neither end of it, and the click the browser would
+  // make of it is cancelled (picking is over by then, so the page would get it). A touch that
+  // moved is a scroll, which the page is left to do.
+  let tapFrom: { x: number; y: number } | null = null;
+  const onTouchStart = (event: Event) => {
+    if (ours(targetOf(event))) return;
+    event.stopPropagation();
+    event.stopImmediatePropagation();
+    const touch = (event as TouchEvent).touches[0];
+    tapFrom = touch ? { x: touch.clientX, y: touch.clientY } : null;
+  };
+  const onTouchEnd = (event: Event) => {
+    const el = targetOf(event);
+    if (!el || ours(el)) return;
+    block(event);
+    const touch = (event as TouchEvent).changedTouches[0];
+    if (!touch || !tapFrom || Math.hypot(touch.clientX - tapFrom.x, touch.clientY - tapFrom.y) > TAP_SLOP) return;
+    const box = el.getBoundingClientRect();
+    pick(el, touch.clientX - box.left, touch.clientY - box.top);
+  };
   const onKey = (event: Event) => {
     const key = event as KeyboardEvent;
     if (key.key === 'Escape') {
@@ -105,8 +128,8 @@ export function pickElement(options: {
     ['pointerup', block],
     ['mousedown', block],
     ['mouseup', block],
-    ['touchstart', block],
-    ['touchend', block],
+    ['touchstart', onTouchStart],
+    ['touchend', onTouchEnd],
     ['keydown', onKey],
   ];
   const documents = documentsOf(document);

@@ -10,10 +10,10 @@
 import type { Anchor } from '@svc/contract';
 import { lastingClass } from './features.js';
 import type { RootIndex } from './root-index.js';
-import { candidates, type Scored, score, showsNeighboursText } from './score.js';
+import { candidates, meaningless, type Scored, score, showsNeighboursText } from './score.js';
 import { jaccard, sameUrl } from './similarity.js';
 import type { Steps } from './steps.js';
-import { PLACE_MARGIN, SIDES_FOR_CHANGED } from './thresholds.js';
+import { AROUND_WITHOUT_SIDES, PLACE_MARGIN, SIDES_FOR_CHANGED } from './thresholds.js';
 
 /** Attributes that say what an element is, which a fix of its words leaves as they were. */
 const KEPT_ATTRIBUTES = ['testId', 'type', 'name'] as const;
@@ -56,26 +56,40 @@ function wordsGone(index: RootIndex, anchor: Anchor): boolean {
 }
 
 /**
- * Whether the text around `scored` says it stands where the pinned element stood: on both of
- * its sides; on one, where it is alone of its kind as it was (a deploy edited the text beside
- * it too), or, of a fixed comment, where its path still finds it among as many of its kind as
- * then; where no side was known (a button named by its label alone in its cell), the text of
- * what holds it, the same.
+ * Whether `scored` stands where the pinned element stood. Its id or test id kept says so, and
+ * being alone of its kind as it was (the page's one logo, its one brand line), whatever else a
+ * deploy changed around it. Else the text around it must: on both of its sides; on one, where
+ * it alone is made as the pinned one was with an address or a name that says what it is (the
+ * navigation's "About" link to about.html), or where its path still finds it among as many of
+ * its kind as then, of a fixed comment. Where no side was known (a field, a button named by
+ * its label alone), the text of what holds it, about the same.
  */
-function inItsPlace(index: RootIndex, anchor: Anchor, scored: Scored, fixed: boolean): boolean {
-  if (scored.side === undefined) return Boolean(anchor.context?.parent) && scored.around === 1;
+function inItsPlace(index: RootIndex, anchor: Anchor, scored: Scored, alone: boolean, fixed: boolean): boolean {
+  const { id, testId } = anchor.attributes ?? {};
+  const f = index.featuresOf(scored.element);
+  if ((id && f.attributes.id === id) || (testId && f.attributes.testId === testId)) return true;
+  const ofKind = index.ofKindCount(anchor.tag ?? '', anchor.classes ?? []);
+  if (anchor.kin === 1 && ofKind === 1) return true;
+  // Look-alikes without a side, of a kind whose count the anchor does not know (a thousand or
+  // more, or an anchor of an earlier release), may have lost one: what holds them says nothing.
+  if (scored.side === undefined) {
+    return anchor.kin !== undefined && Boolean(anchor.context?.parent) && scored.around >= AROUND_WITHOUT_SIDES;
+  }
   if (scored.sides >= SIDES_FOR_CHANGED) return true;
   if (scored.side < SIDES_FOR_CHANGED) return false;
-  const ofKind = index.ofKindCount(anchor.tag ?? '', anchor.classes ?? []);
-  return (
-    (anchor.kin === 1 && ofKind === 1) || (fixed && ofKind === anchor.kin && byPath(index, anchor) === scored.element)
-  );
+  return alone || (fixed && ofKind === anchor.kin && byPath(index, anchor) === scored.element);
 }
+
+/** Whether the anchor names what its element is by an address or a field's name (not `#`). */
+const named = (anchor: Anchor) => {
+  const a = anchor.attributes ?? {};
+  return [a.href, a.src, a.name].some((value) => value && !meaningless(value));
+};
 
 /** The element the anchor's path finds now. */
 const byPath = (index: RootIndex, anchor: Anchor) => index.first(anchor.selector);
 
-/** What the rule says of an anchor: take this element, keep what the description found, or neither. */
+/** What the rule says of an anchor: take this element (perhaps the one the description found), keep what the description found, or neither. */
 export type Reworded = Scored | 'described' | 'neither';
 
 /**
@@ -99,11 +113,14 @@ export function* reworded(
   // around it as in a list of repeated parts, would be taken for it.
   const ofKind = index.ofKindCount(anchor.tag, anchor.classes ?? []);
   if (anchor.kin !== undefined && ofKind < anchor.kin) return 'described';
+  const made = [...(yield* candidates(index, anchor, bySelectors))].filter((el) => madeAsPinned(index, anchor, el));
+  const alone = made.length === 1 && named(anchor);
   const fitting: Scored[] = [];
-  for (const el of yield* candidates(index, anchor, bySelectors)) {
-    if (!madeAsPinned(index, anchor, el) || !rewordedAsPinned(index, anchor, el)) continue;
+  for (const el of made) {
+    if (!rewordedAsPinned(index, anchor, el)) continue;
     const scored = score(index, anchor, el, true);
-    if (inItsPlace(index, anchor, scored, fixed) && !showsNeighboursText(index, anchor, el)) fitting.push(scored);
+    if (inItsPlace(index, anchor, scored, alone, fixed) && !showsNeighboursText(index, anchor, el))
+      fitting.push(scored);
   }
   if (!fitting.length) return 'described';
   const contenders =
@@ -117,6 +134,5 @@ export function* reworded(
       : fixed && ofKind === anchor.kin
         ? fitting.find((scored) => scored.element === byPath(index, anchor))
         : undefined;
-  if (!chosen) return 'neither';
-  return chosen.element === described ? 'described' : chosen;
+  return chosen ?? 'neither';
 }

@@ -139,14 +139,16 @@ export class Resolver {
       if (madeAsPinned(index, anchor, described.element)) return described;
     }
     // Else the element a fix may have reworded, in its place, weighs in.
-    const bySelectors = [anchor.selector, ...(anchor.selectors ?? [])].flatMap((s) => index.first(s) ?? []);
     const fixed = Boolean(expecting.fixed);
-    const found = yield* reworded(index, anchor, described?.element ?? null, bySelectors, fixed);
+    const found = yield* reworded(index, anchor, described?.element ?? null, bySelectorsOf(index, anchor), fixed);
     if (found === 'described') return described;
-    if (found === 'neither') return this.refuse('reworded-alike');
+    // Several reworded in its place, none telling: not against what was sure of itself.
+    if (found === 'neither') return described?.confidence === 'sure' ? described : this.refuse('reworded-alike');
     this.refusal = '';
-    // Expected of a fixed comment; otherwise its words changed unannounced: "moved?".
-    return { element: found.element, confidence: fixed ? 'sure' : 'doubtful', score: found.score };
+    // Expected of a fixed comment, the change the fix made; otherwise its words changed
+    // unannounced: "moved?" (unless the description was sure of it).
+    const sure = fixed || (found.element === described?.element && described.confidence === 'sure');
+    return { element: found.element, confidence: sure ? 'sure' : 'doubtful', score: found.score };
   }
 
   private *byDescription(anchor: Anchor): Steps<Resolution | null> {
@@ -465,10 +467,8 @@ export class Resolver {
   }
 
   private *rankedSteps(anchor: Anchor, index: RootIndex, found?: Element[]): Steps<Scored[]> {
-    const bySelectors =
-      found ?? [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => index.first(selector) ?? []);
     const quick: Scored[] = [];
-    for (const element of yield* candidates(index, anchor, bySelectors)) {
+    for (const element of yield* candidates(index, anchor, found ?? bySelectorsOf(index, anchor))) {
       quick.push(score(index, anchor, element, false));
       if (this.deadline.due()) yield;
     }
@@ -486,6 +486,10 @@ export class Resolver {
     return root ? this.indexOf(root) : null;
   }
 }
+
+/** The first element each of the anchor's selectors finds. */
+const bySelectorsOf = (index: RootIndex, anchor: Anchor) =>
+  [anchor.selector, ...(anchor.selectors ?? [])].flatMap((selector) => index.first(selector) ?? []);
 
 /** `el` as `ranked` scored it, or else scored in full now (the quick ranking left it out). */
 const inFull = (index: RootIndex, anchor: Anchor, ranked: Scored[], el: Element) =>

@@ -25,7 +25,7 @@ export const identified = (anchor: Anchor) => {
 };
 
 /** Link targets that name nothing: `#`, `javascript:…`. */
-const meaningless = (value: string | undefined) =>
+export const meaningless = (value: string | undefined) =>
   !value || /^(#!?|javascript:.*)$/i.test(value.trim()) || !/[\p{L}\p{N}]/u.test(value);
 
 /**
@@ -119,6 +119,8 @@ function documentBox(el: Element, box: DOMRect) {
 
 /** Where to look: what the selectors find (the first of each), elements sharing a naming attribute or a class, elements starting with the same text, and elements of the same tag when they are few. */
 export function* candidates(index: RootIndex, anchor: Anchor, bySelectors: Element[]): Steps<Set<Element>> {
+  const known = ofPass(candidatesRead, index).get(anchor);
+  if (known) return known;
   const found = new Set<Element>(bySelectors);
   const add = (elements: Iterable<Element>) => {
     for (const element of elements) found.add(element);
@@ -149,6 +151,7 @@ export function* candidates(index: RootIndex, anchor: Anchor, bySelectors: Eleme
     const sameTag = index.withTag(anchor.tag);
     if (sameTag.length <= SAME_TAG_MAX) add(sameTag);
   }
+  ofPass(candidatesRead, index).set(anchor, found);
   return found;
 }
 
@@ -158,6 +161,38 @@ export function* candidates(index: RootIndex, anchor: Anchor, bySelectors: Eleme
  * is and which selectors find it.
  */
 export function score(index: RootIndex, anchor: Anchor, el: Element, full: boolean): Scored {
+  if (!full) return scored(index, anchor, el, false);
+  const scores = ofPass(fullScores, index);
+  let byElement = scores.get(anchor);
+  if (!byElement) {
+    byElement = new Map();
+    scores.set(anchor, byElement);
+  }
+  let found = byElement.get(el);
+  if (!found) {
+    found = scored(index, anchor, el, true);
+    byElement.set(el, found);
+  }
+  return found;
+}
+
+/**
+ * What a pass learnt of an anchor, kept by the pass's index (one page as it read it): the
+ * candidates, and the full scores, asked again by the rules that weigh them.
+ */
+const candidatesRead = new WeakMap<RootIndex, WeakMap<Anchor, Set<Element>>>();
+const fullScores = new WeakMap<RootIndex, WeakMap<Anchor, Map<Element, Scored>>>();
+
+function ofPass<T>(kept: WeakMap<RootIndex, WeakMap<Anchor, T>>, index: RootIndex): WeakMap<Anchor, T> {
+  let byAnchor = kept.get(index);
+  if (!byAnchor) {
+    byAnchor = new WeakMap();
+    kept.set(index, byAnchor);
+  }
+  return byAnchor;
+}
+
+function scored(index: RootIndex, anchor: Anchor, el: Element, full: boolean): Scored {
   const f = index.featuresOf(el);
   const pinned = readAnchor(anchor);
   const tally = new Tally();

@@ -18,6 +18,8 @@ export const PLACE_MARGIN = 0.25;
 export const AROUND_FOR_CHANGED = 0.6;
 /** ...and on both of its sides (where they are known) this much... */
 export const SIDES_FOR_CHANGED = 0.8;
+/** An element reworded in its place (`replaced.ts`) whose sides the anchor does not know must have the text of what holds it agree this much: the same, or the same but for a few words. */
+export const AROUND_WITHOUT_SIDES = 0.4;
 /** An element without text or name of its own must itself agree this much (tag, classes). */
 export const OWN_FOR_UNIDENTIFIED = 0.75;
 /** An element showing the pinned text, or looking as the pinned element did, while fewer do so than when it was pinned (the pinned one may be gone), must have the text around it agree this much. */
