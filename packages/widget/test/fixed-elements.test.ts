@@ -265,9 +265,7 @@ describe('verifying a fix that changed the pinned element', () => {
     await screenshot(page, 'fixed-pointed-again-1280');
   });
 
-  test('on a phone, a tap on an element while pointing at it again moves the pin there', {
-    todo: 'picking blocks touchstart and touchend (anchoring/pick.ts), which cancels the click a tap makes',
-  }, async () => {
+  test('on a phone, a tap on an element while pointing at it again moves the pin there', async () => {
     const { author, ids } = await pinnedThenFixed(
       'Tess Touch',
       [['section.menu .offer', 'Drop the Sunday offer']],
