@@ -141,10 +141,10 @@ export function BeforeAfter({ comment }: { comment: CommentWithReplies }) {
     missing: t('comment.noScreenshot'),
     caption: t('verify.before'),
   };
-  // A picture of now taken for an earlier fix (before this apply) is not of this one.
-  const now = comment.images.find(
-    (image) => image.kind === 'now' && comment.appliedAt !== null && image.createdAt >= comment.appliedAt,
-  );
+  // A picture of now taken for an earlier fix (before this apply) is not of this one, nor, once
+  // the fix is Live, one taken before (the page did not have the fix yet).
+  const since = comment.deployedAt ?? comment.appliedAt;
+  const now = comment.images.find((image) => image.kind === 'now' && since !== null && image.createdAt >= since);
   const nowBy = now?.by?.name ?? comment.author.name;
   return (
     <>
