@@ -639,35 +639,7 @@ describe('upgrades lose nothing', () => {
     await databaseAt(database, '0018_insight_rollups', async (db) => {
       await insertAda(db, password);
       await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
-      await db
-        .insertInto('comments')
-        .values({
-          id: 'cmt_1',
-          workspace_id: 'ws_1',
-          project_id: 'prj_1',
-          author_id: 'usr_1',
-          body: 'Written in 0018',
-          page_url: 'https://a.test/',
-          anchor_selector: null,
-          anchor_x: null,
-          anchor_y: null,
-          anchor_detail: null,
-          repinned_at: null,
-          repinned_by_id: null,
-          status: 'open',
-          commit_sha: null,
-          commit_url: null,
-          applied_by_id: null,
-          applied_at: null,
-          verified_at: null,
-          deployed_at: null,
-          deployed_build_sha: null,
-          reply_count: 0,
-          context: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      await insertComment(db, at, { body: 'Written in 0018' });
       await db
         .insertInto('comment_events')
         .values({
