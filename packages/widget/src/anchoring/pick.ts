@@ -1,5 +1,5 @@
 // Picking the element a comment is about: an outline follows the pointer (or keyboard focus)
-// into open shadow roots and same-origin iframes; a click, Enter or the picking shortcut picks.
+// into open shadow roots and same-origin iframes; a click, a tap, Enter or the picking shortcut picks.
 // While picking, the page sees none of the pointer's presses, so a menu that closes on an
 // outside click stays open; started from the shortcut, picking moves no focus, so an inline
 // editor or a hover state can be pinned too.
@@ -34,13 +34,13 @@ function targetOf(event: Event): Element | null {
   return isElement(first) ? first : (first?.parentElement ?? null);
 }
 
+/** How far a touch may move, in CSS pixels, and still be a tap. */
+const TAP_SLOP = 10;
+
 /**
  * Lets the user pick an element. `show` draws the outline (null hides it); `shortcut`, when
  * given, picks what the pointer is over (or what has focus) when pressed.
  */
-/** How far a touch may move, in CSS pixels, and still be a tap. */
-const TAP_SLOP = 10;
-
 export function pickElement(options: {
   host: Element;
   show: (box: DOMRect | null) => void;

@@ -8,7 +8,8 @@
 // signals it agrees with. The best is taken only when it agrees with most of the description,
 // carries the element's identity (its text, name or a naming attribute, when it had any), and
 // is clearly ahead of the best candidate elsewhere on the page. Otherwise the answer is "not
-// found": a pin on the wrong element is worse than a pin listed apart.
+// found": a pin on the wrong element is worse than a pin listed apart. Unless the element kept
+// its words, an element a fix reworded in its place weighs in (replaced.ts).
 import type { Anchor } from '@svc/contract';
 import { featuresOf, lastingClass } from './features.js';
 import { madeAsPinned, reworded } from './replaced.js';

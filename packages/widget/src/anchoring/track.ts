@@ -143,7 +143,7 @@ export class PinTracker {
     for (const [id, anchor] of anchors) {
       // A new pin, or one moved to another element (a new anchor): looked for afresh.
       const same = before.get(id) === anchor || JSON.stringify(before.get(id)) === JSON.stringify(anchor);
-      // One just fixed (missing, or found with doubt) is looked for again as fixed.
+      // One just fixed is looked for again as fixed (it may be missing, or found with doubt).
       const newlyFixed = fixed.has(id) && !fixedBefore.has(id);
       if (same && !newlyFixed && (this.found.has(id) || this.missing.has(id))) continue;
       this.found.delete(id);
