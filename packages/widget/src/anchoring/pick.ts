@@ -1,7 +1,7 @@
 // Picking the element a comment is about: an outline follows the pointer (or keyboard focus)
-// into open shadow roots and same-origin iframes; a click, a tap, Enter or the picking shortcut picks.
-// While picking, the page sees none of the pointer's presses, so a menu that closes on an
-// outside click stays open; started from the shortcut, picking moves no focus, so an inline
+// into open shadow roots and same-origin iframes; a click, a tap, Enter or the picking shortcut
+// picks. While picking, the page sees none of the pointer's presses, so a menu that closes on
+// an outside click stays open; started from the shortcut, picking moves no focus, so an inline
 // editor or a hover state can be pinned too.
 import type { Anchor } from '@svc/contract';
 import { matchesShortcut, type Shortcut } from '../config.js';
