@@ -3,6 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { Db, ImageTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX_PX, imageDimensions, withinLimits } from './image-dimensions.js';
 import { imageType, UnreadableImage, withoutMetadata } from './image-metadata.js';
 
 // Images as stored and listed: the rows of a thread's images, how the API presents them, and
@@ -52,12 +53,25 @@ export const presentImage = (row: ImageRow): CommentImage => ({
   createdAt: row.created_at,
 });
 
-/** The bytes as stored: an image whose type its bytes say, without metadata; else 415. */
+const figure = (n: number) => n.toLocaleString('en');
+
+/**
+ * The bytes as stored: an image whose type its bytes say, without metadata; else 415. One that
+ * declares more pixels than the limits is 413, like one of too many bytes: its size is read
+ * from its header before anything else is done with it.
+ */
 export function storableImage(bytes: unknown): { bytes: Buffer; contentType: string } {
   const type = Buffer.isBuffer(bytes) ? imageType(bytes) : null;
   if (!type || !Buffer.isBuffer(bytes))
     throw new AppError('unsupported_media_type', 'An image must be a PNG, JPEG or WebP file.');
   try {
+    const size = imageDimensions(bytes, type);
+    if (!withinLimits(size)) {
+      throw new AppError(
+        'payload_too_large',
+        `An image may be at most ${figure(IMAGE_SIDE_MAX_PX)} pixels a side and ${figure(IMAGE_PIXELS_MAX / 1_000_000)} megapixels; this one declares ${figure(size.width)} × ${figure(size.height)}.`,
+      );
+    }
     return { bytes: withoutMetadata(bytes, type), contentType: type };
   } catch (error) {
     if (error instanceof UnreadableImage) {

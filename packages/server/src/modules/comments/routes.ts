@@ -5,6 +5,7 @@ import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { assignComment, claimComment } from './assignment.js';
+import { IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX_PX } from './image-dimensions.js';
 import { attachImage, getImage } from './images.js';
 import { mentionablePeople } from './mentions.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
@@ -12,6 +13,7 @@ import * as service from './service.js';
 import { setLabels, setPriority } from './triage.js';
 
 const tags = ['comments'];
+const DIMENSIONS = ` and at most ${IMAGE_SIDE_MAX_PX} pixels a side and ${IMAGE_PIXELS_MAX / 1_000_000} megapixels as its header declares them (413 above, before it is read further)`;
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
@@ -31,7 +33,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       bodyLimit: IMAGE_MAX_BYTES,
       tags,
       summary: 'Attach an image to a comment, to your reply to it, to your verdict, or as the picture of now',
-      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413 above); the type is read from the bytes (anything else, or a file cut short, is 415). Its metadata (EXIF and its location, XMP, IPTC, comments, text chunks) is removed before it is stored. To the comment: its author, admins and members; with \`?reply=\`, to that reply: its author. A thread holds at most ${IMAGES_PER_COMMENT_MAX} (409 past that). With \`?verdict=true\`, the element as you saw it when you gave your latest verdict (Verified or Not fixed): kept with that timeline event, once (409 when you gave none, or it has one). With \`?now=true\`, the element as it is now on your page, which your widget takes while the fix waits for your verdict (applied or Live, not yet verified; 409 otherwise), from those who may verify it (its author, an admin; 403 otherwise): the comment keeps the latest only (it replaces the one before, whose bytes are deleted, in one transaction), with the commit of the fix it was taken for (\`commitSha\`), and shows it to the team like its other images; it takes no place among the ${IMAGES_PER_COMMENT_MAX}. A verdict keeps it as it was (the last look before the verdict), until the next fix's picture of now replaces it; the verdict's own picture goes with \`?verdict=true\`. \`now\` goes alone (400 with \`reply\` or \`verdict\`).`,
+      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413 above)${DIMENSIONS}; the type is read from the bytes (anything else, or a file cut short, is 415). Its metadata (EXIF and its location, XMP, IPTC, comments, text chunks) is removed before it is stored. To the comment: its author, admins and members; with \`?reply=\`, to that reply: its author. A thread holds at most ${IMAGES_PER_COMMENT_MAX} (409 past that). With \`?verdict=true\`, the element as you saw it when you gave your latest verdict (Verified or Not fixed): kept with that timeline event, once (409 when you gave none, or it has one). With \`?now=true\`, the element as it is now on your page, which your widget takes while the fix waits for your verdict (applied or Live, not yet verified; 409 otherwise), from those who may verify it (its author, an admin; 403 otherwise): the comment keeps the latest only (it replaces the one before, whose bytes are deleted, in one transaction), with the commit of the fix it was taken for (\`commitSha\`), and shows it to the team like its other images; it takes no place among the ${IMAGES_PER_COMMENT_MAX}. A verdict keeps it as it was (the last look before the verdict), until the next fix's picture of now replaces it; the verdict's own picture goes with \`?verdict=true\`. \`now\` goes alone (400 with \`reply\` or \`verdict\`).`,
     },
     async (request, reply) =>
       reply.code(201).send(await attachImage(ctx, request.actor, request.params.id, request.body, request.query)),
@@ -57,7 +59,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       bodyLimit: SCREENSHOT_MAX_BYTES,
       tags,
       summary: "Attach the comment's screenshot (its author); replaces the one it had",
-      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${SCREENSHOT_MAX_BYTES / 1024} KB (413 above). The type is read from the bytes: anything else is 415.`,
+      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${SCREENSHOT_MAX_BYTES / 1024} KB (413 above)${DIMENSIONS}. The type is read from the bytes: anything else is 415.`,
     },
     async (request) =>
       presentComment(await service.putScreenshot(ctx, request.actor, request.params.id, request.body), request.actor),
