@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Line, Nullable, Text, Timestamp } from './common.js';
+import { Line, Name, Nullable, Timestamp } from './common.js';
 import { LOCALES, type Locale as LocaleTag } from './i18n.js';
 
 /** A language of the apps' catalogues (see i18n.ts). */
@@ -66,8 +66,8 @@ export type UpdateWorkspaceBody = Static<typeof UpdateWorkspaceBody>;
 
 export const SignupBody = Type.Object(
   {
-    workspaceName: Text(100),
-    name: Text(100),
+    workspaceName: Name(100),
+    name: Name(100),
     email: Email,
     password: Password,
   },
@@ -119,7 +119,7 @@ export type Me = Static<typeof Me>;
 
 export const AddMemberBody = Type.Object(
   {
-    name: Text(100),
+    name: Name(100),
     email: Email,
     role: Type.Union([Type.Literal('admin'), Type.Literal('member')]),
     password: Password,
@@ -130,7 +130,7 @@ export type AddMemberBody = Static<typeof AddMemberBody>;
 
 export const CreateQuickAccessBody = Type.Object(
   {
-    name: Text(100),
+    name: Name(100),
     email: Type.Optional(Email),
     projectKey: Type.Optional(Line({ maxLength: 40, description: 'Limit the account to this project' })),
   },
@@ -164,7 +164,7 @@ export const ApiKeyCreated = Type.Object({
   createdAt: Timestamp,
 });
 
-export const CreateApiKeyBody = Type.Object({ name: Text(100) }, { examples: [{ name: 'CI deploy' }] });
+export const CreateApiKeyBody = Type.Object({ name: Name(100) }, { examples: [{ name: 'CI deploy' }] });
 
 export const Session = Type.Object({
   id: Type.String(),

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
 import { Anchor } from './anchor.js';
-import { Line, Multiline, Nullable, PageQuery, Text, Timestamp } from './common.js';
+import { Line, Multiline, Name, Nullable, PageQuery, Timestamp } from './common.js';
 import { CaptureContext, CommentContext, CommentImage, Screenshot } from './context.js';
 import { CHANGES_WAIT_MAX_S, COMMENT_BODY_MAX, LABEL_COLORS, PRIORITIES, VERIFY_NOTE_MAX } from './rules.js';
 
@@ -283,13 +283,13 @@ export const CommentLabelsBody = Type.Object(
 );
 
 export const CreateLabelBody = Type.Object(
-  { name: Text(40), color: Type.Enum(LABEL_COLORS) },
+  { name: Name(40), color: Type.Enum(LABEL_COLORS) },
   { examples: [{ name: 'Bug', color: 'red' }] },
 );
 export type CreateLabelBody = Static<typeof CreateLabelBody>;
 
 export const UpdateLabelBody = Type.Object(
-  { name: Type.Optional(Text(40)), color: Type.Optional(Type.Enum(LABEL_COLORS)) },
+  { name: Type.Optional(Name(40)), color: Type.Optional(Type.Enum(LABEL_COLORS)) },
   { examples: [{ color: 'orange' }] },
 );
 export type UpdateLabelBody = Static<typeof UpdateLabelBody>;

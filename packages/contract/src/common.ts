@@ -11,6 +11,24 @@ export const LINE_PATTERN = '^[^\\u0000-\\u001f\\u007f]*$';
 export const MULTILINE_PATTERN = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$';
 export const CONTROL_CHARACTER_PATTERNS: readonly string[] = [LINE_PATTERN, MULTILINE_PATTERN];
 
+/**
+ * What a name (a person's, an agent's, a workspace's, a project's, a label's, a sign-in
+ * provider's) may not hold, beyond a line's rule: C1 controls (U+0080–U+009F; U+009B opens a
+ * terminal's control sequence, and the CLI prints names), and the invisible characters that
+ * change the direction text is shown in: the embeddings and overrides (U+202A–U+202E; U+202E
+ * makes a label read backwards), the isolates (U+2066–U+2069) and the marks (U+200E, U+200F,
+ * U+061C). A name written in a right-to-left script shows rightly without any of them.
+ */
+const NOT_IN_NAMES = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+export const NAME_PATTERN = `^[^${NOT_IN_NAMES}]*$`;
+const notInNames = new RegExp(`[${NOT_IN_NAMES}]`, 'gu');
+
+/** Whether `text` holds nothing a name may not. */
+export const isNameText = (text: string): boolean => text.search(notInNames) === -1;
+
+/** `text` without what a name may not hold: for names no person typed here (a provider's claims). */
+export const withoutNameControls = (text: string): string => text.replace(notInNames, '');
+
 interface StringOptions {
   minLength?: number;
   maxLength?: number;
@@ -48,9 +66,12 @@ export const Page = <T extends TSchema>(item: T) =>
 export const Nullable = <T extends TSchema>(schema: T, options?: { description: string }) =>
   Type.Union([schema, Type.Null()], options);
 
-/** A trimmed one-line text (a name): the server refuses it when it is empty once trimmed. */
-export const Text = (maxLength: number, description?: string) =>
-  Line({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+/**
+ * A name: one line without control or direction characters (`NAME_PATTERN`), trimmed; the
+ * server refuses it when it is empty once trimmed.
+ */
+export const Name = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: NAME_PATTERN, ...(description ? { description } : {}) });
 
 /** A trimmed text that may span lines (a comment or reply body). */
 export const BodyText = (maxLength: number) => Multiline({ minLength: 1, maxLength });

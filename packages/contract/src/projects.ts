@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Line, Nullable, Text, Timestamp } from './common.js';
+import { Line, Name, Nullable, Timestamp } from './common.js';
 import { PAGE_PARAM_PATTERN, PAGE_PARAMS_MAX } from './page.js';
 import { PROJECT_KEY_PATTERN } from './project-key.js';
 
@@ -40,7 +40,7 @@ const PageParams = Type.Array(Type.String({ pattern: PAGE_PARAM_PATTERN }), {
 export const CreateProjectBody = Type.Object(
   {
     key: Type.String({ pattern: PROJECT_KEY_PATTERN, description: '2-40 of a-z, 0-9 and -' }),
-    name: Text(100),
+    name: Name(100),
     repoUrl: Type.Optional(RepoUrl),
     appUrl: Type.Optional(AppUrl),
     allowedOrigins: Type.Optional(AllowedOrigins),
@@ -63,7 +63,7 @@ export const ProjectKeyParams = Type.Object({ key: Line({ maxLength: 40 }) });
 
 export const UpdateProjectBody = Type.Object(
   {
-    name: Type.Optional(Text(100)),
+    name: Type.Optional(Name(100)),
     repoUrl: Type.Optional(Nullable(RepoUrl)),
     appUrl: Type.Optional(Nullable(AppUrl)),
     allowedOrigins: Type.Optional(AllowedOrigins),

@@ -2,7 +2,7 @@
 // Okta, Keycloak, Authentik, GitLab…), who may sign in through it, and the sign-in itself.
 import { type Static, Type } from 'typebox';
 import { Email } from './accounts.js';
-import { Line, Nullable, Timestamp } from './common.js';
+import { Line, Name, Nullable, Timestamp } from './common.js';
 
 export const Domain = Type.String({
   maxLength: 253,
@@ -69,7 +69,7 @@ export const PutSsoBody = Type.Object(
     clientSecret: Type.Optional(
       Line({ minLength: 1, maxLength: 2000, description: 'Required the first time; omitted, the stored one is kept' }),
     ),
-    displayName: Line({ minLength: 1, maxLength: 60 }),
+    displayName: Name(60),
     allowedDomains: Type.Array(Domain, { maxItems: 50 }),
     newMemberRole: NewMemberRole,
     requireForMembers: Type.Boolean(),

@@ -2,7 +2,7 @@
 // (quick-access) accounts and every API key.
 import { type Static, Type } from 'typebox';
 import { Email, Password, Role } from './accounts.js';
-import { Line, Nullable, Text, Timestamp } from './common.js';
+import { Line, Name, Nullable, Timestamp } from './common.js';
 
 const TeamRole = Type.Union([Type.Literal('admin'), Type.Literal('member')]);
 
@@ -23,7 +23,7 @@ export const Member = Type.Object({
 export type Member = Static<typeof Member>;
 
 export const CreateAgentBody = Type.Object(
-  { name: Text(100) },
+  { name: Name(100) },
   {
     description:
       'An agent of the team: a name to assign work to and to show on what it does, and an API key to act with',
@@ -58,7 +58,7 @@ export const InviteCreated = Type.Object({
 });
 
 export const AcceptInviteBody = Type.Object(
-  { token: Line({ minLength: 1, maxLength: 200 }), name: Text(100), password: Password },
+  { token: Line({ minLength: 1, maxLength: 200 }), name: Name(100), password: Password },
   { examples: [{ token: 'svc_inv_…', name: 'Nia Newcomer', password: 'a long passphrase' }] },
 );
 export type AcceptInviteBody = Static<typeof AcceptInviteBody>;

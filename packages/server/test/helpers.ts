@@ -369,7 +369,17 @@ export async function changesHeard(app: FastifyInstance): Promise<void> {
 /** Counts rows of a table, to prove that a refused request wrote nothing. */
 export async function countRows(
   app: FastifyInstance,
-  table: 'comments' | 'replies' | 'users' | 'projects' | 'api_keys' | 'sessions' | 'workspaces' | 'refused_origins',
+  table:
+    | 'comments'
+    | 'replies'
+    | 'users'
+    | 'projects'
+    | 'labels'
+    | 'api_keys'
+    | 'sessions'
+    | 'workspaces'
+    | 'sso_providers'
+    | 'refused_origins',
 ) {
   const row = await app.database.db
     .selectFrom(table)

@@ -66,13 +66,6 @@ describe('bad input never breaks a project', () => {
     const cases: [string, string, Record<string, unknown> | undefined, string | undefined, string][] = [
       ['POST', '/api/auth/login', { email: 'a\u0000@b.test', password: 'x' }, undefined, '/email'],
       ['POST', '/api/auth/login', { email: 'a@b.test', password: 'pass\u0000word' }, undefined, '/password'],
-      [
-        'POST',
-        '/api/signup',
-        { workspaceName: 'W', name: '\u0000', email: 'n@b.test', password: 'a long passphrase' },
-        undefined,
-        '/name',
-      ],
       ['POST', `/api/projects/${project.key}/comments`, { body: 'a\u0000b', pageUrl: 'https://a.test/' }, 't', '/body'],
       [
         'POST',
@@ -94,6 +87,95 @@ describe('bad input never breaks a project', () => {
       assert.equal(answer.body.errors[0].message, 'must not contain control characters');
     }
     assert.deepEqual(await counts(), before);
+  });
+
+  test('every kind of name refuses C0 and C1 controls and direction overrides, isolates and marks: 400 naming the field, nothing written', async () => {
+    const label = await call(t.app, 'POST', '/api/workspace/labels', {
+      token: admin.token,
+      body: { name: 'Bug', color: 'red' },
+    });
+    assert.equal(label.status, 201);
+    const counts = () =>
+      Promise.all(
+        (['users', 'workspaces', 'projects', 'labels', 'api_keys', 'sso_providers'] as const).map((n) =>
+          countRows(t.app, n),
+        ),
+      );
+    const before = await counts();
+    const person = { email: `n-${Date.now()}@b.test`, password: 'a long passphrase' };
+    // [method, url, body without the name, the name's field]
+    const names: [string, string, Record<string, unknown>, string][] = [
+      ['POST', '/api/signup', { ...person, workspaceName: 'W' }, 'name'],
+      ['POST', '/api/signup', { ...person, name: 'N' }, 'workspaceName'],
+      ['POST', '/api/workspace/members', { ...person, role: 'member' }, 'name'],
+      ['POST', '/api/workspace/quick-access', {}, 'name'],
+      ['POST', '/api/invites/accept', { token: 'svc_inv_x', password: person.password }, 'name'],
+      ['POST', '/api/workspace/agents', {}, 'name'],
+      ['POST', '/api/me/api-keys', {}, 'name'],
+      ['POST', '/api/projects', { key: 'named-badly' }, 'name'],
+      ['PATCH', `/api/projects/${project.key}`, {}, 'name'],
+      ['POST', '/api/workspace/labels', { color: 'red' }, 'name'],
+      ['PATCH', `/api/workspace/labels/${label.body.id}`, {}, 'name'],
+      [
+        'PUT',
+        '/api/workspace/sso',
+        {
+          issuer: 'https://id.example.test',
+          clientId: 'c',
+          clientSecret: 's',
+          allowedDomains: [],
+          newMemberRole: null,
+          requireForMembers: false,
+        },
+        'displayName',
+      ],
+    ];
+    // U+202E reads a label backwards; U+009B opens a terminal's control sequence; the rest alike.
+    const refused = [
+      '\u202e',
+      '\u202a',
+      '\u2066',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+      '\u009b',
+      '\u0085',
+      '\u0000',
+      '\u007f',
+    ];
+    for (const [method, url, body, field] of names) {
+      for (const character of refused) {
+        const answer = await call(t.app, method as 'POST', url, {
+          token: admin.token,
+          body: { ...body, [field]: `Bug${character}fix` },
+        });
+        const what = `${method} ${url} ${field} U+${character.codePointAt(0)?.toString(16).padStart(4, '0')}`;
+        assert.equal(answer.status, 400, what);
+        assert.equal(answer.headers['content-type'], 'application/problem+json; charset=utf-8', what);
+        assert.equal(answer.body.code, 'validation_failed', what);
+        assert.deepEqual(
+          answer.body.errors,
+          [
+            {
+              path: `/${field}`,
+              message: 'must not contain control characters or bidirectional formatting characters',
+              rule: 'pattern',
+            },
+          ],
+          what,
+        );
+        assert.match(answer.body.detail, new RegExp(`^body/${field} must not contain control characters`), what);
+      }
+    }
+    assert.deepEqual(await counts(), before);
+    // Right-to-left scripts need none of them.
+    const hebrew = await call(t.app, 'POST', '/api/workspace/labels', {
+      token: admin.token,
+      body: { name: 'באג', color: 'red' },
+    });
+    assert.equal(hebrew.status, 201);
+    assert.equal(hebrew.body.name, 'באג');
   });
 
   test('bodies keep tab and newlines', async () => {

@@ -3,11 +3,13 @@ import {
   type ErrorCode,
   errorCatalog,
   type FieldError,
+  NAME_PATTERN,
   Problem,
   problemType,
 } from '@svc/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
+import { NAME_REFUSAL } from './validation.js';
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -27,6 +29,7 @@ interface AjvError {
 
 function messageFor(error: AjvError): string {
   if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'pattern' && error.params.pattern === NAME_PATTERN) return NAME_REFUSAL;
   if (error.keyword === 'pattern' && CONTROL_CHARACTER_PATTERNS.includes(String(error.params.pattern))) {
     return 'must not contain control characters';
   }

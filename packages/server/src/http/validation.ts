@@ -1,3 +1,4 @@
+import { isNameText } from '@svc/contract';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -116,4 +117,17 @@ export function requireText(value: string, path: string): string {
   const text = value.trim();
   if (text.length === 0) throw invalidField(path, 'must not be blank');
   return text;
+}
+
+export const NAME_REFUSAL = 'must not contain control characters or bidirectional formatting characters';
+
+/**
+ * A name, trimmed: blank, or holding what the contract's name rule refuses, is refused with its
+ * path. The schemas check the same rule at the door; this holds it for names that arrive
+ * another way (the admin command).
+ */
+export function requireName(value: string, path: string): string {
+  const name = requireText(value, path);
+  if (!isNameText(name)) throw invalidField(path, NAME_REFUSAL);
+  return name;
 }

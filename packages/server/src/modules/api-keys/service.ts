@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
-import { requireText } from '../../http/validation.js';
+import { requireName } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize } from '../../policy.js';
@@ -35,7 +35,7 @@ export async function createApiKey(deps: Deps, actor: Actor, name: string) {
 /** A new key of `user`, within the per-user cap, recorded as `by`'s action; the key is in the answer, once. */
 export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: string }, name: string, by: AuditBy) {
   const { db } = deps;
-  const keyName = requireText(name, '/name');
+  const keyName = requireName(name, '/name');
   const held = await repo.countApiKeys(db, user.workspace_id, user.id);
   if (held >= deps.rules.apiKeysPerUser) {
     throw conflict(`You hold ${held} API keys, the most one person may: revoke one you no longer use first.`);

@@ -7,7 +7,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { AppError, forbidden, invalidField, invalidState, notFound, unauthenticated } from '../../errors.js';
 import type { Client } from '../../http/client.js';
 import { pageRequest } from '../../http/pagination.js';
-import { requireText } from '../../http/validation.js';
+import { requireName } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit, countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import { authorize } from '../../policy.js';
@@ -179,8 +179,8 @@ export async function createWorkspace<T>(
   then: (trx: Db, user: repo.UserRow) => Promise<T>,
 ) {
   const email = normaliseEmail(input.email);
-  const workspaceName = requireText(input.workspaceName, '/workspaceName');
-  const name = requireText(input.name, '/name');
+  const workspaceName = requireName(input.workspaceName, '/workspaceName');
+  const name = requireName(input.name, '/name');
   const passwordHash = await hashPassword(input.password);
   return withUniqueEmail(deps, email, () =>
     inTransaction(deps.db, async (trx) => {

@@ -8,14 +8,15 @@ import {
   LABEL_COLORS,
   Line,
   Multiline,
+  Name,
   Nullable,
   Priority,
-  Text,
   TIMELINE_KINDS,
   TIMELINE_VIAS,
   Timestamp,
 } from '@svc/contract';
 import { type Static, type TSchema, Type } from 'typebox';
+import { fieldErrors } from '../../http/problem.js';
 import { compileBodyValidator } from '../../http/validation.js';
 
 // What an export file may hold, line by line, as strictly as the API takes the same things:
@@ -26,7 +27,8 @@ import { compileBodyValidator } from '../../http/validation.js';
 export const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 const id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,60}$` });
-const Name = Line({ minLength: 1, maxLength: 200 });
+// A name by the contract's rule for names, up to the length the file format has always taken.
+const ImportedName = Name(200);
 const Person = Type.Object({ id: id('usr'), name: Type.String({ maxLength: 200 }) });
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('member'), Type.Literal('client')]);
 const Sha = Type.String({ pattern: '^[0-9a-f]{7,40}$' });
@@ -35,14 +37,14 @@ const Url = Line({ maxLength: 2000 });
 export const ExportHeader = Type.Object({
   type: Type.Literal('export'),
   format: Type.Literal(1),
-  workspace: Type.Object({ id: id('ws'), name: Name }),
+  workspace: Type.Object({ id: id('ws'), name: ImportedName }),
 });
 
 export const ExportedProject = Type.Object({
   type: Type.Literal('project'),
   id: id('prj'),
   key: Type.String({ pattern: '^[a-z0-9-]{2,40}$' }),
-  name: Name,
+  name: ImportedName,
   repoUrl: Nullable(Line({ maxLength: 500 })),
   appUrl: Type.Optional(Nullable(Line({ maxLength: 500 }))),
   allowedOrigins: Type.Array(Line({ maxLength: 300 }), { maxItems: 50 }),
@@ -54,7 +56,7 @@ export type ExportedProject = Static<typeof ExportedProject>;
 export const ExportedLabel = Type.Object({
   type: Type.Literal('label'),
   id: id('lbl'),
-  name: Text(40),
+  name: Name(40),
   color: Type.Enum(LABEL_COLORS),
 });
 export type ExportedLabel = Static<typeof ExportedLabel>;
@@ -65,7 +67,7 @@ const ExportedLabelRef = Type.Object({ id: id('lbl') });
 export const ExportedUser = Type.Object({
   type: Type.Literal('user'),
   id: id('usr'),
-  name: Name,
+  name: ImportedName,
   role: Role,
   email: Nullable(Line({ maxLength: 254, format: 'email' })),
   /** A client account limited to this project (its key). */
@@ -144,8 +146,8 @@ function checker(schema: TSchema) {
   const validate = compileBodyValidator(schema);
   return (value: unknown) => {
     if (validate(value)) return null;
-    const [error] = validate.errors ?? [];
-    return error ? `${error.instancePath || '(the line)'} ${error.message}` : 'is not valid';
+    const [error] = fieldErrors(validate.errors ?? []);
+    return error ? `${error.path || '(the line)'} ${error.message}` : 'is not valid';
   };
 }
 const check = (type: 'export' | 'project' | 'label' | 'user' | 'comment', value: unknown) => {

@@ -400,6 +400,35 @@ describe('an import never reaches into another workspace', () => {
     await refused(app, [...copy, { ...third, id: comment.id }], /comment cmt_\w+ appears twice in the file/);
   });
 
+  test('a name holding a direction override or a C1 control is refused as the API refuses it, naming the line', async () => {
+    const { app, records } = await victimServer();
+    const copy = withNewIds(records);
+    const at = (type: string) => copy.findIndex((record) => record.type === type);
+    for (const [type, character] of [
+      ['export', '\u202e'],
+      ['project', '\u009b'],
+      ['user', '\u2066'],
+    ] as const) {
+      const index = at(type);
+      const named = copy.map((record, i) =>
+        i !== index
+          ? record
+          : type === 'export'
+            ? { ...record, workspace: { ...record.workspace, name: `Acme${character}` } }
+            : { ...record, name: `Named${character}` },
+      );
+      await refused(
+        app,
+        named,
+        new RegExp(
+          `line ${index + 1}.*/name must not contain control characters or bidirectional formatting characters`,
+        ),
+      );
+    }
+    const label = { type: 'label', id: 'lbl_BACKWARDS', name: 'gub\u202e', color: 'red' };
+    await refused(app, [...copy.slice(0, 2), label, ...copy.slice(2)], /line 3.*\/name must not contain control/);
+  });
+
   test('the file that made a workspace may run again (adding nothing); another file naming it is refused', async () => {
     const { app, records } = await victimServer();
     const copy = withNewIds(records);

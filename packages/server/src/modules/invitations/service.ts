@@ -9,7 +9,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { AppError, notFound, unauthenticated } from '../../errors.js';
 import type { Client } from '../../http/client.js';
 import { pageRequest } from '../../http/pagination.js';
-import { requireText } from '../../http/validation.js';
+import { requireName } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import { authorize } from '../../policy.js';
@@ -111,7 +111,7 @@ async function requireLink(deps: LinkDeps, kind: TokenKind, token: string, clien
  * or asks them to enrol a second factor first when their workspace requires one.
  */
 export async function acceptInvite(deps: LinkDeps, input: AcceptInviteBody, client: Client) {
-  const name = requireText(input.name, '/name');
+  const name = requireName(input.name, '/name');
   requireUncommonPassword(input.password, '/password');
   const link = await requireLink(deps, 'invite', input.token, client);
   const passwordHash = await hashPassword(input.password);

@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, notFound } from '../../errors.js';
-import { requireText } from '../../http/validation.js';
+import { requireName } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { authorize } from '../../policy.js';
 import * as repo from './repo.js';
@@ -25,7 +25,7 @@ const taken = (name: string) => conflict(`The workspace has a label named "${nam
 
 export async function createLabel(deps: Deps, actor: Actor, input: CreateLabelBody): Promise<Label> {
   authorize(actor, 'workspace.manageLabels');
-  const name = requireText(input.name, '/name');
+  const name = requireName(input.name, '/name');
   return inTransaction(deps.db, async (trx) => {
     if (await repo.nameTaken(trx, actor.workspaceId, name.toLowerCase())) throw taken(name);
     if ((await repo.listLabels(trx, actor.workspaceId)).length >= LABELS_MAX) {
@@ -44,7 +44,7 @@ export async function createLabel(deps: Deps, actor: Actor, input: CreateLabelBo
 
 export async function updateLabel(deps: Deps, actor: Actor, id: string, input: UpdateLabelBody): Promise<Label> {
   authorize(actor, 'workspace.manageLabels');
-  const name = input.name === undefined ? undefined : requireText(input.name, '/name');
+  const name = input.name === undefined ? undefined : requireName(input.name, '/name');
   return inTransaction(deps.db, async (trx) => {
     const [label] = await repo.findLabels(trx, actor.workspaceId, [id]);
     if (!label) throw notFound('Label');

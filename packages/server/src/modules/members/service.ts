@@ -5,7 +5,7 @@ import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { conflict, invalidField, invalidState, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
-import { requireText } from '../../http/validation.js';
+import { requireName } from '../../http/validation.js';
 import { nowIso } from '../../ids.js';
 import { authorize } from '../../policy.js';
 import { type ApiKeyDeps, issueApiKey } from '../api-keys/service.js';
@@ -131,7 +131,7 @@ export async function revokeClient(deps: Deps, actor: Actor, userId: string): Pr
 export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) {
   authorize(actor, 'workspace.addMember');
   const email = normaliseEmail(input.email);
-  const name = requireText(input.name, '/name');
+  const name = requireName(input.name, '/name');
   requireUncommonPassword(input.password, '/password');
   const passwordHash = await hashPassword(input.password);
   return withUniqueEmail(deps, email, () =>
@@ -155,7 +155,7 @@ export async function addMember(deps: Deps, actor: Actor, input: AddMemberBody) 
  */
 export async function createAgent(deps: Deps & ApiKeyDeps, actor: Actor, input: CreateAgentBody) {
   authorize(actor, 'workspace.manageAgents');
-  const name = requireText(input.name, '/name');
+  const name = requireName(input.name, '/name');
   const agent = await inTransaction(deps.db, async (trx) => {
     const user = await accounts.createUser(trx, deps.clock, {
       workspace_id: actor.workspaceId,
@@ -180,7 +180,7 @@ export async function createAgentKey(deps: Deps & ApiKeyDeps, actor: Actor, agen
 
 export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQuickAccessBody) {
   authorize(actor, 'workspace.manageClients');
-  const name = requireText(input.name, '/name');
+  const name = requireName(input.name, '/name');
   let projectId: string | null = null;
   if (input.projectKey !== undefined) {
     const project = await findProjectByKey(deps.db, scopeOf(actor), input.projectKey);

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Db, ProjectTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, invalidField, notFound } from '../../errors.js';
-import { requireText } from '../../http/validation.js';
+import { requireName } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
@@ -71,7 +71,7 @@ export async function createProject(deps: Deps, actor: Actor, input: CreateProje
     id: newId('prj'),
     workspace_id: actor.workspaceId,
     key: input.key,
-    name: requireText(input.name, '/name'),
+    name: requireName(input.name, '/name'),
     repo_url: normaliseUrl(input.repoUrl ?? null, '/repoUrl'),
     app_url: normaliseUrl(input.appUrl ?? null, '/appUrl'),
     allowed_origins: normaliseOrigins(input.allowedOrigins ?? []),
@@ -102,7 +102,7 @@ export async function updateProject(deps: Deps, actor: Actor, key: string, input
     throw invalidField('/key', 'cannot change: CLI configurations and CI name the project by it');
   }
   const changes: Partial<ProjectTable> = {};
-  if (input.name !== undefined) changes.name = requireText(input.name, '/name');
+  if (input.name !== undefined) changes.name = requireName(input.name, '/name');
   if (input.repoUrl !== undefined) changes.repo_url = normaliseUrl(input.repoUrl, '/repoUrl');
   if (input.appUrl !== undefined) changes.app_url = normaliseUrl(input.appUrl, '/appUrl');
   if (input.allowedOrigins !== undefined) changes.allowed_origins = normaliseOrigins(input.allowedOrigins);

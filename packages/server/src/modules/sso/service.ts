@@ -1,10 +1,11 @@
-import type { PutSsoBody, SsoSettings } from '@svc/contract';
+import { type PutSsoBody, type SsoSettings, withoutNameControls } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { forbidden, invalidField, notFound, unauthenticated } from '../../errors.js';
 import type { Client } from '../../http/client.js';
 import { routePath } from '../../http/route.js';
+import { requireName } from '../../http/validation.js';
 import { countEvent, refuseWhenExhausted } from '../../limits/rate-limit.js';
 import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
@@ -72,7 +73,7 @@ export async function saveSettings(deps: SsoDeps, actor: Actor, body: PutSsoBody
       issuer,
       client_id: body.clientId.trim(),
       client_secret: deps.secrets.seal(secret),
-      display_name: body.displayName.trim(),
+      display_name: requireName(body.displayName, '/displayName'),
       new_member_role: body.newMemberRole,
       require_for_members: body.requireForMembers ? 1 : 0,
       updated_at: iso(deps.clock.now()),
@@ -312,7 +313,7 @@ async function accountFor(
     const user = await accounts.createUser(trx, deps.clock, {
       workspace_id: workspaceId,
       email,
-      name: (identity.name ?? email.split('@')[0] ?? email).slice(0, 100),
+      name: providedName(identity.name, email),
       role,
     });
     await repo.linkSubject(trx, workspaceId, user.id, subject);
@@ -347,4 +348,16 @@ export async function exchange(deps: SsoDeps, body: { code: string; binding: str
     throw unauthenticated('This sign-in code is not valid, was used, or expired: sign in again.');
   }
   return user;
+}
+
+/**
+ * A newcomer's name as their provider gives it (else their e-mail's local part). Nobody typed
+ * it here, so what a name may not hold (controls, direction overrides) is dropped rather than
+ * the sign-in refused.
+ */
+function providedName(given: string | null, email: string): string {
+  const local = email.split('@')[0] ?? '';
+  const name =
+    withoutNameControls(given ?? '').trim() || withoutNameControls(local).trim() || withoutNameControls(email);
+  return name.slice(0, 100);
 }

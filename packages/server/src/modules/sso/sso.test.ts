@@ -208,6 +208,25 @@ describe('single sign-on with a real OpenID provider', () => {
     assert.match((await signInAs('cleo')).error ?? '', /Client accounts/);
   });
 
+  test("a newcomer's name from the provider loses its controls and direction overrides; the sign-in goes on", async () => {
+    // Nobody typed it here: refusing would lock them out for their provider's data, so it is cleaned.
+    idp.people.set('rtl', {
+      email: 'rtl@acme.test',
+      email_verified: true,
+      name: 'Rae\u202eevil\u009b[31m\u2066 Ray\u200f',
+    });
+    const joined = await exchange(await signInAs('rtl'));
+    assert.equal(joined.status, 200, JSON.stringify(joined.body));
+    assert.equal(joined.body.user.name, 'Raeevil[31m Ray');
+    idp.people.set('bidi', { email: 'bidi@acme.test', email_verified: true, name: '\u202e\u202c' });
+    const unnamed = await exchange(await signInAs('bidi'));
+    assert.equal(unnamed.status, 200, JSON.stringify(unnamed.body));
+    assert.equal(unnamed.body.user.name, 'bidi', 'nothing left of the name: the e-mail names them');
+    const members = await call(t.app, 'GET', '/api/workspace/members?limit=100', { token: admin.token });
+    const shown = members.body.items.map((m: { name: string }) => m.name);
+    assert.ok(shown.includes('Raeevil[31m Ray'));
+  });
+
   test('a removed member is refused, even with a valid ID token', async () => {
     const member = await addMember(t.app, admin, 'member', 'Rex Removed');
     idp.people.set('rex', { email: member.email, email_verified: true });
