@@ -260,6 +260,14 @@ async function backup(database: DatabaseConfig, given: string | undefined): Prom
   } finally {
     source.close();
   }
+  // The copy has every page, free ones too: those a release before secure_delete freed still
+  // hold what was deleted then. Rewritten with its live pages only, it holds nothing deleted.
+  const rewritten = new SQLite(target, { fileMustExist: true });
+  try {
+    rewritten.exec('vacuum');
+  } finally {
+    rewritten.close();
+  }
   const copy = new SQLite(target, { readonly: true, fileMustExist: true });
   try {
     const check = copy.pragma('integrity_check', { simple: true });

@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './errors.js';
+import { runWhileServing } from './http/background.js';
 import { registerCors } from './http/cors.js';
 import { FastPath } from './http/fast-path.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -39,6 +40,9 @@ export { loadConfig } from './config.js';
 
 /** The HTML pages the server renders: they get a Content-Security-Policy that lets them run. */
 const HTML_PAGES = ['/demo', '/docs', '/sso'];
+
+/** How long what a deletion left outside the live pages (SQLite's write-ahead log) may stay there. */
+const ERASE_DELETED_EVERY_MS = 60_000;
 
 /** Answered in every phase of the process's life, for supervisors and load balancers. */
 const PROBES = ['/healthz', '/readyz'];
@@ -92,6 +96,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
 
   registerPlumbing(app, HTML_PAGES);
+  runWhileServing(
+    app,
+    ERASE_DELETED_EVERY_MS,
+    () => ctx.database.eraseDeleted(),
+    'erasing what deletions left in the write-ahead log failed',
+  );
   // The OpenAPI document hears of every route registered after this, operations included.
   await registerOpenApi(app, ctx.version);
   const cli = readCliBundle();

@@ -68,6 +68,11 @@ export interface Database {
    * rows it wrote. One process at a time; a second one meanwhile does nothing.
    */
   compactInsightRollups(): Promise<number>;
+  /**
+   * Erases what deletions left behind outside the live pages (SQLite: its write-ahead log,
+   * checkpointed and truncated); run every minute while the server serves, and on demand.
+   */
+  eraseDeleted(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
