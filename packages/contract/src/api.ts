@@ -126,6 +126,8 @@ export interface EndpointSpec {
   conditional?: boolean;
   /** Bytes rather than JSON: the body (an image) or the answer (a file). */
   raw?: 'body' | 'answer';
+  /** The content types a raw body is taken in. */
+  bodyTypes?: readonly string[];
   /** The content types of the answers that are not JSON, by status. */
   types?: Readonly<Record<number, readonly string[]>>;
 }
@@ -207,6 +209,7 @@ export const api = {
     answers: { 200: Comment },
     problems: [403, 404, 413, 415],
     raw: 'body',
+    bodyTypes: SCREENSHOT_TYPES,
   }),
   'PUT /api/comments/{id}/anchor': endpoint({
     params: CommentIdParams,
@@ -227,6 +230,7 @@ export const api = {
     answers: { 201: CommentImage },
     problems: [400, 403, 404, 409, 413, 415],
     raw: 'body',
+    bodyTypes: SCREENSHOT_TYPES,
   }),
   'GET /api/comments/{id}/images/{imageId}': endpoint({
     params: CommentImageParams,

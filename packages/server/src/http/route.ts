@@ -3,6 +3,7 @@
 // whether it is public and whether it answers conditionally all come from there. The route
 // adds what only the server knows: its documentation, Fastify's options, and its handler,
 // whose request and reply are typed from the same schemas.
+import type { SwaggerTransform } from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Api, api, type EndpointSpec } from '@svc/contract/api';
 import type {
@@ -57,6 +58,18 @@ function answersOf(spec: EndpointSpec): Record<number, unknown> {
   );
 }
 
+/** A raw body as the API reference shows it: bytes, in each type the endpoint takes. */
+const documentedBody =
+  (types: readonly string[]): SwaggerTransform =>
+  ({ schema, url }) => ({
+    schema: {
+      ...schema,
+      body: { type: 'string', format: 'binary', description: 'The bytes of the file' },
+      consumes: [...types],
+    },
+    url,
+  });
+
 /** The route's path as Fastify writes it: `{id}` → `:id`. */
 export const routePath = (endpoint: Endpoint) => (endpoint.split(' ')[1] ?? '').replace(/\{(\w+)\}/g, ':$1');
 
@@ -83,7 +96,12 @@ export function route<E extends Endpoint>(
       // The API reference says which routes take no token.
       ...(spec.public ? { security: [] } : {}),
     },
-    config: { public: spec.public === true, conditional: spec.conditional === true },
+    config: {
+      public: spec.public === true,
+      conditional: spec.conditional === true,
+      // Only the API reference sees this body: the route reads the bytes with its own parser.
+      ...(spec.bodyTypes ? { swaggerTransform: documentedBody(spec.bodyTypes) } : {}),
+    },
     handler: handler as RouteHandlerMethod,
   });
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ENDPOINTS } from '@svc/contract/api';
+import { api, ENDPOINTS, type EndpointSpec } from '@svc/contract/api';
 import { call, createTestApp, signUp, type TestApp } from '../../../test/helpers.js';
 
 describe('operations endpoints', () => {
@@ -47,6 +47,24 @@ describe('operations endpoints', () => {
     assert.ok(apply.responses['200'].content['application/json']);
     assert.deepEqual(doc.paths['/api/auth/login'].post.security, [], 'a public route takes no token');
     assert.equal(apply.security, undefined, 'the others take the bearer token');
+  });
+
+  test('every route that takes an image declares its body: PNG, JPEG and WebP bytes, so a generated client can upload', async () => {
+    const doc = (await call(t.app, 'GET', '/openapi.json')).body;
+    const uploads = Object.entries(api)
+      .filter(([, spec]) => (spec as EndpointSpec).raw === 'body')
+      .map(([endpoint]) => endpoint)
+      .sort();
+    assert.deepEqual(uploads, ['POST /api/comments/{id}/images', 'PUT /api/comments/{id}/screenshot']);
+    for (const endpoint of uploads) {
+      const [method = '', path = ''] = endpoint.split(' ');
+      const body = doc.paths[path][method.toLowerCase()].requestBody;
+      assert.equal(body?.required, true, endpoint);
+      assert.deepEqual(Object.keys(body.content), ['image/png', 'image/jpeg', 'image/webp'], endpoint);
+      for (const media of Object.values(body.content) as { schema: object }[]) {
+        assert.deepEqual(media.schema, { type: 'string', format: 'binary', description: 'The bytes of the file' });
+      }
+    }
   });
 
   test("the clients' typed map and the server's API routes are the same list, both ways", async () => {
