@@ -125,6 +125,30 @@ describe('a deleted comment’s pictures are erased, not left behind', () => {
     }
   });
 
+  test('SQLite: a deleted comment’s and reply’s words leave the full-text index, the file and its log', {
+    skip: dialect !== 'sqlite',
+  }, async () => {
+    const file = (database as { file: string }).file;
+    const secret = `zq${randomBytes(6).toString('hex')}`;
+    const inReply = `zr${randomBytes(6).toString('hex')}`;
+    const { id } = await createComment(app, admin, project.key, `The invoice of ${secret} shows the wrong total`);
+    const reply = await call(app, 'POST', `/api/comments/${id}/replies`, {
+      token: admin.token,
+      body: { body: `Same for ${inReply}` },
+    });
+    assert.equal(reply.status, 201);
+    const found = await call(app, 'GET', `/api/comments?project=${project.key}&q=${secret}`, { token: admin.token });
+    assert.equal(found.body.items.length, 1, 'found by its word');
+    await app.database.eraseDeleted();
+    assert.ok(holds(file, Buffer.from(secret)), 'the file holds it while it is stored');
+    await deleteComment(id);
+    await app.database.eraseDeleted();
+    for (const word of [secret, inReply]) {
+      assert.equal(holds(file, Buffer.from(word)), false, `${word} is not in the database file`);
+      assert.equal(holds(`${file}-wal`, Buffer.from(word)), false, `${word} is not in the write-ahead log`);
+    }
+  });
+
   test('SQLite: `admin backup` after a deletion holds nothing deleted, even pages freed before deletions were erased', {
     skip: dialect !== 'sqlite',
   }, async () => {

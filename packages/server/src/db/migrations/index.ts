@@ -21,6 +21,7 @@ import * as m0019 from './0019_team_work.js';
 import * as m0020 from './0020_mentions.js';
 import * as m0021 from './0021_images.js';
 import * as m0022 from './0022_now_images.js';
+import * as m0023 from './0023_erased_words.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020_mentions': m0020,
   '0021_images': m0021,
   '0022_now_images': m0022,
+  '0023_erased_words': m0023,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { type Kysely, Migrator } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import { createTestDatabase, dialect, testConfig } from '../../../test/helpers.js';
 import { cleanJpeg, jpegWithMetadata } from '../../../test/images.js';
 import type { Actor } from '../../actor.js';
@@ -877,6 +877,51 @@ describe('upgrades lose nothing', () => {
           .values({ ...row, id: 'img_twin' })
           .execute(),
       );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('0023 (erased words): comments and replies of 0022 are found by their words as before; a text deleted in 0022 leaves the index', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0022';
+    const at = '2026-06-01T00:00:00.000Z';
+    await databaseAt(database, '0022_now_images', async (db) => {
+      await insertAda(db, password);
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await insertComment(db, at, { body: 'The footer of 0022 wraps', reply_count: 1 });
+      await db
+        .insertInto('replies')
+        .values({
+          id: 'rpl_1',
+          workspace_id: 'ws_1',
+          comment_id: 'cmt_1',
+          author_id: 'usr_1',
+          kind: 'user',
+          body: 'A reply about marmalade',
+          created_at: at,
+        })
+        .execute();
+      await insertComment(db, at, { id: 'cmt_2', body: 'The account of zqvanished is locked' });
+      await db.deleteFrom('comments').where('id', '=', 'cmt_2').execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const headers = await adaHeaders(app, password);
+      for (const word of ['footer', 'marmalade']) {
+        const found = await app.inject({ method: 'GET', url: `/api/comments?project=site&q=${word}`, headers });
+        assert.deepEqual(
+          found.json().items.map((comment: { id: string }) => comment.id),
+          ['cmt_1'],
+          word,
+        );
+      }
+      if (dialect === 'sqlite') {
+        const { rows } = await sql<{ n: number }>`select count(*) as n from comments_fts_data
+          where instr(block, ${Buffer.from('zqvanished')}) > 0`.execute(app.database.db);
+        assert.equal(rows[0]?.n, 0, 'the deleted text’s word is not in the index');
+      }
     } finally {
       await app.close();
     }
