@@ -679,6 +679,26 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     assert.equal(await afterChange(sections, '.section:nth-of-type(1) h3', "el.textContent = 'Smooth';"), 'same');
   });
 
+  test('of a fixed comment, an element whose words the fix kept while it changed what is around it is shown without doubt', async () => {
+    await page.setContent(`<!doctype html><html><body><section class="menu"><div class="dish"><h2>Espresso</h2>
+      <p class="price">€1.90</p></div><button type="button" id="order">Order now</button><p class="offer">Free refill on Sundays</p>
+      </section><div class="plan"><h2>Team</h2><p class="price">$49</p></div></body></html>`);
+    await page.addScriptTag({ content: script });
+    const confidence = await page.evaluate(() => {
+      const { describeElement, resolveAnchor } = (window as any).anchoring;
+      const heading = document.querySelector('.dish h2') as Element;
+      const anchor = describeElement(heading);
+      (document.querySelector('.dish .price') as Element).textContent = '€2.10';
+      (document.querySelector('#order') as Element).textContent = 'Place your order';
+      document.querySelector('.offer')?.remove();
+      return [{}, { fixed: true }].map((expecting) => {
+        const resolved = resolveAnchor(anchor, document, expecting);
+        return resolved?.element === heading ? resolved.confidence : 'another or nothing';
+      });
+    });
+    assert.deepEqual(confidence, ['doubtful', 'sure']);
+  });
+
   test('of a fixed comment, reworded where the text on one side of it changed too, it is found where its path points', async () => {
     // The name beside the price renamed in the same deploy: one side of the price is another.
     const both = "el.textContent = '€2.10'; el.previousElementSibling.textContent = 'Morning bun';";

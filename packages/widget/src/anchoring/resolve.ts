@@ -135,12 +135,15 @@ export class Resolver {
     const described = yield* this.byDescription(anchor);
     const index = this.indexFor(anchor);
     if (!index) return described;
-    // Its text or name kept, on an element made as it was: nothing to weigh against it.
+    const fixed = Boolean(expecting.fixed);
+    // Its text or name kept, on an element made as it was: nothing to weigh against it. Of a
+    // fixed comment, without twins to mistake it for, what changed around it is the fix's doing.
     if (described && score(index, anchor, described.element, true).identity >= KEPT_IDENTITY) {
-      if (madeAsPinned(index, anchor, described.element)) return described;
+      if (madeAsPinned(index, anchor, described.element)) {
+        return fixed && !anchor.twins ? { ...described, confidence: 'sure' } : described;
+      }
     }
     // Else the element a fix may have reworded, in its place, weighs in.
-    const fixed = Boolean(expecting.fixed);
     const found = yield* reworded(index, anchor, described?.element ?? null, bySelectorsOf(index, anchor), fixed);
     if (found === 'described') return described;
     // Several reworded in its place, none telling: not against what was sure of itself.
