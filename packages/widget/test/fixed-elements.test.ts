@@ -102,11 +102,12 @@ describe('verifying a fix that changed the pinned element', () => {
       [id, part],
     );
 
-  /** Found: its pin is on the page, and its card is not among those not found. */
+  /** Found: its pin is on the page, without doubt (the change was the fix's), and its card is not among those not found. */
   async function found(page: Page, id: string): Promise<void> {
     await widget(page).locator(`[data-pin="${id}"]`).waitFor({ timeout: 30000 });
     const card = widget(page).locator(`[data-comment="${id}"]`);
     assert.equal(await card.getByText('not found on this page').count(), 0, 'not said to be missing');
+    assert.equal(await card.getByText('moved?').count(), 0, 'not said to have moved');
     assert.equal(await widget(page).locator(`section.missing [data-comment="${id}"]`).count(), 0, 'listed as pinned');
   }
 
