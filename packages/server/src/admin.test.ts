@@ -24,6 +24,23 @@ import { codeAt } from './modules/two-factor/totp.js';
 
 const adminEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/admin.js');
 
+type Run = { code: number | null; stdout: string; stderr: string };
+const USAGE_TEXT = /Usage: npm run admin/;
+
+/** The exit-code rule: an operation refused or failed exits 1 with its message, without the usage text. */
+function refusedWith(run: Run, message: RegExp): void {
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(run.stderr, message);
+  assert.doesNotMatch(run.stderr, USAGE_TEXT);
+}
+
+/** The exit-code rule: a mistake in how the command was called exits 2 with its message and the usage text. */
+function misusedWith(run: Run, message: RegExp): void {
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, message);
+  assert.match(run.stderr, USAGE_TEXT);
+}
+
 describe('the admin command on a closed server', () => {
   let database: DatabaseConfig;
   let env: Record<string, string>;
@@ -103,15 +120,26 @@ describe('the admin command on a closed server', () => {
     });
 
     const unknown = admin('reset-password', 'nobody@example.com');
-    assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /No user has the e-mail nobody@example\.com/);
-    const taken = admin('create-admin', '--email', 'owner@example.com', '--name', 'X');
-    assert.equal(taken.code, 1);
-    assert.match(taken.stderr, /already in use/);
-    const usage = admin('frobnicate');
-    assert.equal(usage.code, 2);
-    assert.match(usage.stderr, /Unknown command "frobnicate"/);
-    assert.equal(admin('create-admin', '--email', 'x@example.com').code, 2);
+    refusedWith(unknown, /No user has the e-mail nobody@example\.com/);
+    refusedWith(admin('create-admin', '--email', 'owner@example.com', '--name', 'X'), /already in use/);
+    // A name follows the API's rule for names: no controls, no direction overrides.
+    refusedWith(
+      admin('create-admin', '--email', 'bidi@example.com', '--name', 'Olga\u202eOwner', '--workspace', 'Acme'),
+      /\/name must not contain control characters or bidirectional formatting characters/,
+    );
+    refusedWith(
+      admin('create-admin', '--email', 'bidi@example.com', '--name', 'Olga', '--workspace', 'Acme\u009b'),
+      /\/workspaceName must not contain control characters/,
+    );
+    refusedWith(admin('create-api-key', 'owner@example.com', '--name', 'key\u2066'), /\/name must not contain/);
+    misusedWith(admin('frobnicate'), /Unknown command "frobnicate"/);
+    misusedWith(admin('create-admin', '--email', 'x@example.com'), /create-admin needs --email and --name/);
+    misusedWith(admin('reset-password', 'x@example.com', '--frob'), /Unknown option '--frob'/);
+    misusedWith(admin('reset-password'), /reset-password needs the user's e-mail/);
+    refusedWith(
+      admin.withEnv({ SVC_SECRET_KEY: 'too short' })('reset-password', 'owner@example.com'),
+      /SVC_SECRET_KEY/,
+    );
     assert.match(admin('help').stdout, /create-admin --email/);
   });
 
@@ -250,11 +278,10 @@ describe('the admin command on a closed server', () => {
         assert.equal(comment.body.body, 'Moved with its id');
       });
 
-      assert.equal(admin('import', path.join(dir, 'missing.jsonl')).code, 2);
+      misusedWith(admin('import'), /import needs the export file/);
+      refusedWith(admin('import', path.join(dir, 'missing.jsonl')), /There is no file .*missing\.jsonl/);
       fs.writeFileSync(path.join(dir, 'notes.txt'), 'hello\n');
-      const wrong = admin('import', path.join(dir, 'notes.txt'));
-      assert.equal(wrong.code, 2);
-      assert.match(wrong.stderr, /is not JSON/);
+      refusedWith(admin('import', path.join(dir, 'notes.txt')), /is not JSON.*nothing was imported/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -318,8 +345,8 @@ describe('admin backup', () => {
         env: { PATH: process.env.PATH ?? '', SVC_DATA_DIR: dir },
         encoding: 'utf8',
       });
-      assert.equal(again.status, 2, 'an existing file is never overwritten');
-      assert.match(again.stderr, /exists already/);
+      // An existing file is never overwritten: refused, not a mistake of usage.
+      refusedWith({ code: again.status, stdout: again.stdout, stderr: again.stderr }, /exists already/);
     } finally {
       await app.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -331,8 +358,7 @@ describe('admin backup', () => {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
       encoding: 'utf8',
     });
-    assert.equal(run.status, 2);
-    assert.match(run.stderr, /pg_dump/);
+    refusedWith({ code: run.status, stdout: run.stdout, stderr: run.stderr }, /pg_dump/);
     assert.equal(fs.existsSync('/tmp/never-written.db'), false);
   });
 });

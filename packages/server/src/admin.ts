@@ -54,7 +54,15 @@ Runs against the database the server is configured with (DATABASE_URL or SVC_DAT
       This text.
 `;
 
+/**
+ * The admin command's one rule for exit codes: a mistake in how it was called (an unknown
+ * command, an unknown flag, a missing argument) exits 2 with the usage text; an operation
+ * refused or failed (an import refused, a backup that cannot be written, a user not found)
+ * exits 1 with its message alone.
+ */
 class UsageError extends Error {}
+/** An operation refused or failed: exit 1 with its message. */
+class Refused extends Error {}
 
 const generatedPassword = () => randomBytes(15).toString('base64url');
 
@@ -90,7 +98,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const loaded = loadConfig(process.env);
   if (!loaded.ok)
-    throw new UsageError(`Configuration is not valid:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}`);
+    throw new Refused(`Configuration is not valid:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}`);
   const { config } = loaded;
   if (command === 'backup') return backup(config.database, target);
   const database = openDatabase(config.database);
@@ -107,7 +115,7 @@ async function main(argv: string[]): Promise<void> {
     if (command === 'import') {
       if (!target) throw new UsageError('import needs the export file, e.g. import ./workspace-comments.jsonl');
       const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), target);
-      if (!fs.existsSync(file)) throw new UsageError(`There is no file ${file}.`);
+      if (!fs.existsSync(file)) throw new Refused(`There is no file ${file}.`);
       process.stderr.write(`Importing ${file}…\n`);
       const report = await importExport(
         database.db,
@@ -117,7 +125,7 @@ async function main(argv: string[]): Promise<void> {
             phase === 'checked' ? `Checking: ${comments} comments read\n` : `Importing: ${comments} comments written\n`,
           ),
       ).catch((error: Error) => {
-        throw error instanceof ImportError ? new UsageError(`${file}: ${error.message}; nothing was imported.`) : error;
+        throw error instanceof ImportError ? new Refused(`${file}: ${error.message}; nothing was imported.`) : error;
       });
       const { added, present } = report;
       process.stdout.write(
@@ -141,7 +149,7 @@ async function main(argv: string[]): Promise<void> {
       );
     } else if (command === 'reset-password') {
       const user = await userByEmail();
-      if (user.role === 'client') throw new UsageError(`${target} is a quick-access account: it has no password.`);
+      if (user.role === 'client') throw new Refused(`${target} is a quick-access account: it has no password.`);
       const password = generatedPassword();
       const ended = await accounts.resetPassword(deps, user, password);
       process.stdout.write(`New password of ${user.email} (shown once): ${password}\n${ended} session(s) ended.\n`);
@@ -210,7 +218,7 @@ async function main(argv: string[]): Promise<void> {
       );
     } else {
       const user = await userByEmail();
-      if (user.role === 'client') throw new UsageError(`${target} is a quick-access account: it cannot hold API keys.`);
+      if (user.role === 'client') throw new Refused(`${target} is a quick-access account: it cannot hold API keys.`);
       // The operator's action: nobody of the workspace did it, and no address applies.
       const operator = { workspaceId: user.workspace_id, actor: null, address: null };
       const key = await issueApiKey(deps, user, values.name ?? 'admin command', operator);
@@ -228,14 +236,14 @@ async function main(argv: string[]): Promise<void> {
  */
 async function backup(database: DatabaseConfig, given: string | undefined): Promise<void> {
   if (database.dialect !== 'sqlite') {
-    throw new UsageError(
+    throw new Refused(
       'The database is PostgreSQL: back it up with pg_dump, e.g. pg_dump --format=custom --file=svc.dump "$DATABASE_URL".',
     );
   }
   if (!given) throw new UsageError('backup needs the file to write, e.g. backup ./svc-backup.db');
   // npm runs the command from the project's folder; a relative name means where it was typed.
   const target = path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
-  if (fs.existsSync(target)) throw new UsageError(`${target} exists already: choose a new file name.`);
+  if (fs.existsSync(target)) throw new Refused(`${target} exists already: choose a new file name.`);
   if (!fs.existsSync(database.file)) throw new Error(`There is no database at ${database.file} (SVC_DATA_DIR).`);
   const source = new SQLite(database.file, { fileMustExist: true });
   try {
@@ -289,12 +297,10 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`${error.message}\n\n${USAGE}`);
       process.exit(2);
     }
-    const detail =
-      error instanceof AppError
-        ? `${error.message}${error.errors ? ` (${error.errors.map((e) => `${e.path} ${e.message}`).join('; ')})` : ''}`
-        : error instanceof Error
-          ? error.message
-          : String(error);
+    const fields = error instanceof AppError ? (error.errors ?? []).map((e) => `${e.path} ${e.message}`) : [];
+    const message = error instanceof Error ? error.message : String(error);
+    // A field's refusal often is the message itself: said once.
+    const detail = fields.length && fields.join('; ') !== message ? `${message} (${fields.join('; ')})` : message;
     process.stderr.write(`${detail}\n`);
     process.exit(1);
   },
