@@ -138,7 +138,7 @@ describe('tenancy of an import, through the admin command: a file never writes i
     await drop();
   });
 
-  /** The admin command's import of `records`: refused (exit 2) naming `line`, and no row of any table written. */
+  /** The admin command's import of `records`: refused (exit 1, no usage text) naming `line`, and no row of any table written. */
   async function refusedImport(records: unknown[], line: number, what: string) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tenancy-file-'));
     try {
@@ -149,7 +149,8 @@ describe('tenancy of an import, through the admin command: a file never writes i
         env: { PATH: process.env.PATH ?? '', SVC_SECRET_KEY: TEST_SECRET_KEY.toString('base64'), ...env },
         encoding: 'utf8',
       });
-      assert.equal(run.status, 2, `${what}: ${run.stdout}${run.stderr}`);
+      assert.equal(run.status, 1, `${what}: ${run.stdout}${run.stderr}`);
+      assert.doesNotMatch(run.stderr, /Usage:/, `${what}: a refusal, not a mistake of usage`);
       assert.match(run.stderr, new RegExp(`line ${line}\\b`), what);
       assert.match(run.stderr, /nothing was imported/, what);
       assert.deepEqual(await rowCounts(app), before, `${what}: wrote`);
