@@ -68,7 +68,8 @@ export function jpegWithMetadata(jpeg = cleanJpeg): Buffer {
   ]);
 }
 
-const pngChunk = (type: string, data: Buffer) => {
+/** A PNG chunk of `type` holding `data`, with its checksum. */
+export const pngChunk = (type: string, data: Buffer) => {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'latin1');

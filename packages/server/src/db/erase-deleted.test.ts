@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { crc32 } from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -19,7 +18,7 @@ import {
   signUp,
   testConfig,
 } from '../../test/helpers.js';
-import { cleanPng } from '../../test/images.js';
+import { cleanPng, pngChunk } from '../../test/images.js';
 import { buildApp } from '../app.js';
 import type { DatabaseConfig } from '../config.js';
 
@@ -27,15 +26,6 @@ import type { DatabaseConfig } from '../config.js';
 // file, its write-ahead log, or a backup taken afterwards.
 
 const adminEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/admin.js');
-
-const pngChunk = (type: string, data: Buffer) => {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-};
 
 /**
  * The clean PNG with one more image data chunk (kept as drawing needs it) holding `marker`

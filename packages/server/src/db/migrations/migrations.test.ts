@@ -83,6 +83,21 @@ const insertComment = (db: Kysely<any>, at: string, columns: Record<string, unkn
     })
     .execute();
 
+/** Ada's reply `rpl_1` to `cmt_1`, as an earlier release wrote it. */
+const insertReply = (db: Kysely<any>, at: string, body: string) =>
+  db
+    .insertInto('replies')
+    .values({
+      id: 'rpl_1',
+      workspace_id: 'ws_1',
+      comment_id: 'cmt_1',
+      author_id: 'usr_1',
+      kind: 'user',
+      body,
+      created_at: at,
+    })
+    .execute();
+
 /** Ada signed in to the upgraded app: the headers of her requests. */
 async function adaHeaders(app: Awaited<ReturnType<typeof buildApp>>, password: string) {
   const login = await app.inject({
@@ -770,18 +785,7 @@ describe('upgrades lose nothing', () => {
       await insertAda(db, password);
       await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
       await insertComment(db, at, { body: 'Written in 0020', reply_count: 1 });
-      await db
-        .insertInto('replies')
-        .values({
-          id: 'rpl_1',
-          workspace_id: 'ws_1',
-          comment_id: 'cmt_1',
-          author_id: 'usr_1',
-          kind: 'user',
-          body: 'A reply of 0020',
-          created_at: at,
-        })
-        .execute();
+      await insertReply(db, at, 'A reply of 0020');
     });
     const app = await buildApp(testConfig(database));
     try {
@@ -891,18 +895,7 @@ describe('upgrades lose nothing', () => {
       await insertAda(db, password);
       await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
       await insertComment(db, at, { body: 'The footer of 0022 wraps', reply_count: 1 });
-      await db
-        .insertInto('replies')
-        .values({
-          id: 'rpl_1',
-          workspace_id: 'ws_1',
-          comment_id: 'cmt_1',
-          author_id: 'usr_1',
-          kind: 'user',
-          body: 'A reply about marmalade',
-          created_at: at,
-        })
-        .execute();
+      await insertReply(db, at, 'A reply about marmalade');
       await insertComment(db, at, { id: 'cmt_2', body: 'The account of zqvanished is locked' });
       await db.deleteFrom('comments').where('id', '=', 'cmt_2').execute();
     });

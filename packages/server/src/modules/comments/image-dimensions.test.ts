@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { crc32 } from 'node:zlib';
 import {
   addMember,
   call,
@@ -11,21 +10,12 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { cleanJpeg, cleanPng, cleanWebp } from '../../../test/images.js';
+import { cleanJpeg, cleanPng, cleanWebp, pngChunk } from '../../../test/images.js';
 import { IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX_PX } from './image-dimensions.js';
 
 // Decompression bombs: a file of a few hundred bytes whose header declares more pixels than
 // anything should draw. Each is whole by its structure (the metadata walk would take it); only
 // its declared size refuses it.
-
-const pngChunk = (type: string, data: Buffer) => {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-};
 
 /** A PNG declaring `width` × `height`, its pixel data a token few bytes. */
 function pngOf(width: number, height: number): Buffer {
