@@ -61,7 +61,7 @@ export function panelActions(host: PanelHost): Actions {
     if (id) focus(byId(inside, id));
     else if (was) focus(byId(opener, was));
   };
-  const pictureNow = async (id: string) => {
+  const takeNow = async (id: string) => {
     const element = host.elementOf(id);
     if (!element) {
       // A comment about the whole page (on it): the window as it is now.
@@ -174,14 +174,15 @@ export function panelActions(host: PanelHost): Actions {
       // The element as it is at the verdict, kept with it: taken again now (the page may have
       // changed since the card showed it), else the picture the card showed.
       const shown = store.comment(id);
-      const now = (await pictureNow(id)) ?? (shown ? await nowShown(shown) : null);
-      if (now) {
-        await store.api
-          .call('POST /api/comments/{id}/images', { params: { id }, query: { verdict: true }, body: now })
-          .catch(() => null);
-      }
+      const now = (await takeNow(id)) ?? (shown ? await nowShown(shown) : null);
+      if (now) await store.keepPicture(id, 'verdict', now);
     },
-    pictureNow,
+    pictureNow: async (id) => {
+      const shot = await takeNow(id);
+      // The author's is kept on the server while the fix waits: the team sees what they see.
+      if (shot && store.comment(id)?.author.id === store.session.user?.id) void store.keepPicture(id, 'now', shot);
+      return shot;
+    },
     setRejecting: (id) => askOnCard('rejecting', id, 'svc-note-', 'svc-not-fixed-'),
     sendComment: async (form, body, attach) => {
       const marked = markedShot.blob;

@@ -243,6 +243,15 @@ export class Store {
   }
 
   /**
+   * Keeps a picture of the comment's element with it: `now`, the author's while its fix waits;
+   * `verdict`, with the verdict just given. Best effort: the verdict stands without it.
+   */
+  async keepPicture(id: string, of: 'now' | 'verdict', picture: Blob): Promise<void> {
+    const query = of === 'now' ? { now: true } : { verdict: true };
+    await this.api.call('POST /api/comments/{id}/images', { params: { id }, query, body: picture }).catch(() => null);
+  }
+
+  /**
    * A change of one comment that the server answers with the comment (the team's triage, a
    * moved pin): put in its place, and `done` said on its card. A refusal is said there too; one
    * of the comment's state (someone took it first) shows the comment as it now stands.

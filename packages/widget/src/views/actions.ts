@@ -32,7 +32,7 @@ export interface Actions {
   toggleDetails(id: string): void;
   reply(form: HTMLFormElement, id: string, body: string): void;
   verify(form: HTMLFormElement | null, id: string, body: { ok: boolean; note?: string }): void;
-  /** The comment's element as it is now on this page, cropped from a screenshot; null when it is not here. */
+  /** The comment's element as it is now on this page, cropped from a screenshot (its author's kept on the server); null when it is not here. */
   pictureNow(id: string): Promise<Blob | null>;
   setRejecting(id: string | null): void;
   sendComment(form: HTMLFormElement, body: string, attachScreenshot: boolean): void;

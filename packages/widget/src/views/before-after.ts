@@ -49,20 +49,10 @@ async function before(store: Store, c: Comment): Promise<Blob | null> {
 }
 
 /**
- * The element now, taken once the pin is found; the author's picture is kept on the server
- * (once per comment, commit and pin in a page visit: `picture` makes it once).
+ * The element now, taken once the pin is found: once per comment, commit and pin in a page
+ * visit (so the author's is kept on the server once, see `pictureNow`).
  */
-function now(store: Store, actions: Actions, c: Comment) {
-  return picture(nowKey(c), async () => {
-    const shot = await actions.pictureNow(c.id);
-    if (shot && c.author.id === store.session.user?.id) {
-      void store.api
-        .call('POST /api/comments/{id}/images', { params: { id: c.id }, query: { now: true }, body: shot })
-        .catch(() => null);
-    }
-    return shot;
-  });
-}
+const now = (actions: Actions, c: Comment) => picture(nowKey(c), () => actions.pictureNow(c.id));
 
 /** What stands for the picture of now when there is none to take: why, in the reader's words. */
 function nowUntaken(store: Store, actions: Actions, c: Comment): Node | null {
@@ -113,6 +103,6 @@ export function beforeAfter(store: Store, actions: Actions, c: Comment): Node | 
       : null,
     untaken
       ? h('figure', null, untaken, h('figcaption', null, t('verify.now')))
-      : side(t('verify.now'), now(store, actions, c), t('verify.noNow')),
+      : side(t('verify.now'), now(actions, c), t('verify.noNow')),
   );
 }
