@@ -17,6 +17,7 @@ const projects = [
   'packages/contract/tsconfig.test.json',
   'packages/console',
   'packages/console/tsconfig.test.json',
+  'packages/extension',
 ];
 
 let ok = await tsc(['-b', 'packages/contract', 'packages/server']);

@@ -1,0 +1,68 @@
+// Builds the browser extension: the widget's own code (its chunks and languages carried in the
+// content script: an extension loads no code from elsewhere), the background and the settings
+// page, into an unpacked folder and a zip for Chromium-based browsers and for Firefox:
+// dist/chromium/, dist/firefox/, dist/feedback-extension-chromium.zip, …-firefox.zip.
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { publish, stagingFor } from '../../scripts/build-output.mjs';
+import { appendBundleNotices } from '../../scripts/licences.mjs';
+import { icon, zip } from './files.mjs';
+import { manifestFor } from './manifest.mjs';
+
+export const BROWSERS = ['chromium', 'firefox'];
+const here = (file) => new URL(file, import.meta.url).pathname;
+const { version } = JSON.parse(fs.readFileSync(here('./package.json'), 'utf8'));
+const output = here('./dist/');
+const staging = stagingFor(output);
+const scripts = path.join(staging, 'scripts');
+fs.mkdirSync(scripts);
+
+for (const [entry, name] of [
+  ['content.ts', 'content.js'],
+  ['background.ts', 'background.js'],
+  ['options.ts', 'options.js'],
+]) {
+  const result = await build({
+    entryPoints: [here(`./src/${entry}`)],
+    outfile: path.join(scripts, name),
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2022'],
+    legalComments: 'none',
+    metafile: true,
+    drop: ['console', 'debugger'],
+    logLevel: 'warning',
+  });
+  appendBundleNotices(result.metafile);
+}
+
+const files = new Map([
+  ...['content.js', 'background.js', 'options.js'].map((name) => [name, fs.readFileSync(path.join(scripts, name))]),
+  ...['options.html', 'options.css'].map((name) => [name, fs.readFileSync(here(`./src/${name}`))]),
+  ...[16, 32, 48, 128].map((size) => [`icon-${size}.png`, icon(size)]),
+]);
+fs.rmSync(scripts, { recursive: true });
+
+for (const browser of BROWSERS) {
+  const contents = new Map([
+    ['manifest.json', Buffer.from(`${JSON.stringify(manifestFor(browser, { version }), null, 2)}\n`)],
+    ...files,
+  ]);
+  for (const [name, data] of contents) {
+    fs.mkdirSync(path.join(staging, browser), { recursive: true });
+    fs.writeFileSync(path.join(staging, browser, name), data);
+  }
+  fs.writeFileSync(path.join(staging, `feedback-extension-${browser}.zip`), zip([...contents]));
+}
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const content = files.get('content.js');
+console.log(
+  `extension: content.js ${kb(content.length)} minified, ${kb(gzipSync(content, { level: 9 }).length)} gzipped; ${BROWSERS.map(
+    (browser) => `${browser}.zip ${kb(fs.statSync(path.join(staging, `feedback-extension-${browser}.zip`)).size)}`,
+  ).join(', ')}`,
+);
+publish(staging, output);

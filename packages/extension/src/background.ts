@@ -1,0 +1,100 @@
+// The extension's background: it keeps the server's address and the person's session (in the
+// extension's own storage, which no page can read), makes every request to the server for the
+// tabs (from the extension's origin, which its host permission for the server lets through, so
+// neither the page's CORS nor its Content-Security-Policy is in the way), shows the launcher by
+// itself on the origins the person allowed, and on the toolbar button's tab.
+import { browser, type MessageSender, type Tab } from './browser.js';
+import {
+  fromBase64,
+  originPattern,
+  type ServerAnswer,
+  type ServerRequest,
+  type TabSession,
+  type ToBackground,
+  toBase64,
+} from './messages.js';
+import { projectOrigins, readSettings } from './settings.js';
+
+/** The content script registered on the origins the person allowed. */
+const ENABLED_ORIGINS_SCRIPT = 'svc-enabled-origins';
+
+/** Registers the content script again on every origin granted, but the server's own. */
+async function registerOnAllowedOrigins(): Promise<void> {
+  const { server } = await readSettings();
+  const granted = (await browser.permissions.getAll()).origins ?? [];
+  const serverPattern = server ? originPattern(server) : null;
+  const matches = granted.filter((pattern) => pattern !== serverPattern && !pattern.includes('*://*'));
+  await browser.scripting.unregisterContentScripts({ ids: [ENABLED_ORIGINS_SCRIPT] }).catch(() => {});
+  if (matches.length === 0) return;
+  await browser.scripting.registerContentScripts([
+    { id: ENABLED_ORIGINS_SCRIPT, matches, js: ['content.js'], runAt: 'document_idle', persistAcrossSessions: false },
+  ]);
+}
+
+/** The server's answer to a tab's request, made here with the extension's host permission. */
+async function request(call: ServerRequest): Promise<ServerAnswer> {
+  const response = await fetch(call.url, {
+    method: call.method,
+    headers: call.headers,
+    body: call.body === null ? undefined : fromBase64(call.body),
+  });
+  const headers: Record<string, string> = {};
+  for (const name of ['content-type', 'etag', 'retry-after', 'x-poll-interval']) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  return { status: response.status, headers, body: toBase64(new Uint8Array(await response.arrayBuffer())) };
+}
+
+/** What the tab's widget needs: the server, the token, and which project this origin belongs to. */
+async function tabSession(tab: Tab | undefined): Promise<TabSession | null> {
+  const { server, token, projects } = await readSettings();
+  if (!server || !tab?.url) return null;
+  const origin = new URL(tab.url).origin;
+  return { apiBase: server, token, projectKey: projects[origin] ?? null };
+}
+
+async function answer(message: ToBackground, sender: MessageSender): Promise<unknown> {
+  switch (message.kind) {
+    case 'session':
+      return tabSession(sender.tab);
+    case 'keep-token': {
+      await browser.storage.local.set({ token: message.token });
+      if (message.token) await projectOrigins();
+      return null;
+    }
+    case 'request': {
+      // Only to the person's server: a tab cannot make the extension call anywhere else.
+      const { server } = await readSettings();
+      if (!server || !message.url.startsWith(`${server}/`)) return null;
+      return request(message);
+    }
+    default:
+      return null;
+  }
+}
+
+browser.runtime.onMessage.addListener((message, sender, respond) => {
+  // The extension's own scripts only (a content script or an extension page).
+  if (sender.id !== browser.runtime.id) return undefined;
+  answer(message as ToBackground, sender).then(respond, () => respond(null));
+  return true;
+});
+
+browser.action.onClicked.addListener((tab) => {
+  void (async () => {
+    const { server, token } = await readSettings();
+    if (!server || !token || tab.id === undefined) return browser.runtime.openOptionsPage();
+    await browser.scripting.executeScript({ target: { tabId: tab.id }, files: ['content.js'] });
+    await browser.tabs.sendMessage(tab.id, { kind: 'open' });
+  })();
+});
+
+browser.permissions.onAdded.addListener(() => void registerOnAllowedOrigins());
+browser.permissions.onRemoved.addListener(() => void registerOnAllowedOrigins());
+browser.runtime.onInstalled.addListener(() => {
+  void readSettings().then(({ server }) => {
+    if (!server) void browser.runtime.openOptionsPage();
+  });
+});
+void registerOnAllowedOrigins();

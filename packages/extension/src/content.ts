@@ -1,0 +1,73 @@
+// The content script: the widget itself (its chunks and languages carried here, none loaded
+// from anywhere), on the page of an origin the person allowed, or of the tab whose toolbar
+// button they pressed. Its world is not the page's: the page sees the widget's elements, never
+// this script's variables (the token among them).
+import type { Messages } from '@svc/contract/i18n';
+import { keepTokensIn } from '../../widget/src/api.js';
+import { DEFAULT_PICK_SHORTCUT, shortcutFrom, type WidgetConfig } from '../../widget/src/config.js';
+import { Widget } from '../../widget/src/widget.js';
+import { browser } from './browser.js';
+import { carriedLocales } from './carried-locales.js';
+import type { TabSession, ToTab } from './messages.js';
+import { requestServerThroughExtension } from './server-requests.js';
+// The widget's chunks, which set their globals here rather than being loaded by script tags.
+import '../../widget/src/panel.js';
+import '../../widget/src/anchoring/index.js';
+import '../../widget/src/screenshot.js';
+import '../../widget/src/markup.js';
+
+const state = globalThis as { __svcExtension?: Promise<Widget | null> };
+
+/** The widget the page carries itself, when it does: then it is the one launcher. */
+const pagesOwnLauncher = (): HTMLElement | null => {
+  const host = [...document.querySelectorAll<HTMLElement>('[data-svc-widget]')].find(
+    (element) => !element.hasAttribute('data-svc-extension'),
+  );
+  return (host?.shadowRoot?.querySelector('.launcher') as HTMLElement | null) ?? null;
+};
+
+async function start(): Promise<Widget | null> {
+  if (pagesOwnLauncher()) return null;
+  const session = await browser.runtime.sendMessage<TabSession | null>({ kind: 'session' });
+  if (!session?.projectKey) return null;
+  (window as { __svcLocales?: Record<string, Messages> }).__svcLocales = carriedLocales;
+  requestServerThroughExtension(session.apiBase);
+  let token = session.token;
+  keepTokensIn({
+    getItem: () => token,
+    setItem: (_key, value) => {
+      token = value;
+      void browser.runtime.sendMessage({ kind: 'keep-token', token: value });
+    },
+    removeItem: () => {
+      token = null;
+      void browser.runtime.sendMessage({ kind: 'keep-token', token: null });
+    },
+  });
+  const config: WidgetConfig = {
+    apiBase: session.apiBase,
+    projectKey: session.projectKey,
+    workspace: null,
+    notifyPollMs: 60_000,
+    // The page's errors and requests happen in its own world, out of this script's sight.
+    captureConsole: false,
+    captureNetwork: false,
+    screenshot: true,
+    pickShortcut: shortcutFrom(DEFAULT_PICK_SHORTCUT),
+    nonce: '',
+    locale: null,
+  };
+  const widget = new Widget(config);
+  await widget.mount();
+  document.querySelector('[data-svc-widget]:not([data-svc-extension])')?.setAttribute('data-svc-extension', '');
+  return widget;
+}
+
+if (!state.__svcExtension) {
+  state.__svcExtension = start().catch(() => null);
+  browser.runtime.onMessage.addListener((message, sender) => {
+    if (sender.id !== browser.runtime.id || (message as ToTab).kind !== 'open') return undefined;
+    void state.__svcExtension?.then((widget) => (widget ? widget.open() : pagesOwnLauncher()?.click()));
+    return undefined;
+  });
+}

@@ -1,0 +1,64 @@
+// What the extension's parts say to each other. Only the extension's own scripts can send these
+// (no `externally_connectable`, and the background checks the sender): a page can post messages
+// to its window, never to the extension.
+
+/** A request to the server, as the content script hands it to the background. */
+export interface ServerRequest {
+  kind: 'request';
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  /** The body in base64 (an image, JSON as bytes), with its type; null: none. */
+  body: string | null;
+}
+
+/** The server's answer, as the background hands it back. */
+export interface ServerAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body in base64. */
+  body: string;
+}
+
+/** What a tab's widget needs: the server, the person's token, and the project of this page's origin. */
+export interface TabSession {
+  apiBase: string;
+  token: string | null;
+  projectKey: string | null;
+}
+
+export type ToBackground =
+  | { kind: 'session' }
+  | { kind: 'keep-token'; token: string | null }
+  | ServerRequest
+  | { kind: 'capture' };
+
+export type ToTab = { kind: 'open' };
+
+/** The server's address as the person typed it, made an API base (no trailing slash); null when it is no http(s) address. */
+export function serverBase(text: string): string | null {
+  try {
+    const url = new URL(text.trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return null;
+  }
+}
+
+/** The match pattern of an origin (`https://app.example.com/*`), for host permissions and content scripts. */
+export const originPattern = (origin: string): string => `${new URL(origin).origin}/*`;
+
+/** Bytes as base64 and back: runtime messages carry JSON, not binary. */
+export function toBase64(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const raw = atob(text);
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}
