@@ -1,6 +1,6 @@
 // The whole test suite: once against SQLite, then against PostgreSQL when one is
 // available (TEST_DATABASE_URL, or a throwaway cluster from Debian's postgresql package).
-// The widget's and the console's browser tests run in the SQLite pass (in Debian's Chromium):
+// The widget's, the console's and the extension's browser tests run in the SQLite pass (in Debian's Chromium):
 // they exercise the browser, and the API they call is covered on both databases by the
 // server's own tests. The CLI's run in both.
 import { spawn } from 'node:child_process';
@@ -27,7 +27,7 @@ function testFiles() {
   return files.sort();
 }
 
-const browserTests = (file) => /[\\/](widget|console)[\\/]test[\\/]/.test(file);
+const browserTests = (file) => /[\\/](widget|console|extension)[\\/]test[\\/]/.test(file);
 // Browser tests that hold the widget to a main-thread budget run alone, after the rest: beside
 // another test file's browser and server, the machine's two cores are shared four ways and
 // every task the page runs takes longer by the wall clock, its own work or not.

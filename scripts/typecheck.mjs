@@ -18,6 +18,7 @@ const projects = [
   'packages/console',
   'packages/console/tsconfig.test.json',
   'packages/extension',
+  'packages/extension/tsconfig.test.json',
 ];
 
 let ok = await tsc(['-b', 'packages/contract', 'packages/server']);

@@ -138,12 +138,12 @@ const KINDS: Record<string, VocabularyId> = {
   screenshot_added: 'timeline.screenshotAdded',
 };
 
-const buildOf = (event: TimelineFields, t: VocabularyTranslate) =>
-  event.buildSha ? shortSha(event.buildSha) : t('timeline.unknownBuild');
+/** The build a `live` event names; none: a fix without a commit, Live at once. */
+const buildOf = (event: TimelineFields) => (event.buildSha ? shortSha(event.buildSha) : 'none');
 
 /** One event of a comment's timeline as a sentence: "Applied by Dana in 3abdb14 through an agent (MCP)". */
 export function timelineSentence(event: TimelineFields, t: VocabularyTranslate = english): string {
-  if (event.kind === 'live') return t('timeline.live', { build: buildOf(event, t) });
+  if (event.kind === 'live') return t('timeline.live', { build: buildOf(event) });
   if (event.kind === 'prioritized') {
     const priority = (PRIORITIES as readonly string[]).includes(event.note ?? '') ? event.note : 'none';
     return t('timeline.prioritized', {
@@ -189,7 +189,7 @@ export function fixStory(
   for (const event of timeline.slice(start + 1)) {
     if (event.kind === 'live') {
       const later = durationText(Date.parse(event.at) - Date.parse(applied.at), t, locale);
-      parts.push(t('timeline.liveLater', { duration: later, build: buildOf(event, t) }));
+      parts.push(t('timeline.liveLater', { duration: later, build: buildOf(event) }));
     } else if (['verified', 'not_fixed', 'reopened'].includes(event.kind)) {
       parts.push(timelineSentence(event, t));
     }

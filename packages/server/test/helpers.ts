@@ -190,11 +190,15 @@ export function testConfig(database: DatabaseConfig, overrides: ConfigOverrides 
   };
 }
 
-/** A clock a test moves forward instead of sleeping: the system's time plus what was advanced. */
-export function manualClock(): Clock & { advance(ms: number): void } {
+/**
+ * A clock a test moves forward instead of sleeping: the system's time plus what was advanced.
+ * `stopped`: the time it was made at plus what was advanced, so that a wait it measures is exact.
+ */
+export function manualClock({ stopped = false } = {}): Clock & { advance(ms: number): void } {
+  const start = Date.now();
   let offset = 0;
   return {
-    now: () => Date.now() + offset,
+    now: () => (stopped ? start : Date.now()) + offset,
     advance: (ms) => {
       offset += ms;
     },

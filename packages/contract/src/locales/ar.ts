@@ -15,8 +15,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {طُبّق} other {طبّقه {by}}}{commit, select, none {} other { في {commit}}}{via, select, api_key { بمفتاح API} mcp { عبر وكيل (MCP)} other {}}',
   'timeline.reapplied':
     '{by, select, none {طُبّق مجددًا} other {طبّقه {by} مجددًا}}{commit, select, none {} other { في {commit}}}{via, select, api_key { بمفتاح API} mcp { عبر وكيل (MCP)} other {}}',
-  'timeline.live': 'منشور في الإصدار {build}',
-  'timeline.liveLater': 'نُشر بعد {duration} في الإصدار {build}',
+  'timeline.live': '{build, select, none {منشور فورًا (بلا إيداع: لا شيء للنشر)} other {منشور في الإصدار {build}}}',
+  'timeline.liveLater': '{build, select, none {نُشر فورًا} other {نُشر بعد {duration} في الإصدار {build}}}',
   'timeline.verified': '{by, select, none {تم التحقق} other {تحقق منه {by}}}',
   'timeline.notFixed':
     '{by, select, none {لم يُصلح، حسب كاتبه} other {لم يُصلح، حسب {by}}}{note, select, none {} other {: «{note}»}}',
@@ -36,7 +36,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': 'متوسطة',
   'priority.high': 'عالية',
   'priority.urgent': 'عاجلة',
-  'timeline.unknownBuild': '(غير معروف)',
   'duration.underAMinute': 'أقل من دقيقة',
   'problem.validation_failed': 'شيء ما في النموذج غير صالح.',
   'problem.unauthenticated': 'يُرجى تسجيل الدخول مجددًا.',

@@ -16,8 +16,9 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Angewendet} other {Angewendet von {by}}}{commit, select, none {} other { in {commit}}}{via, select, api_key { mit einem API-Schlüssel} mcp { durch einen Agenten (MCP)} other {}}',
   'timeline.reapplied':
     '{by, select, none {Erneut angewendet} other {Erneut angewendet von {by}}}{commit, select, none {} other { in {commit}}}{via, select, api_key { mit einem API-Schlüssel} mcp { durch einen Agenten (MCP)} other {}}',
-  'timeline.live': 'Live im Build {build}',
-  'timeline.liveLater': '{duration} später live im Build {build}',
+  'timeline.live':
+    '{build, select, none {Sofort live (kein Commit: nichts zu deployen)} other {Live im Build {build}}}',
+  'timeline.liveLater': '{build, select, none {Sofort live} other {{duration} später live im Build {build}}}',
   'timeline.verified': '{by, select, none {Bestätigt} other {Bestätigt von {by}}}',
   'timeline.notFixed':
     '{by, select, none {Nicht behoben, sagt der Autor} other {Nicht behoben, sagt {by}}}{note, select, none {} other {: „{note}“}}',
@@ -38,7 +39,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': 'Mittel',
   'priority.high': 'Hoch',
   'priority.urgent': 'Dringend',
-  'timeline.unknownBuild': '(unbekannt)',
   'duration.underAMinute': 'weniger als eine Minute',
   'problem.validation_failed': 'Etwas im Formular ist nicht gültig.',
   'problem.unauthenticated': 'Bitte melden Sie sich erneut an.',

@@ -17,8 +17,8 @@ export const enVocabulary = {
     '{by, select, none {Applied} other {Applied by {by}}}{commit, select, none {} other { in {commit}}}{via, select, api_key { with an API key} mcp { through an agent (MCP)} other {}}',
   'timeline.reapplied':
     '{by, select, none {Applied again} other {Applied again by {by}}}{commit, select, none {} other { in {commit}}}{via, select, api_key { with an API key} mcp { through an agent (MCP)} other {}}',
-  'timeline.live': 'Live in build {build}',
-  'timeline.liveLater': 'Live {duration} later in build {build}',
+  'timeline.live': '{build, select, none {Live at once (no commit: nothing to deploy)} other {Live in build {build}}}',
+  'timeline.liveLater': '{build, select, none {Live at once} other {Live {duration} later in build {build}}}',
   'timeline.verified': '{by, select, none {Verified} other {Verified by {by}}}',
   'timeline.notFixed':
     '{by, select, none {Not fixed, said its author} other {Not fixed, said {by}}}{note, select, none {} other {: “{note}”}}',
@@ -38,7 +38,6 @@ export const enVocabulary = {
   'priority.medium': 'Medium',
   'priority.high': 'High',
   'priority.urgent': 'Urgent',
-  'timeline.unknownBuild': '(unknown)',
   'duration.underAMinute': 'under a minute',
 
   'element.named': 'the “{name}” {kind}',

@@ -16,8 +16,10 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Aplicado} other {Aplicado por {by}}}{commit, select, none {} other { en {commit}}}{via, select, api_key { con una clave de API} mcp { mediante un agente (MCP)} other {}}',
   'timeline.reapplied':
     '{by, select, none {Aplicado de nuevo} other {Aplicado de nuevo por {by}}}{commit, select, none {} other { en {commit}}}{via, select, api_key { con una clave de API} mcp { mediante un agente (MCP)} other {}}',
-  'timeline.live': 'Publicado en la build {build}',
-  'timeline.liveLater': 'Publicado {duration} después en la build {build}',
+  'timeline.live':
+    '{build, select, none {Publicado al instante (sin commit: nada que desplegar)} other {Publicado en la build {build}}}',
+  'timeline.liveLater':
+    '{build, select, none {Publicado al instante} other {Publicado {duration} después en la build {build}}}',
   'timeline.verified': '{by, select, none {Verificado} other {Verificado por {by}}}',
   'timeline.notFixed':
     '{by, select, none {No corregido, según su autor} other {No corregido, según {by}}}{note, select, none {} other {: «{note}»}}',
@@ -38,7 +40,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': 'Media',
   'priority.high': 'Alta',
   'priority.urgent': 'Urgente',
-  'timeline.unknownBuild': '(desconocida)',
   'duration.underAMinute': 'menos de un minuto',
   'problem.validation_failed': 'Algo del formulario no es válido.',
   'problem.unauthenticated': 'Vuelve a iniciar sesión.',

@@ -16,8 +16,10 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Appliqué} other {Appliqué par {by}}}{commit, select, none {} other { dans {commit}}}{via, select, api_key { avec une clé d’API} mcp { par un agent (MCP)} other {}}',
   'timeline.reapplied':
     '{by, select, none {Appliqué à nouveau} other {Appliqué à nouveau par {by}}}{commit, select, none {} other { dans {commit}}}{via, select, api_key { avec une clé d’API} mcp { par un agent (MCP)} other {}}',
-  'timeline.live': 'En ligne dans le build {build}',
-  'timeline.liveLater': 'En ligne {duration} plus tard dans le build {build}',
+  'timeline.live':
+    '{build, select, none {En ligne aussitôt (sans commit : rien à déployer)} other {En ligne dans le build {build}}}',
+  'timeline.liveLater':
+    '{build, select, none {En ligne aussitôt} other {En ligne {duration} plus tard dans le build {build}}}',
   'timeline.verified': '{by, select, none {Vérifié} other {Vérifié par {by}}}',
   'timeline.notFixed':
     '{by, select, none {Pas corrigé, selon son auteur} other {Pas corrigé, selon {by}}}{note, select, none {} other { : « {note} »}}',
@@ -37,7 +39,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': 'Moyenne',
   'priority.high': 'Haute',
   'priority.urgent': 'Urgente',
-  'timeline.unknownBuild': '(inconnu)',
   'duration.underAMinute': 'moins d’une minute',
   'problem.validation_failed': 'Un élément du formulaire n’est pas valide.',
   'problem.unauthenticated': 'Veuillez vous reconnecter.',

@@ -16,8 +16,9 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Applicato} other {Applicato da {by}}}{commit, select, none {} other { in {commit}}}{via, select, api_key { con una chiave API} mcp { tramite un agente (MCP)} other {}}',
   'timeline.reapplied':
     '{by, select, none {Applicato di nuovo} other {Applicato di nuovo da {by}}}{commit, select, none {} other { in {commit}}}{via, select, api_key { con una chiave API} mcp { tramite un agente (MCP)} other {}}',
-  'timeline.live': 'Online nella build {build}',
-  'timeline.liveLater': 'Online {duration} dopo nella build {build}',
+  'timeline.live':
+    '{build, select, none {Online subito (nessun commit: niente da rilasciare)} other {Online nella build {build}}}',
+  'timeline.liveLater': '{build, select, none {Online subito} other {Online {duration} dopo nella build {build}}}',
   'timeline.verified': '{by, select, none {Verificato} other {Verificato da {by}}}',
   'timeline.notFixed':
     '{by, select, none {Non risolto, secondo l’autore} other {Non risolto, secondo {by}}}{note, select, none {} other {: «{note}»}}',
@@ -38,7 +39,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': 'Media',
   'priority.high': 'Alta',
   'priority.urgent': 'Urgente',
-  'timeline.unknownBuild': '(sconosciuta)',
   'duration.underAMinute': 'meno di un minuto',
   'problem.validation_failed': 'Qualcosa nel modulo non è valido.',
   'problem.unauthenticated': 'Accedi di nuovo.',

@@ -15,8 +15,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {適用} other {{by} が適用}}{commit, select, none {} other {（{commit}）}}{via, select, api_key {（API キー使用）} mcp {（エージェント経由、MCP）} other {}}',
   'timeline.reapplied':
     '{by, select, none {再適用} other {{by} が再適用}}{commit, select, none {} other {（{commit}）}}{via, select, api_key {（API キー使用）} mcp {（エージェント経由、MCP）} other {}}',
-  'timeline.live': 'ビルド {build} で公開',
-  'timeline.liveLater': '{duration}後にビルド {build} で公開',
+  'timeline.live': '{build, select, none {すぐに公開（コミットなし：デプロイ不要）} other {ビルド {build} で公開}}',
+  'timeline.liveLater': '{build, select, none {すぐに公開} other {{duration}後にビルド {build} で公開}}',
   'timeline.verified': '{by, select, none {確認済み} other {{by} が確認}}',
   'timeline.notFixed':
     '{by, select, none {未修正（作成者による）} other {未修正（{by} による）}}{note, select, none {} other {:「{note}」}}',
@@ -36,7 +36,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': '中',
   'priority.high': '高',
   'priority.urgent': '緊急',
-  'timeline.unknownBuild': '（不明）',
   'duration.underAMinute': '1 分未満',
   'problem.validation_failed': 'フォームに正しくない項目があります。',
   'problem.unauthenticated': 'もう一度サインインしてください。',

@@ -16,8 +16,9 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Toegepast} other {Toegepast door {by}}}{commit, select, none {} other { in {commit}}}{via, select, api_key { met een API-sleutel} mcp { via een agent (MCP)} other {}}',
   'timeline.reapplied':
     '{by, select, none {Opnieuw toegepast} other {Opnieuw toegepast door {by}}}{commit, select, none {} other { in {commit}}}{via, select, api_key { met een API-sleutel} mcp { via een agent (MCP)} other {}}',
-  'timeline.live': 'Live in build {build}',
-  'timeline.liveLater': '{duration} later live in build {build}',
+  'timeline.live':
+    '{build, select, none {Meteen live (geen commit: niets uit te rollen)} other {Live in build {build}}}',
+  'timeline.liveLater': '{build, select, none {Meteen live} other {{duration} later live in build {build}}}',
   'timeline.verified': '{by, select, none {Geverifieerd} other {Geverifieerd door {by}}}',
   'timeline.notFixed':
     '{by, select, none {Niet opgelost, volgens de schrijver} other {Niet opgelost, volgens {by}}}{note, select, none {} other {: ‘{note}’}}',
@@ -39,7 +40,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': 'Gemiddeld',
   'priority.high': 'Hoog',
   'priority.urgent': 'Dringend',
-  'timeline.unknownBuild': '(onbekend)',
   'duration.underAMinute': 'minder dan een minuut',
   'problem.validation_failed': 'Iets in het formulier is niet geldig.',
   'problem.unauthenticated': 'Meld je opnieuw aan.',

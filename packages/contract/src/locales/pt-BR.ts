@@ -16,8 +16,9 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {Aplicado} other {Aplicado por {by}}}{commit, select, none {} other { em {commit}}}{via, select, api_key { com uma chave de API} mcp { por um agente (MCP)} other {}}',
   'timeline.reapplied':
     '{by, select, none {Aplicado de novo} other {Aplicado de novo por {by}}}{commit, select, none {} other { em {commit}}}{via, select, api_key { com uma chave de API} mcp { por um agente (MCP)} other {}}',
-  'timeline.live': 'No ar no build {build}',
-  'timeline.liveLater': 'No ar {duration} depois no build {build}',
+  'timeline.live':
+    '{build, select, none {No ar na hora (sem commit: nada a implantar)} other {No ar no build {build}}}',
+  'timeline.liveLater': '{build, select, none {No ar na hora} other {No ar {duration} depois no build {build}}}',
   'timeline.verified': '{by, select, none {Verificado} other {Verificado por {by}}}',
   'timeline.notFixed':
     '{by, select, none {Não corrigido, segundo o autor} other {Não corrigido, segundo {by}}}{note, select, none {} other {: “{note}”}}',
@@ -39,7 +40,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': 'Média',
   'priority.high': 'Alta',
   'priority.urgent': 'Urgente',
-  'timeline.unknownBuild': '(desconhecido)',
   'duration.underAMinute': 'menos de um minuto',
   'problem.validation_failed': 'Algo no formulário não é válido.',
   'problem.unauthenticated': 'Entre novamente.',

@@ -15,8 +15,8 @@ export const messages: Translation<typeof en> = {
     '{by, select, none {已应用} other {由 {by} 应用}}{commit, select, none {} other {，提交 {commit}}}{via, select, api_key {（使用 API 密钥）} mcp {（通过智能体，MCP）} other {}}',
   'timeline.reapplied':
     '{by, select, none {再次应用} other {由 {by} 再次应用}}{commit, select, none {} other {，提交 {commit}}}{via, select, api_key {（使用 API 密钥）} mcp {（通过智能体，MCP）} other {}}',
-  'timeline.live': '已在构建 {build} 中上线',
-  'timeline.liveLater': '{duration}后在构建 {build} 中上线',
+  'timeline.live': '{build, select, none {立即上线（无提交：无需部署）} other {已在构建 {build} 中上线}}',
+  'timeline.liveLater': '{build, select, none {立即上线} other {{duration}后在构建 {build} 中上线}}',
   'timeline.verified': '{by, select, none {已验证} other {由 {by} 验证}}',
   'timeline.notFixed':
     '{by, select, none {作者表示未修复} other {{by} 表示未修复}}{note, select, none {} other {：“{note}”}}',
@@ -36,7 +36,6 @@ export const messages: Translation<typeof en> = {
   'priority.medium': '中',
   'priority.high': '高',
   'priority.urgent': '紧急',
-  'timeline.unknownBuild': '（未知）',
   'duration.underAMinute': '不到一分钟',
   'problem.validation_failed': '表单中有内容无效。',
   'problem.unauthenticated': '请重新登录。',

@@ -22,6 +22,7 @@ const OTHER = 'ffffeeee00001111222233334444555566667777';
 type State = 'open' | 'applied' | 'verified' | 'live' | 'archived';
 type Trigger =
   | 'apply (new commit)'
+  | 'apply (without a commit)'
   | 'apply (same commit)'
   | 'verify ok'
   | 'verify not ok'
@@ -47,6 +48,13 @@ const RULES: Record<
     who: ['admin', 'member'],
     from: ['open', 'applied', 'verified', 'live'],
     to: 'applied',
+    notifies: 'author',
+  },
+  // Nothing to deploy (a change made in a content system): Live at once.
+  'apply (without a commit)': {
+    who: ['admin', 'member'],
+    from: ['open', 'applied', 'verified', 'live'],
+    to: 'live',
     notifies: 'author',
   },
   'apply (same commit)': {
@@ -133,23 +141,25 @@ describe('the comment lifecycle', () => {
       (event) => event.kind,
     );
 
-  /** The one event a transition that changed something writes; none when it changed nothing. */
-  const eventOf = (trigger: Trigger, state: State): string | null => {
+  /** The events a transition that changed something writes; none when it changed nothing. */
+  const eventsOf = (trigger: Trigger, state: State): string[] => {
     switch (trigger) {
       case 'apply (new commit)':
-        return state === 'open' ? 'applied' : 'reapplied';
+        return [state === 'open' ? 'applied' : 'reapplied'];
+      case 'apply (without a commit)':
+        return [state === 'open' ? 'applied' : 'reapplied', 'live'];
       case 'apply (same commit)':
-        return null; // the same commit and the same (no) link: nothing changes
+        return []; // the same commit and the same (no) link: nothing changes
       case 'verify ok':
-        return state === 'verified' ? null : 'verified';
+        return state === 'verified' ? [] : ['verified'];
       case 'verify not ok':
-        return 'not_fixed';
+        return ['not_fixed'];
       case 'reopen':
-        return 'reopened';
+        return ['reopened'];
       case 'archive':
-        return state === 'archived' ? null : 'archived';
+        return state === 'archived' ? [] : ['archived'];
       case 'delete':
-        return null;
+        return [];
     }
   };
 
@@ -162,6 +172,8 @@ describe('the comment lifecycle', () => {
     switch (trigger) {
       case 'apply (new commit)':
         return post('apply', { commitSha: OTHER });
+      case 'apply (without a commit)':
+        return post('apply', {});
       case 'apply (same commit)':
         return post('apply', { commitSha: COMMIT.slice(0, 9) });
       case 'verify ok':
@@ -203,8 +215,7 @@ describe('the comment lifecycle', () => {
           }
           if (expected !== 204) {
             const added = (await timeline(id)).slice(eventsBefore.length);
-            const event = expected === 200 ? eventOf(trigger, state) : null;
-            assert.deepEqual(added, event ? [event] : [], `${label}: its timeline event`);
+            assert.deepEqual(added, expected === 200 ? eventsOf(trigger, state) : [], `${label}: its timeline events`);
           }
           const notified = expected === 200 || expected === 204 ? rule.notifies : null;
           const self = (notified === 'author' && who === author) || (notified === 'applier' && who === applier);
@@ -223,7 +234,7 @@ describe('the comment lifecycle', () => {
         }
       }
     }
-    assert.ok(cases >= 120, `${cases} cases`);
+    assert.ok(cases >= 140, `${cases} cases`);
   });
 
   test('each comment says what the caller may do with it now, as the rules say', async () => {
@@ -288,6 +299,59 @@ describe('the comment lifecycle', () => {
       body: { ok: true, commitSha: OTHER.slice(0, 7) },
     });
     assert.equal(current.status, 200);
+  });
+
+  test('a fix without a commit is Live at once, with no build; the same again changes nothing; its commit added later is a new fix that waits for its build', async () => {
+    const { id } = await createComment(t.app, author, project.key);
+    const read = async () => (await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body;
+    const apply = (body: Record<string, string>) =>
+      call(t.app, 'POST', `/api/comments/${id}/apply`, { token: applier.token, body });
+
+    assert.equal((await apply({})).status, 200);
+    let c = await read();
+    assert.equal(c.status, 'applied');
+    assert.equal(c.commitSha, null);
+    assert.equal(c.deployedAt, c.appliedAt, 'Live as it was applied');
+    assert.equal(c.deployedBuildSha, null, 'no build took it Live');
+    const live = c.timeline.at(-1);
+    assert.deepEqual(
+      c.timeline.slice(-2).map((e: { kind: string }) => e.kind),
+      ['applied', 'live'],
+    );
+    assert.deepEqual([live.buildSha, live.by?.id], [null, applier.id], 'Live by whoever applied it, in no build');
+
+    // The same again (no commit either) is no new fix; a link to the change replaces the old one.
+    assert.equal((await apply({})).status, 200);
+    assert.equal((await read()).timeline.length, c.timeline.length, 'nothing written');
+    assert.equal((await apply({ commitUrl: 'https://cms.example.test/revisions/42' })).status, 200);
+    c = await read();
+    assert.deepEqual(
+      [c.commitUrl, c.deployedAt, c.timeline.at(-1).kind],
+      ['https://cms.example.test/revisions/42', c.appliedAt, 'reapplied'],
+    );
+
+    // A build report leaves it as it is: it holds no commit a build could contain.
+    await call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
+      token: admin.token,
+      body: { sha: randomBytes(20).toString('hex'), containsCommitShas: [COMMIT] },
+    });
+    assert.equal((await read()).deployedBuildSha, null);
+
+    // Its commit given later: a new fix, which waits for the build that holds it.
+    assert.equal((await apply({ commitSha: COMMIT })).status, 200);
+    c = await read();
+    assert.deepEqual([c.commitSha, c.deployedAt, c.timeline.at(-1).kind], [COMMIT, null, 'reapplied']);
+    // And back to a change without a commit: Live at once again, verified by its author from there.
+    assert.equal((await apply({})).status, 200);
+    c = await read();
+    assert.deepEqual([c.commitSha, c.deployedAt], [null, c.appliedAt]);
+    assert.equal(c.can.verify, true);
+    const verdict = await call(t.app, 'POST', `/api/comments/${id}/verify`, {
+      token: author.token,
+      body: { ok: true },
+    });
+    assert.equal(verdict.status, 200);
+    assert.ok((await read()).verifiedAt);
   });
 
   test("the README's lifecycle table is the code's", () => {

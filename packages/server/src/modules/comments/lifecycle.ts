@@ -73,20 +73,66 @@ interface Transition<T extends Trigger> {
   /** The guard as the table says it; `check` enforces what the state alone does not. */
   guard: string;
   to: CommentStatus | 'gone';
+  /** The state as the table names it, where the status alone does not say it all ("applied (Live)"). */
+  toLabel?: string;
   also: string;
   /** Whether this row is the one for the comment and the input (among its trigger's rows). */
   covers(comment: Comment, input: Inputs[T]): boolean;
   check?(step: Step<Inputs[T]>): void;
   /** Its writes; false when nothing changed (then nobody hears of it, and its timeline has no event). */
   effect(step: Step<Inputs[T]>): Promise<boolean>;
-  /** The one timeline event a change by this row writes (none when the comment is gone). */
-  event?(step: Step<Inputs[T]>): { kind: TimelineKind } & EventDetail;
+  /**
+   * The timeline event a change by this row writes (none when the comment is gone), or its
+   * events in order (a fix without a commit: applied, then Live).
+   */
+  event?(step: Step<Inputs[T]>): TimelineEntry | readonly TimelineEntry[];
 }
+
+type TimelineEntry = { kind: TimelineKind } & EventDetail;
 
 /** Two applies record the same fix when both name the same commit (or neither names one). */
 function sameAppliedCommit(stored: string | null, given: string | null): boolean {
   return stored === null || given === null ? stored === given : sameCommit(stored, given);
 }
+
+/** Whether an apply records another fix than the one the comment holds (any fix of an open comment). */
+const isNewFix = (comment: Comment, input: AppliedCommit) =>
+  !(comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, input.sha));
+
+/**
+ * A new fix: stored with its commit (or none) and link, verified again by its author; with a
+ * commit it waits for the build that holds it, without one it is Live as it is made.
+ */
+async function recordFix({ trx, deps, actor, comment, input }: Step<AppliedCommit>): Promise<boolean> {
+  const now = nowIso(deps.clock);
+  await repo.updateComment(trx, actor.workspaceId, comment.id, {
+    status: 'applied',
+    commit_sha: input.sha,
+    commit_url: input.url,
+    applied_by_id: actor.id,
+    applied_at: now,
+    verified_at: null,
+    deployed_at: input.sha === null ? now : null,
+    deployed_build_sha: null,
+    updated_at: now,
+  });
+  await deps.events.raise(trx, {
+    type: 'CommentApplied',
+    workspaceId: actor.workspaceId,
+    commentId: comment.id,
+    actorId: actor.id,
+    authorId: comment.author_id,
+    commitSha: input.sha,
+    commitUrl: input.url,
+    excerpt: excerpt(comment.body),
+  });
+  return true;
+}
+
+const fixEvent = ({ comment, input }: Step<AppliedCommit>): TimelineEntry => ({
+  kind: comment.status === 'applied' ? 'reapplied' : 'applied',
+  commitSha: input.sha,
+});
 
 /** The transitions, in the order the README's table lists them. */
 export const TRANSITIONS: readonly Transition<Trigger>[] = [
@@ -98,49 +144,34 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
     guard: 'not archived',
     to: 'applied',
     also: 'commit and link stored; verifiedAt, deployedAt, deployed build cleared; `CommentApplied` → author',
-    covers: (comment, input) =>
-      !(comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, (input as AppliedCommit).sha)),
-    effect: async ({ trx, deps, actor, comment, input }: Step<AppliedCommit>) => {
-      const now = nowIso(deps.clock);
-      // A new fix: it must be deployed and verified again.
-      await repo.updateComment(trx, actor.workspaceId, comment.id, {
-        status: 'applied',
-        commit_sha: input.sha,
-        commit_url: input.url,
-        applied_by_id: actor.id,
-        applied_at: now,
-        verified_at: null,
-        deployed_at: null,
-        deployed_build_sha: null,
-        updated_at: now,
-      });
-      await deps.events.raise(trx, {
-        type: 'CommentApplied',
-        workspaceId: actor.workspaceId,
-        commentId: comment.id,
-        actorId: actor.id,
-        authorId: comment.author_id,
-        commitSha: input.sha,
-        commitUrl: input.url,
-        excerpt: excerpt(comment.body),
-      });
-      return true;
-    },
-    event: ({ comment, input }: Step<AppliedCommit>) => ({
-      kind: comment.status === 'applied' ? 'reapplied' : 'applied',
-      commitSha: input.sha,
-    }),
+    covers: (comment, input) => (input as AppliedCommit).sha !== null && isNewFix(comment, input as AppliedCommit),
+    effect: recordFix,
+    event: fixEvent,
+  } as Transition<'apply'>,
+  {
+    // A change made on the site itself (copy in a content system): no build can be known to
+    // hold it, and none needs to. The one who applies it says it is there.
+    trigger: 'apply',
+    label: 'apply (without a commit)',
+    from: ['open', 'applied'],
+    who: { role: 'comments.apply' },
+    guard: 'not archived',
+    to: 'applied',
+    toLabel: 'applied (Live)',
+    also: 'link stored, no commit; Live at once (deployedAt now, no build; a `live` event); verifiedAt cleared; `CommentApplied` → author',
+    covers: (comment, input) => (input as AppliedCommit).sha === null && isNewFix(comment, input as AppliedCommit),
+    effect: recordFix,
+    event: (step: Step<AppliedCommit>) => [fixEvent(step), { kind: 'live' }],
   } as Transition<'apply'>,
   {
     trigger: 'apply',
     label: 'apply (same commit)',
     from: ['applied'],
     who: { role: 'comments.apply' },
-    guard: 'same commit as stored (full or abbreviated)',
+    guard: 'same commit as stored (full or abbreviated), or none again',
     to: 'applied',
     also: 'a new link replaces the old; nothing else changes, nobody is notified',
-    covers: (comment, input) =>
-      comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, (input as AppliedCommit).sha),
+    covers: (comment, input) => !isNewFix(comment, input as AppliedCommit),
     effect: async ({ trx, deps, actor, comment, input }: Step<AppliedCommit>) => {
       if (input.url === comment.commit_url) return false;
       await repo.updateComment(trx, actor.workspaceId, comment.id, {
@@ -316,8 +347,9 @@ export async function fire<T extends Trigger>(
   const step = { trx, deps, actor, comment, input };
   row.check?.(step);
   if (await row.effect(step)) {
-    const event = row.event?.(step);
-    if (event) await recordEvent(trx, comment, event.kind, actor, event, nowIso(deps.clock));
+    for (const event of [row.event?.(step) ?? []].flat()) {
+      await recordEvent(trx, comment, event.kind, actor, event, nowIso(deps.clock));
+    }
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
   }
   return row.to === 'gone' ? null : ((await repo.findComment(trx, scopeOf(actor), id)) ?? null);
@@ -422,12 +454,14 @@ export function lifecycleTable(): string[] {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   const [create, build] = OTHER_TRANSITIONS;
   const rows = TRANSITIONS.map((row) =>
-    line([fromOf(row), row.label, role(row.who), row.guard, row.to === 'gone' ? '(gone)' : row.to, row.also]),
+    line([fromOf(row), row.label, role(row.who), row.guard, row.toLabel ?? row.to.replace('gone', '(gone)'), row.also]),
   );
+  // The build report after the last transition before archive (reopen).
+  const beforeBuild = TRANSITIONS.findIndex((row) => row.trigger === 'archive');
   return [
     line([create.from, create.trigger, create.who, create.guard, create.to, create.also]),
-    ...rows.slice(0, 5),
+    ...rows.slice(0, beforeBuild),
     line([build.from, build.trigger, build.who, build.guard, build.to, build.also]),
-    ...rows.slice(5),
+    ...rows.slice(beforeBuild),
   ];
 }

@@ -72,7 +72,9 @@ export function measureTimeline(events: readonly MeasuredEvent[]): Measures[] {
       }
       case 'live':
         m.fix_via = fix?.via ?? UNKNOWN_VIA;
-        m.span_ms = since(fix?.at ?? null, event.created_at);
+        // A fix without a commit is Live as it is made: it waits for no deploy, and its zero
+        // would pass for one. Its verdict's wait runs from it all the same.
+        m.span_ms = fix && fix.commit === null ? null : since(fix?.at ?? null, event.created_at);
         liveAt = event.created_at;
         break;
       case 'verified':

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IMAGE_MAX_BYTES, IMAGES_PER_COMMENT_MAX, SCREENSHOT_MAX_BYTES } from '@svc/contract';
+import { IMAGE_MAX_BYTES, IMAGES_PER_PERSON_MAX, SCREENSHOT_MAX_BYTES } from '@svc/contract';
 import { SCREENSHOT_TYPES } from '@svc/contract/api';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
@@ -14,6 +14,8 @@ import { setLabels, setPriority } from './triage.js';
 
 const tags = ['comments'];
 const DIMENSIONS = ` and at most ${IMAGE_SIDE_MAX_PX} pixels a side and ${IMAGE_PIXELS_MAX / 1_000_000} megapixels as its header declares them (413 above, before it is read further)`;
+const UPLOAD_LIMITS =
+  ' Uploads are paced per person, by number a minute and by megabytes an hour (429 with Retry-After past either, naming it), and held to the workspace’s storage quota (413 `storage_quota_exceeded`, nothing stored; see GET /api/workspace/storage).';
 
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
@@ -33,7 +35,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       bodyLimit: IMAGE_MAX_BYTES,
       tags,
       summary: 'Attach an image to a comment, to your reply to it, to your verdict, or as the picture of now',
-      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413 above)${DIMENSIONS}; the type is read from the bytes (anything else, or a file cut short, is 415). Its metadata (EXIF and its location, XMP, IPTC, comments, text chunks) is removed before it is stored. To the comment: its author, admins and members; with \`?reply=\`, to that reply: its author. A thread holds at most ${IMAGES_PER_COMMENT_MAX} (409 past that). With \`?verdict=true\`, the element as you saw it when you gave your latest verdict (Verified or Not fixed): kept with that timeline event, once (409 when you gave none, or it has one). With \`?now=true\`, the element as it is now on your page, which your widget takes while the fix waits for your verdict (applied or Live, not yet verified; 409 otherwise), from those who may verify it (its author, an admin; 403 otherwise): the comment keeps the latest only (it replaces the one before, whose bytes are deleted, in one transaction), with the commit of the fix it was taken for (\`commitSha\`), and shows it to the team like its other images; it takes no place among the ${IMAGES_PER_COMMENT_MAX}. A verdict keeps it as it was (the last look before the verdict), until the next fix's picture of now replaces it; the verdict's own picture goes with \`?verdict=true\`. \`now\` goes alone (400 with \`reply\` or \`verdict\`).`,
+      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413 above)${DIMENSIONS}; the type is read from the bytes (anything else, or a file cut short, is 415). Its metadata (EXIF and its location, XMP, IPTC, comments, text chunks) is removed before it is stored. To the comment: its author, admins and members; with \`?reply=\`, to that reply: its author. Each person attaches at most ${IMAGES_PER_PERSON_MAX} to a thread, to the comment and their replies together (409 past that): a share of their own, which nobody else's images take. With \`?verdict=true\`, the element as you saw it when you gave your latest verdict (Verified or Not fixed): kept with that timeline event, once (409 when you gave none, or it has one). With \`?now=true\`, the element as it is now on your page, which your widget takes while the fix waits for your verdict (applied or Live, not yet verified; 409 otherwise), from those who may verify it (its author, an admin; 403 otherwise): the comment keeps the latest only (it replaces the one before, whose bytes are deleted, in one transaction), with the commit of the fix it was taken for (\`commitSha\`), and shows it to the team like its other images; neither it nor the verdict's picture takes a place among the ${IMAGES_PER_PERSON_MAX}. A verdict keeps it as it was (the last look before the verdict), until the next fix's picture of now replaces it; the verdict's own picture goes with \`?verdict=true\`. \`now\` goes alone (400 with \`reply\` or \`verdict\`).${UPLOAD_LIMITS}`,
     },
     async (request, reply) =>
       reply.code(201).send(await attachImage(ctx, request.actor, request.params.id, request.body, request.query)),
@@ -59,7 +61,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       bodyLimit: SCREENSHOT_MAX_BYTES,
       tags,
       summary: "Attach the comment's screenshot (its author); replaces the one it had",
-      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${SCREENSHOT_MAX_BYTES / 1024} KB (413 above)${DIMENSIONS}. The type is read from the bytes: anything else is 415.`,
+      description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${SCREENSHOT_MAX_BYTES / 1024} KB (413 above)${DIMENSIONS}. The type is read from the bytes: anything else is 415.${UPLOAD_LIMITS}`,
     },
     async (request) =>
       presentComment(await service.putScreenshot(ctx, request.actor, request.params.id, request.body), request.actor),
@@ -207,9 +209,9 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'POST /api/comments/{id}/apply',
     {
       tags,
-      summary: 'Record the fix of a comment with its commit',
+      summary: 'Record the fix of a comment, with its commit or without one',
       description:
-        'Without commitUrl, the link is built from the project repoUrl when it is on GitHub, GitLab, Bitbucket, Gitea or Codeberg.',
+        'With commitSha, the fix goes Live with the first reported build that contains the commit. Without it (a change made on the site itself, such as copy in a content system), there is nothing to deploy: the comment is Live at once. Without commitUrl, the link is built from the project repoUrl when it is on GitHub, GitLab, Bitbucket, Gitea or Codeberg.',
     },
     async (request) =>
       presentComment(await service.applyComment(ctx, request.actor, request.params.id, request.body), request.actor),

@@ -10,6 +10,7 @@ import {
   createTestApp,
   dialect,
   type Member,
+  manualClock,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -86,7 +87,8 @@ describe(`insights (${dialect})`, () => {
           kind,
           actor_id: owner.id,
           via: via ?? 'person',
-          commit_sha: null,
+          // Each fix names the commit its comment records: one without a commit is Live at once, measured apart.
+          commit_sha: kind === 'applied' || kind === 'reapplied' ? COMMIT : null,
           build_sha: null,
           note: null,
           derived: 0,
@@ -309,6 +311,52 @@ describe(`insights (${dialect})`, () => {
     const claimedFirst = (await call(t.app, 'GET', `/api/comments/${first}`, { token: admin.token })).body.assignedAt;
     assert.equal(danaRow?.waitingSince, claimedFirst, 'since the one held longest was claimed');
     assert.equal(read.body.assignees.find((row) => row.assignee === null)?.waitingSince, null);
+  });
+
+  test('a fix without a commit: Live at once, so no wait for a deploy is counted; its verdict waits from the fix; Live unverified until then', async () => {
+    const clock = manualClock({ stopped: true });
+    const own = await createTestApp({}, { clock });
+    try {
+      const lead = await signUp(own.app);
+      const site = await createProject(own.app, lead);
+      const insights = async () =>
+        (
+          await call<Insights>(own.app, 'GET', `/api/workspace/insights?project=${site.key}&days=7`, {
+            token: lead.token,
+          })
+        ).body;
+      // For comparison, a fix with a commit, Live 30 minutes later.
+      const coded = await createComment(own.app, lead, site.key, 'The footer overlaps');
+      await call(own.app, 'POST', `/api/comments/${coded.id}/apply`, {
+        token: lead.token,
+        body: { commitSha: COMMIT },
+      });
+      clock.advance(30 * 60_000);
+      await call(own.app, 'POST', `/api/projects/${site.key}/builds`, {
+        token: lead.token,
+        body: { sha: 'b'.repeat(40), containsCommitShas: [COMMIT] },
+      });
+      // The copy, changed in the site's content system: no commit.
+      const copy = await createComment(own.app, lead, site.key, 'Typo in the headline');
+      clock.advance(HOUR);
+      assert.equal(
+        (await call(own.app, 'POST', `/api/comments/${copy.id}/apply`, { token: lead.token, body: {} })).status,
+        200,
+      );
+      let read = await insights();
+      assert.deepEqual(row(read, 'everyone').toLive, spread(1, 30 * 60_000, 30 * 60_000), 'the coded fix alone');
+      assert.equal(row(read, 'everyone').fixes, 2);
+      assert.deepEqual(row(read, 'everyone').toFix, spread(2, 0, HOUR));
+      assert.equal(read.liveUnverified.count, 2, 'both wait for a verdict on the site');
+      assert.ok(read.liveUnverified.oldest.some((c) => c.id === copy.id));
+      clock.advance(2 * HOUR);
+      await call(own.app, 'POST', `/api/comments/${copy.id}/verify`, { token: lead.token, body: { ok: true } });
+      read = await insights();
+      assert.deepEqual(row(read, 'everyone').toVerified, spread(1, 2 * HOUR, 2 * HOUR), 'from the fix, Live then');
+      assert.equal(read.liveUnverified.count, 1);
+    } finally {
+      await own.close();
+    }
   });
 
   test('through the API: a fix made with an API key counts as one; members read it, clients and strangers cannot', async () => {

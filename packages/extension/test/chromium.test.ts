@@ -1,0 +1,117 @@
+// The extension in Debian's Chromium (loaded unpacked into a persistent profile, headless):
+// the settings page's sign-in, the toolbar button's widget on a project's site that carries no
+// script of ours, a pin with a screenshot, shown again after a reload, and a page the person did
+// not enable left untouched.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
+import { CHROMIUM_PATH } from '../../widget/test/helpers.js';
+import { call, extensionFor, MEMBER_PASSWORD, type Stack, startStack } from './helpers.js';
+
+describe('the extension in Chromium', {
+  skip: !fs.existsSync(CHROMIUM_PATH) && `no Chromium at ${CHROMIUM_PATH}`,
+}, () => {
+  let stack: Stack;
+  let context: BrowserContext;
+  let worker: Worker;
+  let extensionId: string;
+  const dirs: string[] = [];
+  before(async () => {
+    stack = await startStack();
+    const extension = extensionFor('chromium', stack.apiBase);
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-extension-profile-'));
+    dirs.push(extension, profile);
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      // The old headless mode has no extensions: the new one, asked for by its flag.
+      headless: false,
+      viewport: { width: 1280, height: 800 },
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        // The toolbar button is pressed through the DevTools protocol (Extensions.triggerAction).
+        '--enable-unsafe-extension-debugging',
+        `--disable-extensions-except=${extension}`,
+        `--load-extension=${extension}`,
+      ],
+    });
+    worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    extensionId = new URL(worker.url()).host;
+  });
+  after(async () => {
+    await context?.close();
+    await stack?.close();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Presses the extension's toolbar button on `page`'s tab, as a person's click does. */
+  async function pressToolbarButton(page: Page): Promise<void> {
+    const browser = await context.browser()?.newBrowserCDPSession();
+    assert.ok(browser, 'the browser-level DevTools session');
+    const { targetInfos } = await browser.send('Target.getTargets', { filter: [{ type: 'tab' }] });
+    const tab = targetInfos.find((target) => target.url === page.url());
+    assert.ok(tab, `the tab of ${page.url()}`);
+    await browser.send(
+      'Extensions.triggerAction' as 'Target.getTargets',
+      { id: extensionId, targetId: tab.targetId } as never,
+    );
+    await browser.detach();
+  }
+
+  const inWidget = (page: Page, selector: string) => page.locator(`[data-svc-widget] ${selector}`);
+
+  test('sign in on the settings page, comment on a project’s site through the toolbar button, the pin after a reload; a page not enabled untouched', async () => {
+    // The settings page: the address of the server the build came from, filled in.
+    const settings = await context.newPage();
+    await settings.goto(`chrome-extension://${extensionId}/options.html`);
+    const address = settings.locator('input[name=server]');
+    assert.equal(await address.inputValue(), stack.apiBase);
+    await settings.locator('#server button').click();
+    await settings.locator('input[name=email]').fill(stack.reviewer.email);
+    await settings.locator('input[name=password]').fill(MEMBER_PASSWORD);
+    await settings.locator('#sign-in button').click();
+    await settings.locator('#signed-in .who', { hasText: stack.reviewer.name }).waitFor();
+    await settings.locator('#signed-in .sites li', { hasText: stack.siteOrigin }).waitFor();
+    // The session is the extension's: no page's storage holds it.
+    const kept = await worker.evaluate(() => chrome.storage.local.get(['token']));
+    assert.match(String(kept.token), /.{20,}/);
+
+    // The project's site, with no script of ours: the toolbar button brings the widget.
+    const page = await context.newPage();
+    await page.goto(`${stack.siteOrigin}/pricing`);
+    assert.equal(await page.locator('[data-svc-widget]').count(), 0, 'nothing added before the button');
+    await pressToolbarButton(page);
+    await inWidget(page, '.panel [role=tab]').last().click();
+    await inWidget(page, '[data-new]').click();
+    await page.locator('section.plans button').click();
+    await inWidget(page, '#svc-new-body').fill('Choose Team needs a price');
+    await inWidget(page, 'form button[type=submit].primary').click();
+    const card = inWidget(page, '[data-comment]').filter({ hasText: 'Choose Team needs a price' });
+    await card.waitFor();
+    const id = String(await card.getAttribute('data-comment'));
+    const read = async () =>
+      (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: stack.reviewer.token })).body;
+    for (let i = 0; i < 100 && !(await read()).screenshot; i++) await page.waitForTimeout(100);
+    const comment = await read();
+    assert.equal(comment.anchor.tag, 'button');
+    assert.ok(comment.screenshot, 'the screenshot is stored');
+    assert.ok(comment.pageUrl.startsWith(stack.siteOrigin));
+
+    // After a reload, the toolbar button again: the pin is where it was.
+    await page.reload();
+    await pressToolbarButton(page);
+    await inWidget(page, '.pin').first().waitFor();
+
+    // A page the person did not enable nor open the extension on: nothing of ours.
+    const elsewhere = await context.newPage();
+    await elsewhere.goto(`${stack.elsewhereOrigin}/pricing`);
+    await elsewhere.waitForTimeout(500);
+    assert.equal(await elsewhere.locator('[data-svc-widget]').count(), 0);
+  });
+});

@@ -1,0 +1,137 @@
+// The extension's tests: the real API server, a site of a project that carries no script of
+// ours (another port), and the extension built for that server (as its download page serves
+// it), loaded into a browser.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  addMember,
+  call,
+  createProject,
+  createTestApp,
+  type Member,
+  signUp,
+  type TestApp,
+} from '../../server/test/helpers.js';
+// @ts-expect-error: a build script, in JavaScript
+import { personalise, readUnpacked } from '../personalise.mjs';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+
+export const MEMBER_PASSWORD = 'another good password';
+
+export interface Stack {
+  api: TestApp;
+  apiBase: string;
+  /** The project's site (`http://localhost:<port>`), with no script of ours. */
+  siteOrigin: string;
+  /** The same pages on an origin no project lists (`http://127.0.0.1:<port>`). */
+  elsewhereOrigin: string;
+  admin: Member;
+  reviewer: Member & { name: string };
+  projectKey: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * A product page. `?csp=strict`: a Content-Security-Policy allowing only the site's own
+ * scripts and styles; `?csp=trusted-types`: Trusted Types enforced besides. Either way the page
+ * counts the violations reported (in `<html data-violations>`).
+ */
+function sitePage(): string {
+  return `<!doctype html>
+<html lang="en" data-violations="0">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Pricing</title>
+<link rel="stylesheet" href="/site.css"><script src="/watch.js"></script></head>
+<body>
+<h1 id="headline">Simple pricing</h1>
+<form class="login"><label>Password <input id="secret" type="password" value="hunter2hunter2"></label></form>
+<div id="masked" data-svc-mask>Card 4242 4242</div>
+<section class="plans">
+  <div class="plan"><h2>Starter</h2><p class="price">$0</p></div>
+  <div class="plan"><h2>Team</h2><p class="price">$49</p><button type="button">Choose Team</button></div>
+</section>
+</body></html>`;
+}
+
+const SITE_CSS = `body { margin: 0; padding: 24px; font: 20px serif; }
+.plan { border: 1px solid #ccc; padding: 16px; margin: 12px 0; width: 300px; }
+#secret, #masked { display: block; width: 260px; height: 40px; font-size: 24px; color: #000; background: #fc0; border: 0; }`;
+
+const WATCH_JS = `document.addEventListener('securitypolicyviolation', (event) => {
+  const html = document.documentElement;
+  html.dataset.violations = String(Number(html.dataset.violations) + 1);
+  html.dataset.violated = (html.dataset.violated || '') + ' ' + event.violatedDirective + ':' + event.blockedURI;
+});`;
+
+const POLICIES: Record<string, string> = {
+  strict: "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'",
+  'trusted-types':
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; require-trusted-types-for 'script'; trusted-types 'none'",
+};
+
+export async function startStack(): Promise<Stack> {
+  const api = await createTestApp({ limits: { repliesPerMinute: 100_000, commentsPerMinute: 100_000 } });
+  const apiBase = (await api.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
+  const site = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/site.css') return response.writeHead(200, { 'content-type': 'text/css' }).end(SITE_CSS);
+    if (url.pathname === '/watch.js') {
+      return response.writeHead(200, { 'content-type': 'text/javascript' }).end(WATCH_JS);
+    }
+    if (url.pathname === '/favicon.ico') return response.writeHead(404).end();
+    const policy = POLICIES[url.searchParams.get('csp') ?? ''];
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      ...(policy ? { 'content-security-policy': policy } : {}),
+    });
+    response.end(sitePage());
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const port = (site.address() as AddressInfo).port;
+  const siteOrigin = `http://localhost:${port}`;
+  const admin = await signUp(api.app);
+  const reviewer = { ...(await addMember(api.app, admin, 'member', 'Rita Reviewer')), name: 'Rita Reviewer' };
+  const project = await createProject(api.app, admin, { allowedOrigins: [siteOrigin] });
+  return {
+    api,
+    apiBase,
+    siteOrigin,
+    elsewhereOrigin: `http://127.0.0.1:${port}`,
+    admin,
+    reviewer,
+    projectKey: project.key,
+    close: async () => {
+      await new Promise((resolve) => site.close(resolve));
+      await api.close();
+    },
+  };
+}
+
+/** The unpacked build for `browser`, as `apiBase`'s download page serves it, in a folder of its own. */
+export function extensionFor(browser: 'chromium' | 'firefox', apiBase: string): string {
+  const built = path.join(dist, browser);
+  if (!fs.existsSync(path.join(built, 'manifest.json'))) {
+    throw new Error(`No extension build in ${built}: run npm run build -w @svc/extension first.`);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-extension-${browser}-`));
+  for (const [name, data] of personalise(readUnpacked(built), apiBase) as Map<string, Buffer>) {
+    fs.writeFileSync(path.join(dir, name), data);
+  }
+  return dir;
+}
+
+/** The comment's stored screenshot, as bytes. */
+export async function storedScreenshot(stack: Stack, id: string): Promise<Buffer> {
+  const stored = await stack.api.app.inject({
+    method: 'GET',
+    url: `/api/comments/${id}/screenshot`,
+    headers: { authorization: `Bearer ${stack.reviewer.token}` },
+  });
+  return stored.rawPayload;
+}
+
+export { call };
