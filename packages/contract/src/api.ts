@@ -109,6 +109,7 @@ import {
   Workspace,
   WorkspaceApiKey,
   WorkspaceSecurity,
+  WorkspaceStorage,
 } from './index.js';
 
 /** What an endpoint is, besides its method and path. */
@@ -207,7 +208,7 @@ export const api = {
   'PUT /api/comments/{id}/screenshot': endpoint({
     params: CommentIdParams,
     answers: { 200: Comment },
-    problems: [403, 404, 413, 415],
+    problems: [403, 404, 413, 415, 429],
     raw: 'body',
     bodyTypes: SCREENSHOT_TYPES,
   }),
@@ -228,7 +229,7 @@ export const api = {
     params: CommentIdParams,
     query: ImageQuery,
     answers: { 201: CommentImage },
-    problems: [400, 403, 404, 409, 413, 415],
+    problems: [400, 403, 404, 409, 413, 415, 429],
     raw: 'body',
     bodyTypes: SCREENSHOT_TYPES,
   }),
@@ -549,6 +550,7 @@ export const api = {
     problems: [403, 429],
   }),
   'GET /api/workspace/security': endpoint({ answers: { 200: WorkspaceSecurity }, problems: [403] }),
+  'GET /api/workspace/storage': endpoint({ answers: { 200: WorkspaceStorage }, problems: [403] }),
   'PATCH /api/workspace/security': endpoint({
     body: UpdateWorkspaceSecurityBody,
     answers: { 200: WorkspaceSecurity },

@@ -13,6 +13,8 @@ export const errorCatalog = {
   conflict: { status: 409, title: 'Conflict with an existing resource' },
   invalid_state: { status: 409, title: 'Not allowed in the current state' },
   payload_too_large: { status: 413, title: 'Request body too large' },
+  /** An upload that would take its workspace past its storage quota: too large for the room left. */
+  storage_quota_exceeded: { status: 413, title: 'Storage quota reached' },
   uri_too_long: { status: 414, title: 'Request path too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   headers_too_large: { status: 431, title: 'Request headers too large' },

@@ -9,14 +9,21 @@ export const PENDING_DEPLOY_PAGE_MAX = 1000;
 /** At most this many recent page errors travel with a comment (the newest). */
 export const MAX_PAGE_ERRORS = 20;
 
+/** Most regions a reviewer may hide on one comment's screenshot (the widget joins any more into one). */
+export const HIDDEN_REGIONS_MAX = 50;
+
 /** The largest screenshot the server takes; the widget encodes under 300 KB. */
 export const SCREENSHOT_MAX_BYTES = 512 * 1024;
 
 /** The largest image attached to a comment or a reply (a phone's photo, re-encoded by the widget, is far below). */
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 
-/** Images a comment's thread holds at most, its replies' included. */
-export const IMAGES_PER_COMMENT_MAX = 20;
+/**
+ * Images one person attaches to one comment's thread at most (to the comment and to their
+ * replies together): a share of their own, so that nobody's images fill the thread for the
+ * others. The verdict's picture and the picture of now take none of it.
+ */
+export const IMAGES_PER_PERSON_MAX = 20;
 
 /** The longest a request for changes may wait for one (`GET /api/comments/changes?wait=`), in seconds. */
 export const CHANGES_WAIT_MAX_S = 60;

@@ -101,3 +101,12 @@ export const WorkspaceApiKey = Type.Object({
   createdAt: Timestamp,
   lastUsedAt: Nullable(Timestamp),
 });
+
+export const WorkspaceStorage = Type.Object({
+  usedBytes: Type.Integer({ description: 'What its uploads (images and screenshots) take, in bytes' }),
+  quotaBytes: Type.Integer({
+    description:
+      'What they may take at most: the quota the operator set for this workspace, else the server’s (SVC_STORAGE_QUOTA_MB). An upload past it is 413 storage_quota_exceeded; deleting comments frees their images',
+  }),
+});
+export type WorkspaceStorage = Static<typeof WorkspaceStorage>;

@@ -92,6 +92,11 @@ export interface Limits {
   exportsPerHour: number;
   /** Live API keys one user may hold. */
   apiKeysPerUser: number;
+  /** Uploads (images, screenshots, pictures of now) per person: how many a minute, and how many megabytes an hour. */
+  uploadsPerMinute: number;
+  uploadMegabytesPerHour: number;
+  /** What a workspace stores of uploads at most, in megabytes, unless the operator set it its own (the admin command). */
+  storageQuotaMegabytes: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -283,6 +288,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       insightsPerMinute: integer('SVC_INSIGHTS_PER_MINUTE', 30, 1, 1_000_000),
       searchesPerMinute: integer('SVC_SEARCHES_PER_MINUTE', 60, 1, 1_000_000),
       exportsPerHour: integer('SVC_EXPORTS_PER_HOUR', 20, 1, 1_000_000),
+      uploadsPerMinute: integer('SVC_UPLOADS_PER_MINUTE', 60, 1, 1_000_000),
+      // At least one image of the largest size (2 MB) an hour.
+      uploadMegabytesPerHour: integer('SVC_UPLOAD_MB_PER_HOUR', 200, 2, 1_000_000),
+      storageQuotaMegabytes: integer('SVC_STORAGE_QUOTA_MB', 5 * 1024, 1, 1_000_000_000),
     },
   };
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config };

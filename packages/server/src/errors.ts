@@ -30,7 +30,16 @@ export const invalidState = (detail: string) => new AppError('invalid_state', de
 export const invalidField = (path: string, message: string) =>
   new AppError('validation_failed', `${path} ${message}`, [{ path, message }]);
 
-export const rateLimited = (retryAfterSeconds: number) =>
-  new AppError('rate_limited', `Too many requests; retry in ${retryAfterSeconds} s.`, undefined, {
-    'retry-after': String(retryAfterSeconds),
-  });
+/** A 429 with Retry-After; `limit`, the limit in words (`at most 60 uploads a minute per person`). */
+export const rateLimited = (retryAfterSeconds: number, limit?: string) =>
+  new AppError(
+    'rate_limited',
+    limit
+      ? `Too many requests: ${limit}; retry in ${retryAfterSeconds} s.`
+      : `Too many requests; retry in ${retryAfterSeconds} s.`,
+    undefined,
+    { 'retry-after': String(retryAfterSeconds) },
+  );
+
+/** A 413: the upload would take the workspace past its storage quota (see modules/storage). */
+export const storageQuotaExceeded = (detail: string) => new AppError('storage_quota_exceeded', detail);

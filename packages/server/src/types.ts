@@ -28,5 +28,7 @@ declare module 'fastify' {
     authenticated?: boolean;
     /** Answered with a weak ETag, and 304 when If-None-Match holds it (see http/conditional.ts). */
     conditional?: boolean;
+    /** The content types of its raw body: a route that takes an upload (the generated suites send it one). */
+    bodyTypes?: readonly string[];
   }
 }

@@ -2,7 +2,7 @@
 // same with the metadata a phone or an editor writes into them: EXIF with a GPS position, XMP,
 // IPTC, a comment (JPEG); text, EXIF and time chunks (PNG); EXIF and XMP chunks (WebP).
 import fs from 'node:fs';
-import { crc32 } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -85,6 +85,31 @@ export function numberedPng(n: number, png = cleanPng): Buffer {
   density.writeUInt32BE(n, 0);
   density.writeUInt32BE(n, 4);
   return Buffer.concat([png.subarray(0, headerEnd), pngChunk('pHYs', density), png.subarray(headerEnd)]);
+}
+
+/**
+ * A whole PNG of `width` × `height` pixels of noise (the same for the same `seed`), which does not
+ * compress: for tests that need an image of a given size, about 3 bytes a pixel.
+ */
+export function noisePng(width: number, height: number, seed = 1): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per channel
+  header[9] = 2; // RGB
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  let state = seed;
+  for (let at = 0; at < rows.length; at++) {
+    // Each row starts with its filter (0, none); the rest is an LCG's bytes.
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    rows[at] = at % (width * 3 + 1) === 0 ? 0 : state >>> 24;
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The clean PNG with text, EXIF and time chunks after its header. */

@@ -100,7 +100,7 @@ export function route<E extends Endpoint>(
       public: spec.public === true,
       conditional: spec.conditional === true,
       // Only the API reference sees this body: the route reads the bytes with its own parser.
-      ...(spec.bodyTypes ? { swaggerTransform: documentedBody(spec.bodyTypes) } : {}),
+      ...(spec.bodyTypes ? { swaggerTransform: documentedBody(spec.bodyTypes), bodyTypes: spec.bodyTypes } : {}),
     },
     handler: handler as RouteHandlerMethod,
   });

@@ -28,6 +28,8 @@ export interface RegisteredRoute {
   schema: FastifySchema | undefined;
   public: boolean;
   hidden: boolean;
+  /** The content types of a raw body (an upload), when it takes one. */
+  bodyTypes?: readonly string[];
 }
 
 /** Request bodies are small JSON documents; anything larger is refused with 413. */
@@ -139,6 +141,7 @@ export function createHttpServer(config: Config, fastPath: FastPath, options: Ht
         schema: route.schema,
         public: route.config?.public === true,
         hidden: route.schema?.hide === true,
+        ...(route.config?.bodyTypes ? { bodyTypes: route.config.bodyTypes } : {}),
       });
     }
   });

@@ -7,6 +7,8 @@ export interface RateRule {
   name: string;
   limit: number;
   windowMs: number;
+  /** The limit in words, for its refusal to name (`at most 60 uploads a minute per person`). */
+  says?: string;
 }
 
 export const MINUTE_MS = 60_000;
@@ -31,31 +33,35 @@ function estimate(rule: RateRule, counts: Counts, now: number): number {
 }
 
 /**
- * Seconds until one more event fits: until `current + 1 + previous * overlap` is within the
- * limit (where `current` counts the refused event too, when it was counted).
+ * Seconds until one more event of `amount` fits: until `current + amount + previous * overlap`
+ * is within the limit (where `current` counts the refused event too, when it was counted).
  */
-function retryAfterSeconds(rule: RateRule, counts: Counts, now: number): number {
+function retryAfterSeconds(rule: RateRule, counts: Counts, now: number, amount = 1): number {
   const { current, previous, windowStart } = counts;
   const { limit, windowMs } = rule;
   const freeAt =
-    current + 1 <= limit && previous > 0
+    current + amount <= limit && previous > 0
       ? // Later in this window, once the previous window's weight has decayed enough.
-        windowStart + windowMs * (1 - (limit - current - 1) / previous)
+        windowStart + windowMs * (1 - (limit - current - amount) / previous)
       : // In the next window, once this window's count, by then the previous one, has decayed enough.
-        windowStart + windowMs + windowMs * Math.max(0, 1 - (limit - 1) / Math.max(current, 1));
+        windowStart + windowMs + windowMs * Math.max(0, 1 - (limit - amount) / Math.max(current, 1));
   return Math.max(1, Math.ceil((freeAt - now) / 1000));
 }
 
-async function readCounts(db: Db, key: string, rule: RateRule, now: number, add: boolean): Promise<Counts> {
+const refusal = (rule: RateRule, counts: Counts, now: number, amount = 1) =>
+  rateLimited(retryAfterSeconds(rule, counts, now, amount), rule.says);
+
+/** `amount`: what one event counts for (1; a number of kilobytes for a limit on bytes). */
+async function readCounts(db: Db, key: string, rule: RateRule, now: number, amount: number): Promise<Counts> {
   const windowStart = Math.floor(now / rule.windowMs) * rule.windowMs;
   const previousStart = windowStart - rule.windowMs;
-  if (add) {
+  if (amount > 0) {
     // One statement counts the event and reads the previous window's count.
     const row = await db
       .insertInto('rate_limits')
-      .values({ key, window_start: windowStart, count: 1 })
+      .values({ key, window_start: windowStart, count: amount })
       .onConflict((oc) =>
-        oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limits.count', '+', 1) })),
+        oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_limits.count', '+', amount) })),
       )
       .returning((eb) => [
         'count',
@@ -67,7 +73,7 @@ async function readCounts(db: Db, key: string, rule: RateRule, now: number, add:
           .as('previous'),
       ])
       .executeTakeFirstOrThrow();
-    if (row.count === 1) {
+    if (row.count === amount) {
       // First event of a new window: windows older than the previous one are of no more use.
       await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', previousStart).execute();
     }
@@ -83,10 +89,13 @@ async function readCounts(db: Db, key: string, rule: RateRule, now: number, add:
   return { current: countAt(windowStart), previous: countAt(previousStart), windowStart };
 }
 
-/** Counts one event of `subject` and refuses it (429 with Retry-After) when it goes over the limit. */
-export async function consumeRateLimit(db: Db, rule: RateRule, subject: string, now: number): Promise<void> {
-  const counts = await readCounts(db, keyOf(rule, subject), rule, now, true);
-  if (estimate(rule, counts, now) > rule.limit) throw rateLimited(retryAfterSeconds(rule, counts, now));
+/**
+ * Counts one event of `subject` (worth `amount`: 1, or what it weighs) and refuses it (429 with
+ * Retry-After) when it goes over the limit.
+ */
+export async function consumeRateLimit(db: Db, rule: RateRule, subject: string, now: number, amount = 1): Promise<void> {
+  const counts = await readCounts(db, keyOf(rule, subject), rule, now, amount);
+  if (estimate(rule, counts, now) > rule.limit) throw refusal(rule, counts, now, amount);
 }
 
 /**
@@ -94,11 +103,11 @@ export async function consumeRateLimit(db: Db, rule: RateRule, subject: string, 
  * for limits on failures, checked before the work an attacker would like to make us do.
  */
 export async function refuseWhenExhausted(db: Db, rule: RateRule, subject: string, now: number): Promise<void> {
-  const counts = await readCounts(db, keyOf(rule, subject), rule, now, false);
-  if (estimate(rule, counts, now) + 1 > rule.limit) throw rateLimited(retryAfterSeconds(rule, counts, now));
+  const counts = await readCounts(db, keyOf(rule, subject), rule, now, 0);
+  if (estimate(rule, counts, now) + 1 > rule.limit) throw refusal(rule, counts, now);
 }
 
 /** Counts one event (a failure) of `subject` without refusing anything. */
 export async function countEvent(db: Db, rule: RateRule, subject: string, now: number): Promise<void> {
-  await readCounts(db, keyOf(rule, subject), rule, now, true);
+  await readCounts(db, keyOf(rule, subject), rule, now, 1);
 }

@@ -23,6 +23,18 @@ export function rateRules({ limits, buildRateLimit }: Pick<Config, 'limits' | 'b
     insights: rule('insights', limits.insightsPerMinute, MINUTE_MS),
     searches: rule('searches', limits.searchesPerMinute, MINUTE_MS),
     exports: rule('exports', limits.exportsPerHour, 60 * MINUTE_MS),
+    // Uploads (images, screenshots, pictures of now) per person, by number and by weight in KiB:
+    // enough for anyone's pictures, not for filling a workspace's quota in minutes.
+    uploads: {
+      ...rule('uploads', limits.uploadsPerMinute, MINUTE_MS),
+      says: `at most ${limits.uploadsPerMinute} uploads a minute per person`,
+    },
+    uploadKilobytes: {
+      ...rule('upload-kilobytes', limits.uploadMegabytesPerHour * 1024, 60 * MINUTE_MS),
+      says: `at most ${limits.uploadMegabytesPerHour} MB of uploads an hour per person`,
+    },
+    /** What a workspace stores of uploads at most, in bytes, unless the operator set its own. */
+    storageQuotaBytes: limits.storageQuotaMegabytes * 1024 * 1024,
     /** Build reports per user (SVC_BUILD_RATE_LIMIT). */
     buildReports: rule('build-report', buildRateLimit, MINUTE_MS),
   };

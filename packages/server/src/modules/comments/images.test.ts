@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { IMAGE_MAX_BYTES, IMAGES_PER_COMMENT_MAX } from '@svc/contract';
+import { IMAGE_MAX_BYTES, IMAGES_PER_PERSON_MAX } from '@svc/contract';
 import {
   addClient,
   addMember,
@@ -109,12 +109,12 @@ describe('images of a thread: attached without their metadata, read like the scr
     assert.equal((await send(member, id, huge, 'image/png')).statusCode, 413);
     const read1 = await call(t.app, 'GET', `/api/comments/${id}`, { token: member.token });
     assert.deepEqual(read1.body.images, []);
-    for (let i = 0; i < IMAGES_PER_COMMENT_MAX; i++)
+    for (let i = 0; i < IMAGES_PER_PERSON_MAX; i++)
       assert.equal((await send(member, id, cleanPng, 'image/png')).statusCode, 201);
     const over = await send(member, id, cleanPng, 'image/png');
     assert.equal(over.statusCode, 409);
     const read2 = await call(t.app, 'GET', `/api/comments/${id}`, { token: member.token });
-    assert.equal(read2.body.images.length, IMAGES_PER_COMMENT_MAX);
+    assert.equal(read2.body.images.length, IMAGES_PER_PERSON_MAX);
   });
 
   test('who attaches: the comment’s author and the team to the comment, a reply’s author to the reply; who reads: whoever reads the comment', async () => {
@@ -187,6 +187,60 @@ describe('images of a thread: attached without their metadata, read like the scr
     await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: member.token, body: {} });
     await call(t.app, 'POST', `/api/comments/${id}/verify`, { token: author.token, body: { ok: true } });
     assert.equal((await after(author)).statusCode, 201);
+  });
+
+  test('each person has a share of a thread of their own: a guest who fills theirs on its replies leaves the team theirs', async () => {
+    const guest = await addClient(t.app, admin, project.key, 'Gus Guest');
+    const { id } = await createComment(t.app, member, project.key, 'The team’s comment');
+    const reply = await call(t.app, 'POST', `/api/comments/${id}/replies`, {
+      token: guest.token,
+      body: { body: 'Many pictures of it' },
+    });
+    for (let i = 0; i < IMAGES_PER_PERSON_MAX; i++)
+      assert.equal((await send(guest, id, cleanPng, 'image/png', reply.body.id)).statusCode, 201);
+    const past = await send(guest, id, cleanPng, 'image/png', reply.body.id);
+    assert.equal(past.statusCode, 409, 'the guest, past its own share');
+    assert.equal(past.json().code, 'invalid_state');
+    assert.match(past.json().detail, new RegExp(`at most ${IMAGES_PER_PERSON_MAX} images to a comment's thread`));
+    const team = await send(member, id, cleanPng, 'image/png');
+    assert.equal(team.statusCode, 201, `the member attaches to the comment: ${team.body}`);
+    assert.equal((await send(admin, id, cleanPng, 'image/png')).statusCode, 201, 'and the admin');
+    const images = (await call(t.app, 'GET', `/api/comments/${id}`, { token: member.token })).body.images;
+    assert.equal(images.length, IMAGES_PER_PERSON_MAX + 2);
+  });
+
+  test('caps hold under 60 requests at once: one person’s share keeps 20, a verdict one picture, a comment one picture of now', async () => {
+    const author = await addMember(t.app, admin, 'member', 'Rita Race');
+    const { id } = await createComment(t.app, author, project.key, 'Sent all at once');
+    const attached = await Promise.all(Array.from({ length: 60 }, () => send(author, id, cleanPng, 'image/png')));
+    const statuses = attached.map((answer) => answer.statusCode);
+    assert.equal(statuses.filter((s) => s === 201).length, IMAGES_PER_PERSON_MAX, statuses.join(' '));
+    assert.equal(statuses.filter((s) => s === 409).length, 60 - IMAGES_PER_PERSON_MAX, statuses.join(' '));
+    await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: member.token, body: {} });
+    const picture = (query: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/comments/${id}/images?${query}`,
+        headers: { authorization: `Bearer ${author.token}`, 'content-type': 'image/png' },
+        payload: cleanPng,
+      });
+    const nows = await Promise.all(Array.from({ length: 50 }, () => picture('now=true')));
+    assert.ok(
+      nows.every((answer) => answer.statusCode === 201),
+      nows.map((answer) => answer.statusCode).join(' '),
+    );
+    await call(t.app, 'POST', `/api/comments/${id}/verify`, { token: author.token, body: { ok: true } });
+    const afters = await Promise.all(Array.from({ length: 50 }, () => picture('verdict=true')));
+    const afterStatuses = afters.map((answer) => answer.statusCode);
+    assert.equal(afterStatuses.filter((s) => s === 201).length, 1, afterStatuses.join(' '));
+    const kinds = (await call(t.app, 'GET', `/api/comments/${id}`, { token: admin.token })).body.images.map(
+      (image: { kind: string }) => image.kind,
+    );
+    assert.deepEqual(
+      [kinds.filter((k: string) => k === 'attachment').length, kinds.filter((k: string) => k === 'now').length],
+      [IMAGES_PER_PERSON_MAX, 1],
+    );
+    assert.equal(kinds.filter((k: string) => k === 'after').length, 1);
   });
 
   describe('the picture of now, while a fix waits for its verdict', () => {
@@ -282,7 +336,7 @@ describe('images of a thread: attached without their metadata, read like the scr
         [201, 201, 201, 201],
       );
       assert.equal((await nowRows(id)).length, 1);
-      for (let i = 0; i < IMAGES_PER_COMMENT_MAX; i++)
+      for (let i = 0; i < IMAGES_PER_PERSON_MAX; i++)
         assert.equal((await send(admin, id, cleanPng, 'image/png')).statusCode, 201);
       const stranger = await signUp(t.app, 'Stranger Now');
       const before = await t.app.database.db.selectFrom('images').select('id').execute();

@@ -1,4 +1,4 @@
-import { type CommentImage, IMAGES_PER_COMMENT_MAX, type ImageQuery } from '@svc/contract';
+import { type CommentImage, IMAGES_PER_PERSON_MAX, type ImageQuery } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
@@ -6,23 +6,28 @@ import { inTransaction } from '../../db/transaction.js';
 import { forbidden, invalidField, invalidState, notFound } from '../../errors.js';
 import { nowIso } from '../../ids.js';
 import { authorizeOnComment } from '../../policy.js';
+import { holdToQuota, paceUpload } from '../storage/uploads.js';
 import { type ImagePlace, insertImage, presentImage, storableImage } from './image-store.js';
 import * as repo from './repo.js';
-import { type CommentDeps, requireComment } from './service.js';
+import { type CommentWriteDeps, requireComment } from './service.js';
 
 // The images of a comment's thread: attached to the comment (its author, or the team) or to a
 // reply (its author), the element as the author saw it when giving a verdict (`after`), or as
 // their widget saw it last while the fix waits for that verdict (`now`, one a comment: a new
 // one replaces it). Stored without metadata, served like the screenshot: to whoever may read
-// the comment.
+// the comment. Each person attaches at most IMAGES_PER_PERSON_MAX to one thread, a share of
+// their own: a cap of the whole thread would let one participant (a guest on its replies) fill
+// it for the others. The bytes of a thread are bounded by the workspace's quota, and the
+// people in it by who the team lets in.
 
 /**
  * Attaches an image to the comment, to `replyId` (the caller's own reply to it), to the
  * caller's latest verdict (`verdict`), or as the comment's picture of now (`now`). Its type is
- * read from its bytes, its metadata removed; a thread holds at most 20 attached (409 past that).
+ * read from its bytes, its metadata removed; each person attaches at most 20 to a thread (409
+ * past that). Paced per person (429), held to the workspace's quota (413).
  */
 export async function attachImage(
-  deps: CommentDeps,
+  deps: CommentWriteDeps,
   actor: Actor,
   commentId: string,
   bytes: unknown,
@@ -32,15 +37,20 @@ export async function attachImage(
   const comment = await requireComment(deps.db, actor, commentId);
   if (ofNow) authorizeOnComment(actor, 'comment.sendNow', comment);
   else if (replyId === undefined && !verdict) authorizeOnComment(actor, 'comment.attachImage', comment);
+  await paceUpload(deps, actor, bytes);
   const image = storableImage(bytes);
   return inTransaction(deps.db, async (trx) => {
+    // The comment's row first: its caps (a person's share, a verdict's picture, the picture of
+    // now) are then counted by one upload after the other, on PostgreSQL too.
+    await deps.database.lockComment(trx, actor.workspaceId, comment.id);
     const place = ofNow
-      ? await nowPlace(trx, deps, actor, comment.id)
+      ? await nowPlace(trx, actor, comment.id)
       : verdict
         ? await verdictPlace(trx, actor, comment.id)
         : await attachmentPlace(trx, actor, comment.id, replyId);
     const at = nowIso(deps.clock);
     const row = await insertImage(trx, actor, comment, image, place, at);
+    await holdToQuota(trx, deps, actor.workspaceId, image.bytes.length);
     // A change of the comment: whoever waits on it (an agent, the console) hears of its image.
     await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: at });
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
@@ -48,7 +58,7 @@ export async function attachImage(
   });
 }
 
-/** Where an attached image goes: the comment, or `replyId` (the caller's own); 409 past the thread's limit. */
+/** Where an attached image goes: the comment, or `replyId` (the caller's own); 409 past the caller's share of the thread. */
 async function attachmentPlace(db: Db, actor: Actor, commentId: string, replyId: string | undefined) {
   if (replyId !== undefined) {
     const reply = await db
@@ -61,15 +71,19 @@ async function attachmentPlace(db: Db, actor: Actor, commentId: string, replyId:
     if (!reply) throw notFound('Reply');
     if (reply.author_id !== actor.id) throw forbidden('Only its author attaches images to a reply.');
   }
-  // The picture of now is no attachment: it takes no place of one.
+  // Pictures of after and of now are no attachments: one a verdict, one a comment.
   const held = await db
     .selectFrom('images')
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspace_id', '=', actor.workspaceId)
     .where('comment_id', '=', commentId)
-    .where('kind', '!=', 'now')
+    .where('kind', '=', 'attachment')
+    .where('author_id', '=', actor.id)
     .executeTakeFirstOrThrow();
-  if (Number(held.n) >= IMAGES_PER_COMMENT_MAX) {
-    throw invalidState(`A comment's thread holds at most ${IMAGES_PER_COMMENT_MAX} images.`);
+  if (Number(held.n) >= IMAGES_PER_PERSON_MAX) {
+    throw invalidState(
+      `Each person attaches at most ${IMAGES_PER_PERSON_MAX} images to a comment's thread (to the comment and to their replies together); you have attached ${Number(held.n)}.`,
+    );
   }
   return { kind: 'attachment', reply_id: replyId ?? null, event_id: null, commit_sha: null } satisfies ImagePlace;
 }
@@ -98,11 +112,10 @@ async function verdictPlace(db: Db, actor: Actor, commentId: string) {
 /**
  * Where the picture of "now" goes: in place of the comment's one before (deleted, bytes and
  * all), while its fix waits for a verdict (applied or Live, not verified); 409 otherwise. The
- * comment's row is locked first and read again: two pictures at once replace one another, and
- * a verdict given meanwhile is seen.
+ * comment, locked, is read again: two pictures at once replace one another, and a verdict given
+ * meanwhile is seen.
  */
-async function nowPlace(trx: Db, deps: CommentDeps, actor: Actor, commentId: string) {
-  await deps.database.lockComment(trx, actor.workspaceId, commentId);
+async function nowPlace(trx: Db, actor: Actor, commentId: string) {
   const comment = await requireComment(trx, actor, commentId);
   if (comment.status !== 'applied' || comment.verified_at) {
     throw invalidState(
