@@ -29,6 +29,7 @@ import { opsRoutes } from './modules/ops/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { signInRoutes } from './modules/sign-in/routes.js';
 import { ssoRoutes } from './modules/sso/routes.js';
+import { storageRoutes } from './modules/storage/routes.js';
 import { twoFactorRoutes } from './modules/two-factor/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { widgetRoutes } from './modules/widget/routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     memberRoutes,
     labelRoutes,
     auditRoutes,
+    storageRoutes,
     exportRoutes,
     insightsRoutes,
     invitationRoutes,

@@ -155,6 +155,10 @@ export const DEFAULT_LIMITS: Config['limits'] = {
   insightsPerMinute: 100_000,
   searchesPerMinute: 100_000,
   exportsPerHour: 100_000,
+  // Tests upload far more often than anyone would: storage.test.ts holds the pace to its word.
+  uploadsPerMinute: 100_000,
+  uploadMegabytesPerHour: 100_000,
+  storageQuotaMegabytes: 5 * 1024,
 };
 
 type ConfigOverrides = Partial<Omit<Config, 'sessions' | 'limits'>> & {

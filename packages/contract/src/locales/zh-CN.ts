@@ -45,6 +45,7 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': '已经存在。',
   'problem.invalid_state': '在当前状态下无法执行。',
   'problem.payload_too_large': '内容太大，无法发送。',
+  'problem.storage_quota_exceeded': '此工作区已没有空间存放更多图片：管理员可以删除评论来腾出空间。',
   'problem.uri_too_long': '地址太长。',
   'problem.unsupported_media_type': '服务器无法读取发送的内容。',
   'problem.headers_too_large': '请求太大。',

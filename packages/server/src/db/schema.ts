@@ -13,6 +13,10 @@ export interface WorkspaceTable {
   default_locale: Generated<string | null>;
   /** The digest of the export's header an import made it from; null: made on this server. */
   imported_from: Generated<string | null>;
+  /** The bytes of its images and screenshots, kept by triggers (see migration 0025): never written here. */
+  stored_bytes: Generated<number>;
+  /** Its storage quota, set by the operator; null: the server's default. */
+  storage_quota_bytes: Generated<number | null>;
 }
 
 export interface UserTable {

@@ -22,6 +22,7 @@ import * as m0020 from './0020_mentions.js';
 import * as m0021 from './0021_images.js';
 import * as m0022 from './0022_now_images.js';
 import * as m0023 from './0023_erased_words.js';
+import * as m0025 from './0025_stored_bytes.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0021_images': m0021,
   '0022_now_images': m0022,
   '0023_erased_words': m0023,
+  '0025_stored_bytes': m0025,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -26,6 +26,7 @@ import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize, authorizeOnComment } from '../../policy.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
+import { holdToQuota, paceUpload } from '../storage/uploads.js';
 import { excerpt } from './excerpt.js';
 import { listImagesOf, storableImage } from './image-store.js';
 import * as lifecycle from './lifecycle.js';
@@ -107,13 +108,17 @@ function withSoftware(context: CaptureContext, userAgent: string | undefined): C
 
 /**
  * Stores a comment's screenshot (its author only; a new one replaces the old). The type is read
- * from the bytes, not taken from the request; refused uploads write nothing.
+ * from the bytes, not taken from the request; refused uploads write nothing. Paced per person
+ * (429), held to the workspace's quota (413), the screenshot it replaces freed.
  */
-export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: string, bytes: unknown) {
+export async function putScreenshot(deps: CommentWriteDeps, actor: Actor, commentId: string, bytes: unknown) {
   const comment = await requireComment(deps.db, actor, commentId);
   authorizeOnComment(actor, 'comment.attachScreenshot', comment);
+  await paceUpload(deps, actor, bytes);
   const { bytes: stored, contentType } = storableImage(bytes);
   return inTransaction(deps.db, async (trx) => {
+    // Two at once replace one another rather than both finding no screenshot to replace.
+    await deps.database.lockComment(trx, actor.workspaceId, comment.id);
     const now = nowIso(deps.clock);
     await repo.putScreenshot(trx, {
       id: newId('att'),
@@ -124,6 +129,7 @@ export async function putScreenshot(deps: CommentDeps, actor: Actor, commentId: 
       size: stored.length,
       created_at: now,
     });
+    await holdToQuota(trx, deps, actor.workspaceId, stored.length);
     // A change of the comment: an agent waiting on it (woken by its creation a moment before) hears of its screenshot.
     await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
     await recordEvent(trx, comment, 'screenshot_added', actor, {}, now);
