@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { translator } from './i18n.js';
 import { en } from './locales/en.js';
 import { messages as fr } from './locales/fr.js';
-import { problemSentence, timelineSentence } from './vocabulary.js';
+import { fixStory, problemSentence, statePills, timelineSentence } from './vocabulary.js';
 
 const english = translator('en', en);
 const french = translator('fr', en, fr);
@@ -68,4 +68,37 @@ test('an assignment is said as what happened: assigned by someone, taken on by t
   assert.equal(timelineSentence({ ...event, by: ann, assignee: null }, english.t), 'Unassigned by Ann');
   assert.equal(timelineSentence({ ...event, by: null, assignee: bot }, english.t), 'Assigned to CI agent');
   assert.equal(timelineSentence({ ...event, by: ann, assignee: bot }, french.t), 'Assigné à CI agent par Ann');
+});
+
+test('a comment shows one status: a verified fix is Verified (not Completed or Live beside it); archived stays Archived', () => {
+  const fix = { status: 'applied' as const, deployedAt: null, deployedBuildSha: null, verifiedAt: null };
+  const live = { ...fix, deployedAt: '2026-01-02T00:00:00.000Z', deployedBuildSha: '9f1c2e0aa' };
+  const pills = (c: typeof fix) => statePills(c, english.t).map((pill) => pill.label);
+  assert.deepEqual(pills(fix), ['Completed']);
+  assert.deepEqual(pills(live), ['Live · 9f1c2e0']);
+  assert.deepEqual(pills({ ...live, verifiedAt: '2026-01-03T00:00:00.000Z' }), ['Verified']);
+  assert.deepEqual(pills({ ...fix, verifiedAt: '2026-01-03T00:00:00.000Z' }), ['Verified']);
+  assert.deepEqual(pills({ ...fix, status: 'archived' as never, verifiedAt: '2026-01-03T00:00:00.000Z' }), [
+    'Archived',
+  ]);
+});
+
+test('a fix without a commit is said Live at once, in the timeline and in its story', () => {
+  const at = '2026-01-02T10:00:00.000Z';
+  const by = { name: 'Dana' };
+  const timeline = [
+    { kind: 'applied', at, by, via: 'person' as const, commitSha: null, buildSha: null, note: null },
+    { kind: 'live', at, by, via: 'person' as const, commitSha: null, buildSha: null, note: null },
+  ];
+  assert.equal(
+    timelineSentence(timeline[1] as (typeof timeline)[1], english.t),
+    'Live at once (no commit: nothing to deploy)',
+  );
+  assert.equal(fixStory(timeline, english.t), 'Applied by Dana · Live at once');
+  assert.equal(fixStory(timeline, french.t, 'fr'), 'Appliqué par Dana · En ligne aussitôt');
+  const built = { ...timeline[1], at: '2026-01-02T12:00:00.000Z', buildSha: '9f1c2e0aa' } as (typeof timeline)[1];
+  assert.equal(
+    fixStory([timeline[0], built] as typeof timeline, english.t),
+    'Applied by Dana · Live 2 hr later in build 9f1c2e0',
+  );
 });

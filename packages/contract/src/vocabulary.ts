@@ -33,19 +33,22 @@ const english: Translate = (id, values) => {
 /** The shared words in English, for an app that speaks nothing else yet. */
 export const ENGLISH = { locale: 'en', t: english };
 
-/** A comment's pills, in order: its state ("Live · 3abdb14"), then Verified when its author confirmed the fix. */
+/**
+ * A comment's status as one pill ("Live · 3abdb14"), in a list as clients lay pills out: its
+ * state, or Verified once its author confirmed the fix. Never two, as "Completed" beside
+ * "Verified" would read as two states at once; where it went Live is said with its fix.
+ */
 export function statePills(
   comment: StateFields,
   t: VocabularyTranslate = english,
 ): { kind: DisplayState | 'verified'; label: string }[] {
   const state = displayState(comment);
+  if (state !== 'archived' && comment.verifiedAt) return [{ kind: 'verified', label: t('state.verified') }];
   const label =
     state === 'live' && comment.deployedBuildSha
       ? t('state.liveIn', { build: shortSha(comment.deployedBuildSha) })
       : t(`state.${state}`);
-  const pills: { kind: DisplayState | 'verified'; label: string }[] = [{ kind: state, label }];
-  if (comment.verifiedAt) pills.push({ kind: 'verified', label: t('state.verified') });
-  return pills;
+  return [{ kind: state, label }];
 }
 
 /** The filters of comment lists (the API's `status`, '' for all), with the ids of their labels. */

@@ -45,7 +45,7 @@ export type CommentView = Pick<
   | 'assignee'
 >;
 
-/** The state as the widget shows it: open, completed, live·sha7, plus verified. */
+/** The status as the widget shows it: open, completed, live·sha7, verified or archived. */
 export function stateOf(comment: CommentView): string {
   return statePills(comment)
     .map((pill) =>
