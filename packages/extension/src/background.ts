@@ -54,6 +54,16 @@ async function tabSession(tab: Tab | undefined): Promise<TabSession | null> {
   return { apiBase: server, token, projectKey: projects[origin] ?? null };
 }
 
+/**
+ * The tab as the browser painted it (PNG, as a data: address), when it is the one shown in its
+ * window (the browser captures the window's visible tab, whichever asked); null otherwise, or
+ * without the permission (the toolbar button's, or the person's for the site).
+ */
+async function captureTab(tab: Tab | undefined): Promise<string | null> {
+  if (!tab?.active || tab.windowId === undefined) return null;
+  return browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' }).catch(() => null);
+}
+
 async function answer(message: ToBackground, sender: MessageSender): Promise<unknown> {
   switch (message.kind) {
     case 'session':
@@ -69,6 +79,8 @@ async function answer(message: ToBackground, sender: MessageSender): Promise<unk
       if (!server || !message.url.startsWith(`${server}/`)) return null;
       return request(message);
     }
+    case 'capture':
+      return captureTab(sender.tab);
     default:
       return null;
   }

@@ -3,6 +3,8 @@
 
 export interface Tab {
   id?: number;
+  windowId?: number;
+  active?: boolean;
   url?: string;
 }
 

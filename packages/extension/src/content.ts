@@ -4,9 +4,11 @@
 // this script's variables (the token among them).
 import type { Messages } from '@svc/contract/i18n';
 import { keepTokensIn } from '../../widget/src/api.js';
+import type { Chunks } from '../../widget/src/chunks.js';
 import { DEFAULT_PICK_SHORTCUT, shortcutFrom, type WidgetConfig } from '../../widget/src/config.js';
 import { Widget } from '../../widget/src/widget.js';
 import { browser } from './browser.js';
+import { browserCapture } from './browser-capture.js';
 import { carriedLocales } from './carried-locales.js';
 import type { TabSession, ToTab } from './messages.js';
 import { requestServerThroughExtension } from './server-requests.js';
@@ -15,6 +17,10 @@ import '../../widget/src/panel.js';
 import '../../widget/src/anchoring/index.js';
 import '../../widget/src/screenshot.js';
 import '../../widget/src/markup.js';
+
+// Screenshots by the browser, the widget's own capture where the browser will not take one.
+const chunks = window as unknown as Chunks;
+chunks.__svcScreenshot = browserCapture(chunks.__svcScreenshot);
 
 const state = globalThis as { __svcExtension?: Promise<Widget | null> };
 

@@ -9,7 +9,16 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../widget/test/helpers.js';
-import { call, extensionFor, MEMBER_PASSWORD, type Stack, startStack } from './helpers.js';
+import {
+  type Box,
+  call,
+  extensionFor,
+  MEMBER_PASSWORD,
+  regionIn,
+  type Stack,
+  startStack,
+  storedScreenshot,
+} from './helpers.js';
 
 describe('the extension in Chromium', {
   skip: !fs.existsSync(CHROMIUM_PATH) && `no Chromium at ${CHROMIUM_PATH}`,
@@ -102,6 +111,17 @@ describe('the extension in Chromium', {
     assert.equal(comment.anchor.tag, 'button');
     assert.ok(comment.screenshot, 'the screenshot is stored');
     assert.ok(comment.pageUrl.startsWith(stack.siteOrigin));
+    // The browser's picture: the password field and the masked element painted over, uniform.
+    const secret = (await page.locator('#secret').boundingBox()) as Box;
+    const masked = (await page.locator('#masked').boundingBox()) as Box;
+    const stored = await storedScreenshot(stack, id);
+    for (const box of [secret, masked]) {
+      const { mean, spread } = await regionIn(page, stored, box);
+      assert.ok(spread <= 12, `uniform (spread ${spread})`);
+      // The mask's colour (#d1d5db), within what the picture's compression moves.
+      for (const [c, value] of mean.entries())
+        assert.ok(Math.abs(value - [209, 213, 219][c]!) <= 6, `mask colour: ${mean}`);
+    }
 
     // After a reload, the toolbar button again: the pin is where it was.
     await page.reload();

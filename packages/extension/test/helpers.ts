@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import {
   addMember,
   call,
@@ -132,6 +133,51 @@ export async function storedScreenshot(stack: Stack, id: string): Promise<Buffer
     headers: { authorization: `Bearer ${stack.reviewer.token}` },
   });
   return stored.rawPayload;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * How `image` looks inside `box` (CSS pixels of a window at scale 1, its edges left out),
+ * decoded by the browser of `page`: its mean colour, and the widest spread of a channel.
+ */
+export function regionIn(
+  page: { evaluate: Page['evaluate'] },
+  image: Buffer,
+  box: Box,
+): Promise<{ mean: number[]; spread: number }> {
+  return page.evaluate(
+    async ([bytes, area]) => {
+      const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]));
+      const canvas = document.createElement('canvas');
+      canvas.width = bitmap.width;
+      canvas.height = bitmap.height;
+      const drawing = canvas.getContext('2d') as CanvasRenderingContext2D;
+      drawing.drawImage(bitmap, 0, 0);
+      const [x, y] = [Math.ceil(area.x) + 3, Math.ceil(area.y) + 3];
+      const data = drawing.getImageData(x, y, Math.floor(area.width) - 6, Math.floor(area.height) - 6).data;
+      const mean: number[] = [];
+      let spread = 0;
+      for (let c = 0; c < 3; c++) {
+        let [low, high, sum] = [255, 0, 0];
+        for (let i = c; i < data.length; i += 4) {
+          const value = data[i] ?? 0;
+          low = Math.min(low, value);
+          high = Math.max(high, value);
+          sum += value;
+        }
+        mean.push(Math.round(sum / (data.length / 4)));
+        spread = Math.max(spread, high - low);
+      }
+      return { mean, spread };
+    },
+    [[...image], box] as const,
+  );
 }
 
 export { call };

@@ -1,0 +1,86 @@
+// Screenshots by the browser: the visible tab as it painted it (canvases, videos, frames of other
+// origins and fonts exactly as shown), rather than the page redrawn from its DOM. The widget is
+// hidden for the moment of the capture; password fields and what the page marks
+// `data-svc-mask` are painted over, the regions hidden on the comment too, and the pinned
+// element outlined, before the picture leaves the content script. Where the browser will not
+// capture (the tab not in front, no permission for it), the widget's own capture does.
+import { encodedUnder } from '@svc/contract/image-encoding';
+import type { CaptureOptions } from '../../widget/src/chunks.js';
+import { browser } from './browser.js';
+
+type Capture = (options: CaptureOptions) => Promise<Blob>;
+
+const MAX_BYTES = 300 * 1024;
+/** At most this many pixels wide, at most the device's pixels (as the widget's capture). */
+const MAX_WIDTH = 1600;
+/** What a page keeps to itself: blank in every picture (as the widget's capture blanks it). */
+const MASKED = 'input[type=password i], [data-svc-mask]';
+/** The paint over a masked element: opaque, the pixels under it replaced. */
+const MASK_FILL = '#d1d5db';
+/** The paint over a region hidden on the comment (as the widget's markup hides). */
+const COVER_FILL = '#111827';
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
+
+/** The boxes of what is masked and can be seen, in the window's CSS pixels. */
+function maskedBoxes(): DOMRect[] {
+  return [...document.querySelectorAll(MASKED)]
+    .map((element) => element.getBoundingClientRect())
+    .filter(
+      (r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth,
+    );
+}
+
+/** The tab as the browser painted it, the widget's element hidden meanwhile; null when the browser will not. */
+async function paintedTab(exclude: Element): Promise<ImageBitmap | null> {
+  const host = exclude as HTMLElement;
+  const shown = host.style.getPropertyValue('visibility');
+  const priority = host.style.getPropertyPriority('visibility');
+  host.style.setProperty('visibility', 'hidden', 'important');
+  let picture: string | null = null;
+  try {
+    // Two frames: the hiding is painted before the browser takes the picture.
+    await nextFrame();
+    await nextFrame();
+    picture = await browser.runtime.sendMessage<string | null>({ kind: 'capture' });
+  } finally {
+    host.style.setProperty('visibility', shown, priority);
+  }
+  if (!picture) return null;
+  return createImageBitmap(await (await fetch(picture)).blob());
+}
+
+/** A capture by the browser, falling back to `drawn` (the widget's) where the browser will not. */
+export function browserCapture(drawn: Capture): Capture {
+  return async (options) => {
+    const { exclude, outline, signal } = options;
+    // The regions hidden on the comment, when the widget's capture takes them.
+    const cover =
+      (options as { cover?: readonly { x: number; y: number; width: number; height: number }[] }).cover ?? [];
+    const masks = maskedBoxes();
+    const tab = await paintedTab(exclude).catch(() => null);
+    if (!tab) return drawn(options);
+    if (signal.aborted) throw new DOMException('The screenshot took too long.', 'TimeoutError');
+    const scale = Math.min(devicePixelRatio, MAX_WIDTH / innerWidth);
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(innerWidth * scale);
+    canvas.height = Math.round(innerHeight * scale);
+    const drawing = canvas.getContext('2d');
+    if (!drawing) throw new Error('The screenshot cannot be drawn on.');
+    drawing.drawImage(tab, 0, 0, canvas.width, canvas.height);
+    tab.close();
+    drawing.fillStyle = MASK_FILL;
+    for (const r of masks) drawing.fillRect(r.left * scale, r.top * scale, r.width * scale, r.height * scale);
+    if (outline) {
+      drawing.strokeStyle = '#f59e0b';
+      drawing.lineWidth = 3 * scale;
+      const r = outline;
+      drawing.strokeRect((r.left - 3) * scale, (r.top - 3) * scale, (r.width + 6) * scale, (r.height + 6) * scale);
+    }
+    drawing.fillStyle = COVER_FILL;
+    for (const r of cover) drawing.fillRect(r.x * scale, r.y * scale, r.width * scale, r.height * scale);
+    const blob = await encodedUnder(canvas, MAX_BYTES);
+    if (!blob) throw new Error('The screenshot stays over 300 KB.');
+    return blob;
+  };
+}
