@@ -17,6 +17,7 @@ import {
   TEST_SECRET_KEY,
   testConfig,
 } from '../test/helpers.js';
+import { noisePng } from '../test/images.js';
 import { buildApp } from './app.js';
 import type { DatabaseConfig } from './config.js';
 import { keepDomains, listDomains } from './modules/sso/domains.js';
@@ -240,6 +241,63 @@ describe('the admin command on a closed server', () => {
       );
       assert.equal((await listDomains(app.database.db, otherId))[0]?.proven_at, null);
     });
+  });
+
+  test('storage and set-storage-quota: the operator reads each workspace’s use and gives one a quota of its own, which uploads are then held to', async () => {
+    /** A workspace the command makes, and its admin signed in. */
+    const workspaceOf = async (app: Awaited<ReturnType<typeof buildApp>>, name: string) => {
+      const email = `${name.toLowerCase()}@storage.test`;
+      const created = admin('create-admin', '--email', email, '--name', name, '--workspace', `${name}’s`);
+      const password = /Password \(shown once\): (\S+)/.exec(created.stdout)?.[1];
+      const { token, user } = (await call(app, 'POST', '/api/auth/login', { body: { email, password } })).body;
+      const workspaceId = (await call(app, 'GET', '/api/me', { token })).body.workspace.id as string;
+      return { token: token as string, id: user.id as string, email, role: 'admin', workspaceId };
+    };
+    let full = { id: '', token: '', comment: '' };
+    let empty = '';
+    await withApp(async (app) => {
+      const owner = await workspaceOf(app, 'Stella');
+      const project = await createProject(app, owner);
+      const { id } = await createComment(app, owner, project.key, 'With a picture');
+      const sent = await app.inject({
+        method: 'POST',
+        url: `/api/comments/${id}/images`,
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'image/png' },
+        payload: noisePng(100, 100),
+      });
+      assert.equal(sent.statusCode, 201, sent.body);
+      full = { id: owner.workspaceId, token: owner.token, comment: id };
+      empty = (await workspaceOf(app, 'Eddie')).workspaceId;
+    });
+    const listed = admin('storage');
+    assert.equal(listed.code, 0, listed.stderr);
+    const lines = listed.stdout.trim().split('\n');
+    assert.match(
+      lines[0] ?? '',
+      new RegExp(`^${full.id} "Stella’s": 29\\.[0-9] KB of 5 GB \\(0%\\), the server's quota$`),
+    );
+    assert.ok(lines.some((line) => line.startsWith(`${empty} `) && line.includes(': 0 bytes of 5 GB')));
+    const set = admin('set-storage-quota', '20KB', '--workspace', full.id);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /Storage quota set\. .*: 29\.\d KB of 20 KB \(147%\), its own quota/);
+    assert.match(admin('storage', '--workspace', full.id).stdout, /of 20 KB/);
+    await withApp(async (app) => {
+      const storage = await call(app, 'GET', '/api/workspace/storage', { token: full.token });
+      assert.equal(storage.body.quotaBytes, 20 * 1024);
+      const refused = await app.inject({
+        method: 'POST',
+        url: `/api/comments/${full.comment}/images`,
+        headers: { authorization: `Bearer ${full.token}`, 'content-type': 'image/png' },
+        payload: noisePng(10, 10),
+      });
+      assert.equal(refused.statusCode, 413, refused.body);
+    });
+    assert.equal(admin('set-storage-quota', 'default', '--workspace', full.id).code, 0);
+    assert.match(admin('storage', '--workspace', full.id).stdout, /of 5 GB .*the server's quota/);
+    misusedWith(admin('set-storage-quota', '20', '--workspace', full.id), /needs a size \(such as 500MB/);
+    misusedWith(admin('set-storage-quota', '20GB'), /--workspace <workspace id>/);
+    refusedWith(admin('set-storage-quota', '1GB', '--workspace', 'ws_NOWHERE'), /No workspace has the id ws_NOWHERE/);
+    refusedWith(admin('storage', '--workspace', 'ws_NOWHERE'), /No workspace has the id ws_NOWHERE/);
   });
 
   test('import: an export from another server, with its ids; twice adds nothing; its admin gets in by a reset', async () => {

@@ -15,6 +15,7 @@ import { recordAudit } from './modules/audit/audit.js';
 import * as accounts from './modules/auth/service.js';
 import { ImportError, importExport } from './modules/export/import.js';
 import { listDomains, markProven } from './modules/sso/domains.js';
+import { listStorage, parseSize, setStorageQuota, sizeText } from './modules/storage/quota.js';
 import { resealSecrets, resetOf } from './modules/two-factor/service.js';
 import { openSecretBox } from './secrets.js';
 
@@ -36,6 +37,13 @@ Runs against the database the server is configured with (DATABASE_URL or SVC_DAT
       Proves an e-mail domain of that workspace's single sign-on without its DNS record (a
       closed network, an internal DNS the server cannot ask): the domain then routes sign-ins
       to the workspace. The workspace must list it first; public mail domains are refused.
+  storage [--workspace <workspace id>]
+      What each workspace stores of uploads (images and screenshots) against its quota, the
+      fullest first; or that workspace's alone.
+  set-storage-quota <size> --workspace <workspace id>
+      Gives that workspace a storage quota of its own, such as 500MB or 20GB (binary units:
+      1 GB is 1024 MB), or "default": the server's (SVC_STORAGE_QUOTA_MB) again. Uploads that
+      would take it past its quota are refused (413); what it stores already stays.
   reseal-secrets
       After a key rotation (SVC_SECRET_KEY new, the old one in SVC_SECRET_KEY_PREVIOUS):
       encrypts every stored secret with the new key, so the old one can be dropped.
@@ -89,6 +97,8 @@ async function main(argv: string[]): Promise<void> {
       'create-api-key',
       'reset-two-factor',
       'prove-domain',
+      'storage',
+      'set-storage-quota',
       'reseal-secrets',
       'import',
       'backup',
@@ -210,6 +220,30 @@ async function main(argv: string[]): Promise<void> {
           ? `${domain} is proven for workspace "${workspace.name}": it routes sign-ins there now.\n`
           : `${domain} was proven for workspace "${workspace.name}" already.\n`,
       );
+    } else if (command === 'storage' || command === 'set-storage-quota') {
+      const defaultBytes = rateRules(config).storageQuotaBytes;
+      const line = (w: { id: string; name: string; usedBytes: number; quotaBytes: number; ownQuota: boolean }) =>
+        `${w.id} "${w.name}": ${sizeText(w.usedBytes)} of ${sizeText(w.quotaBytes)} (${w.quotaBytes ? Math.floor((w.usedBytes / w.quotaBytes) * 100) : 100}%), ${w.ownQuota ? 'its own quota' : "the server's quota"}\n`;
+      const find = async (id: string) => {
+        const found = (await listStorage(database.db, defaultBytes)).find((w) => w.id === id);
+        if (!found) throw new AppError('not_found', `No workspace has the id ${id}.`);
+        return found;
+      };
+      if (command === 'storage') {
+        const shown = values.workspace ? [await find(values.workspace)] : await listStorage(database.db, defaultBytes);
+        for (const workspace of shown) process.stdout.write(line(workspace));
+      } else {
+        const bytes = target === 'default' ? null : parseSize(target ?? '');
+        if (!values.workspace || !target || (bytes === null && target !== 'default')) {
+          throw new UsageError(
+            'set-storage-quota needs a size (such as 500MB or 20GB, or "default") and --workspace <workspace id>, e.g. set-storage-quota 20GB --workspace ws_…',
+          );
+        }
+        if (!(await setStorageQuota(database.db, values.workspace, bytes))) {
+          throw new AppError('not_found', `No workspace has the id ${values.workspace}.`);
+        }
+        process.stdout.write(`Storage quota set. ${line(await find(values.workspace))}`);
+      }
     } else if (command === 'reseal-secrets') {
       const secrets = openSecretBox(config, (message) => process.stderr.write(`${message}\n`));
       const count = await resealSecrets({ db: database.db, secrets });

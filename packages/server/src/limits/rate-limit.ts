@@ -93,7 +93,13 @@ async function readCounts(db: Db, key: string, rule: RateRule, now: number, amou
  * Counts one event of `subject` (worth `amount`: 1, or what it weighs) and refuses it (429 with
  * Retry-After) when it goes over the limit.
  */
-export async function consumeRateLimit(db: Db, rule: RateRule, subject: string, now: number, amount = 1): Promise<void> {
+export async function consumeRateLimit(
+  db: Db,
+  rule: RateRule,
+  subject: string,
+  now: number,
+  amount = 1,
+): Promise<void> {
   const counts = await readCounts(db, keyOf(rule, subject), rule, now, amount);
   if (estimate(rule, counts, now) > rule.limit) throw refusal(rule, counts, now, amount);
 }

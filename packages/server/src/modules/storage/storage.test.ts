@@ -7,8 +7,8 @@ import {
   createComment,
   createProject,
   createTestApp,
-  manualClock,
   type Member,
+  manualClock,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -89,7 +89,8 @@ describe('uploads: a pace per person', () => {
       const { id } = await createComment(t.app, admin, project.key, 'Heavy pictures');
       const picture = noisePng(400, 300);
       assert.ok(picture.length > MB / 3 && picture.length < MB / 2, String(picture.length));
-      for (let i = 0; i < 2; i++) assert.equal((await upload(t, admin, `/api/comments/${id}/images`, picture)).statusCode, 201);
+      for (let i = 0; i < 2; i++)
+        assert.equal((await upload(t, admin, `/api/comments/${id}/images`, picture)).statusCode, 201);
       const before = await storedRows(t, admin.workspaceId);
       const refused = await upload(t, admin, `/api/comments/${id}/images`, picture);
       assert.equal(refused.statusCode, 429, refused.body);
