@@ -919,4 +919,76 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+
+  test('0025 (stored bytes): what a workspace of the release before stored is counted, and its deletions and uploads then counted too', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0024';
+    const at = '2026-07-01T00:00:00.000Z';
+    // The release before this one, whichever migration it ended with.
+    const names = Object.keys(await migrationProvider.getMigrations()).sort();
+    const before = names[names.indexOf('0025_stored_bytes') - 1] as string;
+    await databaseAt(database, before, async (db) => {
+      await insertAda(db, password);
+      await db.insertInto('workspaces').values({ id: 'ws_2', name: 'Empty', created_at: at }).execute();
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await insertComment(db, at, { body: 'With pictures' });
+      await insertComment(db, at, { id: 'cmt_2', body: 'With a screenshot' });
+      const image = (id: string, bytes: Buffer) => ({
+        id,
+        workspace_id: 'ws_1',
+        comment_id: 'cmt_1',
+        reply_id: null,
+        event_id: null,
+        kind: 'attachment',
+        author_id: 'usr_1',
+        content_type: 'image/png',
+        bytes,
+        size: bytes.length,
+        created_at: at,
+        commit_sha: null,
+      });
+      await db
+        .insertInto('images')
+        .values([image('img_1', cleanJpeg), image('img_2', cleanJpeg)])
+        .execute();
+      await db
+        .insertInto('attachments')
+        .values({
+          id: 'att_1',
+          workspace_id: 'ws_1',
+          comment_id: 'cmt_2',
+          kind: 'screenshot',
+          content_type: 'image/jpeg',
+          bytes: cleanJpeg,
+          size: cleanJpeg.length,
+          created_at: at,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const headers = await adaHeaders(app, password);
+      const storage = async () => (await app.inject({ method: 'GET', url: '/api/workspace/storage', headers })).json();
+      assert.equal((await storage()).usedBytes, 3 * cleanJpeg.length, 'counted at the upgrade');
+      const empty = await app.database.db
+        .selectFrom('workspaces')
+        .select('stored_bytes')
+        .where('id', '=', 'ws_2')
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(empty.stored_bytes), 0);
+      assert.equal((await app.inject({ method: 'DELETE', url: '/api/comments/cmt_1', headers })).statusCode, 204);
+      assert.equal((await storage()).usedBytes, cleanJpeg.length, 'a comment deleted: its images freed');
+      const sent = await app.inject({
+        method: 'POST',
+        url: '/api/comments/cmt_2/images',
+        headers: { ...headers, 'content-type': 'image/jpeg' },
+        payload: cleanJpeg,
+      });
+      assert.equal(sent.statusCode, 201, sent.body);
+      assert.equal((await storage()).usedBytes, 2 * cleanJpeg.length, 'an upload counted');
+    } finally {
+      await app.close();
+    }
+  });
 });
