@@ -75,18 +75,38 @@ describe('the extension in Chromium', {
 
   const inWidget = (page: Page, selector: string) => page.locator(`[data-svc-widget] ${selector}`);
 
-  test('sign in on the settings page, comment on a project’s site through the toolbar button, the pin after a reload; a page not enabled untouched', async () => {
-    // The settings page: the address of the server the build came from, filled in.
+  /** Signs in on the settings page, the address of the server the build came from filled in. */
+  async function signInOnSettingsPage(): Promise<void> {
     const settings = await context.newPage();
     await settings.goto(`chrome-extension://${extensionId}/options.html`);
-    const address = settings.locator('input[name=server]');
-    assert.equal(await address.inputValue(), stack.apiBase);
+    assert.equal(await settings.locator('input[name=server]').inputValue(), stack.apiBase);
     await settings.locator('#server button').click();
     await settings.locator('input[name=email]').fill(stack.reviewer.email);
     await settings.locator('input[name=password]').fill(MEMBER_PASSWORD);
     await settings.locator('#sign-in button').click();
     await settings.locator('#signed-in .who', { hasText: stack.reviewer.name }).waitFor();
     await settings.locator('#signed-in .sites li', { hasText: stack.siteOrigin }).waitFor();
+    await settings.close();
+  }
+
+  /** A comment on the Team plan's button, from the panel the toolbar button opened; its id once its screenshot is stored. */
+  async function commentOnButton(page: Page, body: string): Promise<string> {
+    await inWidget(page, '.panel [role=tab]').last().click();
+    await inWidget(page, '[data-new]').click();
+    await page.locator('section.plans button').click();
+    await inWidget(page, '#svc-new-body').fill(body);
+    await inWidget(page, 'form button[type=submit].primary').click();
+    const card = inWidget(page, '[data-comment]').filter({ hasText: body });
+    await card.waitFor();
+    const id = String(await card.getAttribute('data-comment'));
+    for (let i = 0; i < 100 && !(await read(id)).screenshot; i++) await page.waitForTimeout(100);
+    return id;
+  }
+  const read = async (id: string) =>
+    (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: stack.reviewer.token })).body;
+
+  test('sign in on the settings page, comment on a project’s site through the toolbar button (the browser’s picture, masked), the pin after a reload; a page not enabled untouched', async () => {
+    await signInOnSettingsPage();
     // The session is the extension's: no page's storage holds it.
     const kept = await worker.evaluate(() => chrome.storage.local.get(['token']));
     assert.match(String(kept.token), /.{20,}/);
@@ -96,31 +116,20 @@ describe('the extension in Chromium', {
     await page.goto(`${stack.siteOrigin}/pricing`);
     assert.equal(await page.locator('[data-svc-widget]').count(), 0, 'nothing added before the button');
     await pressToolbarButton(page);
-    await inWidget(page, '.panel [role=tab]').last().click();
-    await inWidget(page, '[data-new]').click();
-    await page.locator('section.plans button').click();
-    await inWidget(page, '#svc-new-body').fill('Choose Team needs a price');
-    await inWidget(page, 'form button[type=submit].primary').click();
-    const card = inWidget(page, '[data-comment]').filter({ hasText: 'Choose Team needs a price' });
-    await card.waitFor();
-    const id = String(await card.getAttribute('data-comment'));
-    const read = async () =>
-      (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: stack.reviewer.token })).body;
-    for (let i = 0; i < 100 && !(await read()).screenshot; i++) await page.waitForTimeout(100);
-    const comment = await read();
+    const id = await commentOnButton(page, 'Choose Team needs a price');
+    const comment = await read(id);
     assert.equal(comment.anchor.tag, 'button');
     assert.ok(comment.screenshot, 'the screenshot is stored');
     assert.ok(comment.pageUrl.startsWith(stack.siteOrigin));
     // The browser's picture: the password field and the masked element painted over, uniform.
-    const secret = (await page.locator('#secret').boundingBox()) as Box;
-    const masked = (await page.locator('#masked').boundingBox()) as Box;
     const stored = await storedScreenshot(stack, id);
-    for (const box of [secret, masked]) {
-      const { mean, spread } = await regionIn(page, stored, box);
-      assert.ok(spread <= 12, `uniform (spread ${spread})`);
+    for (const selector of ['#secret', '#masked']) {
+      const { mean, spread } = await regionIn(page, stored, (await page.locator(selector).boundingBox()) as Box);
+      assert.ok(spread <= 12, `${selector} uniform (spread ${spread})`);
       // The mask's colour (#d1d5db), within what the picture's compression moves.
-      for (const [c, value] of mean.entries())
-        assert.ok(Math.abs(value - [209, 213, 219][c]!) <= 6, `mask colour: ${mean}`);
+      for (const [c, value] of mean.entries()) {
+        assert.ok(Math.abs(value - ([209, 213, 219][c] ?? 0)) <= 6, `${selector} in the mask's colour: ${mean}`);
+      }
     }
 
     // After a reload, the toolbar button again: the pin is where it was.
@@ -134,4 +143,21 @@ describe('the extension in Chromium', {
     await elsewhere.waitForTimeout(500);
     assert.equal(await elsewhere.locator('[data-svc-widget]').count(), 0);
   });
+
+  for (const csp of ['strict', 'trusted-types']) {
+    test(`a page whose policy is ${csp}: the launcher and panel styled and working, no violation reported`, async () => {
+      if (!(await worker.evaluate(() => chrome.storage.local.get(['token']))).token) await signInOnSettingsPage();
+      const page = await context.newPage();
+      await page.goto(`${stack.siteOrigin}/pricing?csp=${csp}`);
+      await pressToolbarButton(page);
+      // Styled: the launcher where the widget's styles put it, the panel laid out.
+      const launcher = inWidget(page, '.launcher');
+      assert.equal(await launcher.evaluate((element) => getComputedStyle(element).position), 'fixed');
+      const id = await commentOnButton(page, `Strict ${csp}: say the price`);
+      assert.ok((await read(id)).screenshot, 'the screenshot is stored');
+      await inWidget(page, '.pin').first().waitFor();
+      const violations = await page.evaluate(() => document.documentElement.dataset);
+      assert.equal(violations.violations, '0', `violations: ${violations.violated}`);
+    });
+  }
 });
