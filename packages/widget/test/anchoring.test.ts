@@ -12,7 +12,16 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { seriousViolations } from '../../console/test/helpers.js';
 import { call, createProject } from '../../server/test/helpers.js';
 import { devBundle } from './dev-builds.js';
-import { launchBrowser, newReviewer, openWidget, type Stack, screenshot, startStack, widget } from './helpers.js';
+import {
+  contentPoint,
+  launchBrowser,
+  newReviewer,
+  openWidget,
+  type Stack,
+  screenshot,
+  startStack,
+  widget,
+} from './helpers.js';
 
 /** The fixture apps bundled as their authors would ship them, and the pages that embed them with the widget. */
 async function startFixtures(apiBase: string, projectKey: () => string) {
@@ -129,7 +138,7 @@ describe('pins that follow the page', () => {
     return (await card.getAttribute('data-comment')) ?? '';
   }
 
-  /** The pin of a comment sits at its element's top-right corner (within a few pixels). */
+  /** The pin of a comment points beside its element's content (within a few pixels): see `contentPoint`. */
   async function assertPinnedOn(page: Page, id: string, target: Locator, message: string) {
     const pinLocator = widget(page).locator(`[data-pin="${id}"]`);
     await pinLocator.waitFor({ state: 'visible', timeout: 5000 });
@@ -142,12 +151,12 @@ describe('pins that follow the page', () => {
     );
     // Layout settles within a frame or two after a change.
     await page.waitForTimeout(100);
-    const box = await target.boundingBox();
+    const point = await contentPoint(target);
     const pinBox = await pinLocator.boundingBox();
-    assert.ok(box && pinBox, message);
+    assert.ok(pinBox, message);
     assert.ok(
-      Math.abs(pinBox.x + 6 - (box.x + box.width)) <= 3 && Math.abs(pinBox.y + 20 - box.y) <= 3,
-      `${message}: pin at ${pinBox.x},${pinBox.y}, element corner at ${box.x + box.width},${box.y}`,
+      Math.abs(pinBox.x + 6 - point.x) <= 3 && Math.abs(pinBox.y + 20 - point.y) <= 3,
+      `${message}: pin at ${pinBox.x},${pinBox.y}, the element's content at ${point.x},${point.y}`,
     );
   }
 

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import {
   addMember,
   call,
@@ -147,6 +147,42 @@ function menu(release: string | null): string {
   <button type="button" id="order">${next ? 'Place your order' : 'Order now'}</button>
   ${next ? '' : '<p class="offer">Free refill on Sundays</p>'}
 </section>`;
+}
+
+/**
+ * Where the pin of the element `el` points, from its box's top-left corner: beside its content.
+ * The end of the first line of its words (its start, on the left, where they are written right
+ * to left), or the top-right corner of an image's, a control's or a wordless element's box. A
+ * function's body as text, so that every browser's driver runs it as written.
+ */
+export const CONTENT_SPOT = `
+  const own = el.getBoundingClientRect();
+  const corner = { dx: own.width, dy: 0, rtl: false };
+  if (['img', 'svg', 'button', 'input', 'select', 'textarea', 'video', 'canvas'].includes(el.localName)) return corner;
+  const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const rects = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(node);
+    rects.push(...[...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0));
+  }
+  const first = rects[0];
+  if (!first) return corner;
+  const line = rects.filter((r) => r.top < first.bottom && r.bottom > first.top);
+  const rtl = getComputedStyle(el).direction === 'rtl';
+  const x = rtl ? Math.min(...line.map((r) => r.left)) : Math.max(...line.map((r) => r.right));
+  return { dx: x - own.left, dy: Math.min(...line.map((r) => r.top)) - own.top, rtl };
+`;
+
+/** Where the pin of `target` points, in the page's coordinates (see CONTENT_SPOT). */
+export async function contentPoint(target: Locator): Promise<{ x: number; y: number; rtl: boolean }> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the element is not shown');
+  const spot = await target.evaluate(
+    (el, body) => new Function('el', body)(el) as { dx: number; dy: number; rtl: boolean },
+    CONTENT_SPOT,
+  );
+  return { x: box.x + spot.dx, y: box.y + spot.dy, rtl: spot.rtl };
 }
 
 /** The widget on a page: its host element, through whose open shadow root locators reach in. */

@@ -9,16 +9,15 @@
 import type { Anchor } from '@svc/contract';
 import { boxInTop, overlaps } from '../geometry.js';
 import { textOf } from './features.js';
+import { pinSpot, type Spot } from './pin-spot.js';
 import { type Confidence, type Resolution, Resolver } from './resolve.js';
 import { first } from './selectors.js';
 import type { Steps } from './steps.js';
 
-/** Where a pin goes, relative to the widget's host, and whether it shows. */
+/** Where a pin points (beside its element's content, see pin-spot.ts), relative to the widget's host, and whether it shows. */
 export interface Placement {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
+  x: number;
+  y: number;
   confidence: Confidence;
   /** False while its element is hidden, or scrolled out of the container that holds it. */
   visible: boolean;
@@ -42,6 +41,8 @@ interface Found {
   signature: string;
   /** Its ancestors that clip what overflows them (scrolling containers). */
   clippers: Element[];
+  /** Where its pin points, measured for a box of this size; null: to measure (the page changed). */
+  spot: (Spot & { width: number; height: number }) | null;
 }
 
 /** Looking again for missing elements that may be back waits at least this long, and up to the longer when it is slow. */
@@ -98,6 +99,7 @@ export class PinTracker {
   private readonly onScroll = () => this.schedule(false);
   private readonly onResize = () => {
     this.resolver = null;
+    this.remeasure();
     this.schedule(false);
   };
 
@@ -181,6 +183,7 @@ export class PinTracker {
 
   /** After the page changed: pins whose element went or changed are looked for again, and (now and then) missing ones that may be back. */
   private follow(): void {
+    this.remeasure();
     for (const [id, found] of this.found) {
       if (found.element.isConnected && signatureOf(found.element) === found.signature) continue;
       this.found.delete(id);
@@ -262,7 +265,18 @@ export class PinTracker {
     }
     this.missing.delete(id);
     const { element, confidence } = resolved;
-    this.found.set(id, { element, confidence, signature: signatureOf(element), clippers: clippersOf(element) });
+    this.found.set(id, {
+      element,
+      confidence,
+      signature: signatureOf(element),
+      clippers: clippersOf(element),
+      spot: null,
+    });
+  }
+
+  /** The layout may have changed (the page, the window): where each pin points is measured again when it is next placed. */
+  private remeasure(): void {
+    for (const found of this.found.values()) found.spot = null;
   }
 
   /** Every pin's place; the callback hears of it only when something moved, showed, hid, went or came. */
@@ -283,11 +297,13 @@ export class PinTracker {
         box.width + box.height > 0 &&
         (found.element.checkVisibility?.({ visibilityProperty: true }) ?? true) &&
         found.clippers.every((clipper) => overlaps(inner, clipper.getBoundingClientRect()));
+      // Scrolling moves the element and its words alike: measured again only when the layout may have changed.
+      if (found.spot?.width !== inner.width || found.spot.height !== inner.height) {
+        found.spot = { ...pinSpot(found.element, inner), width: inner.width, height: inner.height };
+      }
       next.set(id, {
-        left: Math.round(box.left - origin.left),
-        top: Math.round(box.top - origin.top),
-        width: Math.round(box.width),
-        height: Math.round(box.height),
+        x: Math.round(box.left + found.spot.x - origin.left),
+        y: Math.round(box.top + found.spot.y - origin.top),
         confidence: found.confidence,
         visible: shown,
       });
@@ -308,7 +324,7 @@ function samePlacements(a: Map<string, Placement | null>, b: Map<string, Placeme
       if (was !== placement) return false;
       continue;
     }
-    for (const key of ['left', 'top', 'width', 'height', 'confidence', 'visible'] as const) {
+    for (const key of ['x', 'y', 'confidence', 'visible'] as const) {
       if (was[key] !== placement[key]) return false;
     }
   }

@@ -3,8 +3,8 @@ import { pinNumbers } from '../pinned.js';
 import type { Store } from '../store.js';
 
 /**
- * A numbered pin on each comment of this page whose element is found, at the element's
- * top-right corner (beside its content, not over it), numbered like its card. A doubtful
+ * A numbered pin on each comment of this page whose element is found, beside the element's
+ * content (see anchoring/pin-spot.ts), numbered like its card. A doubtful
  * match ("moved?") is marked; a pin whose element is hidden or scrolled away hides with it.
  */
 export function pinsView(store: Store, openComment: (id: string, pageUrl: string) => void): HTMLElement[] {
@@ -21,7 +21,7 @@ export function pinsView(store: Store, openComment: (id: string, pageUrl: string
           class: `pin ${c.status}${doubtful ? ' doubtful' : ''}`,
           type: 'button',
           hidden: !placed.visible,
-          style: { left: `${placed.left + placed.width}px`, top: `${placed.top}px` },
+          style: { left: `${placed.x}px`, top: `${placed.y}px` },
           'aria-label': store.i18n.t(doubtful ? 'pin.labelDoubtful' : 'pin.label', {
             number,
             author: c.author.name,
