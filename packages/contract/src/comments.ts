@@ -71,6 +71,13 @@ const commentFields = {
   body: Type.String(),
   pageUrl: Type.String(),
   anchor: Nullable(Anchor),
+  pin: Nullable(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'The number on its pin in the widget: its place by age among the comments of its page pinned to an element and not archived. Null when it is pinned to no element, or archived',
+    }),
+  ),
   status: CommentStatus,
   author: Author,
   commitSha: Nullable(Type.String()),

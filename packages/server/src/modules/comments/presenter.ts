@@ -47,6 +47,7 @@ export function presentComment(row: CommentRow, actor: Actor): Comment {
     body: showMentions(row.body),
     pageUrl: row.page_url,
     anchor: presentAnchor(row),
+    pin: row.pin_number === null ? null : Number(row.pin_number),
     status: row.status,
     author: { id: row.author_id, name: row.author_name, role: row.author_role },
     commitSha: row.commit_sha,

@@ -6,6 +6,21 @@ import type { AttachmentTable, CommentTable, Db, ReplyTable } from '../../db/sch
 import { labelsOf } from '../labels/repo.js';
 
 /**
+ * The number the widget draws on a comment's pin: its place by age (then id) among the comments
+ * of its page pinned to an element and not archived; null for one pinned to nothing or archived.
+ * Counted here rather than by each client, so that a filtered list numbers as the whole page does
+ * (the project and page index narrows it to the page).
+ */
+const pinNumber = sql<number | string | null>`case
+  when comments.anchor_selector is not null and comments.status <> 'archived' then (
+    select count(*) from comments as pinned
+    where pinned.project_id = comments.project_id and pinned.page_url = comments.page_url
+      and pinned.anchor_selector is not null and pinned.status <> 'archived'
+      and (pinned.created_at < comments.created_at or (pinned.created_at = comments.created_at and pinned.id <= comments.id))
+  )
+end`;
+
+/**
  * A comment row with what its presenter needs from the project and the people involved. The
  * people other than its author are read by subqueries, not joins: each join was one more
  * relation for PostgreSQL's planner to order, and with seven a page of 21 comments took 8 ms
@@ -35,6 +50,7 @@ const selectComments = (db: Db, scope: Scope) => {
         'shot.content_type as screenshot_type',
         'shot.size as screenshot_size',
         'shot.created_at as screenshot_at',
+        pinNumber.as('pin_number'),
       ];
     })
     .where('comments.workspace_id', '=', scope.workspaceId);
