@@ -4,7 +4,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from './helpers.js';
-import { buildWorld, exampleBody, paramNames, pathWith, ROLES, signInAgain, type World } from './route-table.js';
+import {
+  buildWorld,
+  exampleBody,
+  exampleHeaders,
+  paramNames,
+  pathWith,
+  ROLES,
+  signInAgain,
+  type World,
+} from './route-table.js';
 
 type Responses = Record<string, { content?: Record<string, unknown> }>;
 
@@ -36,7 +45,7 @@ describe('every answer of the API is declared in its reference', () => {
         const answer = await t.app.inject({
           method: route.method as 'GET',
           url: pathWith(route, values),
-          headers: token ? { authorization: `Bearer ${token}` } : {},
+          headers: { ...exampleHeaders(route), ...(token ? { authorization: `Bearer ${token}` } : {}) },
           ...(body === undefined ? {} : { payload: body as object }),
         });
         const where = `${role}: ${route.method} ${path} answered ${answer.statusCode}`;
@@ -49,11 +58,13 @@ describe('every answer of the API is declared in its reference', () => {
         assert.ok(types.includes(type), `${where} as ${type}, declared as ${types.join(', ') || 'no content'}`);
       }
     }
-    // The raw answers were reached, not only refused.
+    // The raw answers were reached, not only refused; so were the uploads.
     for (const answer of [
       'GET /api/workspace/export 200',
       'GET /api/workspace/export/screenshots 200',
       'GET /api/auth/sso/callback 302',
+      'POST /api/comments/{id}/images 201',
+      'PUT /api/comments/{id}/screenshot 200',
     ]) {
       assert.ok(seen.has(answer), `${answer} was tried`);
     }

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { RegisteredRoute } from '../src/http/server.js';
 import { keepDomains } from '../src/modules/sso/domains.js';
 import { addClient, addMember, call, createComment, createProject, dialect, signUp } from './helpers.js';
+import { cleanJpeg, cleanPng, cleanWebp, jpegWithMetadata, pngChunk, pngWithMetadata } from './images.js';
 
 export type Role = 'anonymous' | 'admin' | 'member' | 'apiKey' | 'client' | 'limitedClient';
 export const ROLES: readonly Role[] = ['anonymous', 'admin', 'member', 'apiKey', 'client', 'limitedClient'];
@@ -291,6 +292,46 @@ const HOSTILE_QUERIES = [
   '__proto__[x]=1',
 ];
 
+/** A PNG whose header declares `width` × `height` pixels (and holds none): a decompression bomb's shape. */
+function declaringPng(width: number, height: number): Buffer {
+  const header = Buffer.from(cleanPng.subarray(16, 29));
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  return Buffer.concat([cleanPng.subarray(0, 8), pngChunk('IHDR', header), cleanPng.subarray(33)]);
+}
+
+/** Bodies for a route that takes an upload: whole images, with metadata, cut short, lying about their size, not images at all. */
+const UPLOAD_BODIES: readonly Buffer[] = [
+  cleanPng,
+  cleanJpeg,
+  cleanWebp,
+  pngWithMetadata(),
+  jpegWithMetadata(),
+  cleanPng.subarray(0, 40),
+  cleanJpeg.subarray(0, cleanJpeg.length - 30),
+  declaringPng(100_000, 100_000),
+  declaringPng(0, 0),
+  Buffer.from('{"body": "not an image"}'),
+  Buffer.alloc(0),
+  Buffer.concat([cleanPng.subarray(0, 8), Buffer.alloc(300, 0xff)]),
+];
+
+/** A request body of an upload route: bytes, in one of its types or another. */
+function uploadArbitrary(types: readonly string[]) {
+  return fc.record({
+    payload: fc.oneof(
+      fc.constantFrom(...UPLOAD_BODIES),
+      fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)),
+    ),
+    headers: fc.constantFrom<Record<string, string>>(
+      ...types.map((type) => ({ 'content-type': type })),
+      { 'content-type': 'application/octet-stream' },
+      { 'content-type': 'application/json' },
+      {},
+    ),
+  });
+}
+
 export interface FuzzRequest {
   options: InjectOptions;
   description: string;
@@ -343,6 +384,17 @@ export function requestArbitrary(route: RegisteredRoute, world: World): fc.Arbit
     { 'content-type': 'application/json; charset=latin1' },
   );
   const hasBody = !['GET', 'HEAD', 'OPTIONS'].includes(route.method);
+  if (route.bodyTypes) {
+    return fc
+      .record({ params, query, upload: uploadArbitrary(route.bodyTypes) })
+      .map(({ params: values, query: q, upload }) => {
+        const url = `${pathWith(route, values as Record<string, string>)}${q ? `?${q}` : ''}`;
+        return {
+          options: { method: route.method, url, headers: upload.headers, payload: upload.payload } as InjectOptions,
+          description: `${route.method} ${url} ${upload.headers['content-type'] ?? '(no type)'}: ${upload.payload.length} bytes`,
+        };
+      });
+  }
   return fc
     .record({ params, query, body: hasBody ? body : fc.constant(undefined), headers, binary: fc.boolean() })
     .map(({ params: values, query: q, body: text, headers: h, binary }) => {
@@ -374,10 +426,19 @@ export function switchQueries(route: RegisteredRoute): string[] {
     .map(([name]) => `?${name}=true`);
 }
 
-/** The example body of a route (from its schema's `examples`), for requests that must pass validation. */
+/**
+ * The example body of a route (from its schema's `examples`), for requests that must pass
+ * validation; for a route that takes an upload, an image (send it with `exampleHeaders`).
+ */
 export function exampleBody(route: RegisteredRoute): unknown {
+  if (route.bodyTypes) return cleanPng;
   const body = route.schema?.body as Schema | undefined;
   return body?.examples?.[0];
+}
+
+/** The headers the example body goes with: an upload's content type. */
+export function exampleHeaders(route: RegisteredRoute): Record<string, string> {
+  return route.bodyTypes ? { 'content-type': 'image/png' } : {};
 }
 
 export { paramNames, pathWith };

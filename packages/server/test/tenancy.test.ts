@@ -7,10 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import type { DatabaseConfig } from '../src/config.js';
+import type { RegisteredRoute } from '../src/http/server.js';
 import { createTestApp, createTestDatabase, TEST_SECRET_KEY, type TestApp, testConfig, withNewIds } from './helpers.js';
 import {
   buildWorld,
   exampleBody,
+  exampleHeaders,
   paramNames,
   pathWith,
   ROLES,
@@ -37,13 +39,15 @@ describe('tenancy matrix: every route x every role x a resource it may not reach
     await t.close();
   });
 
-  const send = async (role: Role, method: string, url: string, body: unknown) => {
+  /** `route`'s example body as `role`: an upload route gets an image, in its type. */
+  const send = async (role: Role, route: RegisteredRoute, url: string) => {
     const token = world.tokens[role];
+    const body = exampleBody(route);
     tried++;
     return t.app.inject({
-      method: method as 'GET',
+      method: route.method as 'GET',
       url,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { ...exampleHeaders(route), ...(token ? { authorization: `Bearer ${token}` } : {}) },
       ...(body === undefined ? {} : { payload: body as object }),
     });
   };
@@ -72,7 +76,7 @@ describe('tenancy matrix: every route x every role x a resource it may not reach
             for (const query of ['', ...switchQueries(route)]) {
               const url = `${pathWith(route, values)}${query}`;
               const before = counts;
-              const answer = await send(role, route.method, url, exampleBody(route));
+              const answer = await send(role, route, url);
               const where = `${role}: ${route.method} ${url} -> ${answer.statusCode} ${answer.body.slice(0, 200)}`;
               assert.ok([403, 404].includes(answer.statusCode), where);
               assert.equal(answer.json().code, answer.statusCode === 404 ? 'not_found' : 'forbidden', where);
@@ -92,7 +96,7 @@ describe('tenancy matrix: every route x every role x a resource it may not reach
         const values = Object.fromEntries(
           paramNames(route).map((n) => [n, encodeURIComponent(world.own[n]?.[0] ?? 'x')]),
         );
-        const answer = await send(role, route.method, pathWith(route, values), exampleBody(route));
+        const answer = await send(role, route, pathWith(route, values));
         for (const marker of world.foreignMarkers) {
           assert.equal(answer.body.includes(marker), false, `${role}: ${route.method} ${route.url} answered ${marker}`);
         }
