@@ -217,16 +217,31 @@ export async function waitersAre(app: FastifyInstance, count: number): Promise<v
 export interface TestApp {
   app: FastifyInstance;
   close: () => Promise<void>;
+  /**
+   * Another app on the same database, as a second server process would be: on PostgreSQL with
+   * connections of its own, so that its requests do not queue behind this one's (a race
+   * between two requests needs both at the database at once); on SQLite, whose file one
+   * process owns, this app itself. Closed with this one.
+   */
+  twin: () => Promise<FastifyInstance>;
 }
 
 export async function createTestApp(overrides: ConfigOverrides = {}, options: AppOptions = {}): Promise<TestApp> {
   const { database, drop } = await createMigratedTestDatabase();
   const app = await buildApp(testConfig(database, overrides), options);
+  const twins: FastifyInstance[] = [];
   return {
     app,
     close: async () => {
+      for (const twin of twins) await twin.close();
       await app.close();
       await drop();
+    },
+    twin: async () => {
+      if (database.dialect !== 'postgres') return app;
+      const twin = await buildApp(testConfig(database, overrides), options);
+      twins.push(twin);
+      return twin;
     },
   };
 }

@@ -244,6 +244,16 @@ export function postgresDatabase(databaseUrl: string): Database {
     lockComment: async (trx, workspaceId, id) => {
       await sql`select id from comments where workspace_id = ${workspaceId} and id = ${id} for update`.execute(trx);
     },
+    lockRows: async (trx, rows, mode) => {
+      const lock = mode === 'share' ? sql`for share` : sql`for no key update`;
+      if (rows.table === 'workspaces') {
+        await sql`select id from workspaces where id = ${rows.workspaceId} ${lock}`.execute(trx);
+      } else if (rows.ids.length > 0) {
+        // In one order, so that two changes locking the same rows never wait for each other.
+        await sql`select id from ${sql.table(rows.table)} where workspace_id = ${rows.workspaceId}
+          and id = any(${[...rows.ids]}::text[]) order by id ${lock}`.execute(trx);
+      }
+    },
     commentHasWord: (word) =>
       sql<boolean>`comments.id = any(array(select id from comments where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})
         union select comment_id from replies where to_tsvector('simple', body) @@ plainto_tsquery('simple', ${word})))`,

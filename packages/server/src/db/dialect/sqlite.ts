@@ -55,6 +55,7 @@ export function sqliteDatabase(file: string): Database {
       heard: () => true,
     },
     lockComment: async () => {},
+    lockRows: async () => {},
     // One connection: no delta can be appended between the fold and the delete.
     compactInsightRollups: () =>
       inTransaction(db, async (trx) => {

@@ -29,6 +29,11 @@ export interface ChangeFeed {
   heard(): boolean;
 }
 
+/** Rows `lockRows` locks: a workspace's own, or some of its people's or labels'. */
+export type LockedRows =
+  | { table: 'workspaces'; workspaceId: string }
+  | { table: 'users' | 'labels'; workspaceId: string; ids: readonly string[] };
+
 /** The database the server runs on: its connection, its change feed, and what differs between SQLite and PostgreSQL. */
 export interface Database {
   name: 'sqlite' | 'postgres';
@@ -57,6 +62,17 @@ export interface Database {
    * connection runs one transaction at a time.
    */
   lockComment(trx: Db, workspaceId: string, id: string): Promise<void>;
+  /**
+   * Locks rows of the workspace (its own row, or some of its people or labels, by id) until
+   * `trx` ends, so that what a change checks of them holds until it commits: a cap counted
+   * under the workspace's lock, a person or label read under theirs. `share`: others may check
+   * them too meanwhile, none may change them; `update`: one change of them at a time, and no
+   * check of them meanwhile. Locks are taken workspace first, then people and labels, then
+   * comments, so that two changes never wait for each other. PostgreSQL: `select … for share`
+   * or `for no key update` (which rows that only refer to them do not wait for). SQLite needs
+   * nothing: its one connection runs one transaction at a time.
+   */
+  lockRows(trx: Db, rows: LockedRows, mode: 'share' | 'update'): Promise<void>;
   /** An aggregate: the values of `column` in rows where `filter` holds, as a JSON array (read it with `parseJsonArray`). */
   jsonArrayOf(column: RawBuilder<unknown>, filter: RawBuilder<unknown>): RawBuilder<unknown>;
   /** What `jsonArrayOf` gave, as an array (none when no row held). */

@@ -57,3 +57,55 @@ describe('API keys', () => {
     assert.equal((await call(t.app, 'GET', '/api/me', { token: created.body.key })).status, 200);
   });
 });
+
+describe('API keys under concurrency, on either database', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ limits: { apiKeysPerHour: 100_000, apiKeysPerUser: 20 } });
+  });
+  after(() => t.close());
+
+  test('sixty keys asked for at once by one person allowed twenty: exactly twenty are made, forty told of the cap', async () => {
+    const owner = await signUp(t.app, 'Key Owner');
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        call(t.app, 'POST', '/api/me/api-keys', { token: owner.token, body: { name: `Key ${i}` } }),
+      ),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [
+      ...Array.from({ length: 20 }, () => 201),
+      ...Array.from({ length: 40 }, () => 409),
+    ]);
+    const held = await t.app.database.db.selectFrom('api_keys').select('id').where('user_id', '=', owner.id).execute();
+    assert.equal(held.length, 20);
+  });
+
+  test('fifty keys made for an agent while an admin removes it: the removed agent holds none', async () => {
+    const admin = await signUp(t.app, 'Agent Keeper');
+    const other = await t.twin();
+    for (const [round, after] of [0, 1, 2, 4].entries()) {
+      const agent = await call(t.app, 'POST', '/api/workspace/agents', {
+        token: admin.token,
+        body: { name: `Leaving agent ${round}` },
+      });
+      const agentId = agent.body.agent.id as string;
+      let answered = 0;
+      const making = Array.from({ length: 50 }, async (_, i) => {
+        const answer = await call(t.app, 'POST', `/api/workspace/agents/${agentId}/api-keys`, {
+          token: admin.token,
+          body: { name: `Key ${i}` },
+        });
+        answered++;
+        return answer;
+      });
+      while (answered < after) await new Promise((resolve) => setImmediate(resolve));
+      const removed = await call(other, 'DELETE', `/api/workspace/members/${agentId}`, { token: admin.token });
+      assert.equal(removed.status, 204);
+      for (const answer of await Promise.all(making)) {
+        assert.ok([201, 404, 409].includes(answer.status), JSON.stringify(answer.body));
+      }
+      const held = await t.app.database.db.selectFrom('api_keys').select('id').where('user_id', '=', agentId).execute();
+      assert.equal(held.length, 0, `round ${round}: the removed agent holds keys`);
+    }
+  });
+});

@@ -1,13 +1,14 @@
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, notFound, unauthenticated } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireName } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize } from '../../policy.js';
 import { type AuditBy, auditBy, recordAudit } from '../audit/audit.js';
+import { findUserById } from '../auth/repo.js';
 import { forgetCredentials } from '../auth/service.js';
 import { issueToken } from '../auth/tokens.js';
 import * as repo from './repo.js';
@@ -32,14 +33,20 @@ export async function createApiKey(deps: Deps, actor: Actor, name: string) {
   return issueApiKey(deps, { id: actor.id, workspace_id: actor.workspaceId }, name, auditBy(actor));
 }
 
-/** A new key of `user`, within the per-user cap, recorded as `by`'s action; the key is in the answer, once. */
-export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: string }, name: string, by: AuditBy) {
-  const { db } = deps;
+/**
+ * A new key of `user`, within the per-user cap, recorded as `by`'s action; the key is in the
+ * answer, once. Under the person's lock, held until it commits (see `Database.lockRows`): keys
+ * asked for at once are counted one after the other, and a removal (which ends every key) comes
+ * wholly before, and then `gone` is thrown, or wholly after.
+ */
+export async function issueApiKey(
+  deps: Deps,
+  user: { id: string; workspace_id: string },
+  name: string,
+  by: AuditBy,
+  gone: () => Error = () => unauthenticated(),
+) {
   const keyName = requireName(name, '/name');
-  const held = await repo.countApiKeys(db, user.workspace_id, user.id);
-  if (held >= deps.rules.apiKeysPerUser) {
-    throw conflict(`You hold ${held} API keys, the most one person may: revoke one you no longer use first.`);
-  }
   const { token, hash } = issueToken('apiKey');
   const row = {
     id: newId('key'),
@@ -50,7 +57,13 @@ export async function issueApiKey(deps: Deps, user: { id: string; workspace_id: 
     last_four: token.slice(-4),
     created_at: nowIso(deps.clock),
   };
-  await inTransaction(db, async (trx) => {
+  await inTransaction(deps.db, async (trx) => {
+    await deps.database.lockRows(trx, { table: 'users', workspaceId: user.workspace_id, ids: [user.id] }, 'update');
+    if (!(await findUserById(trx, user.workspace_id, user.id))) throw gone();
+    const held = await repo.countApiKeys(trx, user.workspace_id, user.id);
+    if (held >= deps.rules.apiKeysPerUser) {
+      throw conflict(`You hold ${held} API keys, the most one person may: revoke one you no longer use first.`);
+    }
     await repo.insertApiKey(trx, row);
     await recordAudit(
       trx,

@@ -330,3 +330,82 @@ describe('claiming across two server processes', { skip: dialect !== 'postgres' 
     }
   });
 });
+
+describe('who is on a comment, while the team changes: a removed member is on nothing, on either database', () => {
+  let t: TestApp;
+  let admin: Member;
+  let project: { key: string };
+  before(async () => {
+    t = await createTestApp({ limits: { commentsPerMinute: 100_000, repliesPerMinute: 100_000 } });
+    admin = await signUp(t.app);
+    project = await createProject(t.app, admin);
+  });
+  after(() => t.close());
+
+  /** Fifty comments of the project, made one after the other. */
+  const fiftyComments = async (what: string) => {
+    const made = [];
+    for (let i = 0; i < 50; i++) made.push(await createComment(t.app, admin, project.key, `${what} ${i}`));
+    return made;
+  };
+  /** Runs `requests`, and, through connections of its own, removes `leaving` once `after` of them have answered. */
+  const amid = async (requests: (() => Promise<{ status: number }>)[], after: number, leaving: { id: string }) => {
+    const other = await t.twin();
+    let answered = 0;
+    const running = requests.map(async (request) => {
+      const answer = await request();
+      answered++;
+      return answer;
+    });
+    while (answered < after) await new Promise((resolve) => setImmediate(resolve));
+    const removed = await call(other, 'DELETE', `/api/workspace/members/${leaving.id}`, { token: admin.token });
+    assert.equal(removed.status, 204);
+    return Promise.all(running);
+  };
+  const assignedTo = async (userId: string) =>
+    (await t.app.database.db.selectFrom('comments').select('id').where('assignee_id', '=', userId).execute()).length;
+
+  test('fifty comments assigned to a member while an admin removes them: none is left with them', async () => {
+    const comments = await fiftyComments('Assigned');
+    for (const [round, after] of [0, 1, 2, 4, 8].entries()) {
+      const leaving = await addMember(t.app, admin, 'member', `Leaving ${round}`);
+      const answers = await amid(
+        comments.map(
+          (c) => () =>
+            call(t.app, 'PUT', `/api/comments/${c.id}/assignee`, {
+              token: admin.token,
+              body: { assigneeId: leaving.id },
+            }),
+        ),
+        after,
+        leaving,
+      );
+      for (const answer of answers) assert.ok([200, 400].includes(answer.status), JSON.stringify(answer));
+      assert.equal(await assignedTo(leaving.id), 0, `round ${round}: the removed member is on comments`);
+    }
+  });
+
+  test('a member claiming fifty comments while an admin removes them: none is left with them', async () => {
+    const comments = await fiftyComments('Claimed');
+    for (const [round, after] of [0, 1, 2, 4, 8].entries()) {
+      const leaving = await addMember(t.app, admin, 'member', `Claimer ${round}`);
+      // Free again for this round.
+      await t.app.database.db
+        .updateTable('comments')
+        .set({ assignee_id: null, assigned_at: null })
+        .where(
+          'id',
+          'in',
+          comments.map((c) => c.id),
+        )
+        .execute();
+      const answers = await amid(
+        comments.map((c) => () => call(t.app, 'POST', `/api/comments/${c.id}/claim`, { token: leaving.token })),
+        after,
+        leaving,
+      );
+      for (const answer of answers) assert.ok([200, 401].includes(answer.status), JSON.stringify(answer));
+      assert.equal(await assignedTo(leaving.id), 0, `round ${round}: the removed member is on comments`);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { conflict, invalidField, invalidState } from '../../errors.js';
+import { conflict, invalidField, invalidState, unauthenticated } from '../../errors.js';
 import { nowIso } from '../../ids.js';
 import { authorize } from '../../policy.js';
 import * as accounts from '../auth/repo.js';
@@ -26,30 +26,45 @@ async function requireAssignable(db: Db, actor: Actor, userId: string) {
   return user;
 }
 
+/**
+ * Who is put on a comment is read under their row's lock, held until the change commits: a
+ * removal (which locks it to change it, then takes them off every comment) comes wholly before
+ * or wholly after, so that a removed member is never left on one.
+ */
+const lockPeople = (deps: CommentDeps, actor: Actor, ids: string[]) => (trx: Db) =>
+  deps.database.lockRows(trx, { table: 'users', workspaceId: actor.workspaceId, ids }, 'share');
+
 /** Puts someone (or nobody: null) on the comment; they are told, unless they did it. */
 export function assignComment(deps: CommentDeps, actor: Actor, id: string, assigneeId: string | null) {
   authorize(actor, 'comments.assign');
-  return changeComment(deps, actor, id, async (trx, comment, now) => {
-    if (comment.status === 'archived')
-      throw invalidState('An archived comment has nobody on it: nothing is left to do.');
-    const assignee = assigneeId === null ? null : (await requireAssignable(trx, actor, assigneeId)).id;
-    // The same assignee again changes nothing, and writes no event.
-    if (assignee === comment.assignee_id) return null;
-    if (assignee !== null) {
-      await deps.events.raise(trx, {
-        type: 'CommentAssigned',
-        workspaceId: actor.workspaceId,
-        commentId: comment.id,
-        actorId: actor.id,
-        assigneeId: assignee,
-        excerpt: excerpt(comment.body),
-      });
-    }
-    return {
-      columns: { assignee_id: assignee, assigned_at: assignee === null ? null : now },
-      event: { kind: 'assigned', subjectId: assignee },
-    };
-  });
+  const locked = lockPeople(deps, actor, assigneeId === null ? [] : [assigneeId]);
+  return changeComment(
+    deps,
+    actor,
+    id,
+    async (trx, comment, now) => {
+      if (comment.status === 'archived')
+        throw invalidState('An archived comment has nobody on it: nothing is left to do.');
+      const assignee = assigneeId === null ? null : (await requireAssignable(trx, actor, assigneeId)).id;
+      // The same assignee again changes nothing, and writes no event.
+      if (assignee === comment.assignee_id) return null;
+      if (assignee !== null) {
+        await deps.events.raise(trx, {
+          type: 'CommentAssigned',
+          workspaceId: actor.workspaceId,
+          commentId: comment.id,
+          actorId: actor.id,
+          assigneeId: assignee,
+          excerpt: excerpt(comment.body),
+        });
+      }
+      return {
+        columns: { assignee_id: assignee, assigned_at: assignee === null ? null : now },
+        event: { kind: 'assigned', subjectId: assignee },
+      };
+    },
+    locked,
+  );
 }
 
 /**
@@ -61,6 +76,9 @@ export function assignComment(deps: CommentDeps, actor: Actor, id: string, assig
 export async function claimComment(deps: CommentDeps, actor: Actor, id: string) {
   authorize(actor, 'comments.claim');
   return inTransaction(deps.db, async (trx) => {
+    // The caller, removed meanwhile, is no one to put on a comment (see lockPeople).
+    await lockPeople(deps, actor, [actor.id])(trx);
+    if (!(await accounts.findUserById(trx, actor.workspaceId, actor.id))) throw unauthenticated();
     const now = nowIso(deps.clock);
     const taken = await trx
       .updateTable('comments')

@@ -205,15 +205,18 @@ export interface CommentChange {
  * priority, its labels): in one transaction, its row locked and read in the caller's scope,
  * `change` checks and says what to write (null: nothing changes, and nothing is written nor
  * heard of); its columns and time of change are written, its timeline event recorded, those
- * watching the project told. Returns the comment as the change left it.
+ * watching the project told. Returns the comment as the change left it. `lockFirst` takes the
+ * locks the change needs that come before a comment's (see `Database.lockRows`).
  */
 export async function changeComment(
   deps: CommentDeps,
   actor: Actor,
   id: string,
   change: (trx: Db, comment: repo.CommentRow, now: string) => Promise<CommentChange | null>,
+  lockFirst?: (trx: Db) => Promise<void>,
 ): Promise<repo.CommentRow> {
   return inTransaction(deps.db, async (trx) => {
+    await lockFirst?.(trx);
     await deps.database.lockComment(trx, actor.workspaceId, id);
     const comment = await requireComment(trx, actor, id);
     const now = nowIso(deps.clock);

@@ -24,7 +24,10 @@ export function setPriority(deps: CommentDeps, actor: Actor, id: string, priorit
 export function setLabels(deps: CommentDeps, actor: Actor, id: string, labelIds: readonly string[]) {
   authorize(actor, 'comments.triage');
   return changeComment(deps, actor, id, async (trx, comment) => {
-    const labels = await findLabels(trx, actor.workspaceId, [...new Set(labelIds)]);
+    const wanted = [...new Set(labelIds)];
+    // Held until the commit: a label deleted meanwhile goes after, taking itself off this comment too.
+    await deps.database.lockRows(trx, { table: 'labels', workspaceId: actor.workspaceId, ids: wanted }, 'share');
+    const labels = await findLabels(trx, actor.workspaceId, wanted);
     // Another workspace's label is said the same way as no label at all.
     const known = new Set(labels.map((label) => label.id));
     const unknown = labelIds.findIndex((labelId) => !known.has(labelId));

@@ -212,3 +212,86 @@ describe('priority and labels: the team triages, clients read', () => {
     assert.deepEqual(await ids(`/api/comments?project=${own.key}&label=${ux.id}`), []);
   });
 });
+
+describe('labels under concurrency: the cap, the unique name and the label put on a comment hold on either database', () => {
+  let t: TestApp;
+  let admin: Member;
+  let project: { key: string };
+  before(async () => {
+    t = await createTestApp();
+    admin = await signUp(t.app);
+    project = await createProject(t.app, admin);
+  });
+  after(() => t.close());
+
+  const create = (name: string, token = admin.token) =>
+    call(t.app, 'POST', '/api/workspace/labels', { token, body: { name, color: 'gray' } });
+  const statuses = (answers: { status: number }[]) =>
+    answers.reduce<Record<number, number>>((tally, a) => ({ ...tally, [a.status]: (tally[a.status] ?? 0) + 1 }), {});
+
+  test('sixty creations at once, thirty past the cap of 100: exactly thirty are made, thirty told of the cap', async () => {
+    const workspace = await signUp(t.app, 'Cap Admin');
+    for (let i = 0; i < 70; i++) assert.equal((await create(`Before ${i}`, workspace.token)).status, 201);
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => create(`At once ${i}`, workspace.token)));
+    assert.deepEqual(statuses(answers), { 201: 30, 409: 30 });
+    for (const refused of answers.filter((a) => a.status === 409)) assert.match(refused.body.detail, /at most 100/);
+    const listed = await call(t.app, 'GET', '/api/workspace/labels', { token: workspace.token });
+    assert.equal(listed.body.items.length, 100);
+  });
+
+  test('sixty creations of one name at once, in any case: one is made, fifty-nine are told it exists', async () => {
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => create(i % 2 ? 'Duplicate' : 'DUPLICATE')));
+    assert.deepEqual(statuses(answers), { 201: 1, 409: 59 });
+    for (const refused of answers.filter((a) => a.status === 409)) {
+      assert.match(refused.body.detail, /has a label named "Duplicate|DUPLICATE" already/i);
+    }
+  });
+
+  test('sixty labels renamed to one name at once: one takes it, fifty-nine are told it exists', async () => {
+    const made = [];
+    for (let i = 0; i < 60; i++) made.push((await create(`Rename me ${i}`)).body as { id: string });
+    const answers = await Promise.all(
+      made.map((label) =>
+        call(t.app, 'PATCH', `/api/workspace/labels/${label.id}`, { token: admin.token, body: { name: 'Winner' } }),
+      ),
+    );
+    assert.deepEqual(statuses(answers), { 200: 1, 409: 59 });
+  });
+
+  test('a label deleted while fifty comments are given it: each is labelled before the deletion or refused, none fails', async () => {
+    const comments = [];
+    for (let i = 0; i < 50; i++) comments.push(await createComment(t.app, admin, project.key, `Labelled ${i}`));
+    // The deletion through connections of its own, sent at different points of the labelling.
+    const other = await t.twin();
+    for (const [round, after] of [0, 1, 2, 4, 8].entries()) {
+      const doomed = (await create(`Doomed ${round}`)).body as { id: string };
+      let answered = 0;
+      const labelling = comments.map(async (c) => {
+        const answer = await call(t.app, 'PUT', `/api/comments/${c.id}/labels`, {
+          token: admin.token,
+          body: { labelIds: [doomed.id] },
+        });
+        answered++;
+        return answer;
+      });
+      while (answered < after) await new Promise((resolve) => setImmediate(resolve));
+      const deleted = await call(other, 'DELETE', `/api/workspace/labels/${doomed.id}`, { token: admin.token });
+      const answers = await Promise.all(labelling);
+      assert.equal(deleted.status, 204);
+      assert.deepEqual(
+        answers.filter((a) => ![200, 400].includes(a.status)),
+        [],
+        `round ${round}: ${JSON.stringify(statuses(answers))}`,
+      );
+      for (const refused of answers.filter((a) => a.status === 400)) {
+        assert.equal(refused.body.errors[0].path, '/labelIds/0');
+      }
+      const left = await t.app.database.db
+        .selectFrom('comment_labels')
+        .select('comment_id')
+        .where('label_id', '=', doomed.id)
+        .execute();
+      assert.deepEqual(left, []);
+    }
+  });
+});

@@ -273,6 +273,52 @@ describe('workspace members and quick-access accounts', () => {
   });
 });
 
+describe('the last admin under concurrency, on either database', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(() => t.close());
+
+  const admins = async (workspaceId: string) =>
+    (
+      await t.app.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('role', '=', 'admin')
+        .where('removed_at', 'is', null)
+        .execute()
+    ).length;
+
+  test('fifty admins each stepping down at once: one is told it is the last, and stays admin', async () => {
+    const first = await signUp(t.app);
+    const team = [first];
+    for (let i = 1; i < 50; i++) team.push(await addMember(t.app, first, 'admin', `Admin ${i}`));
+    const answers = await Promise.all(
+      team.map((who) =>
+        call(t.app, 'PATCH', `/api/workspace/members/${who.id}`, { token: who.token, body: { role: 'member' } }),
+      ),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [...Array.from({ length: 49 }, () => 200), 409]);
+    assert.match(answers.find((a) => a.status === 409)?.body.detail, /last admin/);
+    assert.equal(await admins(first.workspaceId), 1);
+  });
+
+  test('fifty admins each removing the next at once: the workspace keeps an admin', async () => {
+    const first = await signUp(t.app);
+    const team = [first];
+    for (let i = 1; i < 50; i++) team.push(await addMember(t.app, first, 'admin', `Admin ${i}`));
+    const answers = await Promise.all(
+      team.map((who, i) =>
+        call(t.app, 'DELETE', `/api/workspace/members/${team[(i + 1) % team.length]?.id}`, { token: who.token }),
+      ),
+    );
+    for (const answer of answers) assert.ok([204, 401, 404, 409].includes(answer.status), JSON.stringify(answer.body));
+    assert.ok((await admins(first.workspaceId)) >= 1, 'no admin left');
+  });
+});
+
 describe('removal and revocation in several processes', { skip: dialect !== 'postgres' }, () => {
   after(killRemainingServers);
 

@@ -39,6 +39,17 @@ async function requireTeamMember(db: Db, actor: Actor, userId: string) {
   return user;
 }
 
+/**
+ * Takes the locks a change of someone's account holds until it commits: the workspace's, so
+ * that its admins are counted one change at a time (fifty stepping down at once leave one),
+ * then the person's, so that whatever reads them to share (an assignment, an API key, a
+ * mention) comes wholly before the change or sees it (see `Database.lockRows`).
+ */
+async function lockForChange(deps: Deps, trx: Db, actor: Actor, userId: string) {
+  await deps.database.lockRows(trx, { table: 'workspaces', workspaceId: actor.workspaceId }, 'update');
+  await deps.database.lockRows(trx, { table: 'users', workspaceId: actor.workspaceId, ids: [userId] }, 'update');
+}
+
 /** Refuses to leave the workspace without an admin. */
 async function keepAnAdmin(db: Db, actor: Actor, user: { id: string; role: string }, what: string) {
   if (user.role !== 'admin' || (await repo.countAdmins(db, actor.workspaceId)) > 1) return;
@@ -50,6 +61,7 @@ async function keepAnAdmin(db: Db, actor: Actor, user: { id: string; role: strin
 export async function changeRole(deps: Deps, actor: Actor, userId: string, role: 'admin' | 'member') {
   authorize(actor, 'workspace.manageMembers');
   return inTransaction(deps.db, async (trx) => {
+    await lockForChange(deps, trx, actor, userId);
     const user = await requireTeamMember(trx, actor, userId);
     if (user.kind === 'agent')
       throw invalidState('An agent acts as a member, through its API keys: it cannot be an admin.');
@@ -70,6 +82,7 @@ export async function changeRole(deps: Deps, actor: Actor, userId: string, role:
 export async function removeMember(deps: Deps, actor: Actor, userId: string): Promise<void> {
   authorize(actor, 'workspace.manageMembers');
   await inTransaction(deps.db, async (trx) => {
+    await lockForChange(deps, trx, actor, userId);
     const user = await requireTeamMember(trx, actor, userId);
     await keepAnAdmin(trx, actor, user, 'remove it');
     const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(deps.clock), FORMER_MEMBER);
@@ -121,6 +134,7 @@ export async function rotateAccessLink(deps: Deps, actor: Actor, userId: string)
 export async function revokeClient(deps: Deps, actor: Actor, userId: string): Promise<void> {
   authorize(actor, 'workspace.manageClients');
   await inTransaction(deps.db, async (trx) => {
+    await lockForChange(deps, trx, actor, userId);
     const user = await requireClient(trx, actor, userId);
     const ended = await repo.removeAccount(trx, actor.workspaceId, user.id, nowIso(deps.clock), null);
     await forgetCredentials(deps, trx, ended);
@@ -167,7 +181,7 @@ export async function createAgent(deps: Deps & ApiKeyDeps, actor: Actor, input: 
     await recordAudit(trx, auditBy(actor), 'member_added', userTarget(user), 'as agent');
     return user;
   });
-  return { agent, apiKey: await issueApiKey(deps, agent, name, auditBy(actor)) };
+  return { agent, apiKey: await issueApiKey(deps, agent, name, auditBy(actor), () => notFound('Agent')) };
 }
 
 /** Another API key of an agent of the workspace (admin). */
@@ -175,7 +189,7 @@ export async function createAgentKey(deps: Deps & ApiKeyDeps, actor: Actor, agen
   authorize(actor, 'workspace.manageAgents');
   const agent = await accounts.findUserById(deps.db, actor.workspaceId, agentId);
   if (!agent || agent.kind !== 'agent') throw notFound('Agent');
-  return issueApiKey(deps, agent, keyName, auditBy(actor));
+  return issueApiKey(deps, agent, keyName, auditBy(actor), () => notFound('Agent'));
 }
 
 export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQuickAccessBody) {
