@@ -99,6 +99,14 @@ export const messages: ConsoleTranslation = {
   'account.workspaceLanguage': 'Standardsprache des Arbeitsbereichs',
   'account.workspaceLanguageHint': 'Für alle, die keine gewählt haben und deren Browser keine dieser Sprachen spricht.',
   'account.workspaceLanguageNone': 'Englisch',
+  'storage.title': 'Speicher',
+  'storage.use': 'Bilder und Screenshots: {used} von {quota}',
+  'storage.meter': 'Belegter Speicher',
+  'storage.almostFull': 'Fast voll: Sobald er voll ist, werden neue Bilder und Screenshots abgelehnt.',
+  'storage.full':
+    'Voll: Neue Bilder und Screenshots werden abgelehnt, bis welche gelöscht werden oder das Kontingent erhöht wird.',
+  'storage.hint':
+    'Wer einen Kommentar löscht, gibt den Platz seiner Bilder und seines Screenshots frei. Das Kontingent legt fest, wer den Server betreibt.',
   'inbox.CommentApplied': 'Korrektur angewendet',
   'inbox.CommentReopened': 'Wieder geöffnet',
   'inbox.ReplyAdded': 'Neue Antwort',

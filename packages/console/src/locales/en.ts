@@ -98,6 +98,13 @@ export const en = {
   'account.workspaceLanguage': 'Workspace’s default language',
   'account.workspaceLanguageHint': 'For those who chose none and whose browser speaks none of these languages.',
   'account.workspaceLanguageNone': 'English',
+  'storage.title': 'Storage',
+  'storage.use': 'Images and screenshots: {used} of {quota}',
+  'storage.meter': 'Storage used',
+  'storage.almostFull': 'Almost full: once it is full, new images and screenshots are refused.',
+  'storage.full': 'Full: new images and screenshots are refused until some are deleted or the quota is raised.',
+  'storage.hint':
+    'Deleting a comment frees the space of its images and its screenshot. The quota is set by whoever runs the server.',
   'inbox.CommentApplied': 'Fix applied',
   'inbox.CommentReopened': 'Reopened',
   'inbox.ReplyAdded': 'New reply',

@@ -100,6 +100,14 @@ export const messages: ConsoleTranslation = {
   'account.workspaceLanguageHint':
     'Para quienes no eligieron ninguno y cuyo navegador no habla ninguno de estos idiomas.',
   'account.workspaceLanguageNone': 'Inglés',
+  'storage.title': 'Almacenamiento',
+  'storage.use': 'Imágenes y capturas de pantalla: {used} de {quota}',
+  'storage.meter': 'Almacenamiento usado',
+  'storage.almostFull': 'Casi lleno: cuando se llene, se rechazarán las nuevas imágenes y capturas de pantalla.',
+  'storage.full':
+    'Lleno: se rechazan las nuevas imágenes y capturas de pantalla hasta que se eliminen algunas o se amplíe la cuota.',
+  'storage.hint':
+    'Al eliminar un comentario se libera el espacio de sus imágenes y de su captura de pantalla. La cuota la fija quien administra el servidor.',
   'inbox.CommentApplied': 'Corrección aplicada',
   'inbox.CommentReopened': 'Reabierto',
   'inbox.ReplyAdded': 'Nueva respuesta',

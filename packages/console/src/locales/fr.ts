@@ -100,6 +100,14 @@ export const messages: ConsoleTranslation = {
   'account.workspaceLanguageHint':
     'Pour ceux qui n’en ont choisi aucune et dont le navigateur ne parle aucune de ces langues.',
   'account.workspaceLanguageNone': 'Anglais',
+  'storage.title': 'Stockage',
+  'storage.use': 'Images et captures d’écran : {used} sur {quota}',
+  'storage.meter': 'Stockage utilisé',
+  'storage.almostFull': 'Presque plein : une fois plein, les nouvelles images et captures d’écran sont refusées.',
+  'storage.full':
+    'Plein : les nouvelles images et captures d’écran sont refusées jusqu’à ce que certaines soient supprimées ou que le quota soit relevé.',
+  'storage.hint':
+    'Supprimer un commentaire libère la place de ses images et de sa capture d’écran. Le quota est fixé par qui exploite le serveur.',
   'inbox.CommentApplied': 'Correctif appliqué',
   'inbox.CommentReopened': 'Rouvert',
   'inbox.ReplyAdded': 'Nouvelle réponse',

@@ -99,6 +99,14 @@ export const messages: ConsoleTranslation = {
   'account.workspaceLanguage': 'Lingua predefinita dello spazio di lavoro',
   'account.workspaceLanguageHint': 'Per chi non ne ha scelta una e il cui browser non parla nessuna di queste lingue.',
   'account.workspaceLanguageNone': 'Inglese',
+  'storage.title': 'Spazio di archiviazione',
+  'storage.use': 'Immagini e screenshot: {used} su {quota}',
+  'storage.meter': 'Spazio usato',
+  'storage.almostFull': 'Quasi pieno: una volta pieno, le nuove immagini e i nuovi screenshot vengono rifiutati.',
+  'storage.full':
+    'Pieno: le nuove immagini e i nuovi screenshot vengono rifiutati finché non se ne eliminano alcuni o non si aumenta la quota.',
+  'storage.hint':
+    'Eliminare un commento libera lo spazio delle sue immagini e del suo screenshot. La quota la stabilisce chi gestisce il server.',
   'inbox.CommentApplied': 'Correzione applicata',
   'inbox.CommentReopened': 'Riaperto',
   'inbox.ReplyAdded': 'Nuova risposta',

@@ -99,6 +99,14 @@ export const messages: ConsoleTranslation = {
   'account.workspaceLanguage': 'ワークスペースの既定の言語',
   'account.workspaceLanguageHint': '言語を選んでおらず、ブラウザーがこれらの言語のどれにも対応していない人向けです。',
   'account.workspaceLanguageNone': '英語',
+  'storage.title': 'ストレージ',
+  'storage.use': '画像とスクリーンショット: {quota} 中 {used}',
+  'storage.meter': '使用中のストレージ',
+  'storage.almostFull': 'もうすぐいっぱいです。いっぱいになると、新しい画像とスクリーンショットは受け付けられません。',
+  'storage.full':
+    'いっぱいです。いくつか削除するか上限が引き上げられるまで、新しい画像とスクリーンショットは受け付けられません。',
+  'storage.hint':
+    'コメントを削除すると、その画像とスクリーンショットの分の空きができます。上限はサーバーの運用者が設定します。',
   'inbox.CommentApplied': '修正を適用',
   'inbox.CommentReopened': '再オープン',
   'inbox.ReplyAdded': '新しい返信',

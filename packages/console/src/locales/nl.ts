@@ -98,6 +98,14 @@ export const messages: ConsoleTranslation = {
   'account.workspaceLanguage': 'Standaardtaal van de werkruimte',
   'account.workspaceLanguageHint': 'Voor wie er geen koos en wiens browser geen van deze talen spreekt.',
   'account.workspaceLanguageNone': 'Engels',
+  'storage.title': 'Opslag',
+  'storage.use': 'Afbeeldingen en schermafbeeldingen: {used} van {quota}',
+  'storage.meter': 'Gebruikte opslag',
+  'storage.almostFull': 'Bijna vol: zodra het vol is, worden nieuwe afbeeldingen en schermafbeeldingen geweigerd.',
+  'storage.full':
+    'Vol: nieuwe afbeeldingen en schermafbeeldingen worden geweigerd tot er enkele zijn verwijderd of het quotum is verhoogd.',
+  'storage.hint':
+    'Een opmerking verwijderen maakt de ruimte van haar afbeeldingen en schermafbeelding vrij. Het quotum stelt wie de server beheert in.',
   'inbox.CommentApplied': 'Oplossing toegepast',
   'inbox.CommentReopened': 'Heropend',
   'inbox.ReplyAdded': 'Nieuwe reactie',

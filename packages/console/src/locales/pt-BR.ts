@@ -98,6 +98,14 @@ export const messages: ConsoleTranslation = {
   'account.workspaceLanguage': 'Idioma padrão do espaço de trabalho',
   'account.workspaceLanguageHint': 'Para quem não escolheu nenhum e cujo navegador não fala nenhum destes idiomas.',
   'account.workspaceLanguageNone': 'Inglês',
+  'storage.title': 'Armazenamento',
+  'storage.use': 'Imagens e capturas de tela: {used} de {quota}',
+  'storage.meter': 'Armazenamento usado',
+  'storage.almostFull': 'Quase cheio: quando encher, novas imagens e capturas de tela serão recusadas.',
+  'storage.full':
+    'Cheio: novas imagens e capturas de tela são recusadas até que algumas sejam excluídas ou a cota seja aumentada.',
+  'storage.hint':
+    'Excluir um comentário libera o espaço das suas imagens e da sua captura de tela. A cota é definida por quem mantém o servidor.',
   'inbox.CommentApplied': 'Correção aplicada',
   'inbox.CommentReopened': 'Reaberto',
   'inbox.ReplyAdded': 'Nova resposta',

@@ -2,7 +2,7 @@
 import { isLocale, LOCALE_NAMES, LOCALES } from '@svc/contract/i18n';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { t } from '../i18n.js';
+import { intlLocale, t } from '../i18n.js';
 import { isAdmin, me } from '../session.js';
 import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 import { TwoFactorSection } from './two-factor.js';
@@ -31,6 +31,7 @@ export function Account() {
         </dl>
       </div>
       <Languages />
+      {isAdmin() ? <Storage /> : null}
       <h2>{t('account.password')}</h2>
       <form
         class="card"
@@ -179,6 +180,65 @@ function Languages() {
           </div>
         ) : null}
         <FormError message={workspace.error} />
+      </div>
+    </>
+  );
+}
+
+const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+
+/** A size in the reader's language, in binary units as the server counts them: "720 kB", "4.5 GB". */
+function sizeText(bytes: number): string {
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const format = { style: 'unit', unit: UNITS[unit], unitDisplay: 'short', maximumFractionDigits: 1 } as const;
+  return new Intl.NumberFormat(intlLocale(), format).format(value);
+}
+
+/** Past this share of the quota, the admin is told it is almost full. */
+const ALMOST_FULL = 0.9;
+
+/**
+ * For an admin: what the workspace's images and screenshots take of its storage quota, and
+ * what frees it. Uploads past the quota are refused (the widget and the console say so).
+ */
+function Storage() {
+  const storage = useLoad(() => api.call('GET /api/workspace/storage', {}), []);
+  const use = storage.data;
+  const share = use ? use.usedBytes / Math.max(use.quotaBytes, 1) : 0;
+  return (
+    <>
+      <h2 id="storage">{t('storage.title')}</h2>
+      <div class="card stack storage">
+        {use ? (
+          <>
+            <p id="storage-use">
+              {t('storage.use', { used: sizeText(use.usedBytes), quota: sizeText(use.quotaBytes) })}
+            </p>
+            <meter
+              aria-label={t('storage.meter')}
+              aria-describedby="storage-use"
+              min={0}
+              max={use.quotaBytes}
+              value={Math.min(use.usedBytes, use.quotaBytes)}
+              low={use.quotaBytes * ALMOST_FULL}
+              high={use.quotaBytes * ALMOST_FULL}
+              optimum={0}
+            />
+            {share >= 1 ? (
+              <p class="error">{t('storage.full')}</p>
+            ) : share >= ALMOST_FULL ? (
+              <p class="notice">{t('storage.almostFull')}</p>
+            ) : null}
+            <p class="hint">{t('storage.hint')}</p>
+          </>
+        ) : (
+          <Loading error={storage.error} />
+        )}
       </div>
     </>
   );
