@@ -7,7 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { LOCALES } from '../packages/contract/src/i18n.js';
-import { CHANGES_WAIT_MAX_S, IMAGE_MAX_BYTES, SCREENSHOT_MAX_BYTES } from '../packages/contract/src/rules.js';
+import {
+  CHANGES_WAIT_MAX_S,
+  IMAGE_MAX_BYTES,
+  IMAGES_PER_PERSON_MAX,
+  SCREENSHOT_MAX_BYTES,
+} from '../packages/contract/src/rules.js';
 import { loadConfig } from '../packages/server/src/config.js';
 import { BUSY_DELAY_MS, CALM_DELAY_MS, PACE_SAMPLE_MS, PACE_STEPS_S } from '../packages/server/src/http/poll-pace.js';
 import { BODY_LIMIT } from '../packages/server/src/http/server.js';
@@ -80,6 +85,11 @@ export function figures(): Record<string, string> {
     'limits.screenshot': `${SCREENSHOT_MAX_BYTES / 1024} KB`,
     'limits.image': `${IMAGE_MAX_BYTES / 1024 / 1024} MB`,
     'limits.changesWait': `${CHANGES_WAIT_MAX_S} s`,
+    'limits.imagesPerPerson': `${IMAGES_PER_PERSON_MAX}`,
+    'limits.storageQuota':
+      config.limits.storageQuotaMegabytes % 1024 === 0
+        ? `${config.limits.storageQuotaMegabytes / 1024} GB`
+        : `${config.limits.storageQuotaMegabytes} MB`,
     'rate.signInAddress': per(rules.signInFailuresPerAddress),
     'rate.signInAccount': per(rules.signInFailuresPerAccount),
     'rate.signInsAccount': per(rules.signInsPerAccount),
@@ -96,6 +106,7 @@ export function figures(): Record<string, string> {
     'rate.insights': per(rules.insights),
     'rate.searches': per(rules.searches),
     'rate.exports': per(rules.exports),
+    'rate.uploads': `${per(rules.uploads)} and ${config.limits.uploadMegabytesPerHour} MB per hour`,
     'pace.floor': `${config.pollFloorSeconds}`,
     'pace.sample': `${PACE_SAMPLE_MS / 1000} seconds`,
     'pace.busy': `${BUSY_DELAY_MS} ms`,
