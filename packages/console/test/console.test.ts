@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { seedDemoIfEmpty } from '../../server/src/modules/demo/seed.js';
 import { codeAt } from '../../server/src/modules/two-factor/totp.js';
 import {
@@ -15,14 +15,7 @@ import {
 } from '../../server/test/helpers.js';
 import { cleanPng, cleanWebp, jpegWithMetadata, SECRETS } from '../../server/test/images.js';
 import { startTestProvider } from '../../server/test/oidc-provider.js';
-import {
-  type ConsoleStack,
-  consoleAs,
-  launchBrowser,
-  screenshot,
-  seriousViolations,
-  startConsoleStack,
-} from './helpers.js';
+import { type ConsoleStack, consoleAs, launchBrowser, look, startConsoleStack } from './helpers.js';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -51,15 +44,6 @@ describe('the console in Chromium, served by the server at /', () => {
     closers.push(() => session.context.close());
     await session.page.goto(stack.base + path);
     return session;
-  }
-
-  /** Checks a screen: no serious axe violation, no horizontal overflow, no script error; then a screenshot. */
-  async function look(page: Page, name: string, errors: string[]) {
-    assert.deepEqual(await seriousViolations(page), [], `${name}: axe`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${name}: ${overflow} px wider than the window`);
-    assert.deepEqual(errors, [], `${name}: script errors`);
-    await screenshot(page, name);
   }
 
   test('sign in: a wrong password says so; the right one opens the inbox; sign out returns to sign-in', async () => {
@@ -486,8 +470,8 @@ describe('the console in Chromium, served by the server at /', () => {
       'Urgent on my list',
       'Low on my list',
     ]);
-    await page.locator('ul.work').nth(1).getByText('@Wren Worker could you look at the footer?').waitFor();
-    await page.locator('ul.work').nth(2).getByText('My own, fixed by the admin').waitFor();
+    await page.locator('ul.work').nth(2).getByText('@Wren Worker could you look at the footer?').waitFor();
+    await page.locator('ul.work').nth(3).getByText('My own, fixed by the admin').waitFor();
     await look(page, 'console-my-work', errors);
     const phone = await open(worker, '/mine', { width: 390, height: 844 });
     await phone.page.getByText('Urgent on my list').waitFor();

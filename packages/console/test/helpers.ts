@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,4 +86,13 @@ export async function seriousViolations(page: Page, within = 'document'): Promis
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Checks a screen: no serious axe violation, no horizontal overflow, no script error; then a screenshot to look at. */
+export async function look(page: Page, name: string, errors: string[]): Promise<void> {
+  assert.deepEqual(await seriousViolations(page), [], `${name}: axe`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${name}: ${overflow} px wider than the window`);
+  assert.deepEqual(errors, [], `${name}: script errors`);
+  await screenshot(page, name);
 }

@@ -1,17 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { setStorageQuota } from '../../server/src/modules/storage/quota.js';
 import { addMember, call, createComment, createProject, type Member } from '../../server/test/helpers.js';
 import { noisePng } from '../../server/test/images.js';
-import {
-  type ConsoleStack,
-  consoleAs,
-  launchBrowser,
-  screenshot,
-  seriousViolations,
-  startConsoleStack,
-} from './helpers.js';
+import { type ConsoleStack, consoleAs, launchBrowser, look, startConsoleStack } from './helpers.js';
 
 describe("the console: a workspace's storage, for its admins (Account)", () => {
   let browser: Browser;
@@ -33,15 +26,6 @@ describe("the console: a workspace's storage, for its admins (Account)", () => {
     closers.push(() => session.context.close());
     await session.page.goto(`${stack.base}/account`);
     return session;
-  }
-
-  /** No serious axe violation, nothing wider than the window, no script error; then a screenshot to look at. */
-  async function look(page: Page, name: string, errors: string[]) {
-    assert.deepEqual(await seriousViolations(page), [], `${name}: axe`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${name}: ${overflow} px wider than the window`);
-    assert.deepEqual(errors, [], `${name}: script errors`);
-    await screenshot(page, name);
   }
 
   test('what images and screenshots take of the quota, as a meter; almost full and full said in words; a deletion frees it; 1280 and 390 px; members see none of it', async () => {

@@ -98,6 +98,26 @@ const insertReply = (db: Kysely<any>, at: string, body: string) =>
     })
     .execute();
 
+/** A JPEG Ada attached to `cmt_1`, as a release since 0021 wrote it: `columns` adds or changes what that release had. */
+const insertImage = (db: Kysely<any>, at: string, columns: Record<string, unknown> = {}) =>
+  db
+    .insertInto('images')
+    .values({
+      id: 'img_00000000000000000000000001',
+      workspace_id: 'ws_1',
+      comment_id: 'cmt_1',
+      reply_id: null,
+      event_id: null,
+      kind: 'attachment',
+      author_id: 'usr_1',
+      content_type: 'image/jpeg',
+      bytes: cleanJpeg,
+      size: cleanJpeg.length,
+      created_at: at,
+      ...columns,
+    })
+    .execute();
+
 /** Ada signed in to the upgraded app: the headers of her requests. */
 async function adaHeaders(app: Awaited<ReturnType<typeof buildApp>>, password: string) {
   const login = await app.inject({
@@ -821,22 +841,7 @@ describe('upgrades lose nothing', () => {
         applied_by_id: 'usr_1',
         applied_at: at,
       });
-      await db
-        .insertInto('images')
-        .values({
-          id: 'img_00000000000000000000000001',
-          workspace_id: 'ws_1',
-          comment_id: 'cmt_1',
-          reply_id: null,
-          event_id: null,
-          kind: 'attachment',
-          author_id: 'usr_1',
-          content_type: 'image/jpeg',
-          bytes: cleanJpeg,
-          size: cleanJpeg.length,
-          created_at: at,
-        })
-        .execute();
+      await insertImage(db, at);
     });
     const app = await buildApp(testConfig(database));
     try {
@@ -934,24 +939,8 @@ describe('upgrades lose nothing', () => {
       await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
       await insertComment(db, at, { body: 'With pictures' });
       await insertComment(db, at, { id: 'cmt_2', body: 'With a screenshot' });
-      const image = (id: string, bytes: Buffer) => ({
-        id,
-        workspace_id: 'ws_1',
-        comment_id: 'cmt_1',
-        reply_id: null,
-        event_id: null,
-        kind: 'attachment',
-        author_id: 'usr_1',
-        content_type: 'image/png',
-        bytes,
-        size: bytes.length,
-        created_at: at,
-        commit_sha: null,
-      });
-      await db
-        .insertInto('images')
-        .values([image('img_1', cleanJpeg), image('img_2', cleanJpeg)])
-        .execute();
+      await insertImage(db, at, { id: 'img_1' });
+      await insertImage(db, at, { id: 'img_2' });
       await db
         .insertInto('attachments')
         .values({
