@@ -3,7 +3,14 @@ import { test } from 'node:test';
 import { translator } from './i18n.js';
 import { en } from './locales/en.js';
 import { messages as fr } from './locales/fr.js';
-import { fixStory, problemSentence, statePills, timelineSentence } from './vocabulary.js';
+import {
+  fixStory,
+  problemSentence,
+  type StateFields,
+  statePills,
+  type TimelineFields,
+  timelineSentence,
+} from './vocabulary.js';
 
 const english = translator('en', en);
 const french = translator('fr', en, fr);
@@ -71,34 +78,33 @@ test('an assignment is said as what happened: assigned by someone, taken on by t
 });
 
 test('a comment shows one status: a verified fix is Verified (not Completed or Live beside it); archived stays Archived', () => {
-  const fix = { status: 'applied' as const, deployedAt: null, deployedBuildSha: null, verifiedAt: null };
-  const live = { ...fix, deployedAt: '2026-01-02T00:00:00.000Z', deployedBuildSha: '9f1c2e0aa' };
-  const pills = (c: typeof fix) => statePills(c, english.t).map((pill) => pill.label);
+  const fix: StateFields = { status: 'applied', deployedAt: null, deployedBuildSha: null, verifiedAt: null };
+  const live: StateFields = { ...fix, deployedAt: '2026-01-02T00:00:00.000Z', deployedBuildSha: '9f1c2e0aa' };
+  const pills = (c: StateFields) => statePills(c, english.t).map((pill) => pill.label);
   assert.deepEqual(pills(fix), ['Completed']);
   assert.deepEqual(pills(live), ['Live · 9f1c2e0']);
   assert.deepEqual(pills({ ...live, verifiedAt: '2026-01-03T00:00:00.000Z' }), ['Verified']);
   assert.deepEqual(pills({ ...fix, verifiedAt: '2026-01-03T00:00:00.000Z' }), ['Verified']);
-  assert.deepEqual(pills({ ...fix, status: 'archived' as never, verifiedAt: '2026-01-03T00:00:00.000Z' }), [
-    'Archived',
-  ]);
+  assert.deepEqual(pills({ ...fix, status: 'archived', verifiedAt: '2026-01-03T00:00:00.000Z' }), ['Archived']);
 });
 
 test('a fix without a commit is said Live at once, in the timeline and in its story', () => {
   const at = '2026-01-02T10:00:00.000Z';
   const by = { name: 'Dana' };
-  const timeline = [
-    { kind: 'applied', at, by, via: 'person' as const, commitSha: null, buildSha: null, note: null },
-    { kind: 'live', at, by, via: 'person' as const, commitSha: null, buildSha: null, note: null },
-  ];
-  assert.equal(
-    timelineSentence(timeline[1] as (typeof timeline)[1], english.t),
-    'Live at once (no commit: nothing to deploy)',
-  );
+  const applied: TimelineFields = {
+    kind: 'applied',
+    at,
+    by,
+    via: 'person',
+    commitSha: null,
+    buildSha: null,
+    note: null,
+  };
+  const live: TimelineFields = { ...applied, kind: 'live' };
+  const timeline = [applied, live];
+  assert.equal(timelineSentence(live, english.t), 'Live at once (no commit: nothing to deploy)');
   assert.equal(fixStory(timeline, english.t), 'Applied by Dana · Live at once');
   assert.equal(fixStory(timeline, french.t, 'fr'), 'Appliqué par Dana · En ligne aussitôt');
-  const built = { ...timeline[1], at: '2026-01-02T12:00:00.000Z', buildSha: '9f1c2e0aa' } as (typeof timeline)[1];
-  assert.equal(
-    fixStory([timeline[0], built] as typeof timeline, english.t),
-    'Applied by Dana · Live 2 hr later in build 9f1c2e0',
-  );
+  const built: TimelineFields = { ...live, at: '2026-01-02T12:00:00.000Z', buildSha: '9f1c2e0aa' };
+  assert.equal(fixStory([applied, built], english.t), 'Applied by Dana · Live 2 hr later in build 9f1c2e0');
 });

@@ -3,6 +3,7 @@
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { croppedAround } from '@svc/contract/image-encoding';
 import type { MarkUp } from './markup.js';
+import { maskedContext } from './mask.js';
 import { signInWithSso } from './sso-popup.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
@@ -199,6 +200,7 @@ export function panelActions(host: PanelHost): Actions {
           view.draft && box ? { ...view.draft, context: { pinnedBox: box } } : view.draft,
           body,
           attach ? shoot : null,
+          maskedContext,
         );
         if (answer.ok) {
           keepMarkedShot(null);

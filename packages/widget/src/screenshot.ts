@@ -1,6 +1,6 @@
 // The screenshot chunk: loaded by the widget (a second script) only when someone attaches a
 // screenshot, so the widget's first load stays small. It captures the visible viewport, the
-// widget itself left out, password fields and [data-svc-mask] blanked, the pinned element
+// widget itself left out, what the page masks blanked (see mask.ts), the pinned element
 // outlined, at most 1600 px wide, encoded under 300 KB.
 //
 // Only what can be seen is cloned (see `planCapture`): on a page of ten thousand elements,
@@ -11,6 +11,7 @@
 import { encodedUnder } from '@svc/contract/image-encoding';
 import { createContext, destroyContext, domToCanvas } from 'modern-screenshot';
 import type { CaptureOptions } from './chunks.js';
+import { isMasked } from './mask.js';
 
 const MAX_WIDTH = 1600;
 const MAX_BYTES = 300 * 1024;
@@ -243,14 +244,15 @@ async function planCapture(exclude: Element, signal: AbortSignal) {
       }
       return;
     }
-    if (original instanceof HTMLInputElement && original.type === 'password') {
-      clone.setAttribute('value', '');
-      (clone as HTMLInputElement).value = '';
-    }
-    if (original.hasAttribute('data-svc-mask')) {
-      clone.replaceChildren();
-      clone.style.setProperty('background', '#d1d5db', 'important');
-      clone.style.setProperty('color', 'transparent', 'important');
+    if (isMasked(original)) {
+      if (original instanceof HTMLInputElement && original.type === 'password') {
+        clone.setAttribute('value', '');
+        (clone as HTMLInputElement).value = '';
+      } else {
+        clone.replaceChildren();
+        clone.style.setProperty('background', '#d1d5db', 'important');
+        clone.style.setProperty('color', 'transparent', 'important');
+      }
     }
     const style = getComputedStyle(original);
     const r = original.getBoundingClientRect();

@@ -2,7 +2,7 @@
 // Changed only through its methods, each announcing what changed (see changes.ts). Its parts
 // of their own, reached from here because the views read them all: the session, the view
 // state, the unread count and updates (updates.ts), the screenshots (screenshots.ts). No DOM.
-import type { Anchor, Comment as ApiComment, CommentWithReplies } from '@svc/contract';
+import type { Anchor, Comment as ApiComment, CaptureContext, CommentWithReplies } from '@svc/contract';
 import type { Answer } from '@svc/contract/endpoints';
 import { pageOf } from '@svc/contract/page';
 import type { StatusFilterValue } from '@svc/contract/vocabulary';
@@ -190,18 +190,24 @@ export class Store {
   }
 
   /**
-   * Sends a new comment about `draft` (null: this page) with the page's context; with `shoot`,
-   * then takes its screenshot (given the pinned element's box, to outline) and attaches it. A
-   * screenshot that cannot be taken or stored leaves the comment as sent, and says so.
+   * Sends a new comment about `draft` (null: this page) with the page's context, as `masked`
+   * leaves it (see mask.ts: the panel's, out of the first load); with `shoot`, then takes its
+   * screenshot (given the pinned element's box, to outline) and attaches it. A screenshot that
+   * cannot be taken or stored leaves the comment as sent, and says so.
    */
-  async createComment(draft: Draft | null, body: string, shoot: Shoot | null) {
+  async createComment(
+    draft: Draft | null,
+    body: string,
+    shoot: Shoot | null,
+    masked: (context: CaptureContext) => CaptureContext,
+  ) {
     const answer = await this.api.call('POST /api/projects/{key}/comments', {
       params: { key: this.embed.projectKey },
       body: {
         body,
         pageUrl: draft?.page ?? this.page(),
         anchor: draft?.anchor ?? null,
-        context: { ...captureContext(), ...draft?.context, ...(shoot ? { screenshotFollows: true } : {}) },
+        context: masked({ ...captureContext(), ...draft?.context, ...(shoot ? { screenshotFollows: true } : {}) }),
       },
     });
     if (answer.ok) {

@@ -125,13 +125,40 @@ ${menu(params.get('release'))}${
   setTimeout(breakThings, 300);
 </script>`
     : ''
-}
+}${params.has('secrets') ? secrets() : ''}
 <section class="plans">
   <div class="plan"><h2>Starter</h2><p class="price">$0</p></div>
   <div class="plan"><h2>Team</h2><p class="price">$49</p><button type="button">Choose Team</button></div>
 </section>
 <script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${params.get('project')}" data-notify-poll-ms="1000"${params.has('noconsole') ? ' data-capture-console="false"' : ''}${params.has('noshot') ? ' data-screenshot="false"' : ''}${params.has('locale') ? ` data-locale="${params.get('locale')}"` : ''} async></script>
 </body></html>`;
+}
+
+/** Words of `?secrets=1` that must never leave the page (see `secrets`). */
+export const SECRETS = ['Jane Quinn', 'Quinn-Customer', '4242', 'Tiramisu', 'correct horse'];
+
+/**
+ * With `?secrets=1`, an account page as apps write them: the holder's name masked in a
+ * sentence, a masked card (its number, a field inside), a password field with a value the
+ * markup carries, and the name in the title and the card number in a console error.
+ */
+function secrets(): string {
+  return `<section class="account">
+  <h2>Your account</h2>
+  <p class="holder">Account holder: <span class="holder-name" data-svc-mask title="Jane Quinn-Customer">Jane Quinn-Customer</span></p>
+  <div class="card" data-svc-mask aria-label="Card 4242"><span class="number">4242 4242 4242 4242</span> <input name="memo" value="Tiramisu seven"></div>
+  <button type="button" class="edit-card">Edit card</button>
+  <div class="pin-box"><input name="pin" type="password" value="correct horse battery staple" placeholder="PIN"></div>
+</section>
+<script>
+  document.title = 'Jane Quinn-Customer — Account';
+  // Once the widget records errors (its script is async).
+  const chargeFailed = () => {
+    if (!window.svcWidget) return setTimeout(chargeFailed, 100);
+    console.error('Charge failed for 4242 4242 4242 4242 (Jane Quinn-Customer)');
+  };
+  setTimeout(chargeFailed, 300);
+</script>`;
 }
 
 /**

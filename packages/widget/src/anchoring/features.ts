@@ -1,7 +1,11 @@
 // What can be read off an element to recognise it again: its text, accessible name, role,
 // stable attributes and classes, label, and the text around it. The same readings describe
 // the pinned element and every candidate when it is looked for, so they compare like for like.
+// What the page masks (see mask.ts) is read as if it said nothing: its text, its value, the
+// words of its attributes; an element pinned inside a mask is told by its tag, role, classes,
+// id, test id, name, type, place and the text around it.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
+import { isMasked } from '../mask.js';
 import { lastingUrl } from './similarity.js';
 
 export const TEXT_MAX = 200;
@@ -20,14 +24,16 @@ export const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
  * text nodes as it needs, so a container's text costs no more than a button's.
  */
 export function textOf(el: Node, max = TEXT_MAX): string {
+  if (isMasked(el)) return '';
   // Most elements hold one text node: no walk needed.
   const only = el.firstChild;
   if (only && only === el.lastChild && only.nodeType === 3) return normalize(only.nodeValue ?? '').slice(0, max);
   const walker = (el.ownerDocument ?? (el as Document)).createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const shown = shownText();
   let text = '';
   let parent: Element | null = null;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (node.parentElement && SKIPPED.has(node.parentElement.tagName)) continue;
+    if (!shown(node)) continue;
     // Texts of different elements are different words ("General" and "Advanced" in two links).
     if (parent && node.parentElement !== parent) text += ' ';
     parent = node.parentElement;
@@ -35,6 +41,22 @@ export function textOf(el: Node, max = TEXT_MAX): string {
     if (text.length > max + 40) break;
   }
   return normalize(text).slice(0, max);
+}
+
+/**
+ * Whether a text node is of the page's words: not a script's or a style's, not masked. Each
+ * element holding text is asked once in a row of its text nodes.
+ */
+export function shownText(): (node: Node) => boolean {
+  let parent: Element | null | undefined;
+  let shown = false;
+  return (node) => {
+    if (node.parentElement !== parent) {
+      parent = node.parentElement;
+      shown = !parent || (!SKIPPED.has(parent.tagName) && !isMasked(parent));
+    }
+    return shown;
+  };
 }
 
 /** Reads an element's text; an index passes one that remembers. */
@@ -143,6 +165,8 @@ export function nameOf(el: Element, role: string, read: TextReader = readText): 
     );
     if (named) return named.slice(0, TEXT_MAX);
   }
+  // Masked, its own words are not read: only a <label> may name it (as masked as that is).
+  if (isMasked(el)) return labelOf(el);
   const label = attr(el, 'aria-label') || attr(el, 'alt');
   if (label) return normalize(label).slice(0, TEXT_MAX);
   const tag = el.localName;
@@ -178,6 +202,8 @@ export function stableAttributes(el: Element): AnchorAttributes {
   }
   keep('name', attr(el, 'name'));
   if (el.localName === 'input' || el.localName === 'button') keep('type', attr(el, 'type'));
+  // A masked element's words and addresses are not read: its names for the code are.
+  if (isMasked(el)) return found;
   keep('href', attr(el, 'href'));
   keep('src', attr(el, 'src'));
   keep('alt', attr(el, 'alt'));
@@ -244,6 +270,8 @@ export function featuresOf(el: Element, text: TextReader = readText): Features {
 const CONTENT_ELEMENTS = 8;
 /** Attributes that say what an element inside another is (an icon's picture, a link's target, a field's name). */
 const CONTENT_ATTRIBUTES = ['src', 'href', 'alt', 'name', 'value', 'type', 'aria-label', 'title'];
+/** Of those, the ones read of a masked element: its names for the code, not its words. */
+const MASKED_CONTENT_ATTRIBUTES = ['name', 'type'];
 
 /**
  * What an element without text holds, in a line: the tags, lasting classes and naming
@@ -253,12 +281,13 @@ const CONTENT_ATTRIBUTES = ['src', 'href', 'alt', 'name', 'value', 'type', 'aria
  */
 export function contentOf(el: Element): string {
   const type = el.localName === 'input' ? attr(el, 'type').toLowerCase() : '';
-  if (type === 'checkbox' || type === 'radio') return normalize(attr(el, 'value')).slice(0, CONTENT_MAX);
+  if (type === 'checkbox' || type === 'radio')
+    return isMasked(el) ? '' : normalize(attr(el, 'value')).slice(0, CONTENT_MAX);
   const inside = el.getElementsByTagName('*');
   const parts: string[] = [];
   for (let i = 0; i < inside.length && i < CONTENT_ELEMENTS; i += 1) {
     const child = inside[i] as Element;
-    const said = CONTENT_ATTRIBUTES.flatMap((name) => {
+    const said = (isMasked(child) ? MASKED_CONTENT_ATTRIBUTES : CONTENT_ATTRIBUTES).flatMap((name) => {
       const value = attr(child, name);
       // An address as a new build or a tracking parameter leaves it.
       const kept = name === 'href' || name === 'src' ? lastingUrl(value) : value;
@@ -312,11 +341,12 @@ export function textAround(el: Element, direction: 'before' | 'after', max = QUO
   if (direction === 'after') while (start.lastChild) start = start.lastChild;
   walker.currentNode = start;
   const parts: string[] = [];
+  const shown = shownText();
   let length = 0;
   while (length < max) {
     const node = direction === 'before' ? walker.previousNode() : walker.nextNode();
     if (!node) break;
-    if (node.parentElement && SKIPPED.has(node.parentElement.tagName)) continue;
+    if (!shown(node)) continue;
     const text = (node.nodeValue ?? '').replace(/\s+/g, ' ');
     if (direction === 'before') parts.unshift(text);
     else parts.push(text);

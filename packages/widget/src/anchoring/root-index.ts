@@ -1,5 +1,6 @@
 // What the resolver reads of one page (a document or a shadow root), read once per pass.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
+import { isMasked, MASK_SELECTOR } from '../mask.js';
 import {
   contentOf,
   contextOf,
@@ -376,9 +377,12 @@ export class RootIndex {
     const root = this.root;
     const top = isDocument(root) ? (root.body ?? root.documentElement) : root;
     const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(top, NodeFilter.SHOW_TEXT);
+    // Masked text is no text of the page (as `textOf` reads it): asked of each node only where
+    // the page masks anything.
+    const masks = isMasked(top) || top.querySelector(MASK_SELECTOR) !== null;
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
-      if (!parent || SKIPPED.has(parent.tagName)) continue;
+      if (!parent || SKIPPED.has(parent.tagName) || (masks && isMasked(parent))) continue;
       const key = startKey(node.nodeValue ?? '');
       if (!key) continue;
       const parents = byText.parents.get(key);
