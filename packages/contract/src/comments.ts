@@ -88,6 +88,10 @@ const commentFields = {
   deployedAt: Nullable(Timestamp),
   deployedBuildSha: Nullable(Type.String()),
   replyCount: Type.Integer(),
+  imageCount: Type.Integer({
+    minimum: 0,
+    description: 'How many images people attached to it and to its replies (pictures of now and after aside)',
+  }),
   assignee: Nullable(Assignee, { description: 'Who is on it; null: nobody yet' }),
   assignedAt: Nullable(Timestamp),
   priority: Priority,

@@ -58,6 +58,7 @@ export function presentComment(row: CommentRow, actor: Actor): Comment {
     deployedAt: row.deployed_at,
     deployedBuildSha: row.deployed_build_sha,
     replyCount: row.reply_count,
+    imageCount: Number(row.image_count),
     assignee:
       row.assignee_id && row.assignee_name
         ? { id: row.assignee_id, name: row.assignee_name, agent: row.assignee_kind === 'agent' }

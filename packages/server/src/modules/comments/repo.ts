@@ -21,6 +21,14 @@ const pinNumber = sql<number | string | null>`case
 end`;
 
 /**
+ * How many images people attached to a comment and its replies (the pictures of now and after
+ * aside): a list says so before the thread is opened. The comment index narrows it.
+ */
+const attachedImages = sql<number | string>`(
+  select count(*) from images where images.comment_id = comments.id and images.kind = 'attachment'
+)`;
+
+/**
  * A comment row with what its presenter needs from the project and the people involved. The
  * people other than its author are read by subqueries, not joins: each join was one more
  * relation for PostgreSQL's planner to order, and with seven a page of 21 comments took 8 ms
@@ -51,6 +59,7 @@ const selectComments = (db: Db, scope: Scope) => {
         'shot.size as screenshot_size',
         'shot.created_at as screenshot_at',
         pinNumber.as('pin_number'),
+        attachedImages.as('image_count'),
       ];
     })
     .where('comments.workspace_id', '=', scope.workspaceId);
