@@ -3,7 +3,7 @@
 // headers, never a query string of a failed request.
 import { type Static, Type } from 'typebox';
 import { Line, Nullable, Timestamp } from './common.js';
-import { MAX_PAGE_ERRORS } from './rules.js';
+import { HIDDEN_REGIONS_MAX, MAX_PAGE_ERRORS } from './rules.js';
 
 const Size = Type.Object({
   width: Type.Integer({ minimum: 0, maximum: 100_000 }),
@@ -28,6 +28,18 @@ export const PageError = Type.Object({
 });
 export type PageError = Static<typeof PageError>;
 
+/** A box in the window, in CSS pixels. */
+const WindowBox = (options: { description?: string } = {}) =>
+  Type.Object(
+    {
+      x: Type.Number({ minimum: -100_000, maximum: 100_000 }),
+      y: Type.Number({ minimum: -100_000, maximum: 100_000 }),
+      width: Type.Number({ minimum: 0, maximum: 100_000 }),
+      height: Type.Number({ minimum: 0, maximum: 100_000 }),
+    },
+    { additionalProperties: false, ...options },
+  );
+
 /** What the widget sends; the server adds the browser and OS it parses from the request. */
 export const CaptureContext = Type.Object({
   viewport: Size,
@@ -44,17 +56,30 @@ export const CaptureContext = Type.Object({
     Type.Boolean({ description: 'The widget is taking a screenshot and sends it right after the comment' }),
   ),
   pinnedBox: Type.Optional(
+    WindowBox({
+      description:
+        'Where the pinned element was in the window when the screenshot was taken, in CSS pixels: the part of the screenshot that shows it',
+    }),
+  ),
+  hidden: Type.Optional(
     Type.Object(
       {
-        x: Type.Number({ minimum: -100_000, maximum: 100_000 }),
-        y: Type.Number({ minimum: -100_000, maximum: 100_000 }),
-        width: Type.Number({ minimum: 0, maximum: 100_000 }),
-        height: Type.Number({ minimum: 0, maximum: 100_000 }),
+        regions: Type.Array(WindowBox(), { minItems: 1, maxItems: HIDDEN_REGIONS_MAX }),
+        scroll: Type.Object(
+          {
+            x: Type.Number({ minimum: -1_000_000, maximum: 1_000_000 }),
+            y: Type.Number({ minimum: -1_000_000, maximum: 1_000_000 }),
+          },
+          {
+            additionalProperties: false,
+            description: 'How far the page was scrolled then: a region plus this is where it was in the page',
+          },
+        ),
       },
       {
         additionalProperties: false,
         description:
-          'Where the pinned element was in the window when the screenshot was taken, in CSS pixels: the part of the screenshot that shows it',
+          'The regions the reviewer hid on the screenshot, in CSS pixels of the window when it was taken (as pinnedBox): painted over again, by the widget, in every later picture of the comment (its picture of now, its verdict’s) unless its author uncovers them for one',
       },
     ),
   ),

@@ -2,6 +2,7 @@
 // they are needed: the signed-in panel, the anchoring (finding and picking elements) and the
 // screenshot, the markup. Each sets one global when it runs, read once here.
 import { LOCALES, type Messages, PSEUDO_LOCALE } from '@svc/contract/i18n';
+import type { WindowBox } from '@svc/contract/image-encoding';
 import type { Anchoring } from './anchoring/index.js';
 import type { MarkUp } from './markup.js';
 import type { panelActions } from './panel-actions.js';
@@ -14,6 +15,8 @@ export interface CaptureOptions {
   exclude: Element;
   /** The pinned element's box, outlined on the picture. */
   outline: DOMRect | null;
+  /** Regions painted over before the picture leaves the browser, in the window's CSS pixels (see hidden-regions.ts). */
+  cover: readonly WindowBox[];
   /** Aborted when the capture has taken too long: it stops where it is. */
   signal: AbortSignal;
 }

@@ -4,8 +4,9 @@
 // freehand lines and short texts, and hides regions, by mouse, touch or keyboard, with undo
 // and redo. What is hidden is painted over in the image sent: its pixels never leave the
 // browser. The marks are kept in the image's own pixels, whatever size the dialog shows it at.
-import { encodedUnder } from '@svc/contract/image-encoding';
+import { encodedUnder, type WindowBox } from '@svc/contract/image-encoding';
 import { adoptStyles, h } from './dom.js';
+import { HIDDEN_FILL } from './hidden-regions.js';
 import type { Words } from './i18n.js';
 
 type Tool = 'box' | 'arrow' | 'pen' | 'text' | 'redact';
@@ -19,13 +20,18 @@ interface Mark {
 
 export interface MarkupOptions {
   image: Blob;
+  /** How wide the window the image shows was, in CSS pixels: the hidden regions are said in those. */
+  windowWidth: number;
   /** Where the dialog is shown: the widget's shadow root. */
   root: ShadowRoot;
   words: Words;
 }
 
-/** The marked-up image (encoded for upload), or null when the reviewer cancelled. */
-export type MarkUp = (options: MarkupOptions) => Promise<Blob | null>;
+/**
+ * The marked-up image (encoded for upload) and the regions hidden on it, in the window's CSS
+ * pixels (kept with the comment, see hidden-regions.ts); null when the reviewer cancelled.
+ */
+export type MarkUp = (options: MarkupOptions) => Promise<{ image: Blob; hidden: WindowBox[] } | null>;
 
 const TOOLS: Tool[] = ['box', 'arrow', 'pen', 'text', 'redact'];
 const COLOURS = { red: '#dc2626', yellow: '#facc15' } as const;
@@ -65,7 +71,7 @@ function drawMark(drawing: CanvasRenderingContext2D, mark: Mark, line: number) {
   ];
   if (mark.tool === 'redact') {
     // Opaque: the pixels under it are replaced, in what is shown and in what is sent.
-    drawing.fillStyle = '#111827';
+    drawing.fillStyle = HIDDEN_FILL;
     drawing.fillRect(x, y, w, hgt);
   } else if (mark.tool === 'box') drawing.strokeRect(x, y, w, hgt);
   else if (mark.tool === 'pen') {
@@ -107,7 +113,15 @@ function choices<T extends string>(options: [T, (Node | string)[] | string][], c
   return buttons;
 }
 
-const markUp: MarkUp = async ({ image, root, words }) => {
+/** A mark's box, within the picture: its extent, for a hidden region. */
+function boxOf(mark: Mark, width: number, height: number) {
+  const xs = mark.points.map((p) => Math.min(width, Math.max(0, p[0])));
+  const ys = mark.points.map((p) => Math.min(height, Math.max(0, p[1])));
+  const [x, y] = [Math.min(...xs), Math.min(...ys)];
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+const markUp: MarkUp = async ({ image, windowWidth, root, words }) => {
   const { t } = words;
   const bitmap = await createImageBitmap(image);
   const canvas = h('canvas', {
@@ -275,8 +289,18 @@ const markUp: MarkUp = async ({ image, root, words }) => {
   render(false);
   toolButtons[0]?.focus();
 
-  return new Promise<Blob | null>((resolve) => {
-    const close = (result: Blob | null) => {
+  /** The regions hidden, in the window's CSS pixels. */
+  const hidden = () => {
+    const k = windowWidth / canvas.width;
+    return marks
+      .filter((mark) => mark.tool === 'redact')
+      .map((mark) => boxOf(mark, canvas.width, canvas.height))
+      .filter((box) => box.width > 0 && box.height > 0)
+      .map((box) => ({ x: box.x * k, y: box.y * k, width: box.width * k, height: box.height * k }));
+  };
+
+  return new Promise<{ image: Blob; hidden: WindowBox[] } | null>((resolve) => {
+    const close = (result: { image: Blob; hidden: WindowBox[] } | null) => {
       dialog.remove();
       bitmap.close();
       focusedBefore?.focus();
@@ -288,7 +312,7 @@ const markUp: MarkUp = async ({ image, root, words }) => {
       else if (act === 'done') {
         current = null;
         render(false);
-        void encodedUnder(canvas, MAX_BYTES).then(close);
+        void encodedUnder(canvas, MAX_BYTES).then((marked) => close(marked && { image: marked, hidden: hidden() }));
       }
     });
     // Keys stay in the dialog: the panel's own (Escape closes it, Tab stays in it) do not apply here.

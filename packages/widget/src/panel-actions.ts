@@ -1,16 +1,17 @@
 // What the panel's views ask for (see views/actions.ts): each changes the state through the
 // store, whose announcements redraw the panel, then puts focus where the person expects it.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
-import { croppedAround } from '@svc/contract/image-encoding';
+import { croppedAround, type WindowBox } from '@svc/contract/image-encoding';
+import { coversNow, keptRegions } from './hidden-regions.js';
 import type { MarkUp } from './markup.js';
 import { maskedContext } from './mask.js';
 import { signInWithSso } from './sso-popup.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
-import { nowShown } from './views/before-after.js';
+import { isUncovered, nowShown, uncover } from './views/before-after.js';
 import { formError, formStatus, submit } from './views/form.js';
 import { forgetImages, imagesToSend, sendImages } from './views/image-attach.js';
-import { keepMarkedShot, markedShot } from './views/new-comment.js';
+import { keepMarkedShot, markedShot, type Taken } from './views/new-comment.js';
 
 /** What the actions need of the widget. */
 export interface PanelHost {
@@ -27,8 +28,8 @@ export interface PanelHost {
   speak(): Promise<void>;
   /** Signed out: polling stops, and the widget speaks as the page or browser says. */
   signedOut(): void;
-  /** A screenshot of the page as it is, `element` outlined. */
-  screenshot(element: Element | null): Promise<Blob>;
+  /** A screenshot of the page as it is, `element` outlined, `cover` painted over (see hidden-regions.ts). */
+  screenshot(element: Element | null, cover: readonly WindowBox[]): Promise<Blob>;
   /** The markup's chunk, loaded the first time. */
   chunk(name: '__svcMarkup'): Promise<MarkUp>;
   /** The element of the page comment `id` is pinned to, when it is found. */
@@ -44,6 +45,16 @@ const card = (id: string) => `[data-comment="${CSS.escape(id)}"]`;
 /** What a card says once the team's triage is done. */
 const TRIAGED = { archive: 'triage.archived', reopen: 'triage.reopened', claim: 'triage.claimed' } as const;
 const byId = (prefix: string, id: string) => `#${prefix}${CSS.escape(id)}`;
+
+/** The window as it is now, for a screenshot taken now: where `element` is in it, how far it is scrolled. */
+function windowNow(element: Element | null): Taken {
+  const r = element?.getBoundingClientRect();
+  return {
+    box: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
+    scroll: { x: scrollX, y: scrollY },
+    width: innerWidth,
+  };
+}
 
 export function panelActions(host: PanelHost): Actions {
   const { store, focus } = host;
@@ -62,16 +73,26 @@ export function panelActions(host: PanelHost): Actions {
     if (id) focus(byId(inside, id));
     else if (was) focus(byId(opener, was));
   };
+  /**
+   * A picture of the page for comment `id`, `element` outlined. Every picture of an existing
+   * comment is taken here: what its reviewer hid is painted over, unless its author chose to
+   * show it in this one (see hidden-regions.ts).
+   */
+  const pictureOf = (id: string, element: Element | null) => {
+    const c = store.comment(id);
+    const { box, scroll } = windowNow(element);
+    return host.screenshot(element, c && !isUncovered(c) ? coversNow(c.context, box, scroll) : []);
+  };
   const takeNow = async (id: string) => {
     const element = host.elementOf(id);
     if (!element) {
       // A comment about the whole page (on it): the window as it is now.
       const c = store.comment(id);
       const wholePage = c && !c.anchor && c.pageUrl === store.page();
-      return wholePage ? host.screenshot(null).catch(() => null) : null;
+      return wholePage ? pictureOf(id, null).catch(() => null) : null;
     }
     const box = element.getBoundingClientRect();
-    const shot = await host.screenshot(element).catch(() => null);
+    const shot = await pictureOf(id, element).catch(() => null);
     return shot && croppedAround(shot, box, innerWidth);
   };
   return {
@@ -184,20 +205,32 @@ export function panelActions(host: PanelHost): Actions {
       if (shot && store.comment(id)?.author.id === store.session.user?.id) void store.keepPicture(id, 'now', shot);
       return shot;
     },
+    uncover: (id, shown) => {
+      const c = store.comment(id);
+      if (!c) return;
+      uncover(c, shown);
+      view.set({});
+      focus(byId('svc-uncover-', id));
+    },
     setRejecting: (id) => askOnCard('rejecting', id, 'svc-note-', 'svc-not-fixed-'),
     sendComment: async (form, body, attach) => {
       const marked = markedShot.blob;
       const shoot = (element: Element | null) => {
         if (marked) return Promise.resolve(marked);
         formStatus(form, t('screenshot.sentTaking'));
-        return host.screenshot(element);
+        return host.screenshot(element, []);
       };
-      // Where the element is in the window, for the screenshot's crop on a card (before and after).
-      const pinned = view.draft?.element?.isConnected ? view.draft.element.getBoundingClientRect() : null;
-      const box = pinned && { x: pinned.x, y: pinned.y, width: pinned.width, height: pinned.height };
+      // Where the element is in the window when the screenshot is taken (marked up: was), for
+      // its crop on a card (before and after); and what was hidden on it, hidden again in every
+      // later picture of the comment (sent attached or not).
+      const taken = markedShot.taken ?? windowNow(view.draft?.element?.isConnected ? view.draft.element : null);
+      const hidden = markedShot.hidden.length
+        ? { hidden: { regions: keptRegions(markedShot.hidden), scroll: taken.scroll } }
+        : {};
+      const context = { ...(taken.box ? { pinnedBox: taken.box } : {}), ...hidden };
       const answer = await submitting(form, async () => {
         const answer = await store.createComment(
-          view.draft && box ? { ...view.draft, context: { pinnedBox: box } } : view.draft,
+          view.draft && { ...view.draft, context },
           body,
           attach ? shoot : null,
           maskedContext,
@@ -214,7 +247,7 @@ export function panelActions(host: PanelHost): Actions {
     },
     retryScreenshot: async (id) => {
       store.confirm(id, t('screenshot.taking'));
-      const attached = await store.attachScreenshot(id, () => host.screenshot(host.elementOf(id)));
+      const attached = await store.attachScreenshot(id, () => pictureOf(id, host.elementOf(id)));
       if (attached) store.confirm(id, t('screenshot.attached'));
       await store.loadComments();
       focus(attached ? card(id) : byId('svc-shoot-', id));
@@ -229,11 +262,12 @@ export function panelActions(host: PanelHost): Actions {
       if (!draft) return;
       const form = focus('#svc-markup')?.closest('form') ?? null;
       if (form) formStatus(form, t('markup.taking'));
-      // Marked again: the marks drawn before stay in the picture.
-      const image = await (markedShot.blob
-        ? Promise.resolve(markedShot.blob)
-        : host.screenshot(draft.element?.isConnected ? draft.element : null)
-      ).catch(() => null);
+      // Marked again: the marks drawn before stay in the picture, taken when it was.
+      const element = draft.element?.isConnected ? draft.element : null;
+      const taken = markedShot.taken ?? windowNow(element);
+      const image = await (markedShot.blob ? Promise.resolve(markedShot.blob) : host.screenshot(element, [])).catch(
+        () => null,
+      );
       form?.querySelector('.status')?.remove();
       if (!image) {
         if (form) formError(form, t('markup.failed'));
@@ -242,9 +276,9 @@ export function panelActions(host: PanelHost): Actions {
       const root = form?.getRootNode();
       if (!(root instanceof ShadowRoot)) return;
       const markUp = await host.chunk('__svcMarkup').catch(() => null);
-      const marked = await markUp?.({ image, root, words: store.i18n }).catch(() => null);
+      const marked = await markUp?.({ image, windowWidth: taken.width, root, words: store.i18n }).catch(() => null);
       if (marked) {
-        keepMarkedShot(marked);
+        keepMarkedShot({ blob: marked.image, taken, hidden: [...markedShot.hidden, ...marked.hidden] });
         view.set({});
       }
       focus('#svc-markup');

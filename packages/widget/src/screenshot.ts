@@ -1,7 +1,8 @@
 // The screenshot chunk: loaded by the widget (a second script) only when someone attaches a
 // screenshot, so the widget's first load stays small. It captures the visible viewport, the
 // widget itself left out, what the page masks blanked (see mask.ts), the pinned element
-// outlined, at most 1600 px wide, encoded under 300 KB.
+// outlined, the regions a reviewer hid on the comment painted over (see hidden-regions.ts),
+// at most 1600 px wide, encoded under 300 KB.
 //
 // Only what can be seen is cloned (see `planCapture`): on a page of ten thousand elements,
 // cloning each with its computed style would hold the main thread for seconds. The cloning
@@ -11,6 +12,7 @@
 import { encodedUnder } from '@svc/contract/image-encoding';
 import { createContext, destroyContext, domToCanvas } from 'modern-screenshot';
 import type { CaptureOptions } from './chunks.js';
+import { paintCovers } from './hidden-regions.js';
 import { isMasked } from './mask.js';
 
 const MAX_WIDTH = 1600;
@@ -317,7 +319,7 @@ function blankFrame(container: ParentNode): HTMLIFrameElement {
   return frame;
 }
 
-async function capture({ exclude, outline, signal }: CaptureOptions): Promise<Blob> {
+async function capture({ exclude, outline, cover, signal }: CaptureOptions): Promise<Blob> {
   const scale = Math.min(devicePixelRatio, MAX_WIDTH / innerWidth);
   const plan = await planCapture(exclude, signal);
   const context = await createContext(document.documentElement, {
@@ -339,15 +341,16 @@ async function capture({ exclude, outline, signal }: CaptureOptions): Promise<Bl
   try {
     const canvas = await domToCanvas(context);
     if (signal.aborted) throw new DOMException('The screenshot took too long.', 'TimeoutError');
+    const drawing = canvas.getContext('2d');
+    if (!drawing) throw new Error('The screenshot cannot be drawn on.');
     if (outline) {
-      const drawing = canvas.getContext('2d');
       const r = outline;
-      if (drawing) {
-        drawing.strokeStyle = '#f59e0b';
-        drawing.lineWidth = 3 * scale;
-        drawing.strokeRect((r.left - 3) * scale, (r.top - 3) * scale, (r.width + 6) * scale, (r.height + 6) * scale);
-      }
+      drawing.strokeStyle = '#f59e0b';
+      drawing.lineWidth = 3 * scale;
+      drawing.strokeRect((r.left - 3) * scale, (r.top - 3) * scale, (r.width + 6) * scale, (r.height + 6) * scale);
     }
+    // What was hidden stays hidden: over the outline too.
+    paintCovers(drawing, cover, scale);
     const blob = await encodedUnder(canvas, MAX_BYTES);
     if (!blob) throw new Error('The screenshot stays over 300 KB.');
     return blob;

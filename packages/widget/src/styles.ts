@@ -58,6 +58,8 @@ export const panelStyles = `
 .before-after figcaption{font-size:12px;color:var(--pf-muted);margin-top:2px}
 .before-after figure .gone{height:auto;min-height:120px;font-size:13px;overflow-wrap:anywhere}
 .gone p{margin:0 0 6px}
+.hidden-note{grid-column:1/-1;margin:0;font-size:12px;color:var(--pf-muted)}
+.hidden-note .link{white-space:normal;text-align:start}
 .gone .btn{white-space:normal;text-align:start}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .mentioning{position:relative}

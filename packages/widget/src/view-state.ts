@@ -12,8 +12,8 @@ export interface Draft {
   element: Element | null;
   anchor: Anchor | null;
   page: string;
-  /** Sent with the page's context (where the element is in the window). */
-  context?: Pick<CaptureContext, 'pinnedBox'>;
+  /** Sent with the page's context (where the element is in the window, what was hidden on its screenshot). */
+  context?: Pick<CaptureContext, 'pinnedBox' | 'hidden'>;
 }
 
 export class ViewState {

@@ -7,7 +7,7 @@ import { pickLocale } from '@svc/contract/i18n';
 import { Poller } from '@svc/contract/poller';
 import { takeAccessToken, takeParam } from './address.js';
 import type { Change } from './changes.js';
-import { loadChunk, loadLocale, takeScreenshot } from './chunks.js';
+import { type CaptureOptions, loadChunk, loadLocale, takeScreenshot } from './chunks.js';
 import type { WidgetConfig } from './config.js';
 import { wordsOf } from './i18n.js';
 import { watchNavigation } from './navigation.js';
@@ -80,7 +80,7 @@ export class Widget {
           this.poller.stop();
           void this.speak();
         },
-        screenshot: (element) => this.screenshot(element),
+        screenshot: (element, cover) => this.screenshot(element, cover),
         chunk: (name) => loadChunk(this.config, name),
         elementOf: (id) => this.pins.elementOf(id),
         flash: (element) => this.shell.flash(element),
@@ -162,10 +162,10 @@ export class Widget {
     if (this.shell.panelShown && view.tab === 'comments' && !view.draft) await this.store.refresh();
   }
 
-  /** A screenshot of the page as it is, the widget left out and `element` outlined. */
-  private screenshot(element: Element | null): Promise<Blob> {
+  /** A screenshot of the page as it is, the widget left out, `element` outlined and `cover` painted over. */
+  private screenshot(element: Element | null, cover: CaptureOptions['cover']): Promise<Blob> {
     const outline = element?.getBoundingClientRect() ?? null;
-    return takeScreenshot(this.config, { exclude: this.shell.host, outline });
+    return takeScreenshot(this.config, { exclude: this.shell.host, outline, cover });
   }
 
   open(tab?: Tab): void {

@@ -5,9 +5,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { call } from '../../server/test/helpers.js';
 import { fixedAndLive, newReviewer, type Stack, startStack } from './helpers.js';
+
+type Box = { x: number; y: number; width: number; height: number };
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -69,7 +71,61 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
       }, id),
     );
 
-  async function startComment(page: Page, body: string, pickSelector: string | null) {
+  /**
+   * How far the pixels of an image (its bytes) stray in `area` (3 px in from its edges, less
+   * `origin`: where a cropped picture starts in the window): at most a few where it is hidden.
+   */
+  const spreadIn = (page: Page, bytes: number[], area: Box, origin = { x: 0, y: 0 }) =>
+    page.evaluate(
+      async (bytes, area, origin) => {
+        const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]));
+        const canvas = document.createElement('canvas');
+        canvas.width = bitmap.width;
+        canvas.height = bitmap.height;
+        const drawing = canvas.getContext('2d') as CanvasRenderingContext2D;
+        drawing.drawImage(bitmap, 0, 0);
+        const data = drawing.getImageData(
+          area.x + 3 - origin.x,
+          area.y + 3 - origin.y,
+          area.width - 6,
+          area.height - 6,
+        ).data;
+        let widest = 0;
+        for (let c = 0; c < 3; c++) {
+          let [low, high] = [255, 0];
+          for (let i = c; i < data.length; i += 4) {
+            low = Math.min(low, data[i] ?? 0);
+            high = Math.max(high, data[i] ?? 0);
+          }
+          widest = Math.max(widest, high - low);
+        }
+        return widest;
+      },
+      bytes,
+      area,
+      origin,
+    );
+
+  /** Hides `hidden` (in the window's CSS pixels) on the markup's canvas, by mouse, and keeps it. */
+  async function hideOnMarkup(page: Page, hidden: Box) {
+    await click(page, '#svc-markup');
+    const canvas = await find(page, '.markup canvas');
+    const shown = (await canvas.boundingBox()) as Box;
+    const k = shown.width / (await canvas.evaluate((el) => (el as HTMLCanvasElement).width));
+    await click(page, '.markup button ::-p-text(Hide)');
+    await page.mouse.move(shown.x + (hidden.x - 6) * k, shown.y + (hidden.y - 6) * k);
+    await page.mouse.down();
+    await page.mouse.move(shown.x + (hidden.x + hidden.width + 6) * k, shown.y + (hidden.y + hidden.height + 6) * k, {
+      steps: 6,
+    });
+    await page.mouse.up();
+    await find(page, '.markup [role=status] ::-p-text(Hide added.)');
+    await click(page, '.markup .done');
+    await find(page, 'img.marked');
+  }
+
+  /** Writes `body` about the element `pickSelector` finds (clicked at `at` in it, else in its middle), or about the whole page. */
+  async function startComment(page: Page, body: string, pickSelector: string | null, at?: { x: number; y: number }) {
     // The panel stays open after a comment is sent: the launcher would close it.
     const shown = await page.evaluate(
       () =>
@@ -78,7 +134,7 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
     if (!shown) await click(page, '.launcher');
     await click(page, '[role=tab]:last-of-type');
     await click(page, '[data-new]');
-    if (pickSelector) await (await until(() => page.$(pickSelector))).click();
+    if (pickSelector) await (await until(() => page.$(pickSelector))).click(at ? { offset: at } : {});
     else await click(page, '.hint button');
     await (await find(page, '#svc-new-body')).type(body);
   }
@@ -112,28 +168,14 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
 
     // Mark up: a region hidden by mouse over the headline.
     await startComment(page, 'The headline names a customer', null);
-    await click(page, '#svc-markup');
-    const canvas = await find(page, '.markup canvas');
-    const shown = (await canvas.boundingBox()) as { x: number; y: number; width: number };
-    const imageWidth = await canvas.evaluate((el) => (el as HTMLCanvasElement).width);
-    const k = shown.width / imageWidth;
-    const headline = (await (await page.$('#headline'))?.boundingBox()) as { x: number; y: number; height: number };
+    const headline = (await (await page.$('#headline'))?.boundingBox()) as Box;
     const hidden = {
       x: Math.round(headline.x),
       y: Math.round(headline.y),
       width: 200,
       height: Math.round(headline.height),
     };
-    await click(page, '.markup button ::-p-text(Hide)');
-    await page.mouse.move(shown.x + (hidden.x - 6) * k, shown.y + (hidden.y - 6) * k);
-    await page.mouse.down();
-    await page.mouse.move(shown.x + (hidden.x + hidden.width + 6) * k, shown.y + (hidden.y + hidden.height + 6) * k, {
-      steps: 6,
-    });
-    await page.mouse.up();
-    await find(page, '.markup [role=status] ::-p-text(Hide added.)');
-    await click(page, '.markup .done');
-    await find(page, 'img.marked');
+    await hideOnMarkup(page, hidden);
     await send(page);
     const marked = await commentId(page, 'The headline names a customer');
     await until(async () => (await read(marked)).screenshot);
@@ -142,29 +184,7 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
       url: `/api/comments/${marked}/screenshot`,
       headers: { authorization: `Bearer ${reviewer.token}` },
     });
-    const spread = await page.evaluate(
-      async (bytes, area) => {
-        const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]));
-        const canvas = document.createElement('canvas');
-        canvas.width = bitmap.width;
-        canvas.height = bitmap.height;
-        const drawing = canvas.getContext('2d') as CanvasRenderingContext2D;
-        drawing.drawImage(bitmap, 0, 0);
-        const data = drawing.getImageData(area.x + 3, area.y + 3, area.width - 6, area.height - 6).data;
-        let widest = 0;
-        for (let c = 0; c < 3; c++) {
-          let [low, high] = [255, 0];
-          for (let i = c; i < data.length; i += 4) {
-            low = Math.min(low, data[i] ?? 0);
-            high = Math.max(high, data[i] ?? 0);
-          }
-          widest = Math.max(widest, high - low);
-        }
-        return widest;
-      },
-      [...stored.rawPayload],
-      hidden,
-    );
+    const spread = await spreadIn(page, [...stored.rawPayload], hidden);
     assert.ok(spread <= 12, `the hidden region is uniform in the stored file (spread ${spread})`);
 
     // Before and after: the fix of the picked comment waits for this reviewer's verdict.
@@ -176,6 +196,43 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
     );
     const verified = (await read(picked)).timeline.find((event: { kind: string }) => event.kind === 'verified');
     assert.equal(afterImage.eventId, verified.id);
+  });
+
+  test('what the reviewer hid stays hidden in the stored screenshot, the picture of now kept while the fix waits, and the verdict’s picture', async () => {
+    const reviewer = await newReviewer(stack, 'Helga Hidden');
+    const page = await open(reviewer.token);
+    const read = async (id: string) =>
+      (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
+    const bytesOf = async (url: string) => [
+      ...(await stack.api.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${reviewer.token}` } }))
+        .rawPayload,
+    ];
+    // The Team plan's card, picked by its padding; its title stands for a customer's name.
+    const planSelector = 'section.plans .plan:nth-of-type(2)';
+    await startComment(page, 'This card names a customer', planSelector, { x: 4, y: 4 });
+    const plan = (await page.$(planSelector)) as ElementHandle;
+    const title = (await (await plan.$('h2'))?.boundingBox()) as Box;
+    const hidden = { x: Math.round(title.x), y: Math.round(title.y), width: 120, height: Math.round(title.height) };
+    await hideOnMarkup(page, hidden);
+    await send(page);
+    const id = await commentId(page, 'This card names a customer');
+    await until(async () => (await read(id)).screenshot);
+    assert.ok((await spreadIn(page, await bytesOf(`/api/comments/${id}/screenshot`), hidden)) <= 12, 'the screenshot');
+
+    // Cropped around the card, 48 px of room.
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token: stack.admin.token, body: {} });
+    const box = (await plan.boundingBox()) as Box;
+    const crop = { x: Math.max(0, Math.floor(box.x - 48)), y: Math.max(0, Math.floor(box.y - 48)) };
+    const now = await until(async () =>
+      (await read(id)).images.find((image: { kind: string }) => image.kind === 'now'),
+    );
+    assert.ok((await spreadIn(page, await bytesOf(now.url), hidden, crop)) <= 12, 'the picture of now');
+    await showsBeforeAndNow(page, id);
+    await click(page, `[data-comment="${id}"] .btn.ok`);
+    const verdict = await until(async () =>
+      (await read(id)).images.find((image: { kind: string }) => image.kind === 'after'),
+    );
+    assert.ok((await spreadIn(page, await bytesOf(verdict.url), hidden, crop)) <= 12, 'the verdict’s picture');
   });
 
   test('a fix Live that reworded a button and removed an offer: the button found again, before and now, its picture of now kept; the offer said gone, with Point at it again', async () => {

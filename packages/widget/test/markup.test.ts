@@ -192,6 +192,106 @@ describe('marking up the screenshot, and before and after', () => {
     assert.ok((await region(page, bytes, { x: 420, y: 470, width: 120, height: 24 })).pixels.some(isRed), 'the text');
   });
 
+  test('what the reviewer hid stays hidden in every later picture of the comment: the stored screenshot, the picture of now kept while the fix waits, the verdict’s; shown in one only when its author uncovers it', async () => {
+    const reviewer = await newReviewer(stack, 'Hana Hidden');
+    const page = await openWidget(browser, stack, reviewer, contexts, { viewport: { width: 1100, height: 760 } });
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
+    await widget(page).locator('button', { hasText: 'New' }).click();
+    await widget(page).locator('.hint').waitFor();
+    // The Team plan's card, picked by its padding; its title stands for a customer's name.
+    const plan = page.locator('section.plans .plan:nth-of-type(2)');
+    await plan.click({ position: { x: 4, y: 4 } });
+    const form = widget(page).locator('form', { has: page.locator('#svc-new-body') });
+    await form.locator('#svc-new-body').fill('This card names a customer');
+    await form.locator('#svc-markup').click();
+    const dialog = widget(page).getByRole('dialog', { name: 'Mark up the screenshot' });
+    const canvas = dialog.locator('canvas');
+    await canvas.waitFor();
+    const shown = (await canvas.boundingBox()) as Box;
+    const k = shown.width / (await canvas.evaluate((el) => (el as HTMLCanvasElement).width));
+    const title = (await plan.locator('h2').boundingBox()) as Box;
+    const hidden = { x: Math.round(title.x), y: Math.round(title.y), width: 120, height: Math.round(title.height) };
+    await dialog.getByRole('button', { name: 'Hide' }).click();
+    await page.mouse.move(shown.x + (hidden.x - 4) * k, shown.y + (hidden.y - 4) * k);
+    await page.mouse.down();
+    await page.mouse.move(shown.x + (hidden.x + hidden.width + 4) * k, shown.y + (hidden.y + hidden.height + 4) * k, {
+      steps: 6,
+    });
+    await page.mouse.up();
+    await dialog.getByRole('status').filter({ hasText: 'Hide added.' }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await form.locator('img.marked').waitFor();
+    await form.locator('button[type=submit]', { hasText: 'Send' }).click();
+    const card = widget(page).locator('[data-comment]', { hasText: 'names a customer' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-comment')) ?? '';
+    const read = async () => (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
+    const bytesOf = async (url: string) => [
+      ...(await stack.api.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${reviewer.token}` } }))
+        .rawPayload,
+    ];
+    /** The spread of the title's pixels in a picture of the window cropped at `origin`: uniform where hidden. */
+    const spreadIn = async (bytes: number[], origin = { x: 0, y: 0 }) =>
+      spread(
+        (
+          await region(page, bytes, {
+            x: hidden.x + 3 - origin.x,
+            y: hidden.y + 3 - origin.y,
+            width: hidden.width - 6,
+            height: hidden.height - 6,
+          })
+        ).pixels,
+      );
+    for (let i = 0; i < 300 && !(await read()).screenshot; i++) await page.waitForTimeout(100);
+    assert.ok((await spreadIn(await bytesOf(`/api/comments/${id}/screenshot`))) <= 12, 'hidden in the screenshot');
+
+    // The fix waits for the author's verdict: the card's picture of now, cropped around the
+    // card (48 px of room), is kept on the server; the title is painted over in it.
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, {
+      token: stack.admin.token,
+      body: { commitSha: 'abc1234' },
+    });
+    const box = (await plan.boundingBox()) as Box;
+    const crop = { x: Math.max(0, Math.floor(box.x - 48)), y: Math.max(0, Math.floor(box.y - 48)) };
+    const keptNow = async (other?: string) => {
+      for (let i = 0; i < 300; i++) {
+        const now = (await read()).images.find((image: { kind: string; id: string }) => image.kind === 'now');
+        if (now && now.id !== other) return now as { id: string; url: string };
+        await page.waitForTimeout(100);
+      }
+      throw new Error('no picture of now kept');
+    };
+    const now = await keptNow();
+    assert.ok((await spreadIn(await bytesOf(now.url), crop)) <= 12, 'hidden in the picture of now');
+    const compare = card.getByRole('group', { name: 'Before and now' });
+    await compare.locator('figure', { hasText: 'Now' }).locator('img[src^="blob:"]').waitFor();
+    const note = compare.locator('.hidden-note');
+    assert.match((await note.textContent()) ?? '', /What you hid on your screenshot stays hidden here/);
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'the card saying what stays hidden');
+    await note.scrollIntoViewIfNeeded();
+    await screenshot(page, 'hidden-stays-hidden');
+
+    // Shown, knowingly: this picture is taken again without the cover, and kept so.
+    await note.getByRole('button', { name: 'Show it in this picture (your team will see it)' }).click();
+    const uncovered = await keptNow(now.id);
+    assert.ok((await spreadIn(await bytesOf(uncovered.url), crop)) > 100, 'the title is there once uncovered');
+    await note.filter({ hasText: 'is shown in this picture' }).waitFor();
+    // And hidden again: taken again with it, and kept so.
+    await note.getByRole('button', { name: 'Hide it again' }).click();
+    const coveredAgain = await keptNow(uncovered.id);
+    assert.ok((await spreadIn(await bytesOf(coveredAgain.url), crop)) <= 12, 'hidden again');
+
+    await card.locator('button', { hasText: 'Verified' }).click();
+    let verdict: { url: string } | undefined;
+    for (let i = 0; i < 300 && !verdict; i++) {
+      verdict = (await read()).images.find((image: { kind: string }) => image.kind === 'after');
+      if (!verdict) await page.waitForTimeout(100);
+    }
+    assert.ok(verdict, 'the verdict’s picture is kept');
+    assert.ok((await spreadIn(await bytesOf(verdict.url), crop)) <= 12, 'hidden in the verdict’s picture');
+  });
+
   test('on a 390 px phone the dialog fits, its tools wrap, and Escape on the canvas closes it with nothing kept', async () => {
     const reviewer = await newReviewer(stack, 'Pia Phone');
     const page = await openWidget(browser, stack, reviewer, contexts, { viewport: { width: 390, height: 844 } });

@@ -11,6 +11,8 @@ import { Builder, By, type WebDriver, type WebElement } from 'selenium-webdriver
 import { call } from '../../server/test/helpers.js';
 import { fixedAndLive, newReviewer, type Stack, startStack } from './helpers.js';
 
+type Box = { x: number; y: number; width: number; height: number };
+
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = process.env.WEBKIT_BROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 const missing = [DRIVER, MINIBROWSER, '/usr/bin/xvfb-run'].find((file) => !fs.existsSync(file));
@@ -80,7 +82,66 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
       ),
     );
 
-  async function startComment(body: string, pick: string | null) {
+  /**
+   * How far the pixels of an image (its bytes) stray in `area` (3 px in from its edges, less
+   * `origin`: where a cropped picture starts in the window): at most a few where it is hidden.
+   */
+  const spreadIn = (bytes: number[], area: Box, origin = { x: 0, y: 0 }) =>
+    inPage<number>(
+      `const [bytes, area, origin] = arguments;
+       return createImageBitmap(new Blob([new Uint8Array(bytes)])).then((bitmap) => {
+         const canvas = document.createElement('canvas');
+         canvas.width = bitmap.width;
+         canvas.height = bitmap.height;
+         const drawing = canvas.getContext('2d');
+         drawing.drawImage(bitmap, 0, 0);
+         const data = drawing.getImageData(area.x + 3 - origin.x, area.y + 3 - origin.y, area.width - 6, area.height - 6).data;
+         let widest = 0;
+         for (let c = 0; c < 3; c++) {
+           let low = 255, high = 0;
+           for (let i = c; i < data.length; i += 4) { low = Math.min(low, data[i]); high = Math.max(high, data[i]); }
+           widest = Math.max(widest, high - low);
+         }
+         return widest;
+       });`,
+      bytes,
+      area,
+      origin,
+    );
+
+  /** Hides `hidden` (in the window's CSS pixels) on the markup's canvas, by mouse, and keeps it. */
+  async function hideOnMarkup(hidden: Box) {
+    await click('#svc-markup');
+    const canvas = await find('.markup canvas');
+    const shown = await canvas.getRect();
+    const imageWidth = await inPage<number>(
+      "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.markup canvas').width",
+    );
+    const k = shown.width / imageWidth;
+    for (const button of await (await find('.markup .bar')).findElements(By.css('button'))) {
+      if ((await button.getText()) === 'Hide') await button.click();
+    }
+    const at = (x: number, y: number) => ({ x: Math.round(shown.x + x * k), y: Math.round(shown.y + y * k) });
+    await browser
+      .actions()
+      .move(at(hidden.x - 6, hidden.y - 6))
+      .press()
+      .move({ ...at(hidden.x + hidden.width / 2, hidden.y + hidden.height / 2), duration: 50 })
+      .move({ ...at(hidden.x + hidden.width + 6, hidden.y + hidden.height + 6), duration: 50 })
+      .release()
+      .perform();
+    // Read as text, not as shown: the live region is for screen readers, clipped to nothing on screen.
+    await until(() =>
+      inPage<boolean>(
+        "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.markup [role=status]').textContent === 'Hide added.'",
+      ),
+    );
+    await click('.markup .done');
+    await find('img.marked');
+  }
+
+  /** Writes `body` about the element `pick` finds (clicked at `at` in it, else in its middle), or about the whole page. */
+  async function startComment(body: string, pick: string | null, at?: { x: number; y: number }) {
     const shown = await inPage<boolean>(
       "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.panel').hidden === false",
     );
@@ -88,7 +149,14 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
     await click('[role=tab]:last-of-type');
     await click('[data-new]');
     await find('.hint');
-    if (pick) await (await browser.findElement(By.css(pick))).click();
+    if (pick && at) {
+      const { x, y } = await (await browser.findElement(By.css(pick))).getRect();
+      await browser
+        .actions()
+        .move({ x: Math.round(x + at.x), y: Math.round(y + at.y) })
+        .click()
+        .perform();
+    } else if (pick) await (await browser.findElement(By.css(pick))).click();
     else await click('.hint button');
     await (await find('#svc-new-body')).sendKeys(body);
   }
@@ -125,13 +193,6 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
     assert.equal(sent.screenshot.contentType, 'image/png');
 
     await startComment('The headline names a customer', null);
-    await click('#svc-markup');
-    const canvas = await find('.markup canvas');
-    const shown = await canvas.getRect();
-    const imageWidth = await inPage<number>(
-      "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.markup canvas').width",
-    );
-    const k = shown.width / imageWidth;
     const headline = await (await browser.findElement(By.css('#headline'))).getRect();
     const hidden = {
       x: Math.round(headline.x),
@@ -139,26 +200,7 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
       width: 200,
       height: Math.round(headline.height),
     };
-    for (const button of await (await find('.markup .bar')).findElements(By.css('button'))) {
-      if ((await button.getText()) === 'Hide') await button.click();
-    }
-    const at = (x: number, y: number) => ({ x: Math.round(shown.x + x * k), y: Math.round(shown.y + y * k) });
-    await browser
-      .actions()
-      .move(at(hidden.x - 6, hidden.y - 6))
-      .press()
-      .move({ ...at(hidden.x + hidden.width / 2, hidden.y + hidden.height / 2), duration: 50 })
-      .move({ ...at(hidden.x + hidden.width + 6, hidden.y + hidden.height + 6), duration: 50 })
-      .release()
-      .perform();
-    // Read as text, not as shown: the live region is for screen readers, clipped to nothing on screen.
-    await until(() =>
-      inPage<boolean>(
-        "return document.querySelector('[data-svc-widget]').shadowRoot.querySelector('.markup [role=status]').textContent === 'Hide added.'",
-      ),
-    );
-    await click('.markup .done');
-    await find('img.marked');
+    await hideOnMarkup(hidden);
     await click('form button[type=submit].primary');
     const marked = await commentId('The headline names a customer');
     await until(async () => (await read(marked)).screenshot);
@@ -167,26 +209,7 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
       url: `/api/comments/${marked}/screenshot`,
       headers: { authorization: `Bearer ${reviewer.token}` },
     });
-    const spread = await inPage<number>(
-      `const [bytes, area] = arguments;
-       return createImageBitmap(new Blob([new Uint8Array(bytes)])).then((bitmap) => {
-         const canvas = document.createElement('canvas');
-         canvas.width = bitmap.width;
-         canvas.height = bitmap.height;
-         const drawing = canvas.getContext('2d');
-         drawing.drawImage(bitmap, 0, 0);
-         const data = drawing.getImageData(area.x + 3, area.y + 3, area.width - 6, area.height - 6).data;
-         let widest = 0;
-         for (let c = 0; c < 3; c++) {
-           let low = 255, high = 0;
-           for (let i = c; i < data.length; i += 4) { low = Math.min(low, data[i]); high = Math.max(high, data[i]); }
-           widest = Math.max(widest, high - low);
-         }
-         return widest;
-       });`,
-      [...stored.rawPayload],
-      hidden,
-    );
+    const spread = await spreadIn([...stored.rawPayload], hidden);
     assert.ok(spread <= 16, `the hidden region is uniform in the stored file (spread ${spread})`);
 
     await call(stack.api.app, 'POST', `/api/comments/${picked}/apply`, { token: stack.admin.token, body: {} });
@@ -197,6 +220,48 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
     );
     const verified = (await read(picked)).timeline.find((event: { kind: string }) => event.kind === 'verified');
     assert.equal(afterImage.eventId, verified.id);
+  });
+
+  test('what the reviewer hid stays hidden in the stored screenshot, the picture of now kept while the fix waits, and the verdict’s picture', async () => {
+    const reviewer = await newReviewer(stack, 'Hedda Hidden');
+    const read = async (id: string) =>
+      (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
+    const bytesOf = async (url: string) => [
+      ...(await stack.api.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${reviewer.token}` } }))
+        .rawPayload,
+    ];
+    await browser.get(stack.pageUrl());
+    await inPage('localStorage.setItem(arguments[0], arguments[1])', `svc:token:${stack.apiBase}`, reviewer.token);
+    await browser.navigate().refresh();
+    await find('.launcher');
+    // The Team plan's card, picked by its padding; its title stands for a customer's name.
+    const plan = 'section.plans .plan:nth-of-type(2)';
+    await startComment('This card names a customer', plan, { x: 4, y: 4 });
+    const title = await (await browser.findElement(By.css(`${plan} h2`))).getRect();
+    const hidden = { x: Math.round(title.x), y: Math.round(title.y), width: 120, height: Math.round(title.height) };
+    await hideOnMarkup(hidden);
+    await click('form button[type=submit].primary');
+    const id = await commentId('This card names a customer');
+    await until(async () => (await read(id)).screenshot);
+    const screenshot = await spreadIn(await bytesOf(`/api/comments/${id}/screenshot`), hidden);
+    assert.ok(screenshot <= 16, `the screenshot (spread ${screenshot})`);
+
+    // Cropped around the card, 48 px of room.
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token: stack.admin.token, body: {} });
+    const box = await (await browser.findElement(By.css(plan))).getRect();
+    const crop = { x: Math.max(0, Math.floor(box.x - 48)), y: Math.max(0, Math.floor(box.y - 48)) };
+    const now = await until(async () =>
+      (await read(id)).images.find((image: { kind: string }) => image.kind === 'now'),
+    );
+    const inNow = await spreadIn(await bytesOf(now.url), hidden, crop);
+    assert.ok(inNow <= 16, `the picture of now (spread ${inNow})`);
+    await showsBeforeAndNow(id);
+    await click(`[data-comment="${id}"] .btn.ok`);
+    const verdict = await until(async () =>
+      (await read(id)).images.find((image: { kind: string }) => image.kind === 'after'),
+    );
+    const inVerdict = await spreadIn(await bytesOf(verdict.url), hidden, crop);
+    assert.ok(inVerdict <= 16, `the verdict’s picture (spread ${inVerdict})`);
   });
 
   test('a fix Live that reworded a button and removed an offer: the button found again, before and now, its picture of now kept (PNG); the offer said gone, with Point at it again', async () => {

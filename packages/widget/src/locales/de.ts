@@ -182,6 +182,12 @@ export const messages: WidgetTranslation = {
     'Der Teil der Seite, auf den Sie gezeigt haben, ist nicht mehr da – die Korrektur hat ihn vielleicht geändert oder entfernt.',
   'verify.pointAgain': 'Erneut darauf zeigen',
   'verify.noNow': 'Das Bild davon, wie es jetzt aussieht, konnte nicht aufgenommen werden.',
+  'verify.hiddenStay':
+    'Was Sie auf Ihrem Screenshot verborgen haben, bleibt hier verborgen, auch im Bild, das mit Ihrer Antwort gespeichert wird.',
+  'verify.uncover': 'In diesem Bild zeigen (Ihr Team sieht es dann)',
+  'verify.hiddenShown':
+    'Was Sie auf Ihrem Screenshot verborgen haben, ist in diesem Bild zu sehen, und Ihr Team sieht es.',
+  'verify.hideAgain': 'Wieder verbergen',
   'verify.question': 'Ist es behoben?',
   'verify.verified': 'Bestätigt',
   'verify.notFixed': 'Nicht behoben',

@@ -180,6 +180,11 @@ export const messages: WidgetTranslation = {
   'verify.gone': 'La parte de la página que señalaste ya no está — puede que la corrección la haya cambiado o quitado.',
   'verify.pointAgain': 'Señalarla de nuevo',
   'verify.noNow': 'No se pudo tomar la imagen de cómo está ahora.',
+  'verify.hiddenStay':
+    'Lo que ocultaste en tu captura sigue oculto aquí y en la imagen que se guarda con tu respuesta.',
+  'verify.uncover': 'Mostrarlo en esta imagen (tu equipo lo verá)',
+  'verify.hiddenShown': 'Lo que ocultaste en tu captura se ve en esta imagen, y tu equipo lo verá.',
+  'verify.hideAgain': 'Ocultarlo de nuevo',
   'verify.question': '¿Está corregido?',
   'verify.verified': 'Verificado',
   'verify.notFixed': 'No corregido',

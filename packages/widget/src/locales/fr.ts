@@ -181,6 +181,12 @@ export const messages: WidgetTranslation = {
     'La partie de la page que vous aviez désignée n’est plus là — le correctif l’a peut-être modifiée ou retirée.',
   'verify.pointAgain': 'La désigner à nouveau',
   'verify.noNow': 'L’image de son état actuel n’a pas pu être prise.',
+  'verify.hiddenStay':
+    'Ce que vous avez masqué sur votre capture reste masqué ici, et dans l’image gardée avec votre réponse.',
+  'verify.uncover': 'L’afficher dans cette image (votre équipe le verra)',
+  'verify.hiddenShown':
+    'Ce que vous avez masqué sur votre capture est visible dans cette image, et votre équipe le verra.',
+  'verify.hideAgain': 'Le masquer à nouveau',
   'verify.question': 'Est-ce corrigé ?',
   'verify.verified': 'Vérifié',
   'verify.notFixed': 'Pas corrigé',

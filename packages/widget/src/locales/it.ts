@@ -180,6 +180,11 @@ export const messages: WidgetTranslation = {
     'La parte della pagina che avevi indicato non c’è più — la correzione potrebbe averla cambiata o rimossa.',
   'verify.pointAgain': 'Indicala di nuovo',
   'verify.noNow': 'Non è stato possibile scattare l’immagine di com’è ora.',
+  'verify.hiddenStay':
+    'Ciò che hai nascosto nello screenshot resta nascosto qui e nell’immagine salvata con la tua risposta.',
+  'verify.uncover': 'Mostralo in questa immagine (il tuo team lo vedrà)',
+  'verify.hiddenShown': 'Ciò che hai nascosto nello screenshot è visibile in questa immagine, e il tuo team lo vedrà.',
+  'verify.hideAgain': 'Nascondilo di nuovo',
   'verify.question': 'È risolto?',
   'verify.verified': 'Verificato',
   'verify.notFixed': 'Non risolto',

@@ -180,6 +180,11 @@ export const messages: WidgetTranslation = {
     'Het deel van de pagina dat u aanwees is er niet meer — de oplossing heeft het misschien veranderd of verwijderd.',
   'verify.pointAgain': 'Opnieuw aanwijzen',
   'verify.noNow': 'De afbeelding van hoe het er nu uitziet kon niet worden gemaakt.',
+  'verify.hiddenStay':
+    'Wat u op uw schermafbeelding verborg, blijft hier verborgen, ook in de afbeelding die bij uw antwoord wordt bewaard.',
+  'verify.uncover': 'In deze afbeelding tonen (uw team ziet het dan)',
+  'verify.hiddenShown': 'Wat u op uw schermafbeelding verborg, is in deze afbeelding te zien, en uw team ziet het.',
+  'verify.hideAgain': 'Weer verbergen',
   'verify.question': 'Is het opgelost?',
   'verify.verified': 'Geverifieerd',
   'verify.notFixed': 'Niet opgelost',

@@ -179,6 +179,11 @@ export const messages: WidgetTranslation = {
   'verify.gone': 'A parte da página que você apontou não está mais aqui — a correção pode tê-la alterado ou removido.',
   'verify.pointAgain': 'Apontar de novo',
   'verify.noNow': 'Não foi possível tirar a imagem de como está agora.',
+  'verify.hiddenStay':
+    'O que você ocultou na sua captura continua oculto aqui e na imagem guardada com a sua resposta.',
+  'verify.uncover': 'Mostrar nesta imagem (sua equipe vai ver)',
+  'verify.hiddenShown': 'O que você ocultou na sua captura aparece nesta imagem, e sua equipe vai ver.',
+  'verify.hideAgain': 'Ocultar de novo',
   'verify.question': 'Está corrigido?',
   'verify.verified': 'Verificado',
   'verify.notFixed': 'Não corrigido',

@@ -34,6 +34,8 @@ export interface Actions {
   verify(form: HTMLFormElement | null, id: string, body: { ok: boolean; note?: string }): void;
   /** The comment's element as it is now on this page, cropped from a screenshot (its author's kept on the server); null when it is not here. */
   pictureNow(id: string): Promise<Blob | null>;
+  /** Shows (true) or hides again what the author hid on their screenshot, in comment `id`'s picture of now and its verdict's. */
+  uncover(id: string, shown: boolean): void;
   setRejecting(id: string | null): void;
   sendComment(form: HTMLFormElement, body: string, attachScreenshot: boolean): void;
   /** Takes the screenshot now and opens the markup on it (again: on the one marked up). */

@@ -8,7 +8,9 @@ import type { Actions } from './actions.js';
 // cropped around the pinned element, marks and all) beside the element as it is now on this
 // page, so that the verdict is given looking at both. The picture of now is kept and sent with
 // the verdict (see panel-actions' verify); the author's is also kept on the server while the
-// fix waits, so that the team sees what its author sees.
+// fix waits, so that the team sees what its author sees. What they hid on their screenshot is
+// painted over in it too (see hidden-regions.ts), and the card says so, with a way to show it
+// in this picture, and to hide it again.
 
 /** Object URLs of the pictures shown, by comment, commit and side: made once each. */
 const pictures = new Map<string, Promise<{ blob: Blob; url: string } | null>>();
@@ -27,9 +29,26 @@ const picture = (key: string, make: () => Promise<Blob | null>) => {
 /** The picture of now is of one element at one fix: a new commit or a moved pin makes another. */
 const nowKey = (c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>) => `now:${c.id}:${c.commitSha}:${c.repinned?.at}`;
 
+/** The pictures of now in which their author chose to show what they had hidden (by `nowKey`): those alone. */
+const uncovered = new Set<string>();
+
+/** Whether the author chose to show what they hid in comment `c`'s picture of now (and its verdict's). */
+export const isUncovered = (c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>) => uncovered.has(nowKey(c));
+
+/** The picture of now as it is shown: what was hidden in it covered, or not. */
+const nowPictureKey = (c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>) =>
+  `${nowKey(c)}:${isUncovered(c) ? 'uncovered' : 'covered'}`;
+
+/** Shows (or hides again) what the author hid, in `c`'s picture of now: taken again so, and kept so. */
+export function uncover(c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>, shown: boolean): void {
+  if (shown) uncovered.add(nowKey(c));
+  else uncovered.delete(nowKey(c));
+  pictures.delete(nowPictureKey(c));
+}
+
 /** The picture of now the card showed, to send with the verdict; null when there is none. */
 export async function nowShown(c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>): Promise<Blob | null> {
-  return (await pictures.get(nowKey(c)))?.blob ?? null;
+  return (await pictures.get(nowPictureKey(c)))?.blob ?? null;
 }
 
 /** A fix that waits for this person's verdict: applied (Live or not: Live is applied and deployed), not yet verified. */
@@ -52,7 +71,24 @@ async function before(store: Store, c: Comment): Promise<Blob | null> {
  * The element now, taken once the pin is found: once per comment, commit and pin in a page
  * visit (so the author's is kept on the server once, see `pictureNow`).
  */
-const now = (actions: Actions, c: Comment) => picture(nowKey(c), () => actions.pictureNow(c.id));
+const now = (actions: Actions, c: Comment) => picture(nowPictureKey(c), () => actions.pictureNow(c.id));
+
+/** Under a picture of now taken with hidden regions: that they stay hidden, or that they are shown, and the button that changes it. */
+function hiddenNote(store: Store, actions: Actions, c: Comment): Node {
+  const { t } = store.i18n;
+  const shown = isUncovered(c);
+  return h(
+    'p',
+    { class: 'hidden-note' },
+    t(shown ? 'verify.hiddenShown' : 'verify.hiddenStay'),
+    ' ',
+    h(
+      'button',
+      { class: 'link', type: 'button', id: `svc-uncover-${c.id}`, onClick: () => actions.uncover(c.id, !shown) },
+      t(shown ? 'verify.hideAgain' : 'verify.uncover'),
+    ),
+  );
+}
 
 /** What stands for the picture of now when there is none to take: why, in the reader's words. */
 function nowUntaken(store: Store, actions: Actions, c: Comment): Node | null {
@@ -104,5 +140,6 @@ export function beforeAfter(store: Store, actions: Actions, c: Comment): Node | 
     untaken
       ? h('figure', null, untaken, h('figcaption', null, t('verify.now')))
       : side(t('verify.now'), now(actions, c), t('verify.noNow')),
+    c.context?.hidden && !untaken ? hiddenNote(store, actions, c) : null,
   );
 }

@@ -1,3 +1,4 @@
+import type { WindowBox } from '@svc/contract/image-encoding';
 import { COMMENT_BODY_MAX } from '@svc/contract/rules';
 import { h } from '../dom.js';
 import type { Store } from '../store.js';
@@ -7,14 +8,29 @@ import { formError } from './form.js';
 import { imageAttacher } from './image-attach.js';
 import { mentionField, mentioningText } from './mention-field.js';
 
-/** The screenshot as the reviewer marked it up: sent instead of a new one. */
-export const markedShot: { blob: Blob | null; url: string } = { blob: null, url: '' };
+/** The window when a screenshot was taken: where the element was in it, how far it was scrolled. */
+export interface Taken {
+  box: WindowBox | null;
+  scroll: { x: number; y: number };
+  width: number;
+}
+
+/**
+ * The screenshot as the reviewer marked it up: sent instead of a new one, with when it was
+ * taken and the regions hidden on it (in the window's CSS pixels then), kept with the comment.
+ */
+export const markedShot: { blob: Blob | null; url: string; taken: Taken | null; hidden: WindowBox[] } = {
+  blob: null,
+  url: '',
+  taken: null,
+  hidden: [],
+};
 
 /** Keeps the marked-up screenshot for the draft (null: none any more). */
-export function keepMarkedShot(blob: Blob | null): void {
+export function keepMarkedShot(shot: { blob: Blob; taken: Taken; hidden: WindowBox[] } | null): void {
   if (markedShot.url) URL.revokeObjectURL(markedShot.url);
-  markedShot.blob = blob;
-  markedShot.url = blob ? URL.createObjectURL(blob) : '';
+  Object.assign(markedShot, shot ?? { blob: null, taken: null, hidden: [] });
+  markedShot.url = shot ? URL.createObjectURL(shot.blob) : '';
 }
 
 /** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
