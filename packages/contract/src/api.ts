@@ -40,6 +40,7 @@ import {
   EndedSessions,
   ExportQuery,
   FindCommentsQuery,
+  FollowingBody,
   IdParams,
   ImageQuery,
   Insights,
@@ -67,6 +68,8 @@ import {
   PendingDeployQuery,
   PriorityBody,
   Project,
+  ProjectFollowing,
+  ProjectFollowings,
   ProjectKeyParams,
   PutSsoBody,
   QuickAccessAccount,
@@ -471,6 +474,13 @@ export const api = {
   'DELETE /api/projects/{key}': endpoint({
     params: ProjectKeyParams,
     answers: { 204: Type.Null() },
+    problems: [403, 404],
+  }),
+  'GET /api/me/following': endpoint({ answers: { 200: ProjectFollowings }, problems: [403] }),
+  'PUT /api/projects/{key}/following': endpoint({
+    params: ProjectKeyParams,
+    body: FollowingBody,
+    answers: { 200: ProjectFollowing },
     problems: [403, 404],
   }),
   'GET /api/projects/{key}/refused-origins': endpoint({

@@ -233,6 +233,9 @@ export const FindCommentsQuery = Type.Object({
   priority: Type.Optional(Priority),
   label: Type.Optional(LabelFilter),
   mentions: Type.Optional(MentionsFilter),
+  followed: Type.Optional(
+    Type.Literal('me', { description: 'me: comments of the projects you follow (see PUT /api/projects/{key}/following)' }),
+  ),
   pageUrl: Type.Optional(Line({ maxLength: 2000, description: 'Origin and path of the page, as comments store it' })),
   q: Type.Optional(
     Line({

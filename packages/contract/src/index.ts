@@ -7,6 +7,7 @@ export * from './commit-url.js';
 export * from './common.js';
 export * from './context.js';
 export * from './errors.js';
+export * from './following.js';
 export * from './insights.js';
 export * from './mentions.js';
 export * from './notifications.js';

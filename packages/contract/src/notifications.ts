@@ -7,6 +7,7 @@ export const NotificationType = Type.Union([
   Type.Literal('ReplyAdded'),
   Type.Literal('CommentAssigned'),
   Type.Literal('CommentMentioned'),
+  Type.Literal('CommentCreated'),
 ]);
 
 export const Notification = Type.Object({
@@ -19,6 +20,13 @@ export const Notification = Type.Object({
   comment: Type.Object({ id: Type.String(), projectKey: Type.String(), pageUrl: Type.String() }),
   commitSha: Type.Optional(Nullable(Type.String({ description: 'CommentApplied only' }))),
   commitUrl: Type.Optional(Nullable(Type.String({ description: 'CommentApplied only' }))),
+  commentCount: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description:
+        'CommentCreated only: how many new comments of the project it stands for (they gather in one while it is unread); `comment` is the newest',
+    }),
+  ),
 });
 export type Notification = Static<typeof Notification>;
 

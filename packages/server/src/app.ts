@@ -19,6 +19,7 @@ import { commentRoutes } from './modules/comments/routes.js';
 import { consoleRoutes } from './modules/console/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { exportRoutes } from './modules/export/routes.js';
+import { followingRoutes } from './modules/following/routes.js';
 import { insightsRoutes } from './modules/insights/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
 import { labelRoutes } from './modules/labels/routes.js';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     invitationRoutes,
     apiKeyRoutes,
     projectRoutes,
+    followingRoutes,
     commentRoutes,
     verificationRoutes,
     buildRoutes,

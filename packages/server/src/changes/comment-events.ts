@@ -40,6 +40,16 @@ export type CommentEvent =
       excerpt: string;
     }
   | {
+      type: 'CommentCreated';
+      workspaceId: string;
+      commentId: string;
+      projectId: string;
+      actorId: string;
+      /** Who its text mentions: they hear of it once, as a mention. */
+      mentionedIds: string[];
+      excerpt: string;
+    }
+  | {
       type: 'CommentDeleted';
       workspaceId: string;
       commentId: string;

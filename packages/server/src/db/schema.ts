@@ -331,7 +331,8 @@ export type NotificationType =
   | 'CommentReopened'
   | 'ReplyAdded'
   | 'CommentAssigned'
-  | 'CommentMentioned';
+  | 'CommentMentioned'
+  | 'CommentCreated';
 
 export interface NotificationTable {
   id: string;
@@ -343,8 +344,21 @@ export interface NotificationTable {
   excerpt: string;
   commit_sha: string | null;
   commit_url: string | null;
+  /** A CommentCreated's project: its new comments gather in this one while it is unread (`comment_id` the newest). */
+  grouped_project_id: string | null;
+  /** How many new comments it stands for: 1 but for a CommentCreated that gathered more. */
+  comment_count: Generated<number>;
   read_at: Timestamp | null;
   created_at: Timestamp;
+}
+
+/** A person's choice to follow a project (1) or to leave it (0); without one, the defaults of `following/` hold. */
+export interface ProjectFollowerTable {
+  project_id: string;
+  user_id: string;
+  workspace_id: string;
+  following: number;
+  chosen_at: Timestamp;
 }
 
 export interface BuildTable {
@@ -405,6 +419,7 @@ export interface Tables {
   labels: LabelTable;
   comment_labels: CommentLabelTable;
   comment_mentions: CommentMentionTable;
+  project_followers: ProjectFollowerTable;
   images: ImageTable;
   replies: ReplyTable;
   comment_events: CommentEventTable;

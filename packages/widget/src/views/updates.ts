@@ -11,6 +11,7 @@ const TYPE_LABELS: Record<Notification['type'], MessageId> = {
   ReplyAdded: 'updates.ReplyAdded',
   CommentAssigned: 'updates.CommentAssigned',
   CommentMentioned: 'updates.CommentMentioned',
+  CommentCreated: 'updates.CommentCreated',
 };
 
 export function updatesView(store: Store, actions: Actions): Node {
@@ -35,7 +36,7 @@ export function updatesView(store: Store, actions: Actions): Node {
           h(
             'span',
             { class: 'row' },
-            h('span', { class: 'type' }, TYPE_LABELS[n.type] ? t(TYPE_LABELS[n.type]) : n.type),
+            h('span', { class: 'type' }, TYPE_LABELS[n.type] ? t(TYPE_LABELS[n.type], { count: n.commentCount ?? 1 }) : n.type),
             n.actor ? h('span', { class: 'muted' }, t('updates.by', { name: n.actor.name })) : null,
             h('span', { class: 'muted end' }, timeAgo(n.createdAt, store.i18n)),
           ),

@@ -23,6 +23,7 @@ import * as m0021 from './0021_images.js';
 import * as m0022 from './0022_now_images.js';
 import * as m0023 from './0023_erased_words.js';
 import * as m0025 from './0025_stored_bytes.js';
+import * as m0026 from './0026_following.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0022_now_images': m0022,
   '0023_erased_words': m0023,
   '0025_stored_bytes': m0025,
+  '0026_following': m0026,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -980,4 +980,82 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+
+  test('0026 (following): notifications of 0025 stand for one comment each; its admins follow every project and a member the project of the comment they are on; a new comment then tells them, gathered', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0025';
+    const at = '2026-08-01T00:00:00.000Z';
+    await databaseAt(database, '0025_stored_bytes', async (db) => {
+      await insertAda(db, password);
+      await db
+        .insertInto('users')
+        .values({
+          id: 'usr_2',
+          workspace_id: 'ws_1',
+          email: 'mo@a.test',
+          name: 'Mo',
+          role: 'member',
+          password_hash: await hashPassword(password),
+          created_at: at,
+        })
+        .execute();
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await insertComment(db, at, { body: 'Mo is on it', author_id: 'usr_2', assignee_id: 'usr_2', assigned_at: at });
+      await db
+        .insertInto('notifications')
+        .values({
+          // Ids are time-sortable: one of before sorts before those made now.
+          id: 'ntf_01J00000000000000000000000',
+          workspace_id: 'ws_1',
+          recipient_id: 'usr_1',
+          type: 'ReplyAdded',
+          comment_id: 'cmt_1',
+          actor_id: 'usr_2',
+          excerpt: 'A reply of 0025',
+          read_at: null,
+          created_at: at,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const ada = await adaHeaders(app, password);
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'mo@a.test', password },
+      });
+      const mo = { authorization: `Bearer ${login.json().token}` };
+      const get = async (url: string, headers: Record<string, string>) =>
+        (await app.inject({ method: 'GET', url, headers })).json();
+      const [old] = (await get('/api/me/notifications', ada)).items;
+      assert.equal(old.id, 'ntf_01J00000000000000000000000');
+      assert.equal(old.type, 'ReplyAdded');
+      assert.equal('commentCount' in old, false);
+      for (const headers of [ada, mo])
+        assert.deepEqual(await get('/api/me/following', headers), { items: [{ projectKey: 'site', following: true }] });
+      // Two comments of Mo: one item for Ada, gathering both, beside the one of 0025.
+      for (const body of ['First of 0026', 'Second of 0026']) {
+        const created = await app.inject({
+          method: 'POST',
+          url: '/api/projects/site/comments',
+          headers: mo,
+          payload: { body, pageUrl: 'https://a.test/' },
+        });
+        assert.equal(created.statusCode, 201, created.body);
+      }
+      const items = (await get('/api/me/notifications', ada)).items;
+      assert.deepEqual(
+        items.map((n: { type: string; commentCount?: number }) => [n.type, n.commentCount]),
+        [
+          ['CommentCreated', 2],
+          ['ReplyAdded', undefined],
+        ],
+      );
+      assert.equal((await get('/api/me/notifications/unread-count', ada)).count, 2);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -87,6 +87,8 @@ export async function findComment(db: Db, scope: Scope, id: string): Promise<Com
 
 export interface CommentFilter {
   projectId?: string;
+  /** Only comments of these projects (none: no comment). */
+  projectIds?: string[];
   status?: CommentStatusFilter;
   authorId?: string;
   /** Someone's id, or null: assigned to nobody. */
@@ -115,6 +117,10 @@ export interface CommentFilter {
 export async function listComments(db: Db, scope: Scope, filter: CommentFilter): Promise<CommentRow[]> {
   let query = selectComments(db, scope);
   if (filter.projectId) query = query.where('comments.project_id', '=', filter.projectId);
+  if (filter.projectIds) {
+    if (filter.projectIds.length === 0) return [];
+    query = query.where('comments.project_id', 'in', filter.projectIds);
+  }
   switch (filter.status) {
     case undefined:
       break;

@@ -25,6 +25,7 @@ import { requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize, authorizeOnComment } from '../../policy.js';
+import { followedProjectIds } from '../following/repo.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
 import { holdToQuota, paceUpload } from '../storage/uploads.js';
 import { excerpt } from './excerpt.js';
@@ -93,6 +94,15 @@ export async function createComment(
     await repo.insertComment(trx, row);
     await recordEvent(trx, row, 'created', actor, {}, now);
     await mention(deps, trx, actor, id, mentioned, body, now);
+    await deps.events.raise(trx, {
+      type: 'CommentCreated',
+      workspaceId: actor.workspaceId,
+      commentId: id,
+      projectId: project.id,
+      actorId: actor.id,
+      mentionedIds: mentioned,
+      excerpt: excerpt(body),
+    });
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: project.id });
     return requireComment(trx, actor, id);
   });
@@ -261,6 +271,7 @@ export async function findComments(database: Database, actor: Actor, query: Find
   const { limit, after, fetch } = pageRequest(query);
   const rows = await repo.listComments(db, scopeOf(actor), {
     projectId: project?.id,
+    projectIds: query.followed === 'me' ? await followedProjectIds(db, actor) : undefined,
     status: query.status,
     authorId: query.author,
     assigneeId: assigneeOf(actor, query.assignee),

@@ -11,6 +11,7 @@ export function presentNotification(row: NotificationRow): Notification {
     actor: row.actor_id && row.actor_name ? { id: row.actor_id, name: row.actor_name } : null,
     comment: { id: row.comment_id, projectKey: row.project_key, pageUrl: row.page_url },
   };
+  if (row.type === 'CommentCreated') notification.commentCount = row.comment_count;
   if (row.type === 'CommentApplied') {
     notification.commitSha = row.commit_sha;
     notification.commitUrl = row.commit_url;

@@ -1,11 +1,82 @@
+import type { Insertable } from 'kysely';
 import type { Db, NotificationTable } from '../../db/schema.js';
 import { writeBeforeCommit } from '../../db/transaction.js';
+import { excerpt } from '../comments/excerpt.js';
 
 /** Every query here filters by recipient: a notification is private to its recipient. */
 
 /** Nothing reads a notification back in the transaction that writes it: it may go with its last statement. */
-export async function insertNotification(db: Db, row: NotificationTable) {
+export async function insertNotification(db: Db, row: Insertable<NotificationTable>) {
   await writeBeforeCommit(db, db.insertInto('notifications').values(row));
+}
+
+/**
+ * A new comment for each of its followers (rows of `grouped_project_id` its project): one more
+ * in the follower's unread item of the project's new comments, which then shows it (its id
+ * renewed, so that it stands first, and a read-all up to what was shown leaves it unread), or a
+ * new item. One statement over the unread items' unique index decides: comments arriving at
+ * once each count, on either database.
+ */
+export async function gatherNewComment(db: Db, rows: Insertable<NotificationTable>[]) {
+  if (rows.length === 0) return;
+  await writeBeforeCommit(
+    db,
+    db
+      .insertInto('notifications')
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .columns(['recipient_id', 'grouped_project_id'])
+          .where('read_at', 'is', null)
+          .doUpdateSet((eb) => ({
+            id: eb.ref('excluded.id'),
+            comment_id: eb.ref('excluded.comment_id'),
+            actor_id: eb.ref('excluded.actor_id'),
+            excerpt: eb.ref('excluded.excerpt'),
+            created_at: eb.ref('excluded.created_at'),
+            comment_count: eb('notifications.comment_count', '+', 1),
+          })),
+      ),
+  );
+}
+
+/**
+ * Before a comment goes: each item of several new comments that shows it shows instead the
+ * newest other comment of its project that its recipient did not write, one fewer. (Which
+ * comments an item gathered is not kept: the project's newest stands for them.)
+ */
+export async function withoutNewComment(db: Db, workspaceId: string, commentId: string) {
+  const items = await db
+    .selectFrom('notifications')
+    .select(['id', 'recipient_id', 'grouped_project_id', 'comment_count'])
+    .where('comment_id', '=', commentId)
+    .where('workspace_id', '=', workspaceId)
+    .where('grouped_project_id', 'is not', null)
+    .where('comment_count', '>', 1)
+    .execute();
+  for (const item of items) {
+    const previous = await db
+      .selectFrom('comments')
+      .select(['id', 'author_id', 'body'])
+      .where('workspace_id', '=', workspaceId)
+      .where('project_id', '=', item.grouped_project_id as string)
+      .where('id', '!=', commentId)
+      .where('author_id', '!=', item.recipient_id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!previous) continue;
+    await db
+      .updateTable('notifications')
+      .set({
+        comment_id: previous.id,
+        actor_id: previous.author_id,
+        excerpt: excerpt(previous.body),
+        comment_count: item.comment_count - 1,
+      })
+      .where('id', '=', item.id)
+      .execute();
+  }
 }
 
 export async function countUnread(db: Db, recipientId: string): Promise<number> {

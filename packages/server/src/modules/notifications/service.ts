@@ -8,6 +8,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { newId, nowIso } from '../../ids.js';
+import { followersOf } from '../following/repo.js';
 import * as repo from './repo.js';
 
 export type NotificationDeps = Pick<AppContext, 'db' | 'database' | 'caches' | 'clock'>;
@@ -59,6 +60,7 @@ function draftFor(event: CommentEvent): Draft | null {
         commit_sha: null,
         commit_url: null,
       };
+    case 'CommentCreated':
     case 'CommentDeleted':
       return null;
   }
@@ -73,9 +75,36 @@ export function notificationSink(database: Database, clock: Clock): Pick<Comment
   return {
     async raise(trx, event) {
       if (event.type === 'CommentDeleted') {
-        // The rows go with the comment (foreign key cascade); the counts must follow.
+        // An item of several new comments stays, on the one before; the others go with the
+        // comment (foreign key cascade), and the counts must follow.
+        await repo.withoutNewComment(trx, event.workspaceId, event.commentId);
         for (const recipient of await repo.recipientsOfComment(trx, event.commentId))
           await countChanged(trx, recipient);
+        return;
+      }
+      if (event.type === 'CommentCreated') {
+        // Its followers, but its author, and those it mentions (told once, as a mention).
+        const told = new Set([event.actorId, ...event.mentionedIds]);
+        const followers = (await followersOf(trx, event.workspaceId, event.projectId)).filter((f) => !told.has(f.id));
+        const now = nowIso(clock);
+        await repo.gatherNewComment(
+          trx,
+          followers.map((follower) => ({
+            id: newId('ntf'),
+            workspace_id: event.workspaceId,
+            recipient_id: follower.id,
+            type: 'CommentCreated',
+            comment_id: event.commentId,
+            actor_id: event.actorId,
+            excerpt: event.excerpt,
+            commit_sha: null,
+            commit_url: null,
+            grouped_project_id: event.projectId,
+            read_at: null,
+            created_at: now,
+          })),
+        );
+        for (const follower of followers) await countChanged(trx, follower.id);
         return;
       }
       const draft = draftFor(event);
@@ -93,6 +122,7 @@ export function notificationSink(database: Database, clock: Clock): Pick<Comment
           excerpt: draft.excerpt,
           commit_sha: draft.commit_sha,
           commit_url: draft.commit_url,
+          grouped_project_id: null,
           read_at: null,
           created_at: nowIso(clock),
         });
