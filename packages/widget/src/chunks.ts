@@ -9,6 +9,7 @@ import type { panelActions } from './panel-actions.js';
 import { SCREENSHOT_BUDGET_MS, ScreenshotTooSlow } from './screenshot-budget.js';
 import type { signInView } from './views/sign-in.js';
 import type { signedInView } from './views/signed-in.js';
+import type { welcomeView } from './views/welcome.js';
 
 export interface CaptureOptions {
   /** The widget's own element, left out of the picture. */
@@ -34,6 +35,7 @@ export interface Chunks {
     panelActions: typeof panelActions;
     signInView: typeof signInView;
     signedInView: typeof signedInView;
+    welcomeView: typeof welcomeView;
     english: Messages;
     styles: string;
   };

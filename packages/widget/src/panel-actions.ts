@@ -12,6 +12,7 @@ import { isUncovered, nowShown, uncover } from './views/before-after.js';
 import { formError, formStatus, submit } from './views/form.js';
 import { forgetImages, imagesToSend, sendImages } from './views/image-attach.js';
 import { keepMarkedShot, markedShot, type Taken } from './views/new-comment.js';
+import { rememberWelcomed } from './views/welcome.js';
 
 /** What the actions need of the widget. */
 export interface PanelHost {
@@ -98,6 +99,13 @@ export function panelActions(host: PanelHost): Actions {
   return {
     close: () => host.close(),
     startPicking: () => void host.pick(),
+    welcomed: (pin) => {
+      rememberWelcomed(store);
+      view.set({});
+      // Dismissed: focus goes back to the launcher beside it.
+      if (pin) void host.pick();
+      else host.close();
+    },
     repin: (id) => {
       view.set({ repinning: id });
       void host.pick();

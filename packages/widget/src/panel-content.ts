@@ -35,6 +35,8 @@ export class PanelContent {
       this.actions = views.panelActions(this.host);
       addEnglish(views.english);
       adoptStyles(this.shell.root, views.styles, this.source.nonce);
+      // What waited for the views (a first visit's welcome) is drawn.
+      this.draw();
     }
     this.failed = !this.views;
   }
@@ -56,14 +58,19 @@ export class PanelContent {
     return this.actions;
   }
 
-  /** Redraws the panel from the state; focus, typed text and scroll position survive (see `redraw`). */
+  /**
+   * Redraws the panel from the state, and a first visit's welcome; focus, typed text and scroll
+   * position survive (see `redraw`). A hidden panel is drawn as it opens (see `Widget.showPanel`).
+   */
   draw(): void {
     if (this.shell.holdRedraw()) return;
     const { session } = this.store;
     const shown = this.shell.panelShown;
+    const { views, actions } = this;
+    redraw(this.shell.welcome, views && actions ? views.welcomeView(this.store, actions) : []);
+    if (views && !shown) return;
     // The sign-in offers the workspace's own provider: asked once, shown when it answers.
     if (!session.user && shown && session.sso === undefined) void session.discoverSso();
-    const { views, actions } = this;
     const { t } = this.store.i18n;
     // Shown before the views are loaded (a session ended, a refused link): drawn once they are.
     if (!views && !this.failed && shown) void this.load().then(() => this.views && this.draw());

@@ -14,8 +14,8 @@ import { createContext, destroyContext, domToCanvas } from 'modern-screenshot';
 import type { CaptureOptions } from './chunks.js';
 import { paintCovers } from './hidden-regions.js';
 import { isMasked } from './mask.js';
+import { screenshotScale } from './screenshot-scale.js';
 
-const MAX_WIDTH = 1600;
 const MAX_BYTES = 300 * 1024;
 /** How long the cloning runs before it lets the page have the main thread. */
 const SLICE_MS = 12;
@@ -320,7 +320,7 @@ function blankFrame(container: ParentNode): HTMLIFrameElement {
 }
 
 async function capture({ exclude, outline, cover, signal }: CaptureOptions): Promise<Blob> {
-  const scale = Math.min(devicePixelRatio, MAX_WIDTH / innerWidth);
+  const scale = screenshotScale(devicePixelRatio, innerWidth);
   const plan = await planCapture(exclude, signal);
   const context = await createContext(document.documentElement, {
     width: innerWidth,

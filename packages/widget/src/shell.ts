@@ -45,6 +45,8 @@ export class Shell {
   readonly panel = h('section', { class: 'panel', role: 'dialog', 'aria-modal': 'true', hidden: true });
   readonly pins = h('div');
   readonly outline = h('div', { class: 'outline' });
+  /** A first visit's welcome, beside the launcher (drawn by the panel's views). */
+  readonly welcome = h('div');
   private readonly badge = h('span', { class: 'badge', hidden: true, 'aria-hidden': 'true' });
   private readonly launcher: HTMLButtonElement;
   private readonly cleanups: (() => void)[] = [];
@@ -70,7 +72,7 @@ export class Shell {
       onFocus: () => events.reach(),
     });
     this.launcher.append(icon(), this.badge);
-    this.root.append(this.pins, this.outline, this.panel, this.launcher);
+    this.root.append(this.pins, this.outline, this.panel, this.launcher, this.welcome);
     adoptStyles(this.root, styles, nonce);
     // Esc from anywhere in the widget closes the panel; picking handles its own Esc. Tab
     // stays inside the open panel, as in any dialog.

@@ -41,8 +41,13 @@ button{cursor:pointer}
 }
 `;
 
-/** What the panel's contents look like: in the panel's chunk, added when it loads. */
+/** What the panel's contents (and a first visit's welcome) look like: in the panel's chunk, added when it loads. */
 export const panelStyles = `
+.welcome{position:fixed;inset-inline-end:20px;bottom:84px;width:310px;max-width:calc(100vw - 40px);background:var(--pf-bg);border:1px solid var(--pf-line);border-radius:12px;box-shadow:0 12px 40px rgba(0,0,0,.2);padding:14px 16px}
+.welcome h2{font-size:15px;font-weight:700;margin:0 0 6px}
+.welcome p{margin:0}
+.panel:not([hidden])~div .welcome,div[hidden]~div .welcome{display:none}
+@media (max-width:480px){.welcome{inset-inline:12px;bottom:76px;width:auto;max-width:none}}
 .unlabel{margin-inline-start:2px;padding:0 4px;border:0;background:none;color:inherit;cursor:pointer;font-size:13px;line-height:1}
 .attach{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:6px 0}
 .attach .btn{font-weight:500;padding:4px 10px;cursor:pointer}
@@ -51,12 +56,15 @@ export const panelStyles = `
 .thumbs li{display:flex;align-items:flex-start}
 .thumbs img{width:64px;height:48px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px;display:block}
 .attach img.marked{width:96px;height:64px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px}
-.before-after{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:8px 0}
-.before-after figure{margin:0;min-width:0}
-.before-after figure>:first-child{height:120px;margin:0}
-.before-after img{width:100%;object-fit:contain;border:1px solid var(--pf-line);border-radius:4px;background:#fff;display:block}
-.before-after figcaption{font-size:12px;color:var(--pf-muted);margin-top:2px}
-.before-after figure .gone{height:auto;min-height:120px;font-size:13px;overflow-wrap:anywhere}
+.before-after{margin:8px 0}
+.before-after .frames{overflow:auto;max-height:min(70vh,560px);border:1px solid var(--pf-line);border-radius:6px;padding:6px;background:#f9fafb}
+.before-after figure{margin:0 0 8px}
+.before-after figure:last-child{margin:0}
+.before-after figcaption{font-size:12px;font-weight:600;color:var(--pf-muted);margin:0 0 2px}
+.before-after img{display:block;max-width:none;width:max(var(--readable,0px),min(var(--page,100%),var(--fit,100%)));border:1px solid var(--pf-line);border-radius:4px;background:#fff}
+.before-after .full img{width:var(--page,100%)}
+.before-after .chip{margin-top:4px}
+.before-after figure .gone{font-size:13px;overflow-wrap:anywhere}
 .gone p{margin:0 0 6px}
 .hidden-note{grid-column:1/-1;margin:0;font-size:12px;color:var(--pf-muted)}
 .hidden-note .link{white-space:normal;text-align:start}
@@ -81,7 +89,8 @@ header{display:flex;align-items:center;flex-wrap:wrap;gap:4px;padding:8px;border
 ul{list-style:none;margin:0;padding:0}
 .item{border-bottom:1px solid var(--pf-line);padding:6px 4px 8px}
 .item:hover{background:#f9fafb}
-.item>.open{display:block;width:100%;text-align:start;border:0;background:none;padding:4px 0;color:inherit}
+.item>.open{display:block;width:100%;text-align:start;border:0;background:none;padding:4px 0;color:inherit;text-decoration:none}
+.how{display:block;font-size:12px;font-weight:600;color:var(--pf-accent)}
 .item.unread{background:#fffbeb}
 .row{display:flex;align-items:center;gap:6px;flex-wrap:wrap}
 .type{font-weight:600}

@@ -129,7 +129,8 @@ export class Widget {
     }
     if (changes.size === 1 && changes.has('count')) return;
     this.pins.draw();
-    if ((changes.size > 1 || !changes.has('pins')) && this.shell.panelShown) this.panel.draw();
+    if ((changes.size > 1 || !changes.has('pins')) && (this.shell.panelShown || this.shell.welcome.firstChild))
+      this.panel.draw();
   }
 
   /** Runs `work` with the redraws it announces held until it ends, then drawn once. */
@@ -187,8 +188,9 @@ export class Widget {
     this.panel.draw();
   }
 
-  /** Signed in (a stored token, a password, a second factor, single sign-on): comments, language, polling and pins. */
+  /** Signed in (a stored token, a password, a second factor, single sign-on): comments, language, polling and pins; the panel's views (a first visit's welcome is theirs). */
   private async signedIn(): Promise<void> {
+    void this.panel.load();
     await this.store.open();
     void this.speak();
     this.poller.start();

@@ -7,17 +7,32 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { call, type Member } from '../../server/test/helpers.js';
+import { seriousViolations } from '../../console/test/helpers.js';
+import { addClient, call, type Member } from '../../server/test/helpers.js';
 import {
+  appliedComment,
+  commentWithScreenshot,
   contentPoint,
+  cropWidth,
+  DRAWN_PICTURES,
   launchBrowser,
   newReviewer,
   openWidget,
+  pictureScales,
+  READABLE_SCALE,
   type Stack,
   screenshot,
   startStack,
   widget,
 } from './helpers.js';
+
+type Client = Member & { accessToken: string };
+type Viewport = { width: number; height: number };
+
+const DESKTOP = { width: 1100, height: 760 };
+const PHONE = { width: 390, height: 844 };
+/** A commit as the report saw it: a short hash, and a link into a private repository. */
+const COMMIT = /\b[0-9a-f]{7,40}\b|Commit /;
 
 describe('a client’s visit', () => {
   let browser: Browser;
@@ -34,6 +49,28 @@ describe('a client’s visit', () => {
     await stack?.close();
   });
 
+  const newClient = (name: string) => addClient(stack.api.app, stack.admin, stack.projectKey, name) as Promise<Client>;
+
+  /** `client` arrives through their access link, in a browser of their own (a phone: touch, 3x). */
+  async function arrive(client: Client, viewport: Viewport = DESKTOP, url = stack.pageUrl()): Promise<Page> {
+    const phone = viewport.width < 480;
+    const context = await browser.newContext({
+      viewport,
+      ...(phone ? { hasTouch: true, isMobile: true, deviceScaleFactor: 3 } : {}),
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${url}#svc_access=${client.accessToken}`);
+    await widget(page).locator('.launcher').waitFor();
+    return page;
+  }
+
+  /** The panel's views are on the page (signed in, they load with the page): whatever they draw at once is drawn. */
+  const settled = async (page: Page) => {
+    await page.waitForFunction(() => Boolean((window as { __svcPanel?: unknown }).__svcPanel));
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+  };
+
   /** A comment by `author` pinned to `selector` of `path`. */
   async function pinned(author: Member, body: string, selector: string, path = '/pricing') {
     const answer = await call(stack.api.app, 'POST', `/api/projects/${stack.projectKey}/comments`, {
@@ -43,6 +80,133 @@ describe('a client’s visit', () => {
     assert.equal(answer.status, 201, JSON.stringify(answer.body));
     return answer.body as { id: string };
   }
+
+  test('first visit: a welcome says what this is and how to pin, with Pin a comment as its first action; once per person, dismissed for good; tapped on a 390 px phone', async () => {
+    const client = await newClient('Wanda Welcome');
+    const page = await arrive(client, PHONE);
+    const welcome = widget(page).locator('.welcome');
+    await welcome.waitFor({ timeout: 10_000 });
+    assert.match((await welcome.textContent()) ?? '', /Pin a comment.*click or tap the part of the page/s);
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'the welcome');
+    const box = await welcome.boundingBox();
+    const launcher = await widget(page).locator('.launcher').boundingBox();
+    assert.ok(box && launcher);
+    assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `within the phone's width (${box.x}, ${box.width})`);
+    assert.ok(box.y + box.height <= launcher.y, 'above the launcher, not over it');
+    await screenshot(page, 'welcome-390');
+
+    // Its first action starts pointing at the page; the element tapped is the new comment's.
+    await welcome.getByRole('button', { name: 'Pin a comment' }).tap();
+    await widget(page).locator('.hint').waitFor();
+    assert.equal(await welcome.count(), 0, 'gone once its action is taken');
+    await page.locator('#headline').tap();
+    await widget(page).locator('#svc-new-body').waitFor();
+    assert.match((await widget(page).locator('form').first().textContent()) ?? '', /About the “Simple pricing”/);
+
+    // Remembered: the next visit is not welcomed again.
+    await page.reload();
+    await widget(page).locator('.launcher').waitFor();
+    await settled(page);
+    assert.equal(await widget(page).locator('.welcome').count(), 0, 'not shown twice to the same person');
+
+    // Dismissed by keyboard on a desktop, it stays dismissed; another person of the same browser is welcomed.
+    const other = await newClient('Dora Dismiss');
+    const desk = await arrive(other);
+    const shown = widget(desk).locator('.welcome');
+    await shown.waitFor({ timeout: 10_000 });
+    await widget(desk).locator('.launcher').focus();
+    await desk.keyboard.press('Tab');
+    assert.equal(
+      await widget(desk).evaluate((host) => host.shadowRoot?.activeElement?.textContent),
+      'Pin a comment',
+      'Tab from the launcher reaches the welcome',
+    );
+    await desk.keyboard.press('Tab');
+    await desk.keyboard.press('Enter');
+    await shown.waitFor({ state: 'detached' });
+    assert.equal(
+      await widget(desk).evaluate((host) => host.shadowRoot?.activeElement?.classList.contains('launcher')),
+      true,
+      'focus back on the launcher',
+    );
+    await desk.reload();
+    await settled(desk);
+    assert.equal(await widget(desk).locator('.welcome').count(), 0, 'dismissed for good');
+    const third = await newClient('Tom Third');
+    await desk.goto(`${stack.pageUrl({ query: 'again=1' })}#svc_access=${third.accessToken}`);
+    await widget(desk).locator('.welcome').waitFor({ timeout: 10_000 });
+  });
+
+  test('updates in a client’s words: “Fixed — please check” opens before and now here, or goes to the page; a client sees no commit, the team does; empty, the list says what will come', async () => {
+    const client = await newClient('Carla Check');
+    const page = await arrive(client);
+    await widget(page).locator('.launcher').click();
+    const empty = widget(page).locator('#svc-tabpanel .empty');
+    await empty.waitFor();
+    assert.equal(
+      await empty.textContent(),
+      'Nothing here yet. When someone replies to your comments or fixes what you reported, you will see it here.',
+    );
+    await widget(page).locator('button[aria-label=Close]').click();
+
+    // Two fixes of the client's comments: one of this page (Live, its build deployed), one of another.
+    const here = await appliedComment(stack, client, { body: 'The headline is too faint', selector: '#headline' });
+    const build = await call(stack.api.app, 'POST', `/api/projects/${stack.projectKey}/builds`, {
+      token: stack.admin.token,
+      body: { sha: 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0' },
+    });
+    assert.deepEqual(build.body.deployedCommentIds, [here.id], 'Live');
+    const there = await appliedComment(stack, client, {
+      body: 'The about page title is wrong',
+      pageUrl: `${stack.pageOrigin}/about`,
+    });
+    await widget(page).locator('.badge').waitFor({ state: 'visible', timeout: 10_000 });
+    await widget(page).locator('.launcher').click();
+    const items = widget(page).locator('[data-notification]');
+    await items.nth(1).waitFor();
+    const panel = widget(page).locator('.panel');
+    assert.doesNotMatch((await panel.textContent()) ?? '', COMMIT, 'no commit hash for a client');
+    assert.equal(await panel.locator('a[href*="github.com"]').count(), 0, 'no link into the repository');
+    const thereItem = items.filter({ hasText: 'The about page title is wrong' });
+    const hereItem = items.filter({ hasText: 'The headline is too faint' });
+    for (const item of [thereItem, hereItem]) assert.match((await item.textContent()) ?? '', /Fixed — please check/);
+    // Of another page: the way to check is that page, where the comment opens.
+    const goThere = thereItem.getByRole('link', { name: /Go to the page to check/ });
+    const href = new URL((await goThere.getAttribute('href')) ?? '');
+    assert.equal(href.origin + href.pathname, `${stack.pageOrigin}/about`);
+    assert.equal(href.searchParams.get('svc_comment'), there.id);
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'updates');
+    await screenshot(page, 'client-updates');
+    // Of this page: its before and now, on its card.
+    await hereItem.getByRole('button', { name: /Compare before and now/ }).click();
+    const card = widget(page).locator(`[data-comment="${here.id}"].highlight`);
+    await card.getByRole('group', { name: 'Before and now' }).waitFor();
+    await card.locator('.story').waitFor();
+    const words = (await card.textContent()) ?? '';
+    assert.match(words, /Live/);
+    assert.doesNotMatch(words, COMMIT, `no commit hash on the client's card: ${words}`);
+    assert.equal(await card.locator('a[href*="github.com"]').count(), 0);
+    await screenshot(page, 'client-card');
+    await widget(page).locator('[role=tab]', { hasText: 'Updates' }).click();
+    await goThere.click();
+    await page.waitForURL((url) => url.pathname === '/about');
+    await widget(page).locator(`[data-comment="${there.id}"].highlight`).waitFor();
+
+    // The team keeps the commit, linked: in Updates and on the card.
+    const member = await newReviewer(stack, 'Tess Team');
+    const fixed = await appliedComment(stack, member, { body: 'The team sees its commit' });
+    const team = await openWidget(browser, stack, member, contexts);
+    await widget(team).locator('.launcher').click();
+    const update = widget(team).locator('[data-notification]').first();
+    await update.waitFor();
+    assert.match((await update.textContent()) ?? '', /Fixed — please check/);
+    assert.equal(await update.locator('a.sha').textContent(), 'Commit a1b2c3d');
+    assert.equal(await update.locator('a.sha').getAttribute('href'), 'https://github.com/acme/site/commit/a1b2c3d');
+    await update.getByRole('button', { name: /Compare before and now/ }).click();
+    const teamCard = widget(team).locator(`[data-comment="${fixed.id}"]`);
+    await teamCard.locator('a.sha').waitFor();
+    assert.match((await teamCard.textContent()) ?? '', /Fixed in a1b2c3d/);
+  });
 
   /** Where the pin of comment `id` points: its tail, 6 px in from its left and 20 px down (see the pin's style). */
   async function pinPoint(page: Page, id: string) {
@@ -107,5 +271,70 @@ describe('a client’s visit', () => {
     await check('scrolled');
     await page.setViewportSize({ width: 700, height: 760 });
     await check('in a narrower window');
+  });
+
+  test('before and now are large enough to read, at one scale, and open full size: a desktop’s screenshot beside a 390 px phone’s page, tapped', async () => {
+    const headline = '#headline';
+    const reviewer = await newReviewer(stack, 'Bea Before');
+    // Before: the page on a desktop's window, as the comment's screenshot.
+    const desktop = await browser.newContext({ viewport: DESKTOP });
+    contexts.push(desktop);
+    const then = await desktop.newPage();
+    await then.goto(stack.pageUrl());
+    const pinnedBox = (await then.locator(headline).boundingBox()) as {
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    };
+    const id = await commentWithScreenshot(stack, reviewer, {
+      body: 'The headline is hard to read',
+      selector: headline,
+      picture: await then.screenshot(),
+      viewport: DESKTOP,
+      pinnedBox,
+    });
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token: stack.admin.token, body: {} });
+
+    // Now: its author on a phone, three device pixels to the page's one.
+    const page = await openWidget(browser, stack, reviewer, contexts, {
+      viewport: PHONE,
+      touch: true,
+      deviceScaleFactor: 3,
+    });
+    await widget(page).locator('.launcher').tap();
+    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).tap();
+    const compare = widget(page).locator(`[data-comment="${id}"]`).getByRole('group', { name: 'Before and now' });
+    await compare.locator('figure', { hasText: 'Now' }).locator('img[src^="blob:"]').waitFor();
+    const nowBox = (await page.locator(headline).boundingBox()) as { x: number; width: number };
+    const scales = async () => {
+      const read = () => page.evaluate(`(() => {${DRAWN_PICTURES}})()`) as Promise<number[]>;
+      const [before = 0, now = 0] = await pictureScales(read, [
+        cropWidth(pinnedBox, DESKTOP.width),
+        cropWidth(nowBox, PHONE.width),
+      ]);
+      return { before, now };
+    };
+    const fit = await scales();
+    assert.ok(Math.abs(fit.before - fit.now) <= 0.02, `one scale for both: ${JSON.stringify(fit)}`);
+    assert.ok(fit.before >= READABLE_SCALE, `large enough to read: ${JSON.stringify(fit)}`);
+    const overflow = await widget(page).evaluate((host) => {
+      const panel = host.shadowRoot?.querySelector('.panel') as HTMLElement;
+      return panel.scrollWidth - panel.clientWidth;
+    });
+    assert.ok(overflow <= 0, `nothing wider than the panel (${overflow})`);
+    await compare.evaluate((group) => group.scrollIntoView({ block: 'start' }));
+    assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'before and now');
+    await screenshot(page, 'before-now-390');
+
+    // Full size: both at the page's own size.
+    await compare.getByRole('button', { name: 'Full size' }).tap();
+    await compare.locator('button[aria-pressed=true]', { hasText: 'Full size' }).waitFor();
+    const full = await scales();
+    assert.ok(
+      Math.abs(full.before - 1) <= 0.02 && Math.abs(full.now - 1) <= 0.02,
+      `full size: ${JSON.stringify(full)}`,
+    );
+    await screenshot(page, 'before-now-390-full-size');
   });
 });

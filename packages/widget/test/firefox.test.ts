@@ -1,13 +1,26 @@
 // The widget's main flows in Firefox (Debian's firefox-esr, driven over WebDriver BiDi by
 // puppeteer-core), where engines differ from Chromium: picking an element and sending with a
 // screenshot, marking the screenshot up by mouse (a hidden region checked in the stored
-// file's pixels), and the before and after card with its verdict's picture.
+// file's pixels), the before and after card with its verdict's picture, and where a pin points
+// (the end of a line's words, read from a Range's client rects).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { call } from '../../server/test/helpers.js';
-import { fixedAndLive, newReviewer, type Stack, startStack } from './helpers.js';
+import {
+  CONTENT_SPOT,
+  commentWithScreenshot,
+  cropWidth,
+  DRAWN_PICTURES,
+  fixedAndLive,
+  newReviewer,
+  pictureScales,
+  pinPointsAt,
+  READABLE_SCALE,
+  type Stack,
+  startStack,
+} from './helpers.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -262,5 +275,56 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
     // Found again by its id, though its label is the fix's.
     await showsBeforeAndNow(page, order);
     await until(async () => (await read(order)).images.find((image: { kind: string }) => image.kind === 'now'));
+  });
+
+  test('a pin beside its headline’s words, not at the page’s edge; before and now at one scale, large enough to read, and full size', async () => {
+    const reviewer = await newReviewer(stack, 'Fern Firefox');
+    const window = { width: 1100, height: 760 };
+    const then = await browser.newPage();
+    await then.setViewport(window);
+    await then.goto(stack.pageUrl());
+    const pinnedBox = (await (await then.$('#headline'))?.boundingBox()) as {
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+    };
+    const picture = await then.screenshot();
+    await then.close();
+    const id = await commentWithScreenshot(stack, reviewer, {
+      body: 'The headline is hard to read',
+      selector: '#headline',
+      picture,
+      viewport: window,
+      pinnedBox,
+    });
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token: stack.admin.token, body: {} });
+    const page = await open(reviewer.token);
+
+    const pin = (await (await find(page, `[data-pin="${id}"]`)).boundingBox()) as { x: number; y: number };
+    const words = await page.evaluate((body) => {
+      const el = document.querySelector('#headline') as Element;
+      const box = el.getBoundingClientRect();
+      const spot = new Function('el', body)(el) as { dx: number; dy: number };
+      return { x: box.x + spot.dx, y: box.y + spot.dy, right: box.right };
+    }, CONTENT_SPOT);
+    assert.ok(pinPointsAt(pin, words), `the pin at ${pin.x},${pin.y}, the words' end at ${words.x},${words.y}`);
+    assert.ok(pin.x < words.right - 200, 'not at the page’s edge');
+
+    await click(page, '.launcher');
+    await click(page, '[role=tab]:last-of-type');
+    await showsBeforeAndNow(page, id);
+    const shown = cropWidth(pinnedBox, window.width);
+    const scales = () =>
+      pictureScales(() => page.evaluate(`(() => {${DRAWN_PICTURES}})()`) as Promise<number[]>, [shown, shown]);
+    const [before = 0, now = 0] = await scales();
+    assert.ok(Math.abs(before - now) <= 0.02 && before >= READABLE_SCALE, `one readable scale: ${before}, ${now}`);
+    await click(page, `#svc-full-size-${id}`);
+    await find(page, `#svc-full-size-${id}[aria-pressed=true]`);
+    const full = await scales();
+    assert.ok(
+      full.every((scale) => Math.abs(scale - 1) <= 0.02),
+      `full size: ${full}`,
+    );
   });
 });

@@ -212,6 +212,103 @@ export async function contentPoint(target: Locator): Promise<{ x: number; y: num
   return { x: box.x + spot.dx, y: box.y + spot.dy, rtl: spot.rtl };
 }
 
+/** The room a card's picture of an element leaves around it, in CSS pixels (croppedAround's). */
+const CROP_ROOM = 48;
+
+/** The width of the page a card's picture of an element shows around `box`, in a window `windowWidth` wide. */
+export const cropWidth = (box: { x: number; width: number }, windowWidth: number) =>
+  Math.min(windowWidth, box.x + box.width + CROP_ROOM) - Math.max(0, box.x - CROP_ROOM);
+
+/** The least a card's picture may give a pixel of the page: 16 px text reads at 12 px. */
+export const READABLE_SCALE = 0.75;
+
+/**
+ * The widths the widget's card draws its before and now at, in CSS pixels, as a function's
+ * body (every driver runs it as written); 0 for a picture not drawn yet. With object-fit:
+ * contain, a picture is drawn within its box at the box's tighter scale.
+ */
+export const DRAWN_PICTURES = `
+  const root = document.querySelector('[data-svc-widget]').shadowRoot;
+  return [...root.querySelectorAll('.before-after img')].map((img) => {
+    const box = img.getBoundingClientRect();
+    if (!img.complete || !img.naturalWidth || !box.width) return 0;
+    if (getComputedStyle(img).objectFit !== 'contain') return box.width;
+    return Math.min(box.width, (box.height * img.naturalWidth) / img.naturalHeight);
+  });
+`;
+
+/**
+ * The scales a card draws its before and now at: each drawn width over `shown`, the width of the
+ * page it shows, once both are drawn and sized (two readings alike). `read` runs DRAWN_PICTURES.
+ */
+export async function pictureScales(read: () => Promise<number[]>, shown: [number, number]): Promise<number[]> {
+  let previous = '';
+  for (let i = 0; i < 200; i++) {
+    const widths = await read();
+    const drawn = widths.length === 2 && widths.every((width) => width > 0);
+    if (drawn && JSON.stringify(widths) === previous)
+      return widths.map((width, side) => width / shown[side === 0 ? 0 : 1]);
+    previous = JSON.stringify(widths);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error('the pictures were not drawn');
+}
+
+/** Whether a pin whose box is at `pin` points at `spot` (its tail: 6 px in from its left, 20 px down), within 3 px. */
+export const pinPointsAt = (pin: { x: number; y: number }, spot: { x: number; y: number }) =>
+  Math.abs(pin.x + 6 - spot.x) <= 3 && Math.abs(pin.y + 20 - spot.y) <= 3;
+
+/**
+ * A comment by `author` pinned to `selector`, sent as the widget sends one: with the context of
+ * the window it was written in (`viewport` at 1x, the element's `pinnedBox` in it), then
+ * `picture`, that window's screenshot (PNG). Its id.
+ */
+export async function commentWithScreenshot(
+  stack: Stack,
+  author: Member,
+  options: {
+    body: string;
+    selector: string;
+    picture: Uint8Array;
+    viewport: { width: number; height: number };
+    pinnedBox: { x: number; y: number; width: number; height: number };
+  },
+): Promise<string> {
+  const { body, selector, picture, viewport, pinnedBox } = options;
+  const created = await call(stack.api.app, 'POST', `/api/projects/${stack.projectKey}/comments`, {
+    token: author.token,
+    body: {
+      body,
+      pageUrl: `${stack.pageOrigin}/pricing`,
+      anchor: { selector, x: 10, y: 10 },
+      context: {
+        viewport,
+        screen: viewport,
+        devicePixelRatio: 1,
+        language: 'en',
+        timeZone: 'UTC',
+        colorScheme: 'light',
+        title: 'Pricing',
+        url: stack.pageUrl(),
+        buildSha: null,
+        errors: [],
+        screenshotFollows: true,
+        pinnedBox,
+      },
+    },
+  });
+  if (created.status !== 201) throw new Error(`comment refused: ${JSON.stringify(created.body)}`);
+  const id = created.body.id as string;
+  const stored = await stack.api.app.inject({
+    method: 'PUT',
+    url: `/api/comments/${id}/screenshot`,
+    headers: { authorization: `Bearer ${author.token}`, 'content-type': 'image/png' },
+    payload: Buffer.from(picture),
+  });
+  if (stored.statusCode !== 200) throw new Error(`screenshot refused: ${stored.body}`);
+  return id;
+}
+
 /** The widget on a page: its host element, through whose open shadow root locators reach in. */
 export const widget = (page: Page) => page.locator('[data-svc-widget]');
 
@@ -224,13 +321,21 @@ export async function openWidget(
   stack: Stack,
   member: Member,
   contexts: BrowserContext[],
-  options: { url?: string; viewport?: { width: number; height: number }; locale?: string; touch?: boolean } = {},
+  options: {
+    url?: string;
+    viewport?: { width: number; height: number };
+    locale?: string;
+    touch?: boolean;
+    /** Device pixels to a CSS pixel (a phone's 3). */
+    deviceScaleFactor?: number;
+  } = {},
 ): Promise<Page> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1100, height: 760 },
     ...(options.locale ? { locale: options.locale } : {}),
     // A phone: taps, not clicks.
     ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
+    ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}),
   });
   contexts.push(context);
   const page = await signedInPage(context, stack, member);
@@ -239,16 +344,20 @@ export async function openWidget(
   return page;
 }
 
-/** A browser page with `member` signed in (its token where the widget keeps it). */
+/**
+ * A browser page with `member` signed in (its token where the widget keeps it), as someone who
+ * has been here before: already welcomed (a first visit's welcome is client-visit.test.ts's).
+ */
 export async function signedInPage(context: BrowserContext, stack: Stack, member: Member): Promise<Page> {
   await context.addInitScript(
-    ([key, token]) => {
+    ([key, token, welcomed]) => {
       if (!sessionStorage.getItem('svc-test-seeded')) {
         localStorage.setItem(key as string, token as string);
+        localStorage.setItem(welcomed as string, 'before the test');
         sessionStorage.setItem('svc-test-seeded', '1');
       }
     },
-    [`svc:token:${stack.apiBase}`, member.token],
+    [`svc:token:${stack.apiBase}`, member.token, `svc:welcomed:${stack.apiBase}:${member.id}`],
   );
   return context.newPage();
 }

@@ -1,7 +1,8 @@
 // The widget's main flows in WebKit, Safari's engine: Debian's WebKitGTK MiniBrowser, driven by
 // its WebKitWebDriver (classic WebDriver, through selenium-webdriver) under xvfb-run. The same
 // flows as in Firefox: pick an element and send with a screenshot, mark one up by mouse (a
-// hidden region checked in the stored file's pixels), before and after with the verdict's picture.
+// hidden region checked in the stored file's pixels), before and after with the verdict's picture,
+// and where a pin points (the end of a line's words, read from a Range's client rects).
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,7 +10,19 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Builder, By, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { call } from '../../server/test/helpers.js';
-import { fixedAndLive, newReviewer, type Stack, startStack } from './helpers.js';
+import {
+  CONTENT_SPOT,
+  commentWithScreenshot,
+  cropWidth,
+  DRAWN_PICTURES,
+  fixedAndLive,
+  newReviewer,
+  pictureScales,
+  pinPointsAt,
+  READABLE_SCALE,
+  type Stack,
+  startStack,
+} from './helpers.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -299,5 +312,52 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
       (await read(order)).images.find((image: { kind: string }) => image.kind === 'now'),
     );
     assert.equal(now.contentType, 'image/png');
+  });
+
+  test('a pin beside its headline’s words, not at the page’s edge; before and now at one scale, large enough to read, and full size', async () => {
+    const reviewer = await newReviewer(stack, 'Wren Webkit');
+    await browser.get(stack.pageUrl());
+    await find('.launcher');
+    // The page as the comment's screenshot shows it: the driver's picture of the window.
+    const picture = Buffer.from(await browser.takeScreenshot(), 'base64');
+    const window = { width: picture.readUInt32BE(16), height: picture.readUInt32BE(20) };
+    const pinnedBox = await inPage<{ x: number; y: number; width: number; height: number }>(
+      "const r = document.querySelector('#headline').getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height };",
+    );
+    const id = await commentWithScreenshot(stack, reviewer, {
+      body: 'The headline is hard to read',
+      selector: '#headline',
+      picture,
+      viewport: window,
+      pinnedBox,
+    });
+    await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token: stack.admin.token, body: {} });
+    await inPage('localStorage.setItem(arguments[0], arguments[1])', `svc:token:${stack.apiBase}`, reviewer.token);
+    await browser.navigate().refresh();
+
+    const pin = await (await find(`[data-pin="${id}"]`)).getRect();
+    const words = await inPage<{ x: number; y: number; right: number }>(
+      `const el = document.querySelector('#headline');
+       const box = el.getBoundingClientRect();
+       const spot = (function (el) {${CONTENT_SPOT}})(el);
+       return { x: box.x + spot.dx, y: box.y + spot.dy, right: box.right };`,
+    );
+    assert.ok(pinPointsAt(pin, words), `the pin at ${pin.x},${pin.y}, the words' end at ${words.x},${words.y}`);
+    assert.ok(pin.x < words.right - 200, 'not at the page’s edge');
+
+    await click('.launcher');
+    await click('[role=tab]:last-of-type');
+    await showsBeforeAndNow(id);
+    const shown = cropWidth(pinnedBox, window.width);
+    const scales = () => pictureScales(() => inPage<number[]>(DRAWN_PICTURES), [shown, shown]);
+    const [before = 0, now = 0] = await scales();
+    assert.ok(Math.abs(before - now) <= 0.02 && before >= READABLE_SCALE, `one readable scale: ${before}, ${now}`);
+    await click(`#svc-full-size-${id}`);
+    await find(`#svc-full-size-${id}[aria-pressed=true]`);
+    const full = await scales();
+    assert.ok(
+      full.every((scale) => Math.abs(scale - 1) <= 0.02),
+      `full size: ${full}`,
+    );
   });
 });

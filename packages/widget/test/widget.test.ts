@@ -235,7 +235,7 @@ describe('the widget in Chromium, on another origin than the API', () => {
     assert.equal(readAll.length, 1);
     assert.deepEqual(JSON.parse(readAll[0]?.body ?? '{}'), { upTo: newestId });
     const first = items.first();
-    assert.match((await first.textContent()) ?? '', /Fix applied/);
+    assert.match((await first.textContent()) ?? '', /Fixed — please check/);
     assert.match((await first.textContent()) ?? '', /Second fix/);
     assert.equal(await first.locator('a.sha').textContent(), 'Commit a1b2c3d');
     assert.equal(await first.locator('a.sha').getAttribute('href'), 'https://github.com/acme/site/commit/a1b2c3d');

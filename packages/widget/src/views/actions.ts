@@ -8,6 +8,8 @@ export interface Actions {
   close(): void;
   switchTab(tab: Tab): void;
   startPicking(): void;
+  /** The welcome of a first visit was answered: by its first action (`pin`: start picking), or dismissed. */
+  welcomed(pin: boolean): void;
   /** Move the comment's pin: pick its element again. */
   repin(id: string): void;
   signIn(form: HTMLFormElement, email: string, password: string): void;

@@ -1,6 +1,7 @@
 import type { Comment } from '@svc/contract';
 import { croppedAround } from '@svc/contract/image-encoding';
-import { h } from '../dom.js';
+import { h, setStyles } from '../dom.js';
+import { screenshotScale } from '../screenshot-scale.js';
 import type { Store } from '../store.js';
 import type { Actions } from './actions.js';
 
@@ -11,6 +12,9 @@ import type { Actions } from './actions.js';
 // fix waits, so that the team sees what its author sees. What they hid on their screenshot is
 // painted over in it too (see hidden-regions.ts), and the card says so, with a way to show it
 // in this picture, and to hide it again.
+// Both are drawn at one scale, the page's pixels as large in one as in the other (a phone's
+// picture has three for each, a desktop's one), as large as the card allows but never so small
+// that text cannot be read: what is wider scrolls. Full size shows both at the page's own size.
 
 /** Object URLs of the pictures shown, by comment, commit and side: made once each. */
 const pictures = new Map<string, Promise<{ blob: Blob; url: string } | null>>();
@@ -113,33 +117,92 @@ function nowUntaken(store: Store, actions: Actions, c: Comment): Node | null {
   );
 }
 
-/** Before and now, side by side; only for a fix that waits for this person's verdict. */
+/** The page's pixels are drawn at least this large: 16 px text reads at 12 px. Wider pictures scroll. */
+const READABLE_SCALE = 0.75;
+
+/** The cards whose pictures are shown at full size (the page's own). */
+const fullSize = new Set<string>();
+
+/**
+ * Sizes the pictures at one scale once they are in (`scales`: each one's pixels for a pixel of
+ * the page): each as wide as the page it shows, times the scale that fits the widest in the
+ * card, at most 1 and at least READABLE_SCALE (by CSS, which knows the card's width).
+ */
+async function atOneScale(pictures: { image: HTMLImageElement; scale: number }[]): Promise<void> {
+  await Promise.all(pictures.map(({ image }) => image.decode().catch(() => {})));
+  const shown = pictures.filter(({ image }) => image.naturalWidth > 0);
+  const widths = shown.map(({ image, scale }) => image.naturalWidth / scale);
+  const widest = Math.max(...widths);
+  shown.forEach(({ image }, i) => {
+    const width = widths[i] ?? widest;
+    setStyles(image, {
+      '--page': `${width}px`,
+      '--readable': `${width * READABLE_SCALE}px`,
+      '--fit': `${(100 * width) / widest}%`,
+    });
+  });
+}
+
+/** Before and now, one above the other at one scale; only for a fix that waits for this person's verdict. */
 export function beforeAfter(store: Store, actions: Actions, c: Comment): Node | null {
   if (!awaitsVerdict(c)) return null;
   const { t } = store.i18n;
-  const side = (caption: string, made: Promise<{ url: string } | null>, missing: string) => {
+  const pictures: { image: HTMLImageElement; scale: number }[] = [];
+  const made: Promise<unknown>[] = [];
+  const side = (caption: string, picture: Promise<{ url: string } | null>, scale: number, missing: string) => {
     const image = h('img', { alt: caption });
-    const figure = h('figure', null, image, h('figcaption', null, caption));
-    void made.then((shown) => {
-      if (shown) image.src = shown.url;
-      else image.replaceWith(h('p', { class: 'muted' }, missing));
-    });
+    const figure = h('figure', null, h('figcaption', null, caption), image);
+    pictures.push({ image, scale });
+    made.push(
+      picture.then((shown) => {
+        if (shown) image.src = shown.url;
+        else image.replaceWith(h('p', { class: 'muted' }, missing));
+      }),
+    );
     return figure;
   };
   const untaken = nowUntaken(store, actions, c);
-  return h(
+  const context = c.context;
+  const frames = h(
     'div',
-    { class: 'before-after', role: 'group', 'aria-label': t('verify.compare') },
+    // Focusable: what is wider than the card scrolls, by keyboard too.
+    { class: fullSize.has(c.id) ? 'frames full' : 'frames', id: `svc-frames-${c.id}`, tabindex: '0' },
     c.screenshot
       ? side(
           t('verify.before'),
           picture(`before:${c.id}`, () => before(store, c)),
+          context ? screenshotScale(context.devicePixelRatio, context.viewport.width) : 1,
           t('verify.noBefore'),
         )
       : null,
     untaken
-      ? h('figure', null, untaken, h('figcaption', null, t('verify.now')))
-      : side(t('verify.now'), now(actions, c), t('verify.noNow')),
+      ? h('figure', null, h('figcaption', null, t('verify.now')), untaken)
+      : side(t('verify.now'), now(actions, c), screenshotScale(devicePixelRatio, innerWidth), t('verify.noNow')),
+  );
+  void Promise.all(made).then(() => atOneScale(pictures));
+  const zoom = pictures.length
+    ? h(
+        'button',
+        {
+          class: 'chip',
+          type: 'button',
+          id: `svc-full-size-${c.id}`,
+          'aria-pressed': String(fullSize.has(c.id)),
+          onClick: (event: Event) => {
+            const full = !fullSize.delete(c.id);
+            if (full) fullSize.add(c.id);
+            frames.classList.toggle('full', full);
+            (event.currentTarget as HTMLElement).setAttribute('aria-pressed', String(full));
+          },
+        },
+        t('verify.fullSize'),
+      )
+    : null;
+  return h(
+    'div',
+    { class: 'before-after', role: 'group', 'aria-label': t('verify.compare') },
+    frames,
+    zoom,
     c.context?.hidden && !untaken ? hiddenNote(store, actions, c) : null,
   );
 }

@@ -14,8 +14,16 @@ import { mentionField, mentioningText } from './mention-field.js';
 import { commitLink } from './parts.js';
 import { verifyControls } from './verify.js';
 
+/**
+ * Whether the reader is shown the comment's commits and builds: the team is (a client has no use
+ * for a hash, nor access to the repository it links to). Told by what the server says the reader
+ * may do with the comment (`can.triage`, the team's whatever the comment's state), not by a role.
+ */
+const showsCommits = (c: Comment) => c.can.triage;
+
 function pills(store: Store, c: Comment): Node[] {
-  const state = statePills(c, store.i18n.t).map((pill) => h('span', { class: `pill ${pill.kind}` }, pill.label));
+  const shown = showsCommits(c) ? c : { ...c, deployedBuildSha: null };
+  const state = statePills(shown, store.i18n.t).map((pill) => h('span', { class: `pill ${pill.kind}` }, pill.label));
   if (c.priority === 'none') return state;
   return [...state, h('span', { class: `pill priority-${c.priority}` }, store.i18n.t(`priority.${c.priority}`))];
 }
@@ -146,7 +154,7 @@ function details(store: Store, actions: Actions, c: Comment): Node | null {
     ],
     [t('comment.address'), context.url],
   ];
-  if (context.buildSha) facts.push([t('comment.build'), shortSha(context.buildSha)]);
+  if (context.buildSha && showsCommits(c)) facts.push([t('comment.build'), shortSha(context.buildSha)]);
   return h(
     'div',
     null,
@@ -234,7 +242,7 @@ export function commentCard(store: Store, actions: Actions, c: Comment, pin?: nu
         )
       : null,
     store.allPages ? h('div', { class: 'muted' }, pageOfUrl(c.pageUrl)) : null,
-    c.status === 'applied' && c.commitSha
+    c.status === 'applied' && c.commitSha && showsCommits(c)
       ? h(
           'div',
           { class: 'muted' },
@@ -311,7 +319,11 @@ function thread(store: Store, actions: Actions, c: Comment): Node {
   const images = c.images ?? [];
   const of = (replyId: string | null) =>
     images.filter((image) => image.kind === 'attachment' && image.replyId === replyId);
-  const story = c.timeline ? fixStory(c.timeline, t, store.i18n.locale) : null;
+  // Without commits, the deploy is the team's too: the Live pill says it.
+  const timeline = showsCommits(c)
+    ? c.timeline
+    : c.timeline?.filter((e) => e.kind !== 'live').map((e) => ({ ...e, commitSha: null }));
+  const story = timeline ? fixStory(timeline, t, store.i18n.locale) : null;
   return h(
     'div',
     null,
