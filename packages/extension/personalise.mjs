@@ -7,7 +7,9 @@ import path from 'node:path';
 /** The files of a personalised build: `files` (name → bytes) with the manifest and `server.json` for `server`. */
 export function personalise(files, server) {
   const manifest = JSON.parse(String(files.get('manifest.json')));
-  manifest.host_permissions = [`${new URL(server).origin}/*`];
+  // Without the port: Firefox's match patterns have none (see originPattern).
+  const { protocol, hostname } = new URL(server);
+  manifest.host_permissions = [`${protocol}//${hostname}/*`];
   return new Map([
     ...files,
     ['manifest.json', Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)],

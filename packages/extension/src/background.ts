@@ -18,8 +18,15 @@ import { projectOrigins, readSettings } from './settings.js';
 /** The content script registered on the origins the person allowed. */
 const ENABLED_ORIGINS_SCRIPT = 'svc-enabled-origins';
 
+/** The registrations, one after the other (a second one started meanwhile would find the id taken). */
+let registering: Promise<void> = Promise.resolve();
+const registerOnAllowedOrigins = (): Promise<void> => {
+  registering = registering.then(register, register);
+  return registering;
+};
+
 /** Registers the content script again on every origin granted, but the server's own. */
-async function registerOnAllowedOrigins(): Promise<void> {
+async function register(): Promise<void> {
   const { server } = await readSettings();
   const granted = (await browser.permissions.getAll()).origins ?? [];
   const serverPattern = server ? originPattern(server) : null;
@@ -79,6 +86,8 @@ async function answer(message: ToBackground, sender: MessageSender): Promise<unk
       if (!server || !message.url.startsWith(`${server}/`)) return null;
       return request(message);
     }
+    case 'sites-allowed':
+      return registerOnAllowedOrigins();
     case 'capture':
       return captureTab(sender.tab);
     default:

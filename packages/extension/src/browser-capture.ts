@@ -52,35 +52,42 @@ async function paintedTab(exclude: Element): Promise<ImageBitmap | null> {
 
 /** A capture by the browser, falling back to `drawn` (the widget's) where the browser will not. */
 export function browserCapture(drawn: Capture): Capture {
+  // A Blob of this script's own: in Firefox a canvas's is the page's, which the API client
+  // would not take for a Blob (and would send as JSON).
   return async (options) => {
-    const { exclude, outline, signal } = options;
-    // The regions hidden on the comment, when the widget's capture takes them.
-    const cover =
-      (options as { cover?: readonly { x: number; y: number; width: number; height: number }[] }).cover ?? [];
-    const masks = maskedBoxes();
-    const tab = await paintedTab(exclude).catch(() => null);
-    if (!tab) return drawn(options);
-    if (signal.aborted) throw new DOMException('The screenshot took too long.', 'TimeoutError');
-    const scale = Math.min(devicePixelRatio, MAX_WIDTH / innerWidth);
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.round(innerWidth * scale);
-    canvas.height = Math.round(innerHeight * scale);
-    const drawing = canvas.getContext('2d');
-    if (!drawing) throw new Error('The screenshot cannot be drawn on.');
-    drawing.drawImage(tab, 0, 0, canvas.width, canvas.height);
-    tab.close();
-    drawing.fillStyle = MASK_FILL;
-    for (const r of masks) drawing.fillRect(r.left * scale, r.top * scale, r.width * scale, r.height * scale);
-    if (outline) {
-      drawing.strokeStyle = '#f59e0b';
-      drawing.lineWidth = 3 * scale;
-      const r = outline;
-      drawing.strokeRect((r.left - 3) * scale, (r.top - 3) * scale, (r.width + 6) * scale, (r.height + 6) * scale);
-    }
-    drawing.fillStyle = COVER_FILL;
-    for (const r of cover) drawing.fillRect(r.x * scale, r.y * scale, r.width * scale, r.height * scale);
-    const blob = await encodedUnder(canvas, MAX_BYTES);
-    if (!blob) throw new Error('The screenshot stays over 300 KB.');
-    return blob;
+    const blob = await captured(drawn, options);
+    return new Blob([blob], { type: blob.type });
   };
+}
+
+/** The browser's picture, masked and outlined; the widget's where the browser will not take one. */
+async function captured(drawn: Capture, options: CaptureOptions): Promise<Blob> {
+  const { exclude, outline, signal } = options;
+  // The regions hidden on the comment, when the widget's capture takes them.
+  const cover = (options as { cover?: readonly { x: number; y: number; width: number; height: number }[] }).cover ?? [];
+  const masks = maskedBoxes();
+  const tab = await paintedTab(exclude).catch(() => null);
+  if (!tab) return drawn(options);
+  if (signal.aborted) throw new DOMException('The screenshot took too long.', 'TimeoutError');
+  const scale = Math.min(devicePixelRatio, MAX_WIDTH / innerWidth);
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(innerWidth * scale);
+  canvas.height = Math.round(innerHeight * scale);
+  const drawing = canvas.getContext('2d');
+  if (!drawing) throw new Error('The screenshot cannot be drawn on.');
+  drawing.drawImage(tab, 0, 0, canvas.width, canvas.height);
+  tab.close();
+  drawing.fillStyle = MASK_FILL;
+  for (const r of masks) drawing.fillRect(r.left * scale, r.top * scale, r.width * scale, r.height * scale);
+  if (outline) {
+    drawing.strokeStyle = '#f59e0b';
+    drawing.lineWidth = 3 * scale;
+    const r = outline;
+    drawing.strokeRect((r.left - 3) * scale, (r.top - 3) * scale, (r.width + 6) * scale, (r.height + 6) * scale);
+  }
+  drawing.fillStyle = COVER_FILL;
+  for (const r of cover) drawing.fillRect(r.x * scale, r.y * scale, r.width * scale, r.height * scale);
+  const blob = await encodedUnder(canvas, MAX_BYTES);
+  if (!blob) throw new Error('The screenshot stays over 300 KB.');
+  return blob;
 }

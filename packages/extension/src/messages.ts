@@ -31,7 +31,9 @@ export type ToBackground =
   | { kind: 'session' }
   | { kind: 'keep-token'; token: string | null }
   | ServerRequest
-  | { kind: 'capture' };
+  | { kind: 'capture' }
+  /** The settings page: the person allowed sites (the launcher is registered there before it says so). */
+  | { kind: 'sites-allowed' };
 
 export type ToTab = { kind: 'open' };
 
@@ -46,8 +48,14 @@ export function serverBase(text: string): string | null {
   }
 }
 
-/** The match pattern of an origin (`https://app.example.com/*`), for host permissions and content scripts. */
-export const originPattern = (origin: string): string => `${new URL(origin).origin}/*`;
+/**
+ * The match pattern of an origin (`https://app.example.com/*`), for host permissions and content
+ * scripts. Without its port: Firefox's patterns have none (and match every port of the host).
+ */
+export function originPattern(origin: string): string {
+  const { protocol, hostname } = new URL(origin);
+  return `${protocol}//${hostname}/*`;
+}
 
 /** Bytes as base64 and back: runtime messages carry JSON, not binary. */
 export function toBase64(bytes: Uint8Array): string {

@@ -162,9 +162,10 @@ signedIn.querySelector('[data-sign-out]')?.addEventListener('click', () => {
 });
 
 signedIn.querySelector('[data-show-on-sites]')?.addEventListener('click', () => {
-  void browser.permissions
-    .request({ origins: siteOrigins.map(originPattern) })
-    .then(() => showSites(siteOrigins.map((origin) => ({ allowedOrigins: [origin] }))));
+  void browser.permissions.request({ origins: siteOrigins.map(originPattern) }).then(async () => {
+    await browser.runtime.sendMessage({ kind: 'sites-allowed' });
+    await showSites(siteOrigins.map((origin) => ({ allowedOrigins: [origin] })));
+  });
 });
 
 void (async () => {

@@ -8,25 +8,44 @@ import { fromBase64, type ServerAnswer, type ServerRequest, toBase64 } from './m
 /** Sends the content script's requests under `apiBase` through the background; the rest as before. */
 export function requestServerThroughExtension(apiBase: string): void {
   const own = globalThis.fetch.bind(globalThis);
-  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
-    if (!request.url.startsWith(`${apiBase}/`)) return own(input, init);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    const body =
-      request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
+  globalThis.fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.startsWith(`${apiBase}/`)) return own(input, init);
+    // Read from the call as the widget makes it (no Request built here: in Firefox a Request of
+    // the page's, made from this script's objects, would not give its body back).
+    const body = await bodyBytes(init.body);
     const call: ServerRequest = {
       kind: 'request',
-      url: request.url,
-      method: request.method,
-      headers,
+      url,
+      method: init.method ?? 'GET',
+      headers: headersOf(init.headers),
       body: body?.length ? toBase64(body) : null,
     };
     const answer = await browser.runtime.sendMessage<ServerAnswer | null>(call);
-    if (!answer) throw new TypeError(`${request.url} could not be reached`);
+    if (!answer) throw new TypeError(`${url} could not be reached`);
     const empty = answer.status === 204 || answer.status === 304;
     return new Response(empty ? null : fromBase64(answer.body), { status: answer.status, headers: answer.headers });
   };
+}
+
+/** A request's headers as a plain object (the widget gives one; Firefox's Headers of the page's are not read from here). */
+function headersOf(headers: HeadersInit | undefined): Record<string, string> {
+  if (!headers) return {};
+  if (Array.isArray(headers)) return Object.fromEntries(headers);
+  if (headers instanceof Headers) {
+    const read: Record<string, string> = {};
+    headers.forEach((value, name) => {
+      read[name] = value;
+    });
+    return read;
+  }
+  return { ...(headers as Record<string, string>) };
+}
+
+/** A request's body as bytes: the widget sends JSON (a string) or an image (a Blob). */
+async function bodyBytes(body: BodyInit | null | undefined): Promise<Uint8Array | null> {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return new TextEncoder().encode(body);
+  if (body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
+  return new Uint8Array(await new Response(body).arrayBuffer());
 }

@@ -71,14 +71,23 @@ describe('the extension in Chromium', {
       { id: extensionId, targetId: tab.targetId } as never,
     );
     await browser.detach();
+    await page.locator('[data-svc-widget]').waitFor({ state: 'attached', timeout: 15_000 });
   }
 
   const inWidget = (page: Page, selector: string) => page.locator(`[data-svc-widget] ${selector}`);
 
   /** Signs in on the settings page, the address of the server the build came from filled in. */
   async function signInOnSettingsPage(): Promise<void> {
-    const settings = await context.newPage();
-    await settings.goto(`chrome-extension://${extensionId}/options.html`);
+    // The settings page the extension opened itself when it was installed, else a new one.
+    const address = `chrome-extension://${extensionId}/options.html`;
+    const opened =
+      context.pages().find((page) => page.url() === address) ??
+      (await context
+        .waitForEvent('page', { predicate: (page) => page.url() === address, timeout: 5000 })
+        .catch(() => null));
+    const settings = opened ?? (await context.newPage());
+    if (!opened) await settings.goto(address);
+    await settings.waitForLoadState();
     assert.equal(await settings.locator('input[name=server]').inputValue(), stack.apiBase);
     await settings.locator('#server button').click();
     await settings.locator('input[name=email]').fill(stack.reviewer.email);
