@@ -43,14 +43,18 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
   };
 }
 
-/** A page whose console is signed in as `member` (its token put where the console keeps it). */
+/**
+ * A page whose console is signed in as `member` (its token put where the console keeps it).
+ * `touch`: a phone's screen, tapped rather than clicked.
+ */
 export async function consoleAs(
   browser: Browser,
   member: Member | null,
   viewport = { width: 1200, height: 800 },
   colorScheme: 'light' | 'dark' = 'light',
+  touch = false,
 ) {
-  const context: BrowserContext = await browser.newContext({ viewport, colorScheme });
+  const context: BrowserContext = await browser.newContext({ viewport, colorScheme, hasTouch: touch, isMobile: touch });
   if (member) {
     await context.addInitScript(
       ([token]) => {

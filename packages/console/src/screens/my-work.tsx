@@ -1,10 +1,11 @@
-// What is this person's to do: the open comments they are on, most urgent first, the comments
-// that mention them (newest first), and the fixes of their own comments that wait for their
-// verdict (applied, not yet verified).
+// What is this person's to do: the open comments they are on, most urgent first, the new
+// comments that wait for triage in the projects they follow (open, nobody on them, the longest
+// waiting first), the comments that mention them (newest first), and the fixes of their own
+// comments that wait for their verdict (applied, not yet verified).
 
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { api } from '../api.js';
-import { t } from '../i18n.js';
+import { t, tx } from '../i18n.js';
 import { Link } from '../router.js';
 import { me } from '../session.js';
 import { LabelChips, Loading, PageTitle, PriorityPill, StatusPills, Time, useLoad } from '../ui.js';
@@ -12,6 +13,13 @@ import { LabelChips, Loading, PageTitle, PriorityPill, StatusPills, Time, useLoa
 type Comment = AnswerOf<'GET /api/comments'>['items'][number];
 
 export function MyWork() {
+  const triage = useLoad(
+    () =>
+      api.call('GET /api/comments', {
+        query: { followed: 'me', assignee: 'none', status: 'open', sort: 'oldest', limit: 50 },
+      }),
+    [],
+  );
   const assigned = useLoad(
     () => api.call('GET /api/comments', { query: { assignee: 'me', status: 'open', sort: 'priority', limit: 100 } }),
     [],
@@ -31,6 +39,9 @@ export function MyWork() {
       ) : (
         <Loading error={assigned.error} />
       )}
+      <h2>{t('mine.triage')}</h2>
+      <p class="muted">{tx('mine.triageLead', { projects: <Link href="/projects">{t('nav.projects')}</Link> })}</p>
+      {triage.data ? <Rows items={triage.data.items} empty={t('mine.noneTriage')} /> : <Loading error={triage.error} />}
       <h2>{t('mine.mentions')}</h2>
       {mentions.data ? (
         <Rows items={mentions.data.items} empty={t('mine.noneMentions')} />

@@ -4,6 +4,7 @@ import type { AnswerOf } from '@svc/contract/endpoints';
 import { PROJECT_KEY_PATTERN } from '@svc/contract/project-key';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { FollowButton, useFollowing } from '../following.js';
 import { t, tx } from '../i18n.js';
 import { currentQuery, Link, navigate } from '../router.js';
 import { isAdmin } from '../session.js';
@@ -205,6 +206,7 @@ function DeleteProject({ project, onDone }: { project: Project; onDone: (deleted
 
 export function Projects() {
   const list = useLoad(() => api.call('GET /api/projects', {}), []);
+  const follows = useFollowing();
   const [editing, setEditing] = useState<Project | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
   const admin = isAdmin();
@@ -251,6 +253,8 @@ export function Projects() {
       {list.data && items.length === 0 ? (
         <p class="empty">{t(admin ? 'projects.emptyAdmin' : 'projects.empty')}</p>
       ) : null}
+      {items.length ? <p class="muted">{t('following.lead')}</p> : null}
+      <FormError message={follows.error} />
       {items.length ? (
         <div class="table-wrap">
           <table>
@@ -274,6 +278,7 @@ export function Projects() {
                   </td>
                   <td>
                     <div class="row">
+                      <FollowButton project={p} follows={follows} />
                       <Link class="button" href={`/projects/${p.key}/install`}>
                         {t('install.title')}
                         <span class="skip"> {p.name}</span>

@@ -66,6 +66,8 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': 'رد جديد',
   'updates.CommentAssigned': 'أُسند إليك',
   'updates.CommentMentioned': 'أشار إليك',
+  'updates.CommentCreated':
+    '{count, plural, zero {لا تعليقات جديدة} one {تعليق جديد} two {تعليقان جديدان} few {# تعليقات جديدة} many {# تعليقًا جديدًا} other {# تعليق جديد}}',
   'updates.by': 'من {name}',
   'updates.compare': 'قارن بين قبل والآن',
   'updates.goCheck': 'انتقل إلى الصفحة للتحقق',

@@ -69,6 +69,7 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': 'Neue Antwort',
   'updates.CommentAssigned': 'Dir zugewiesen',
   'updates.CommentMentioned': 'Hat dich erwähnt',
+  'updates.CommentCreated': '{count, plural, one {Neuer Kommentar} other {# neue Kommentare}}',
   'updates.by': 'von {name}',
   'updates.compare': 'Vorher und jetzt vergleichen',
   'updates.goCheck': 'Zur Seite gehen und prüfen',

@@ -76,6 +76,7 @@ export const enPanel = {
   'updates.ReplyAdded': 'New reply',
   'updates.CommentAssigned': 'Assigned to you',
   'updates.CommentMentioned': 'Mentioned you',
+  'updates.CommentCreated': '{count, plural, one {New comment} other {# new comments}}',
   'updates.by': 'by {name}',
   'updates.compare': 'Compare before and now',
   'updates.goCheck': 'Go to the page to check',

@@ -68,6 +68,7 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': 'Nueva respuesta',
   'updates.CommentAssigned': 'Asignado a ti',
   'updates.CommentMentioned': 'Te ha mencionado',
+  'updates.CommentCreated': '{count, plural, one {Comentario nuevo} other {# comentarios nuevos}}',
   'updates.by': 'de {name}',
   'updates.compare': 'Comparar antes y ahora',
   'updates.goCheck': 'Ir a la página para comprobarlo',

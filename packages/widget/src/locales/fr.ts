@@ -68,6 +68,7 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': 'Nouvelle réponse',
   'updates.CommentAssigned': 'Assigné à vous',
   'updates.CommentMentioned': 'Vous a mentionné',
+  'updates.CommentCreated': '{count, plural, one {Nouveau commentaire} other {# nouveaux commentaires}}',
   'updates.by': 'par {name}',
   'updates.compare': 'Comparer avant et maintenant',
   'updates.goCheck': 'Aller sur la page pour vérifier',

@@ -67,6 +67,7 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': 'Nuova risposta',
   'updates.CommentAssigned': 'Assegnato a te',
   'updates.CommentMentioned': 'Ti ha menzionato',
+  'updates.CommentCreated': '{count, plural, one {Nuovo commento} other {# nuovi commenti}}',
   'updates.by': 'di {name}',
   'updates.compare': 'Confronta prima e adesso',
   'updates.goCheck': 'Vai alla pagina per controllare',

@@ -66,6 +66,7 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': '新しい返信',
   'updates.CommentAssigned': 'あなたに割り当て',
   'updates.CommentMentioned': 'あなたをメンション',
+  'updates.CommentCreated': '{count, plural, other {新しいコメント # 件}}',
   'updates.by': '{name}',
   'updates.compare': '以前と現在を比較',
   'updates.goCheck': 'ページを開いて確認',

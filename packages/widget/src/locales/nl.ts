@@ -66,6 +66,7 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': 'Nieuwe reactie',
   'updates.CommentAssigned': 'Aan jou toegewezen',
   'updates.CommentMentioned': 'Heeft je genoemd',
+  'updates.CommentCreated': '{count, plural, one {Nieuwe opmerking} other {# nieuwe opmerkingen}}',
   'updates.by': 'door {name}',
   'updates.compare': 'Eerst en nu vergelijken',
   'updates.goCheck': 'Ga naar de pagina om het te controleren',

@@ -67,6 +67,7 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': 'Nova resposta',
   'updates.CommentAssigned': 'Atribuído a você',
   'updates.CommentMentioned': 'Mencionou você',
+  'updates.CommentCreated': '{count, plural, one {Novo comentário} other {# novos comentários}}',
   'updates.by': 'por {name}',
   'updates.compare': 'Comparar antes e agora',
   'updates.goCheck': 'Ir até a página para conferir',

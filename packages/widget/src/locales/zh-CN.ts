@@ -62,6 +62,7 @@ export const messages: WidgetTranslation = {
   'updates.ReplyAdded': '新回复',
   'updates.CommentAssigned': '已分配给你',
   'updates.CommentMentioned': '提到了你',
+  'updates.CommentCreated': '{count, plural, other {# 条新评论}}',
   'updates.by': '来自 {name}',
   'updates.compare': '比较之前与现在',
   'updates.goCheck': '前往该页面查看',
