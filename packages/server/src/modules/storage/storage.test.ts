@@ -12,7 +12,7 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { cleanPng, noisePng } from '../../../test/images.js';
+import { cleanPng, noisePng, numberedPng } from '../../../test/images.js';
 import { setStorageQuota } from './quota.js';
 
 const MB = 1024 * 1024;
@@ -185,6 +185,24 @@ describe('the storage quota of a workspace', () => {
       const stored = await storedRows(t, admin.workspaceId);
       assert.equal(stored.n, 16);
       assert.deepEqual(await storageOf(t, admin), { usedBytes: stored.bytes, quotaBytes: quota });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('50 screenshots of one comment at once: each replaces the one before (none fails), one is stored, its bytes counted once', async () => {
+    const t = await createTestApp();
+    try {
+      const admin = await signUp(t.app);
+      const project = await createProject(t.app, admin);
+      const { id } = await createComment(t.app, admin, project.key, 'Shot again and again');
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => upload(t, admin, `/api/comments/${id}/screenshot`, numberedPng(i + 1))),
+      );
+      assert.deepEqual(new Set(answers.map((answer) => answer.statusCode)), new Set([200]));
+      const stored = await storedRows(t, admin.workspaceId);
+      assert.equal(stored.n, 1);
+      assert.equal((await storageOf(t, admin)).usedBytes, stored.bytes);
     } finally {
       await t.close();
     }
