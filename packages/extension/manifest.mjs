@@ -10,6 +10,8 @@ export const PERMISSIONS = {
   scripting: true,
   // The toolbar button (and its shortcut) opens the widget on this tab only, until it is left.
   activeTab: true,
+  // The toolbar badge's unread count, read at the server's pace while no tab is open on a site.
+  alarms: true,
 };
 
 /**

@@ -3,6 +3,8 @@
 // tabs (from the extension's origin, which its host permission for the server lets through, so
 // neither the page's CORS nor its Content-Security-Policy is in the way), shows the launcher by
 // itself on the origins the person allowed, and on the toolbar button's tab.
+
+import { pollBadge, refreshBadge } from './badge.js';
 import { browser, type MessageSender, type Tab } from './browser.js';
 import {
   fromBase64,
@@ -74,6 +76,7 @@ async function captureTab(tab: Tab | undefined): Promise<string | null> {
 async function answer(message: ToBackground, sender: MessageSender): Promise<unknown> {
   switch (message.kind) {
     case 'session':
+      void refreshBadge();
       return tabSession(sender.tab);
     case 'keep-token': {
       await browser.storage.local.set({ token: message.token });
@@ -119,3 +122,4 @@ browser.runtime.onInstalled.addListener(() => {
   });
 });
 void registerOnAllowedOrigins();
+pollBadge();

@@ -68,7 +68,12 @@ export interface Browser {
     sendMessage<T>(tabId: number, message: unknown): Promise<T>;
     captureVisibleTab(windowId?: number, options?: { format: 'png' | 'jpeg' }): Promise<string>;
   };
+  alarms: {
+    create(name: string, info: { periodInMinutes: number }): Promise<void>;
+    onAlarm: Event<(alarm: { name: string }) => void>;
+  };
   action: {
+    getBadgeText(details: { tabId?: number }): Promise<string>;
     onClicked: Event<(tab: Tab) => void>;
     setBadgeText(details: { text: string; tabId?: number }): Promise<void>;
     setBadgeBackgroundColor(details: { color: string }): Promise<void>;

@@ -141,10 +141,23 @@ describe('the extension in Chromium', {
       }
     }
 
-    // After a reload, the toolbar button again: the pin is where it was.
+    // A reply by the admin: the toolbar badge counts it, once the background reads the count
+    // again (when a tab's widget starts: the reload below).
+    assert.equal(await worker.evaluate(() => chrome.action.getBadgeText({})), '');
+    const reply = await call(stack.api.app, 'POST', `/api/comments/${id}/replies`, {
+      token: stack.admin.token,
+      body: { body: 'Which price?' },
+    });
+    assert.equal(reply.status, 201);
+
+    // After a reload, the toolbar button again: the pin is where it was, the badge says 1.
     await page.reload();
     await pressToolbarButton(page);
     await inWidget(page, '.pin').first().waitFor();
+    for (let i = 0; i < 50 && (await worker.evaluate(() => chrome.action.getBadgeText({}))) !== '1'; i++) {
+      await page.waitForTimeout(100);
+    }
+    assert.equal(await worker.evaluate(() => chrome.action.getBadgeText({})), '1');
 
     // A page the person did not enable nor open the extension on: nothing of ours.
     const elsewhere = await context.newPage();
