@@ -55,12 +55,18 @@ export const CommentAbilities = Type.Object(
 export type CommentAbilities = Static<typeof CommentAbilities>;
 const Author = Type.Object({ id: Type.String(), name: Type.String(), role: Role });
 
+/** Whom a text mentions: a client shows each `@` and name of them as a mention, the rest as typed. */
+const Mentioned = Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), {
+  description: 'The people its text mentions, each once, in order: the text reads `@` and each name',
+});
+
 export const Reply = Type.Object({
   id: Type.String(),
   commentId: Type.String(),
   author: Nullable(Author),
   kind: Type.Union([Type.Literal('user'), Type.Literal('system')]),
   body: Type.String(),
+  mentions: Mentioned,
   createdAt: Timestamp,
 });
 export type Reply = Static<typeof Reply>;
@@ -69,6 +75,7 @@ const commentFields = {
   id: Type.String(),
   projectKey: Type.String(),
   body: Type.String(),
+  mentions: Mentioned,
   pageUrl: Type.String(),
   anchor: Nullable(Anchor),
   pin: Nullable(

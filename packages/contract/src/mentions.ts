@@ -25,6 +25,15 @@ export function mentionedIds(text: string): string[] {
   return [...new Set(Array.from(text.matchAll(MENTION), (match) => match[1] as string))];
 }
 
+/** The people a text mentions, each once, in order, by the name the text holds for them. */
+export function mentionedPeople(text: string): Mentionable[] {
+  const people = new Map<string, string>();
+  for (const [, id, name] of text.matchAll(MENTION)) {
+    if (!people.has(id as string)) people.set(id as string, name || '…');
+  }
+  return [...people].map(([id, name]) => ({ id, name }));
+}
+
 /** Rewrites each mention with what `rewrite` gives for its id and stored name. */
 export function replaceMentions(text: string, rewrite: (id: string, name: string) => string): string {
   return text.includes('<@') ? text.replace(MENTION, (_, id: string, name?: string) => rewrite(id, name ?? '')) : text;
@@ -87,7 +96,9 @@ export function encodeMentions(text: string, chosen: Mentionable[]): string {
       const before = at === 0 ? ' ' : (encoded[at - 1] as string);
       if (/\s|[([]/.test(before) && !/[\p{L}\p{N}_]/u.test(after)) {
         const token = `<@${person.id}>`;
-        encoded = encoded.slice(0, at) + token + encoded.slice(at + written.length);
+        // The suggestion put a space after the name; one typed after it as well is not kept.
+        const end = encoded.startsWith('  ', at + written.length) ? at + written.length + 1 : at + written.length;
+        encoded = encoded.slice(0, at) + token + encoded.slice(end);
         from = at + token.length;
       } else from = at + written.length;
     }

@@ -3,6 +3,7 @@ import {
   type Comment,
   type CommentContext,
   type CommentWithReplies,
+  mentionedPeople,
   PRIORITIES,
   type Reply,
   showMentions,
@@ -45,6 +46,7 @@ export function presentComment(row: CommentRow, actor: Actor): Comment {
     id: row.id,
     projectKey: row.project_key,
     body: showMentions(row.body),
+    mentions: mentionedPeople(row.body),
     pageUrl: row.page_url,
     anchor: presentAnchor(row),
     pin: row.pin_number === null ? null : Number(row.pin_number),
@@ -95,6 +97,7 @@ export const presentReply = (row: ReplyRow): Reply => ({
       : null,
   kind: row.kind,
   body: showMentions(row.body),
+  mentions: mentionedPeople(row.body),
   createdAt: row.created_at,
 });
 
