@@ -166,6 +166,17 @@ describe('the extension in Chromium', {
     assert.equal(await elsewhere.locator('[data-svc-widget]').count(), 0);
   });
 
+  test('a page that carries the widget’s script too: one launcher, the toolbar button opening the page’s', async () => {
+    if (!(await worker.evaluate(() => chrome.storage.local.get(['token']))).token) await signInOnSettingsPage();
+    const page = await context.newPage();
+    await page.goto(`${stack.siteOrigin}/pricing?widget=1`);
+    await page.locator('[data-svc-widget] .launcher').waitFor();
+    await pressToolbarButton(page);
+    await inWidget(page, '.panel').waitFor();
+    assert.equal(await page.locator('[data-svc-widget]').count(), 1, 'one launcher');
+    assert.equal(await page.locator('[data-svc-extension]').count(), 0, 'the page’s own');
+  });
+
   for (const csp of ['strict', 'trusted-types']) {
     test(`a page whose policy is ${csp}: the launcher and panel styled and working, no violation reported`, async () => {
       if (!(await worker.evaluate(() => chrome.storage.local.get(['token']))).token) await signInOnSettingsPage();

@@ -40,9 +40,10 @@ export interface Stack {
 /**
  * A product page. `?csp=strict`: a Content-Security-Policy allowing only the site's own
  * scripts and styles; `?csp=trusted-types`: Trusted Types enforced besides. Either way the page
- * counts the violations reported (in `<html data-violations>`).
+ * counts the violations reported (in `<html data-violations>`). `?widget=1`: the page carries
+ * the widget's script too, as a developer embeds it.
  */
-function sitePage(): string {
+function sitePage(widget: { apiBase: string; projectKey: string } | null): string {
   return `<!doctype html>
 <html lang="en" data-violations="0">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Pricing</title>
@@ -54,7 +55,11 @@ function sitePage(): string {
 <section class="plans">
   <div class="plan"><h2>Starter</h2><p class="price">$0</p></div>
   <div class="plan"><h2>Team</h2><p class="price">$49</p><button type="button">Choose Team</button></div>
-</section>
+</section>${
+    widget
+      ? `\n<script src="${widget.apiBase}/widget.js" data-api-base="${widget.apiBase}" data-project-key="${widget.projectKey}" async></script>`
+      : ''
+  }
 </body></html>`;
 }
 
@@ -89,7 +94,7 @@ export async function startStack(): Promise<Stack> {
       'content-type': 'text/html; charset=utf-8',
       ...(policy ? { 'content-security-policy': policy } : {}),
     });
-    response.end(sitePage());
+    response.end(sitePage(url.searchParams.has('widget') ? { apiBase, projectKey: project.key } : null));
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const port = (site.address() as AddressInfo).port;
