@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
 import { Anchor } from './anchor.js';
-import { Line, Multiline, Name, Nullable, PageQuery, Timestamp } from './common.js';
+import { Line, MULTILINE_PATTERN, Name, Nullable, PageQuery, Timestamp } from './common.js';
 import { CaptureContext, CommentContext, CommentImage, Screenshot } from './context.js';
 import { CHANGES_WAIT_MAX_S, COMMENT_BODY_MAX, LABEL_COLORS, PRIORITIES, VERIFY_NOTE_MAX } from './rules.js';
 
@@ -174,17 +174,30 @@ export const CommentWithReplies = Type.Object({
 });
 export type CommentWithReplies = Static<typeof CommentWithReplies>;
 
+/** How a text that holds mentions says so. */
+const MENTIONS_RULE =
+  'To mention someone who can read the comment (the people of `GET /api/projects/{key}/people`), write `<@` and their id and `>`: they are notified, and the text reads `@` and their name. A mention of anyone else is refused.';
+
+/**
+ * A text that may mention people: a comment's, a reply's, a verdict's note. Marked
+ * `x-mentions` (for the OpenAPI document's readers and the generated test suites): every text
+ * so marked is checked by the one rule of mentions, and no other text reads `<@…>` as one.
+ */
+const MentioningText = (description: string, minLength?: number) =>
+  Type.String({
+    ...(minLength === undefined ? {} : { minLength }),
+    maxLength: COMMENT_BODY_MAX,
+    pattern: MULTILINE_PATTERN,
+    description: `${description} ${MENTIONS_RULE}`,
+    'x-mentions': true,
+  });
+
 /** The text of a comment or a reply, with its mentions. */
-const MentioningText = Multiline({
-  minLength: 1,
-  maxLength: COMMENT_BODY_MAX,
-  description:
-    'The text, at most 10,000 characters. To mention someone who can read the comment (the people of `GET /api/projects/{key}/people`), write `<@` and their id and `>`: they are notified, and the text reads `@` and their name. A mention of anyone else is refused.',
-});
+const BodyWithMentions = MentioningText('The text, at most 10,000 characters as written (each mention by its id).', 1);
 
 export const CreateCommentBody = Type.Object(
   {
-    body: MentioningText,
+    body: BodyWithMentions,
     pageUrl: Line({ minLength: 1, maxLength: 2000, description: 'http(s) URL of the page' }),
     anchor: Type.Optional(Nullable(Anchor)),
     context: Type.Optional(CaptureContext),
@@ -241,7 +254,9 @@ export const FindCommentsQuery = Type.Object({
   label: Type.Optional(LabelFilter),
   mentions: Type.Optional(MentionsFilter),
   followed: Type.Optional(
-    Type.Literal('me', { description: 'me: comments of the projects you follow (see PUT /api/projects/{key}/following)' }),
+    Type.Literal('me', {
+      description: 'me: comments of the projects you follow (see PUT /api/projects/{key}/following)',
+    }),
   ),
   pageUrl: Type.Optional(Line({ maxLength: 2000, description: 'Origin and path of the page, as comments store it' })),
   q: Type.Optional(
@@ -316,7 +331,7 @@ export const UpdateLabelBody = Type.Object(
 export type UpdateLabelBody = Static<typeof UpdateLabelBody>;
 
 export const ReplyBody = Type.Object(
-  { body: MentioningText },
+  { body: BodyWithMentions },
   {
     examples: [{ body: 'Still wraps on Safari' }, { body: 'Still wraps on Safari, <@usr_01JD2W6Y1KQ9V8E0P4T3M5R7XA>' }],
   },
@@ -337,10 +352,9 @@ export const VerifyBody = Type.Object(
   {
     ok: Type.Boolean({ description: 'true: the fix works; false: it does not, and the comment reopens' }),
     note: Type.Optional(
-      Multiline({
-        maxLength: COMMENT_BODY_MAX,
-        description: `Required when ok is false: 1-${VERIFY_NOTE_MAX} characters once trimmed. Ignored when ok is true.`,
-      }),
+      MentioningText(
+        `Required when ok is false: 1-${VERIFY_NOTE_MAX} characters once trimmed; the reply "Not fixed: <note>" and the timeline hold it. Ignored when ok is true.`,
+      ),
     ),
     commitSha: Type.Optional(
       Line({

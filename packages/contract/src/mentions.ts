@@ -39,6 +39,15 @@ export function replaceMentions(text: string, rewrite: (id: string, name: string
   return text.includes('<@') ? text.replace(MENTION, (_, id: string, name?: string) => rewrite(id, name ?? '')) : text;
 }
 
+/**
+ * The text as written: each mention by id alone (`<@usr_…>`), as a client sends it. A text's
+ * limit is measured on this form, and an export holds it, so that the names a text shows
+ * (which grow when a person is renamed) never push it past its limit.
+ */
+export function compactMentions(text: string): string {
+  return replaceMentions(text, (id) => `<@${id}>`);
+}
+
 /** The text as people read it: each mention as `@` and the person's name. */
 export function showMentions(text: string): string {
   return replaceMentions(text, (_, name) => `@${name || '…'}`);

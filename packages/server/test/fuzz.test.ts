@@ -3,7 +3,16 @@ import { after, before, describe, test } from 'node:test';
 import { errorCatalog } from '@svc/contract';
 import fc from 'fast-check';
 import { createTestApp, type TestApp } from './helpers.js';
-import { buildWorld, ROLES, requestArbitrary, rowCounts, signInAgain, type World } from './route-table.js';
+import {
+  buildWorld,
+  mentionFields,
+  ROLES,
+  requestArbitrary,
+  rowCounts,
+  signInAgain,
+  strayMentions,
+  type World,
+} from './route-table.js';
 
 /** Requests per route and role: the suite stays within a couple of minutes on both databases. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
@@ -12,7 +21,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 describe('fuzz: every route, every role, inputs from its own schema and hostile ones', () => {
   let t: TestApp;
   let world: World;
-  const tally = { requests: 0, serverErrors: 0, refusals: 0, writesAfterRefusal: 0 };
+  const tally = { requests: 0, serverErrors: 0, refusals: 0, writesAfterRefusal: 0, mentioning: 0 };
   before(async () => {
     // Limits high enough that the fuzz exercises the routes, not only the throttles.
     t = await createTestApp({
@@ -23,7 +32,8 @@ describe('fuzz: every route, every role, inputs from its own schema and hostile 
   after(async () => {
     process.stdout.write(
       `# fuzz: ${tally.requests} requests over ${t.app.routeTable.length} routes x ${ROLES.length} roles (seed ${SEED}): ` +
-        `${tally.serverErrors} 5xx, ${tally.refusals} refused, ${tally.writesAfterRefusal} writes after a refusal\n`,
+        `${tally.serverErrors} 5xx, ${tally.refusals} refused, ${tally.writesAfterRefusal} writes after a refusal, ` +
+        `${tally.mentioning} accepted texts with mentions checked\n`,
     );
     await t.close();
   });
@@ -51,6 +61,11 @@ describe('fuzz: every route, every role, inputs from its own schema and hostile 
               assert.ok(answer.statusCode < 500, where);
               if (answer.statusCode < 400) {
                 counts = await rowCounts(t.app);
+                // A text that named people keeps only mentions by the rule: its workspace's, under their own names.
+                if (String(options.payload ?? '').includes('<@')) {
+                  tally.mentioning++;
+                  assert.deepEqual(await strayMentions(t.app), [], where);
+                }
                 return;
               }
               tally.refusals++;
@@ -81,5 +96,8 @@ describe('fuzz: every route, every role, inputs from its own schema and hostile 
       }
     }
     assert.ok(tally.requests >= t.app.routeTable.length * ROLES.length * RUNS);
+    // Every route with a text that mentions was tried with mentions, and some were accepted.
+    assert.ok(t.app.routeTable.filter((route) => mentionFields(route).length > 0).length >= 3);
+    assert.ok(tally.mentioning > 0, 'no text with mentions was accepted');
   });
 });

@@ -246,6 +246,30 @@ export async function createTestApp(overrides: ConfigOverrides = {}, options: Ap
   };
 }
 
+/**
+ * A race: sends `requests` at once and, once `answered` of them have answered, runs `meanwhile`
+ * (best through `TestApp.twin`, so that it reaches the database beside them). Tried with
+ * several values of `answered`, it meets the requests at different points of their work.
+ */
+export async function amid<T, U>(
+  requests: (() => Promise<T>)[],
+  answered: number,
+  meanwhile: () => Promise<U>,
+): Promise<{ answers: T[]; meanwhile: U }> {
+  let count = 0;
+  const running = requests.map(async (request) => {
+    const answer = await request();
+    count++;
+    return answer;
+  });
+  while (count < answered) await new Promise((resolve) => setImmediate(resolve));
+  const done = await meanwhile();
+  return { answers: await Promise.all(running), meanwhile: done };
+}
+
+/** Values of `answered` for `amid`: the racing change sent at once, then after a few answers. */
+export const RACE_POINTS = [0, 1, 2, 4, 8] as const;
+
 export interface Answer<T = any> {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;

@@ -2,6 +2,7 @@
 // resource and caller, inputs derived from each route's own schema, and row counts to prove
 // that a refused request wrote nothing. Nothing here lists routes: they come from the app.
 import { randomBytes } from 'node:crypto';
+import { mentionToken, replaceMentions } from '@svc/contract';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
@@ -32,6 +33,8 @@ export interface World {
   otherProjectKey: string;
   /** Strings of B that must never appear in an answer to A. */
   foreignMarkers: string[];
+  /** The people of A and of B by id, for texts that mention (`x-mentions`). */
+  people: { own: string[]; foreign: string[] };
   identities: Record<Exclude<Role, 'anonymous'>, Identity>;
   tokens: Record<Role, string | undefined>;
 }
@@ -47,6 +50,8 @@ async function idsOf(app: FastifyInstance, table: string, column: string, worksp
     .execute();
   return rows.map((row) => String(row.id));
 }
+
+const usersOf = (values: Record<string, string[]>) => (values.id ?? []).filter((id) => id.startsWith('usr_'));
 
 /** Two workspaces, each with projects, comments, replies, notifications, builds, keys and sessions. */
 export async function buildWorld(app: FastifyInstance): Promise<World> {
@@ -104,6 +109,7 @@ export async function buildWorld(app: FastifyInstance): Promise<World> {
     foreignWorkspace: b.admin.workspaceId,
     otherProjectKey: a.other.key,
     foreignMarkers: [b.marker, b.admin.workspaceId, ...Object.values(b.values).flat()],
+    people: { own: usersOf(a.values), foreign: usersOf(b.values) },
     identities: {
       admin: { email: a.admin.email, password },
       member: { email: a.member.email, password: 'another good password' },
@@ -188,10 +194,31 @@ export async function rowCounts(app: FastifyInstance): Promise<Record<string, nu
 
 type Schema = Record<string, Json>;
 
-/** Values that fit `schema` (TypeBox's JSON Schema), for the fuzz's well-formed half. */
-export function arbitraryFor(schema: Schema | undefined): fc.Arbitrary<Json> {
+/**
+ * A text that mentions (`x-mentions`): words and mentions of `people` (of both workspaces:
+ * those of another are refused), by id alone or under any name, the way a client or a forger
+ * writes them.
+ */
+const mentioningText = (people: readonly string[], maxLength: number) =>
+  fc
+    .array(
+      fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc
+          .tuple(fc.constantFrom(...people), fc.option(fc.constantFrom('Alpha Admin', 'Any name', '', 'x|y')))
+          .map(([id, name]) => (name === null ? `<@${id}>` : `<@${id}|${name}>`)),
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((parts) => parts.join(' ').slice(0, maxLength));
+
+/**
+ * Values that fit `schema` (TypeBox's JSON Schema), for the fuzz's well-formed half; `people`:
+ * the ids a text that mentions (`x-mentions`) may name.
+ */
+export function arbitraryFor(schema: Schema | undefined, people: readonly string[] = []): fc.Arbitrary<Json> {
   if (!schema) return fc.constant(undefined);
-  if (schema.anyOf) return fc.oneof(...(schema.anyOf as Schema[]).map(arbitraryFor));
+  if (schema.anyOf) return fc.oneof(...(schema.anyOf as Schema[]).map((option) => arbitraryFor(option, people)));
   if ('const' in schema) return fc.constant(schema.const);
   switch (schema.type) {
     case 'null':
@@ -208,14 +235,15 @@ export function arbitraryFor(schema: Schema | undefined): fc.Arbitrary<Json> {
       if (schema.format === 'email') return fc.emailAddress().filter((e) => e.length <= (schema.maxLength ?? 254));
       if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
       const base = schema.pattern ? fc.stringMatching(new RegExp(schema.pattern, 'u')) : fc.string({ maxLength: max });
-      return base.map((s) => s.slice(0, max)).filter((s) => s.length >= min);
+      const text = base.map((s) => s.slice(0, max)).filter((s) => s.length >= min);
+      return schema['x-mentions'] && people.length ? fc.oneof(text, mentioningText(people, max)) : text;
     }
     case 'array':
-      return fc.array(arbitraryFor(schema.items), { maxLength: Math.min(schema.maxItems ?? 4, 4) });
+      return fc.array(arbitraryFor(schema.items, people), { maxLength: Math.min(schema.maxItems ?? 4, 4) });
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
       const record: Record<string, fc.Arbitrary<Json>> = {};
-      for (const [name, property] of Object.entries(properties)) record[name] = arbitraryFor(property);
+      for (const [name, property] of Object.entries(properties)) record[name] = arbitraryFor(property, people);
       return fc.record(record, { requiredKeys: (schema.required ?? []) as string[] });
     }
     default:
@@ -365,6 +393,7 @@ export function requestArbitrary(route: RegisteredRoute, world: World): fc.Arbit
     fc.constantFrom(...HOSTILE_QUERIES),
   );
   const bodySchema = schema.body as Schema | undefined;
+  const people = [...world.people.own, ...world.people.foreign];
   const mutateField = (value: Json) =>
     bodySchema?.properties
       ? fc
@@ -372,8 +401,8 @@ export function requestArbitrary(route: RegisteredRoute, world: World): fc.Arbit
           .map(([field, hostile]) => JSON.stringify({ ...(value ?? {}), [field]: hostile }))
       : hostileValue.map((hostile) => JSON.stringify(hostile));
   const body = fc.oneof(
-    arbitraryFor(bodySchema).map((value) => (value === undefined ? undefined : JSON.stringify(value))),
-    arbitraryFor(bodySchema).chain(mutateField),
+    arbitraryFor(bodySchema, people).map((value) => (value === undefined ? undefined : JSON.stringify(value))),
+    arbitraryFor(bodySchema, people).chain(mutateField),
     fc.constantFrom(...HOSTILE_BODY_TEXTS),
   );
   const headers = fc.constantFrom<Record<string, string>>(
@@ -442,3 +471,51 @@ export function exampleHeaders(route: RegisteredRoute): Record<string, string> {
 }
 
 export { paramNames, pathWith };
+
+/** The fields of a route's body that hold mentions (`x-mentions` in the contract), by name. */
+export function mentionFields(route: RegisteredRoute): string[] {
+  const properties = ((route.schema?.body as Schema | undefined)?.properties ?? {}) as Record<string, Schema>;
+  return Object.entries(properties)
+    .filter(([, property]) => [property, ...((property.anyOf as Schema[]) ?? [])].some((p) => p['x-mentions']))
+    .map(([name]) => name);
+}
+
+/**
+ * Every stored mention that breaks the rule of mentions: of someone of another workspace than
+ * the text's, or shown under another name than the person's own. The texts that hold mentions
+ * are comments', replies' and the notes of verdicts "Not fixed".
+ */
+export async function strayMentions(app: FastifyInstance): Promise<string[]> {
+  const { db } = app.database;
+  const people = new Map(
+    (await db.selectFrom('users').select(['id', 'name', 'workspace_id']).execute()).map((user) => [user.id, user]),
+  );
+  const texts = [
+    ...(await db
+      .selectFrom('comments')
+      .select(['id', 'workspace_id', 'body as text'])
+      .where('body', 'like', '%<@%')
+      .execute()),
+    ...(await db
+      .selectFrom('replies')
+      .select(['id', 'workspace_id', 'body as text'])
+      .where('body', 'like', '%<@%')
+      .execute()),
+    ...(await db
+      .selectFrom('comment_events')
+      .select(['id', 'workspace_id', 'note as text'])
+      .where('kind', '=', 'not_fixed')
+      .where('note', 'like', '%<@%')
+      .execute()),
+  ];
+  const stray: string[] = [];
+  for (const { id, workspace_id, text } of texts) {
+    replaceMentions(text ?? '', (userId, name) => {
+      const person = people.get(userId);
+      if (person?.workspace_id !== workspace_id) stray.push(`${id} mentions ${userId} of another workspace`);
+      else if (mentionToken(person) !== `<@${userId}|${name}>`) stray.push(`${id} shows ${userId} as "${name}"`);
+      return '';
+    });
+  }
+  return stray;
+}

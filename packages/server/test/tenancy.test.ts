@@ -13,12 +13,14 @@ import {
   buildWorld,
   exampleBody,
   exampleHeaders,
+  mentionFields,
   paramNames,
   pathWith,
   ROLES,
   type Role,
   rowCounts,
   signInAgain,
+  strayMentions,
   switchQueries,
   type World,
 } from './route-table.js';
@@ -39,10 +41,9 @@ describe('tenancy matrix: every route x every role x a resource it may not reach
     await t.close();
   });
 
-  /** `route`'s example body as `role`: an upload route gets an image, in its type. */
-  const send = async (role: Role, route: RegisteredRoute, url: string) => {
+  /** `route`'s example body (or `body`) as `role`: an upload route gets an image, in its type. */
+  const send = async (role: Role, route: RegisteredRoute, url: string, body = exampleBody(route)) => {
     const token = world.tokens[role];
-    const body = exampleBody(route);
     tried++;
     return t.app.inject({
       method: route.method as 'GET',
@@ -85,6 +86,46 @@ describe('tenancy matrix: every route x every role x a resource it may not reach
             }
           }
         }
+      }
+    }
+  });
+
+  test("another workspace's person, mentioned in any text that mentions (x-mentions): refused naming the text, nothing written, never shown", async () => {
+    const routes = t.app.routeTable.filter((route) => mentionFields(route).length > 0);
+    assert.deepEqual(
+      routes.map((route) => `${route.method} ${route.url}`).sort(),
+      ['POST /api/comments/:id/replies', 'POST /api/comments/:id/verify', 'POST /api/projects/:key/comments'],
+      'the texts that hold mentions: a comment, a reply, a verdict’s note',
+    );
+    const [stranger] = world.people.foreign;
+    assert.ok(stranger);
+    for (const route of routes) {
+      await signInAgain(world);
+      const example = exampleBody(route) as Record<string, unknown>;
+      // The example, and the example with each switch off: a verdict's note is read when it is not ok.
+      const switches = Object.keys(example).filter((key) => typeof example[key] === 'boolean');
+      const bodies = [example, ...switches.map((key) => ({ ...example, [key]: !example[key] }))];
+      const values = Object.fromEntries(
+        paramNames(route).map((n) => [n, encodeURIComponent(world.own[n]?.[0] ?? 'x')]),
+      );
+      for (const field of mentionFields(route)) {
+        let namedTheField = false;
+        for (const role of CALLERS) {
+          for (const base of bodies) {
+            const before = await rowCounts(t.app);
+            const body = { ...base, [field]: `Look <@${stranger}|Alpha Admin> here` };
+            const answer = await send(role, route, pathWith(route, values), body);
+            const where = `${role}: ${route.method} ${route.url} ${JSON.stringify(body)} -> ${answer.statusCode} ${answer.body.slice(0, 200)}`;
+            for (const marker of world.foreignMarkers) assert.equal(answer.body.includes(marker), false, where);
+            if (answer.statusCode >= 400) assert.deepEqual(await rowCounts(t.app), before, `wrote: ${where}`);
+            if (answer.statusCode === 400 && answer.json().errors?.[0]?.path === `/${field}`) namedTheField = true;
+            assert.deepEqual(await strayMentions(t.app), [], where);
+          }
+        }
+        assert.ok(
+          namedTheField,
+          `${route.method} ${route.url}: no caller was told /${field} mentions someone it may not`,
+        );
       }
     }
   });

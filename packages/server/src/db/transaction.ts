@@ -127,3 +127,21 @@ export function beforeCommit(db: Db, step: LastStep): boolean {
   steps?.push(step);
   return steps !== undefined;
 }
+
+/**
+ * Runs `change`; a write of it refused because a row it refers to was deleted meanwhile, by a
+ * change that committed first (the comment replied to, the project written in), throws `gone()`
+ * instead: the answer it would have had a moment later.
+ */
+export async function unlessGone<T>(
+  database: { isForeignKeyViolation(error: unknown): boolean },
+  change: () => Promise<T>,
+  gone: () => Error,
+): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (database.isForeignKeyViolation(error)) throw gone();
+    throw error;
+  }
+}

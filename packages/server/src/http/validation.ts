@@ -3,6 +3,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
+import type { TSchema } from 'typebox';
 import { AppError, invalidField } from '../errors.js';
 
 /**
@@ -130,4 +131,21 @@ export function requireName(value: string, path: string): string {
   const name = requireText(value, path);
   if (!isNameText(name)) throw invalidField(path, NAME_REFUSAL);
   return name;
+}
+
+/**
+ * A value as the server stores it (a URL normalised: its host in Punycode, its path
+ * percent-encoded, which can make it several times as long as it was sent), refused naming
+ * `path` when it is longer than the field's schema takes: what is stored is what an export holds, and
+ * an import checks it against the same limit.
+ */
+export function requireStoredLength(value: string, field: TSchema, path: string): string {
+  const { maxLength } = field as { maxLength?: number };
+  if (maxLength !== undefined && value.length > maxLength) {
+    throw invalidField(
+      path,
+      `is ${value.length.toLocaleString('en')} characters once normalised (its address encoded as stored); at most ${maxLength.toLocaleString('en')}`,
+    );
+  }
+  return value;
 }

@@ -207,6 +207,8 @@ export function postgresDatabase(databaseUrl: string): Database {
       }),
     isUniqueViolation: (error) =>
       typeof error === 'object' && error !== null && 'code' in error && error.code === '23505',
+    isForeignKeyViolation: (error) =>
+      typeof error === 'object' && error !== null && 'code' in error && error.code === '23503',
     currentSchema: async () => {
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
       return rows[0]?.schema;

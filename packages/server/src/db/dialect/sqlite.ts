@@ -41,6 +41,8 @@ export function sqliteDatabase(file: string): Database {
       error !== null &&
       'code' in error &&
       (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+    isForeignKeyViolation: (error) =>
+      typeof error === 'object' && error !== null && 'code' in error && error.code === 'SQLITE_CONSTRAINT_FOREIGNKEY',
     currentSchema: async () => undefined,
     // A SQLite file has one server process: every change is made, and heard, here.
     changes: {

@@ -49,6 +49,8 @@ export interface Database {
   /** Runs start-up work (migrations, demo seed) so that only one process does it at once. */
   withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
   isUniqueViolation(error: unknown): boolean;
+  /** Whether a write failed because a row it refers to is gone: deleted meanwhile, by a change that committed first. */
+  isForeignKeyViolation(error: unknown): boolean;
   /** The schema migrations book-keeping lives in (PostgreSQL's current schema); undefined on SQLite. */
   currentSchema(): Promise<string | undefined>;
   /**

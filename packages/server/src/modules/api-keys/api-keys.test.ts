@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addMember, call, createTestApp, type Member, signUp, type TestApp } from '../../../test/helpers.js';
+import {
+  addMember,
+  amid,
+  call,
+  createTestApp,
+  type Member,
+  RACE_POINTS,
+  signUp,
+  type TestApp,
+} from '../../../test/helpers.js';
 
 describe('API keys', () => {
   let t: TestApp;
@@ -83,27 +92,26 @@ describe('API keys under concurrency, on either database', () => {
   test('fifty keys made for an agent while an admin removes it: the removed agent holds none', async () => {
     const admin = await signUp(t.app, 'Agent Keeper');
     const other = await t.twin();
-    for (const [round, after] of [0, 1, 2, 4].entries()) {
+    for (const [round, answered] of RACE_POINTS.entries()) {
       const agent = await call(t.app, 'POST', '/api/workspace/agents', {
         token: admin.token,
         body: { name: `Leaving agent ${round}` },
       });
       const agentId = agent.body.agent.id as string;
-      let answered = 0;
-      const making = Array.from({ length: 50 }, async (_, i) => {
-        const answer = await call(t.app, 'POST', `/api/workspace/agents/${agentId}/api-keys`, {
-          token: admin.token,
-          body: { name: `Key ${i}` },
-        });
-        answered++;
-        return answer;
-      });
-      while (answered < after) await new Promise((resolve) => setImmediate(resolve));
-      const removed = await call(other, 'DELETE', `/api/workspace/members/${agentId}`, { token: admin.token });
+      const { answers, meanwhile: removed } = await amid(
+        Array.from(
+          { length: 50 },
+          (_, i) => () =>
+            call(t.app, 'POST', `/api/workspace/agents/${agentId}/api-keys`, {
+              token: admin.token,
+              body: { name: `Key ${i}` },
+            }),
+        ),
+        answered,
+        () => call(other, 'DELETE', `/api/workspace/members/${agentId}`, { token: admin.token }),
+      );
       assert.equal(removed.status, 204);
-      for (const answer of await Promise.all(making)) {
-        assert.ok([201, 404, 409].includes(answer.status), JSON.stringify(answer.body));
-      }
+      for (const answer of answers) assert.ok([201, 404, 409].includes(answer.status), JSON.stringify(answer.body));
       const held = await t.app.database.db.selectFrom('api_keys').select('id').where('user_id', '=', agentId).execute();
       assert.equal(held.length, 0, `round ${round}: the removed agent holds keys`);
     }

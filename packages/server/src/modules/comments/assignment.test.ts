@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   addClient,
   addMember,
+  amid,
   call,
   createComment,
   createProject,
@@ -10,6 +11,7 @@ import {
   createTestDatabase,
   dialect,
   type Member,
+  RACE_POINTS,
   signUp,
   type TestApp,
   waitersAre,
@@ -348,28 +350,27 @@ describe('who is on a comment, while the team changes: a removed member is on no
     for (let i = 0; i < 50; i++) made.push(await createComment(t.app, admin, project.key, `${what} ${i}`));
     return made;
   };
-  /** Runs `requests`, and, through connections of its own, removes `leaving` once `after` of them have answered. */
-  const amid = async (requests: (() => Promise<{ status: number }>)[], after: number, leaving: { id: string }) => {
+  /** Runs `requests`, and, through connections of its own, removes `leaving` once `answered` of them have answered. */
+  const amidRemoval = async (
+    requests: (() => Promise<{ status: number }>)[],
+    answered: number,
+    leaving: { id: string },
+  ) => {
     const other = await t.twin();
-    let answered = 0;
-    const running = requests.map(async (request) => {
-      const answer = await request();
-      answered++;
-      return answer;
-    });
-    while (answered < after) await new Promise((resolve) => setImmediate(resolve));
-    const removed = await call(other, 'DELETE', `/api/workspace/members/${leaving.id}`, { token: admin.token });
+    const { answers, meanwhile: removed } = await amid(requests, answered, () =>
+      call(other, 'DELETE', `/api/workspace/members/${leaving.id}`, { token: admin.token }),
+    );
     assert.equal(removed.status, 204);
-    return Promise.all(running);
+    return answers;
   };
   const assignedTo = async (userId: string) =>
     (await t.app.database.db.selectFrom('comments').select('id').where('assignee_id', '=', userId).execute()).length;
 
   test('fifty comments assigned to a member while an admin removes them: none is left with them', async () => {
     const comments = await fiftyComments('Assigned');
-    for (const [round, after] of [0, 1, 2, 4, 8].entries()) {
+    for (const [round, answered] of RACE_POINTS.entries()) {
       const leaving = await addMember(t.app, admin, 'member', `Leaving ${round}`);
-      const answers = await amid(
+      const answers = await amidRemoval(
         comments.map(
           (c) => () =>
             call(t.app, 'PUT', `/api/comments/${c.id}/assignee`, {
@@ -377,7 +378,7 @@ describe('who is on a comment, while the team changes: a removed member is on no
               body: { assigneeId: leaving.id },
             }),
         ),
-        after,
+        answered,
         leaving,
       );
       for (const answer of answers) assert.ok([200, 400].includes(answer.status), JSON.stringify(answer));
@@ -387,7 +388,7 @@ describe('who is on a comment, while the team changes: a removed member is on no
 
   test('a member claiming fifty comments while an admin removes them: none is left with them', async () => {
     const comments = await fiftyComments('Claimed');
-    for (const [round, after] of [0, 1, 2, 4, 8].entries()) {
+    for (const [round, answered] of RACE_POINTS.entries()) {
       const leaving = await addMember(t.app, admin, 'member', `Claimer ${round}`);
       // Free again for this round.
       await t.app.database.db
@@ -399,9 +400,9 @@ describe('who is on a comment, while the team changes: a removed member is on no
           comments.map((c) => c.id),
         )
         .execute();
-      const answers = await amid(
+      const answers = await amidRemoval(
         comments.map((c) => () => call(t.app, 'POST', `/api/comments/${c.id}/claim`, { token: leaving.token })),
-        after,
+        answered,
         leaving,
       );
       for (const answer of answers) assert.ok([200, 401].includes(answer.status), JSON.stringify(answer));

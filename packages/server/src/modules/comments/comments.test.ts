@@ -4,12 +4,14 @@ import { deriveCommitUrl } from '@svc/contract';
 import {
   addClient,
   addMember,
+  amid,
   call,
   countRows,
   createComment,
   createProject,
   createTestApp,
   type Member,
+  RACE_POINTS,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -428,5 +430,68 @@ describe('commit links and excerpts', () => {
     const long = excerpt('x'.repeat(500));
     assert.equal(long.length, 140);
     assert.ok(long.endsWith('…'));
+  });
+});
+
+describe('writing where something is being deleted, on either database', () => {
+  let t: TestApp;
+  let admin: Member;
+  before(async () => {
+    t = await createTestApp({ limits: { commentsPerMinute: 100_000, repliesPerMinute: 100_000 } });
+    admin = await signUp(t.app);
+  });
+  after(() => t.close());
+
+  test('fifty replies while the comment is deleted: each is written before (and goes with it) or told the comment is gone, none fails', async () => {
+    const project = await createProject(t.app, admin);
+    const other = await t.twin();
+    for (const [round, answered] of RACE_POINTS.entries()) {
+      const { id } = await createComment(t.app, admin, project.key, `Doomed ${round}`);
+      const { answers, meanwhile: deleted } = await amid(
+        Array.from(
+          { length: 50 },
+          (_, i) => () =>
+            call(t.app, 'POST', `/api/comments/${id}/replies`, { token: admin.token, body: { body: `Reply ${i}` } }),
+        ),
+        answered,
+        () => call(other, 'DELETE', `/api/comments/${id}`, { token: admin.token }),
+      );
+      assert.equal(deleted.status, 204);
+      for (const answer of answers) assert.ok([201, 404].includes(answer.status), JSON.stringify(answer.body));
+      const left = await t.app.database.db.selectFrom('replies').select('id').where('comment_id', '=', id).execute();
+      assert.deepEqual(left, [], `round ${round}`);
+    }
+  });
+
+  test('fifty comments and limited accounts while their project is deleted: each made before (and gone with it) or told the project is gone', async () => {
+    const other = await t.twin();
+    for (const [round, answered] of RACE_POINTS.entries()) {
+      const project = await createProject(t.app, admin);
+      const { answers, meanwhile: deleted } = await amid(
+        Array.from({ length: 50 }, (_, i) => async () => {
+          // Spread over the deletion: the later ones find the project as it goes.
+          for (let turn = 0; turn < i * 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+          return i % 2
+            ? call(t.app, 'POST', `/api/projects/${project.key}/comments`, {
+                token: admin.token,
+                body: { body: `Comment ${i}`, pageUrl: 'https://app.example.test/' },
+              })
+            : call(t.app, 'POST', '/api/workspace/quick-access', {
+                token: admin.token,
+                body: { name: `Guest ${i}`, projectKey: project.key },
+              });
+        }),
+        answered,
+        () => call(other, 'DELETE', `/api/projects/${project.key}`, { token: admin.token }),
+      );
+      assert.equal(deleted.status, 204);
+      for (const answer of answers) assert.ok([201, 400, 404].includes(answer.status), JSON.stringify(answer.body));
+      const left = await t.app.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('project_id', '=', project.id)
+        .execute();
+      assert.deepEqual(left, [], `round ${round}`);
+    }
   });
 });

@@ -14,6 +14,7 @@ import { invalidField, invalidState, notFound } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
 import { type Action, authorize, authorizeOnComment, type CommentAction, can, canOnComment } from '../../policy.js';
 import { excerpt } from './excerpt.js';
+import { mention, resolveMentions } from './mentions.js';
 import * as repo from './repo.js';
 import { type EventDetail, recordEvent, recordLive } from './timeline.js';
 
@@ -36,6 +37,8 @@ interface Step<Input> {
   actor: Actor;
   comment: Comment;
   input: Input;
+  /** A note as the effect stored it (a verdict's, its mentions resolved), for its event to repeat. */
+  storedNote?: string;
 }
 
 /** Who may fire a trigger: a rule of the policy, of the role or of the comment (who wrote it). */
@@ -215,16 +218,29 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
       rejectionNote(step.input.note);
       checkVerdictCommit(step);
     },
-    effect: async ({ trx, deps, actor, comment, input }: Step<VerifyInput>) => {
-      const body = `${REJECTED_REPLY_PREFIX}${rejectionNote(input.note)}`;
-      await addReply(trx, actor, comment, { author_id: actor.id, kind: 'user', body }, nowIso(deps.clock));
+    effect: async (step: Step<VerifyInput>) => {
+      const { trx, deps, actor, comment, input } = step;
+      // The note's mentions by the rule of every text's (see mentions.ts); its people were
+      // locked before the comment (verification/service.ts).
+      const { text: note, mentioned } = await resolveMentions(
+        trx,
+        actor,
+        comment.project_id,
+        rejectionNote(input.note),
+        '/note',
+      );
+      const body = `${REJECTED_REPLY_PREFIX}${note}`;
+      const now = nowIso(deps.clock);
+      await addReply(trx, actor, comment, { author_id: actor.id, kind: 'user', body }, now);
       await markReopened(trx, deps, actor, comment, body);
+      await mention(deps, trx, actor, comment.id, mentioned, body, now);
+      step.storedNote = note;
       return true;
     },
-    event: ({ comment, input }: Step<VerifyInput>) => ({
+    event: ({ comment, storedNote }: Step<VerifyInput>) => ({
       kind: 'not_fixed',
       commitSha: comment.commit_sha,
-      note: rejectionNote(input.note),
+      note: storedNote ?? null,
     }),
   } as Transition<'verify'>,
   {

@@ -1,14 +1,22 @@
 import { type Mentionable, mentionedIds, mentionToken, replaceMentions } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
 import { writeBeforeCommit } from '../../db/transaction.js';
 import { invalidField } from '../../errors.js';
 import { getProject } from '../projects/service.js';
+import { excerpt } from './excerpt.js';
 
 // Mentions: a text names people by id (`<@usr_…>`, see the contract's mentions), each of whom
 // must be able to read the comment. The stored text keeps their name beside the id, so that
 // it reads without a lookup; a row per comment and person finds what mentions someone.
+//
+// Three texts hold mentions, each by this one rule: a comment's, a reply's, and the note of a
+// verdict "Not fixed" (its reply, and its timeline event's note). Every other text (a label's
+// or a project's name, a page's title, a priority's note) holds `<@…>` as plain text. A text's
+// limit is measured as written, each mention by id alone (`compactMentions`): the names it
+// shows may grow with a rename without pushing it past its limit, and an export holds it so.
 
 /**
  * Who can read the comments of a project: the team (admins, members, agents) and the clients
@@ -39,15 +47,17 @@ export async function mentionablePeople(deps: Pick<AppContext, 'db'>, actor: Act
 }
 
 /**
- * The text to store, each mention with the person's name, and who it mentions. A mention of
- * someone who cannot read the comment (of another project, another workspace, nobody) is
- * refused, said the same way whoever the id is.
+ * The text to store, each mention with the person's name (whatever name the text gave), and
+ * who it mentions. A mention of someone who cannot read the comment (of another project,
+ * another workspace, removed, nobody) is refused, said the same way whoever the id is; `path`
+ * names the field. In a change, the people are locked first (`lockMentioned`).
  */
 export async function resolveMentions(
   db: Db,
   actor: Actor,
   projectId: string,
   text: string,
+  path = '/body',
 ): Promise<{ text: string; mentioned: string[] }> {
   const ids = mentionedIds(text);
   if (ids.length === 0) return { text, mentioned: [] };
@@ -55,11 +65,43 @@ export async function resolveMentions(
   const byId = new Map<string, Mentionable>(readers.map((person) => [person.id, person]));
   if (ids.some((id) => !byId.has(id))) {
     throw invalidField(
-      '/body',
+      path,
       'mentions someone who cannot read this comment: only its project’s people can be mentioned',
     );
   }
   return { text: replaceMentions(text, (id) => mentionToken(byId.get(id) as Mentionable)), mentioned: ids };
+}
+
+/**
+ * Locks the people `text` mentions (to share) until the change `trx` commits, before the
+ * comment's lock: a removal, which renames them in every text that mentions them, then comes
+ * wholly before the mention is resolved (and refuses it) or wholly after (and renames it).
+ */
+export async function lockMentioned(database: Database, trx: Db, workspaceId: string, text: string) {
+  const ids = mentionedIds(text);
+  if (ids.length) await database.lockRows(trx, { table: 'users', workspaceId, ids }, 'share');
+}
+
+/** Records who a text of the comment mentions, and tells them (not the writer). */
+export async function mention(
+  deps: Pick<AppContext, 'events'>,
+  db: Db,
+  actor: Actor,
+  commentId: string,
+  mentioned: string[],
+  text: string,
+  now: string,
+) {
+  if (mentioned.length === 0) return;
+  await recordMentions(db, actor.workspaceId, commentId, mentioned, now);
+  await deps.events.raise(db, {
+    type: 'CommentMentioned',
+    workspaceId: actor.workspaceId,
+    commentId,
+    actorId: actor.id,
+    mentionedIds: mentioned,
+    excerpt: excerpt(text),
+  });
 }
 
 /** Records who a comment's text or one of its replies mentions (once per person and comment). */
@@ -83,10 +125,11 @@ export async function recordMentions(db: Db, workspaceId: string, commentId: str
 }
 
 /**
- * Shows `name` wherever a text mentions the person in place of `was`: the texts and replies that
- * hold their mention (found through the mentions' rows) are rewritten, and so are the
- * excerpts of those comments kept by timelines and notifications. Names change rarely (a
- * removed member's becomes "Former member"); reads never look names up.
+ * Shows `name` wherever a text mentions the person in place of `was`: the texts, replies and
+ * notes of "Not fixed" that hold their mention (found through the mentions' rows) are
+ * rewritten, and so are the excerpts of those comments kept by timelines and notifications,
+ * each cut again to an excerpt's length. Names change rarely (a removed member's becomes
+ * "Former member"); reads never look names up.
  */
 export async function renameInMentions(db: Db, workspaceId: string, person: Mentionable, was: string) {
   const mentioning = db
@@ -112,19 +155,33 @@ export async function renameInMentions(db: Db, workspaceId: string, person: Ment
         .where('id', '=', row.id)
         .execute();
   }
+  const notes = await db
+    .selectFrom('comment_events')
+    .select(['id', 'note'])
+    .where('comment_id', 'in', mentioning)
+    .where('kind', '=', 'not_fixed')
+    .where('note', 'like', stored)
+    .execute();
+  for (const row of notes)
+    await db
+      .updateTable('comment_events')
+      .set({ note: rewrite(row.note ?? '') })
+      .where('id', '=', row.id)
+      .execute();
   // Excerpts are text as it was read: the name is replaced where it follows an @.
-  const shown = (text: string) => text.replaceAll(`@${was}`, `@${person.name}`);
+  const shown = (text: string) => excerpt(text.replaceAll(`@${was}`, `@${person.name}`));
   const excerpts = [
     { table: 'comment_events', column: 'note' },
     { table: 'notifications', column: 'excerpt' },
   ] as const;
   for (const { table, column } of excerpts) {
-    const rows = await db
+    let query = db
       .selectFrom(table)
       .select(['id', column])
       .where('comment_id', 'in', mentioning)
-      .where(column, 'like', `%@${was}%`)
-      .execute();
+      .where(column, 'like', `%@${was}%`);
+    if (table === 'comment_events') query = query.where('kind', '=', 'replied');
+    const rows = await query.execute();
     for (const row of rows) {
       const text = (row as Record<string, string | null>)[column] ?? '';
       await db

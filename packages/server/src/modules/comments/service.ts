@@ -1,11 +1,12 @@
 import {
-  type ApplyBody,
+  ApplyBody,
   type CaptureContext,
   type CommentContext,
-  type CreateCommentBody,
+  CreateCommentBody,
   deriveCommitUrl,
   type FindCommentsQuery,
   type ListCommentsQuery,
+  mentionedIds,
   normalizeSha,
   PRIORITIES,
   pageOf,
@@ -18,10 +19,10 @@ import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
-import { inTransaction, readThenWrite, writeBeforeCommit } from '../../db/transaction.js';
+import { inTransaction, readThenWrite, unlessGone, writeBeforeCommit } from '../../db/transaction.js';
 import { invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
-import { requireText } from '../../http/validation.js';
+import { requireStoredLength, requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize, authorizeOnComment } from '../../policy.js';
@@ -31,7 +32,7 @@ import { holdToQuota, paceUpload } from '../storage/uploads.js';
 import { excerpt } from './excerpt.js';
 import { listImagesOf, storableImage } from './image-store.js';
 import * as lifecycle from './lifecycle.js';
-import { recordMentions, resolveMentions } from './mentions.js';
+import { lockMentioned, mention, resolveMentions } from './mentions.js';
 import { anchorColumns } from './presenter.js';
 import * as repo from './repo.js';
 import { type EventDetail, listTimeline, recordEvent, unmeasuredEventWrite } from './timeline.js';
@@ -60,7 +61,10 @@ export async function createComment(
   const project = await getProject(deps, actor, projectKey);
   const page = pageOf(input.pageUrl, pageParamsOfProject(project));
   if (!page) throw invalidField('/pageUrl', 'must be an http(s) URL');
-  const { text: body, mentioned } = await resolveMentions(deps.db, actor, project.id, requireText(input.body, '/body'));
+  requireStoredLength(page, CreateCommentBody.properties.pageUrl, '/pageUrl');
+  const typed = requireText(input.body, '/body');
+  // A mention refused is refused before it counts; it is resolved again under the people's locks.
+  await resolveMentions(deps.db, actor, project.id, typed);
   await consumeRateLimit(deps.db, deps.rules.comments, actor.id, deps.clock.now());
   const now = nowIso(deps.clock);
   const id = newId('cmt');
@@ -69,7 +73,7 @@ export async function createComment(
     workspace_id: actor.workspaceId,
     project_id: project.id,
     author_id: actor.id,
-    body,
+    body: typed,
     page_url: page,
     ...anchorColumns(input.anchor),
     repinned_at: null,
@@ -90,22 +94,27 @@ export async function createComment(
     created_at: now,
     updated_at: now,
   } as const;
-  return inTransaction(deps.db, async (trx) => {
-    await repo.insertComment(trx, row);
-    await recordEvent(trx, row, 'created', actor, {}, now);
-    await mention(deps, trx, actor, id, mentioned, body, now);
-    await deps.events.raise(trx, {
-      type: 'CommentCreated',
-      workspaceId: actor.workspaceId,
-      commentId: id,
-      projectId: project.id,
-      actorId: actor.id,
-      mentionedIds: mentioned,
-      excerpt: excerpt(body),
+  // The project deleted meanwhile: the comment is refused as it would be a moment later.
+  const write = () =>
+    inTransaction(deps.db, async (trx) => {
+      await lockMentioned(deps.database, trx, actor.workspaceId, typed);
+      const { text: body, mentioned } = await resolveMentions(trx, actor, project.id, typed);
+      await repo.insertComment(trx, { ...row, body });
+      await recordEvent(trx, row, 'created', actor, {}, now);
+      await mention(deps, trx, actor, id, mentioned, body, now);
+      await deps.events.raise(trx, {
+        type: 'CommentCreated',
+        workspaceId: actor.workspaceId,
+        commentId: id,
+        projectId: project.id,
+        actorId: actor.id,
+        mentionedIds: mentioned,
+        excerpt: excerpt(body),
+      });
+      await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: project.id });
+      return requireComment(trx, actor, id);
     });
-    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: project.id });
-    return requireComment(trx, actor, id);
-  });
+  return unlessGone(deps.database, write, () => notFound('Project'));
 }
 
 /** The captured context with the browser and OS of the request that sent it (parsed here, not shipped to every page). */
@@ -306,61 +315,46 @@ export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: 
   // Counted in a statement of its own: inside the transaction, the count's row would stay
   // locked until the commit, and one writer's replies would queue behind each other.
   await consumeRateLimit(deps.db, deps.rules.replies, actor.id, deps.clock.now());
-  // A read, then writes nothing reads back: on PostgreSQL one statement, without begin and commit.
-  return readThenWrite(deps.db, async (db) => {
-    const comment = await requireComment(db, actor, commentId);
-    const { text: body, mentioned } = await resolveMentions(db, actor, comment.project_id, typed);
-    const now = nowIso(deps.clock);
-    const reply: repo.ReplyRow = {
-      id: newId('rpl'),
-      workspace_id: actor.workspaceId,
-      comment_id: comment.id,
-      author_id: actor.id,
-      kind: 'user',
-      body,
-      created_at: now,
-      author_name: actor.name,
-      author_role: actor.role,
-    };
-    const { author_name, author_role, ...row } = reply;
-    // Nothing here reads these rows back: they may go with the last statement.
-    for (const write of repo.replyWrites(db, row)) await writeBeforeCommit(db, write);
-    await writeBeforeCommit(db, unmeasuredEventWrite(db, comment, 'replied', actor, { note: excerpt(body) }, now));
-    await mention(deps, db, actor, comment.id, mentioned, body, now);
-    await deps.events.raise(db, {
-      type: 'ReplyAdded',
-      workspaceId: actor.workspaceId,
-      commentId: comment.id,
-      actorId: actor.id,
-      // Mentioned in it, the author hears of it once, as a mention.
-      authorId: mentioned.includes(comment.author_id) ? null : comment.author_id,
-      excerpt: excerpt(body),
+  // A read, then writes nothing reads back: on PostgreSQL one statement, without begin and
+  // commit. A reply that mentions someone holds their lock until it commits (`lockMentioned`):
+  // a transaction.
+  const mentions = mentionedIds(typed).length > 0;
+  const write = () =>
+    (mentions ? inTransaction : readThenWrite)(deps.db, async (db) => {
+      if (mentions) await lockMentioned(deps.database, db, actor.workspaceId, typed);
+      const comment = await requireComment(db, actor, commentId);
+      const { text: body, mentioned } = await resolveMentions(db, actor, comment.project_id, typed);
+      const now = nowIso(deps.clock);
+      const reply: repo.ReplyRow = {
+        id: newId('rpl'),
+        workspace_id: actor.workspaceId,
+        comment_id: comment.id,
+        author_id: actor.id,
+        kind: 'user',
+        body,
+        created_at: now,
+        author_name: actor.name,
+        author_role: actor.role,
+      };
+      const { author_name, author_role, ...row } = reply;
+      // Nothing here reads these rows back: they may go with the last statement.
+      for (const write of repo.replyWrites(db, row)) await writeBeforeCommit(db, write);
+      await writeBeforeCommit(db, unmeasuredEventWrite(db, comment, 'replied', actor, { note: excerpt(body) }, now));
+      await mention(deps, db, actor, comment.id, mentioned, body, now);
+      await deps.events.raise(db, {
+        type: 'ReplyAdded',
+        workspaceId: actor.workspaceId,
+        commentId: comment.id,
+        actorId: actor.id,
+        // Mentioned in it, the author hears of it once, as a mention.
+        authorId: mentioned.includes(comment.author_id) ? null : comment.author_id,
+        excerpt: excerpt(body),
+      });
+      await deps.events.changed(db, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+      return reply;
     });
-    await deps.events.changed(db, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-    return reply;
-  });
-}
-
-/** Records who a text of the comment mentions, and tells them (not the writer). */
-async function mention(
-  deps: CommentDeps,
-  db: Db,
-  actor: Actor,
-  commentId: string,
-  mentioned: string[],
-  text: string,
-  now: string,
-) {
-  if (mentioned.length === 0) return;
-  await recordMentions(db, actor.workspaceId, commentId, mentioned, now);
-  await deps.events.raise(db, {
-    type: 'CommentMentioned',
-    workspaceId: actor.workspaceId,
-    commentId,
-    actorId: actor.id,
-    mentionedIds: mentioned,
-    excerpt: excerpt(text),
-  });
+  // The comment deleted meanwhile: the reply is refused as it would be a moment later.
+  return unlessGone(deps.database, write, () => notFound('Comment'));
 }
 
 export async function applyComment(deps: CommentDeps, actor: Actor, id: string, input: ApplyBody) {
@@ -373,6 +367,7 @@ export async function applyComment(deps: CommentDeps, actor: Actor, id: string, 
   if (input.commitUrl !== undefined) {
     givenUrl = parseHttpUrl(input.commitUrl.trim())?.href ?? null;
     if (!givenUrl) throw invalidField('/commitUrl', 'must be an http(s) URL');
+    requireStoredLength(givenUrl, ApplyBody.properties.commitUrl, '/commitUrl');
   }
   return inTransaction(deps.db, async (trx) => {
     // The link derived from the project's repository: read before the lock, as it does not change with the comment.

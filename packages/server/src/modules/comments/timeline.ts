@@ -1,4 +1,4 @@
-import type { TimelineEvent, TimelineKind } from '@svc/contract';
+import { showMentions, type TimelineEvent, type TimelineKind } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { CommentEventTable, Db } from '../../db/schema.js';
 import { newId } from '../../ids.js';
@@ -134,7 +134,8 @@ export const presentTimelineEvent = (event: TimelineRow): TimelineEvent => ({
   via: event.via,
   commitSha: event.commit_sha,
   buildSha: event.build_sha,
-  note: event.note,
+  // A verdict's note holds mentions (see mentions.ts), shown as read; every other note is plain text.
+  note: event.kind === 'not_fixed' && event.note !== null ? showMentions(event.note) : event.note,
   ...(event.kind === 'assigned'
     ? {
         assignee:

@@ -1,3 +1,4 @@
+import { replaceMentions, withoutNameControls } from '@svc/contract';
 import { displayState } from '@svc/contract/vocabulary';
 import { type Actor, scopeOf } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
@@ -53,11 +54,38 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return groups;
 }
 
+// An export imports, whatever the data holds (import-file.ts checks a file as the API checks
+// a request): each text as written, its mentions by id (`compactMentions`), so that the names
+// they show, grown by a rename, never push it past its limit; a mention of someone the file
+// does not list as the text it shows (only a "Not fixed" note written before notes' mentions
+// were checked holds one); each name without what the rule for names refuses (a name kept from
+// before the rule), a label's made unique again should that make two alike.
+
+/** A text with its mentions as written, by id; one of someone not among `people` as the text it shows. */
+const writtenText = (text: string, people: ReadonlySet<string>) =>
+  replaceMentions(text, (id, name) => (people.has(id) ? `<@${id}>` : `@${name || '…'}`));
+
+/** A name as the rule for names takes it; `fallback` (an id) when nothing of it is left. */
+const exportedName = (name: string, fallback: string) => withoutNameControls(name).trim() || fallback;
+
+/** The labels' names as exported, each unique whatever its case (a number added to a twin). */
+function uniqueLabelNames<T extends { id: string; name: string }>(labels: T[]): T[] {
+  const taken = new Set<string>();
+  return labels.map((label) => {
+    const base = exportedName(label.name, label.id);
+    let name = base;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base.slice(0, 40 - ` (${n})`.length)} (${n})`;
+    taken.add(name.toLowerCase());
+    return { ...label, name };
+  });
+}
+
 /**
  * Every comment of the source, oldest first, whole (replies, timeline, context), a page at a
- * time. `asStored`: texts keep their mentions as stored (by id), for an import to restore them.
+ * time. `people`: texts as written, their mentions by id (see `writtenText`), for an import to
+ * restore them; without it, as people read them.
  */
-async function* wholeComments({ db, actor, projectId }: Source, asStored = false) {
+async function* wholeComments({ db, actor, projectId }: Source, people?: ReadonlySet<string>) {
   let after: string | undefined;
   for (;;) {
     const rows = await comments.listComments(db, scopeOf(actor), {
@@ -82,10 +110,15 @@ async function* wholeComments({ db, actor, projectId }: Source, asStored = false
         images.get(row.id) ?? [],
         actor,
       );
-      if (asStored) {
+      if (people) {
         const stored = new Map((replies.get(row.id) ?? []).map((reply) => [reply.id, reply.body]));
-        comment.body = row.body;
-        for (const reply of comment.replies) reply.body = stored.get(reply.id) ?? reply.body;
+        comment.body = writtenText(row.body, people);
+        for (const reply of comment.replies) reply.body = writtenText(stored.get(reply.id) ?? reply.body, people);
+        const notes = new Map((timelines.get(row.id) ?? []).map((event) => [event.id, event.note]));
+        for (const event of comment.timeline) {
+          const note = notes.get(event.id);
+          if (event.kind === 'not_fixed' && note) event.note = writtenText(note, people);
+        }
       }
       yield comment;
     }
@@ -107,13 +140,14 @@ export async function* jsonLines(source: Source): AsyncGenerator<string> {
     format: 1,
     serverVersion,
     exportedAt: new Date().toISOString(),
-    workspace,
+    workspace: { ...workspace, name: exportedName(workspace.name, workspace.id) },
   });
   let projects = db.selectFrom('projects').selectAll().where('workspace_id', '=', actor.workspaceId);
   if (projectId) projects = projects.where('id', '=', projectId);
   for (const project of await projects.orderBy('id').execute())
-    yield line({ type: 'project', ...presentProject(project) });
-  for (const label of await listLabels(db, actor.workspaceId)) yield line({ type: 'label', ...label });
+    yield line({ type: 'project', ...presentProject(project), name: exportedName(project.name, project.id) });
+  for (const label of uniqueLabelNames(await listLabels(db, actor.workspaceId)))
+    yield line({ type: 'label', ...label });
   // Who the comments name, so that an import can say who wrote them: never a secret or a password.
   // A client account limited to a project says which, so that it stays limited where it goes.
   const people = await db
@@ -132,8 +166,11 @@ export async function* jsonLines(source: Source): AsyncGenerator<string> {
     .where('users.workspace_id', '=', actor.workspaceId)
     .orderBy('users.id')
     .execute();
-  for (const { kind, ...person } of people) yield line({ type: 'user', ...person, agent: kind === 'agent' });
-  for await (const comment of wholeComments(source, true)) yield line({ type: 'comment', ...comment });
+  for (const { kind, ...person } of people) {
+    yield line({ type: 'user', ...person, name: exportedName(person.name, person.id), agent: kind === 'agent' });
+  }
+  const listed = new Set(people.map((person) => person.id));
+  for await (const comment of wholeComments(source, listed)) yield line({ type: 'comment', ...comment });
 }
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;

@@ -5,6 +5,7 @@ import {
   BodyText,
   COMMENT_BODY_MAX,
   CommentContext,
+  compactMentions,
   LABEL_COLORS,
   Line,
   Multiline,
@@ -163,6 +164,29 @@ const check = (type: 'export' | 'project' | 'label' | 'user' | 'comment', value:
   return validators[type](value);
 };
 
+/**
+ * A comment's texts as written, each mention by id alone (`compactMentions`), before they are
+ * checked: their limits are the API's, on texts as written, and the names a file's mentions
+ * carry are never read (the import writes the names of the people the file lists). A file
+ * exported before exports wrote texts so holds mentions with names; the note of a verdict
+ * "Not fixed" is the one note of a timeline that holds mentions.
+ */
+function writeTextsByIds(record: { [key: string]: unknown }) {
+  const written = (text: unknown) => (typeof text === 'string' ? compactMentions(text) : text);
+  record.body = written(record.body);
+  const each = (list: unknown, change: (item: { [key: string]: unknown }) => void) => {
+    if (Array.isArray(list))
+      for (const item of list)
+        if (item !== null && typeof item === 'object') change(item as { [key: string]: unknown });
+  };
+  each(record.replies, (reply) => {
+    reply.body = written(reply.body);
+  });
+  each(record.timeline, (event) => {
+    if (event.kind === 'not_fixed') event.note = written(event.note);
+  });
+}
+
 /** The digest of the header that names the workspace: the same file, run again, has the same one. */
 export const headerDigest = (header: unknown) => createHash('sha256').update(JSON.stringify(header)).digest('hex');
 
@@ -202,6 +226,7 @@ export async function* readExport(
       if (type !== 'project' && type !== 'label' && type !== 'user' && type !== 'comment') {
         throw new ImportError(`line ${line} has an unknown type "${String(type)}"`);
       }
+      if (type === 'comment') writeTextsByIds(record);
       const fault = check(type, record);
       if (fault)
         throw new ImportError(

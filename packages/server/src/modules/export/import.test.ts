@@ -442,3 +442,209 @@ describe('an import never reaches into another workspace', () => {
     await refused(app, later, /is already on this server/);
   });
 });
+
+describe('an export always imports: a workspace filled with edge cases, exported and imported whole', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  test('texts full of mentions of a person renamed since, a note written before notes were checked, names from before the rule for names, a label named like a mention', async () => {
+    const made = await createTestDatabase();
+    const source = await buildApp(
+      testConfig(made.database, { limits: { commentsPerMinute: 100_000, repliesPerMinute: 100_000 } }),
+    );
+    cleanups.push(made.drop, () => source.close());
+    const { db } = source.database;
+    const admin = await signUp(source);
+    const al = await addMember(source, admin, 'member', 'Al');
+    const guest = await addClient(source, admin, undefined, 'Gus Guest');
+    const stranger = await signUp(source, 'Stranger');
+    const project = await createProject(source, admin);
+
+    // 293 mentions of Al in 9,961 characters: within the limit as written, past it with the names shown.
+    const full = Array.from({ length: 293 }, () => `<@${al.id}>`).join(' ');
+    assert.equal(full.length, 9_961);
+    const created = await call(source, 'POST', `/api/projects/${project.key}/comments`, {
+      token: guest.token,
+      body: { body: full, pageUrl: 'https://app.example.test/' },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id as string;
+    const replied = await call(source, 'POST', `/api/comments/${id}/replies`, {
+      token: admin.token,
+      body: { body: full },
+    });
+    assert.equal(replied.status, 201, JSON.stringify(replied.body));
+    await call(source, 'POST', `/api/comments/${id}/apply`, { token: admin.token, body: {} });
+    const verdict = await call(source, 'POST', `/api/comments/${id}/verify`, {
+      token: guest.token,
+      body: { ok: false, note: `Not yet, <@${al.id}|Someone>` },
+    });
+    assert.equal(verdict.status, 200, JSON.stringify(verdict.body));
+    // Al leaves: every text that mentions them grows by the name "Former member".
+    assert.equal((await call(source, 'DELETE', `/api/workspace/members/${al.id}`, { token: admin.token })).status, 204);
+    const stored = await db.selectFrom('comments').select('body').where('id', '=', id).executeTakeFirstOrThrow();
+    assert.ok(stored.body.length > 10_000, `stored with names: ${stored.body.length} characters`);
+
+    // What a release before left: a note "Not fixed" whose mention was never checked (another
+    // workspace's person under a name of its choosing), and names from before the rule for names.
+    const forged = `<@${stranger.id}|Any name>`;
+    await db
+      .insertInto('replies')
+      .values({
+        id: 'rpl_01JD2W6Y1KQ9V8E0P4T3M5R7XB',
+        workspace_id: admin.workspaceId,
+        comment_id: id,
+        author_id: guest.id,
+        kind: 'user',
+        body: `Not fixed: ask ${forged}`,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await db
+      .insertInto('comment_events')
+      .values({
+        id: 'evt_01JD2W6Y1KQ9V8E0P4T3M5R7XB',
+        workspace_id: admin.workspaceId,
+        project_id: project.id,
+        comment_id: id,
+        kind: 'not_fixed',
+        actor_id: guest.id,
+        via: 'person',
+        commit_sha: null,
+        build_sha: null,
+        note: `ask ${forged}`,
+        subject_id: null,
+        derived: 0,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await db.updateTable('workspaces').set({ name: 'Acme\u2066' }).where('id', '=', admin.workspaceId).execute();
+    await db.updateTable('projects').set({ name: '\u009b31mSite' }).where('id', '=', project.id).execute();
+    await db.updateTable('users').set({ name: 'Gus\u202e Guest' }).where('id', '=', guest.id).execute();
+    const label = async (name: string) =>
+      (await call(source, 'POST', '/api/workspace/labels', { token: admin.token, body: { name, color: 'red' } })).body
+        .id as string;
+    await label('Bug');
+    const twin = await label('Bugs');
+    await db.updateTable('labels').set({ name: 'Bug\u202e', name_key: 'bug\u202e' }).where('id', '=', twin).execute();
+    // A label's name is plain text, even one written like a mention.
+    const mentionLike = `<@${admin.id}>`;
+    const plain = await label(mentionLike);
+    await call(source, 'PUT', `/api/comments/${id}/labels`, { token: admin.token, body: { labelIds: [plain] } });
+
+    const records = await exported(source, admin.workspaceId, admin.id);
+    const target = await createTestDatabase();
+    cleanups.push(target.drop);
+    const there = await buildApp(testConfig(target.database));
+    cleanups.push(() => there.close());
+    const report = await importExport(there.database.db, fileOf(lines(records)));
+    assert.equal(report.added.comments, 1);
+
+    const read = async (app: FastifyInstance) => {
+      const comment = await app.database.db
+        .selectFrom('comments')
+        .select('body')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const replies = await app.database.db
+        .selectFrom('replies')
+        .select(['id', 'body'])
+        .where('comment_id', '=', id)
+        .orderBy('id')
+        .execute();
+      const notes = await app.database.db
+        .selectFrom('comment_events')
+        .select(['kind', 'note'])
+        .where('comment_id', '=', id)
+        .where('kind', 'in', ['not_fixed', 'labeled'])
+        .orderBy('id')
+        .execute();
+      return { comment, replies, notes };
+    };
+    const imported = await read(there);
+    assert.equal(imported.comment.body, stored.body, 'the mentions, with the names of the people the file lists');
+    assert.deepEqual(
+      imported.replies.find((r) => r.id === 'rpl_01JD2W6Y1KQ9V8E0P4T3M5R7XB')?.body,
+      'Not fixed: ask @Any name',
+      'a mention of someone the file does not list: the text it showed',
+    );
+    assert.deepEqual(
+      imported.notes.map((n) => n.note).sort(),
+      [`Not yet, <@${al.id}|Former member>`, mentionLike, 'ask @Any name'].sort(),
+    );
+    const names = async (table: 'workspaces' | 'projects' | 'users' | 'labels') =>
+      (await there.database.db.selectFrom(table).select('name').execute()).map((row) => row.name).sort();
+    assert.deepEqual(await names('workspaces'), ['Acme']);
+    assert.deepEqual(await names('projects'), ['31mSite']);
+    assert.ok((await names('users')).includes('Gus Guest'));
+    assert.deepEqual(await names('labels'), [mentionLike, 'Bug', 'Bug (2)']);
+    const mentioned = await there.database.db
+      .selectFrom('comment_mentions')
+      .select('user_id')
+      .where('comment_id', '=', id)
+      .execute();
+    assert.deepEqual(mentioned, [{ user_id: al.id }]);
+  });
+
+  test('addresses are measured as stored, once normalised: one that grows past its limit is refused, naming its field; one within it travels', async () => {
+    const made = await createTestDatabase();
+    const source = await buildApp(testConfig(made.database));
+    cleanups.push(made.drop, () => source.close());
+    const admin = await signUp(source);
+    // 600 "é" are 600 characters as sent, 3,600 once percent-encoded as a URL stores them.
+    const long = `https://app.example.test/${'é'.repeat(600)}`;
+    const refusals = [
+      [
+        'POST',
+        '/api/projects',
+        { key: 'long-repo', name: 'Long', repoUrl: `https://github.com/${'é'.repeat(90)}` },
+        '/repoUrl',
+      ],
+      [
+        'POST',
+        '/api/projects',
+        { key: 'long-app', name: 'Long', appUrl: `https://app.test/${'é'.repeat(90)}` },
+        '/appUrl',
+      ],
+    ] as const;
+    for (const [method, url, body, path] of refusals) {
+      const answer = await call(source, method, url, { token: admin.token, body });
+      assert.equal(answer.status, 400, `${path}: ${JSON.stringify(answer.body)}`);
+      assert.equal(answer.body.errors[0].path, path);
+      assert.match(answer.body.errors[0].message, /characters once normalised .*at most 500/);
+    }
+    const project = await createProject(source, admin);
+    const page = await call(source, 'POST', `/api/projects/${project.key}/comments`, {
+      token: admin.token,
+      body: { body: 'Long page', pageUrl: long },
+    });
+    assert.equal(page.status, 400, JSON.stringify(page.body));
+    assert.equal(page.body.errors[0].path, '/pageUrl');
+    assert.match(page.body.errors[0].message, /3,625 characters once normalised .*at most 2,000/);
+    const { id } = await createComment(source, admin, project.key, 'Fixed elsewhere');
+    const link = await call(source, 'POST', `/api/comments/${id}/apply`, {
+      token: admin.token,
+      body: { commitSha: 'abcdef1', commitUrl: long },
+    });
+    assert.equal(link.status, 400, JSON.stringify(link.body));
+    assert.equal(link.body.errors[0].path, '/commitUrl');
+    // Within the limit once stored (300 "é": 1,825 characters), it is kept and travels.
+    const within = `https://app.example.test/${'é'.repeat(300)}`;
+    const kept = await call(source, 'POST', `/api/projects/${project.key}/comments`, {
+      token: admin.token,
+      body: { body: 'Long page', pageUrl: within },
+    });
+    assert.equal(kept.status, 201, JSON.stringify(kept.body));
+    const target = await createTestDatabase();
+    cleanups.push(target.drop);
+    const there = await buildApp(testConfig(target.database));
+    cleanups.push(() => there.close());
+    const report = await importExport(
+      there.database.db,
+      fileOf(lines(await exported(source, admin.workspaceId, admin.id))),
+    );
+    assert.equal(report.added.comments, 2);
+  });
+});

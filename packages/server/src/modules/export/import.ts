@@ -1,4 +1,4 @@
-import { mentionedIds, PRIORITIES } from '@svc/contract';
+import { mentionedIds, mentionToken, PRIORITIES, replaceMentions } from '@svc/contract';
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -86,7 +86,7 @@ export async function importExport(
   let written = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await writeComments(db, report, plan.projectIds, batch);
+    await writeComments(db, report, plan, batch);
     written += batch.length;
     batch = [];
     progress('written', written);
@@ -110,6 +110,8 @@ interface ImportPlan {
   digest: string;
   /** The file's projects: key → id. */
   projectIds: Map<string, string>;
+  /** The file's people: id → name, the name each mention of them shows. */
+  names: Map<string, string>;
 }
 
 /** The ids of `table` among `ids` that belong to a workspace other than `workspaceId`. */
@@ -192,7 +194,7 @@ async function checkExport(
           `line ${line}: workspace ${workspace.id} is already on this server: an import creates its workspace and never writes into one that is here (only the file that made it may run again)`,
         );
       }
-      plan = { workspace: { id: workspace.id, name: workspace.name }, digest, projectIds: new Map() };
+      plan = { workspace: { id: workspace.id, name: workspace.name }, digest, projectIds: new Map(), names: new Map() };
       continue;
     }
     if (!plan) throw new ImportError(`line ${line} comes before the header`);
@@ -221,6 +223,7 @@ async function checkExport(
         throw new ImportError(`line ${line}: person ${record.id} belongs to another workspace on this server`);
       }
       people.add(record.id);
+      plan.names.set(record.id, record.name);
     } else {
       once(record.id, line, 'comment');
       checkReferences(line, record, plan.projectIds, people, once);
@@ -274,8 +277,13 @@ function checkReferences(
     once(event.id, line, 'timeline event');
     person(event.by?.id, `timeline event ${event.id}'s actor`);
     person(event.assignee?.id ?? undefined, `timeline event ${event.id}'s assignee`);
+    for (const id of mentionedIds(noteWithMentions(event))) person(id, `timeline event ${event.id}'s mention`);
   }
 }
+
+/** The note of a timeline event that holds mentions (a verdict "Not fixed"'s), or nothing. */
+const noteWithMentions = (event: { kind: string; note: string | null }) =>
+  event.kind === 'not_fixed' ? (event.note ?? '') : '';
 
 async function writeProject(db: Kysely<Tables>, report: ImportReport, project: ExportedProject) {
   const result = await db
@@ -357,10 +365,12 @@ async function writeUser(
 async function writeComments(
   db: Kysely<Tables>,
   report: ImportReport,
-  projectIds: Map<string, string>,
+  { projectIds, names }: ImportPlan,
   comments: ExportedComment[],
 ) {
   const workspaceId = report.workspace.id;
+  // Texts come as written, by id (import-file.ts): stored with the names of the file's people.
+  const named = (text: string) => replaceMentions(text, (id) => mentionToken({ id, name: names.get(id) ?? '' }));
   await inTransaction(db, async (trx: Kysely<Tables>) => {
     const existing = new Set(
       (
@@ -387,7 +397,7 @@ async function writeComments(
         workspace_id: workspaceId,
         project_id: projectId,
         author_id: c.author.id,
-        body: c.body,
+        body: named(c.body),
         page_url: c.pageUrl,
         ...anchorColumns(c.anchor),
         repinned_at: c.repinned?.at ?? null,
@@ -418,7 +428,7 @@ async function writeComments(
         comment_id: c.id,
         author_id: r.author?.id ?? null,
         kind: r.kind,
-        body: r.body,
+        body: named(r.body),
         created_at: r.createdAt,
       })),
     );
@@ -434,7 +444,7 @@ async function writeComments(
         via: e.via,
         commit_sha: e.commitSha,
         build_sha: e.buildSha,
-        note: e.note,
+        note: e.kind === 'not_fixed' && e.note !== null ? named(e.note) : e.note,
         subject_id: e.assignee?.id ?? null,
         derived: e.derived ? 1 : 0,
         created_at: e.at,
@@ -446,7 +456,7 @@ async function writeComments(
     );
     if (labelled.length) await trx.insertInto('comment_labels').values(labelled).execute();
     for (const c of fresh) {
-      const texts = [c.body, ...c.replies.map((r) => r.body)];
+      const texts = [c.body, ...c.replies.map((r) => r.body), ...c.timeline.map(noteWithMentions)];
       const mentioned = [...new Set(texts.flatMap(mentionedIds))];
       await recordMentions(trx, workspaceId, c.id, mentioned, c.createdAt);
     }

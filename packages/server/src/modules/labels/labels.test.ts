@@ -3,11 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import {
   addClient,
   addMember,
+  amid,
   call,
   createComment,
   createProject,
   createTestApp,
   type Member,
+  RACE_POINTS,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -226,8 +228,11 @@ describe('labels under concurrency: the cap, the unique name and the label put o
 
   const create = (name: string, token = admin.token) =>
     call(t.app, 'POST', '/api/workspace/labels', { token, body: { name, color: 'gray' } });
-  const statuses = (answers: { status: number }[]) =>
-    answers.reduce<Record<number, number>>((tally, a) => ({ ...tally, [a.status]: (tally[a.status] ?? 0) + 1 }), {});
+  const statuses = (answers: { status: number }[]) => {
+    const tally: Record<number, number> = {};
+    for (const { status } of answers) tally[status] = (tally[status] ?? 0) + 1;
+    return tally;
+  };
 
   test('sixty creations at once, thirty past the cap of 100: exactly thirty are made, thirty told of the cap', async () => {
     const workspace = await signUp(t.app, 'Cap Admin');
@@ -261,22 +266,20 @@ describe('labels under concurrency: the cap, the unique name and the label put o
   test('a label deleted while fifty comments are given it: each is labelled before the deletion or refused, none fails', async () => {
     const comments = [];
     for (let i = 0; i < 50; i++) comments.push(await createComment(t.app, admin, project.key, `Labelled ${i}`));
-    // The deletion through connections of its own, sent at different points of the labelling.
     const other = await t.twin();
-    for (const [round, after] of [0, 1, 2, 4, 8].entries()) {
+    for (const [round, answered] of RACE_POINTS.entries()) {
       const doomed = (await create(`Doomed ${round}`)).body as { id: string };
-      let answered = 0;
-      const labelling = comments.map(async (c) => {
-        const answer = await call(t.app, 'PUT', `/api/comments/${c.id}/labels`, {
-          token: admin.token,
-          body: { labelIds: [doomed.id] },
-        });
-        answered++;
-        return answer;
-      });
-      while (answered < after) await new Promise((resolve) => setImmediate(resolve));
-      const deleted = await call(other, 'DELETE', `/api/workspace/labels/${doomed.id}`, { token: admin.token });
-      const answers = await Promise.all(labelling);
+      const { answers, meanwhile: deleted } = await amid(
+        comments.map(
+          (c) => () =>
+            call(t.app, 'PUT', `/api/comments/${c.id}/labels`, {
+              token: admin.token,
+              body: { labelIds: [doomed.id] },
+            }),
+        ),
+        answered,
+        () => call(other, 'DELETE', `/api/workspace/labels/${doomed.id}`, { token: admin.token }),
+      );
       assert.equal(deleted.status, 204);
       assert.deepEqual(
         answers.filter((a) => ![200, 400].includes(a.status)),

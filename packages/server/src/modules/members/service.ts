@@ -2,7 +2,7 @@ import type { AddMemberBody, CreateAgentBody, CreateQuickAccessBody } from '@svc
 import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
-import { inTransaction } from '../../db/transaction.js';
+import { inTransaction, unlessGone } from '../../db/transaction.js';
 import { conflict, invalidField, invalidState, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { requireName } from '../../http/validation.js';
@@ -217,5 +217,8 @@ export async function createQuickAccess(deps: Deps, actor: Actor, input: CreateQ
       await recordAudit(trx, auditBy(actor), 'client_link_created', userTarget(user), where);
       return { user, accessToken: token, accessUrl: await accessUrl(trx, actor.workspaceId, projectId, token) };
     });
-  return email === null ? create() : withUniqueEmail(deps, email, create);
+  // The project deleted meanwhile: named as no project, as it would be a moment later.
+  const created = () =>
+    unlessGone(deps.database, create, () => invalidField('/projectKey', 'names no project of this workspace'));
+  return email === null ? created() : withUniqueEmail(deps, email, created);
 }

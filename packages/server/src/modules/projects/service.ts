@@ -1,10 +1,10 @@
-import type { CreateProjectBody, UpdateProjectBody } from '@svc/contract';
+import { CreateProjectBody, type UpdateProjectBody } from '@svc/contract';
 import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db, ProjectTable } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, invalidField, notFound } from '../../errors.js';
-import { requireName } from '../../http/validation.js';
+import { requireName, requireStoredLength } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
@@ -23,13 +23,17 @@ export function parseHttpUrl(text: string): URL | null {
   }
 }
 
+/** The longest origin, and repository or app URL, as stored: as the API takes them (and an import). */
+const ORIGIN_FIELD = CreateProjectBody.properties.allowedOrigins.items;
+const URL_FIELD = CreateProjectBody.properties.repoUrl;
+
 /** `https://app.example.com` as a browser sends it in `Origin`: scheme, host and port only. */
 function normaliseOrigin(text: string, path: string): string {
   const url = parseHttpUrl(text.trim());
   if (!url || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) {
     throw invalidField(path, 'must be an origin such as https://app.example.com (no path)');
   }
-  return url.origin;
+  return requireStoredLength(url.origin, ORIGIN_FIELD, path);
 }
 
 /** An http(s) URL without its trailing slashes, or null for null. */
@@ -37,7 +41,7 @@ function normaliseUrl(text: string | null, path: string): string | null {
   if (text === null) return null;
   const url = parseHttpUrl(text.trim());
   if (!url || url.username || url.password) throw invalidField(path, 'must be an http(s) URL');
-  return url.href.replace(/\/+$/, '');
+  return requireStoredLength(url.href.replace(/\/+$/, ''), URL_FIELD, path);
 }
 
 const normaliseOrigins = (origins: readonly string[]) =>
