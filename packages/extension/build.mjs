@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { BROWSER_BUNDLE } from '../../scripts/browser-bundle.mjs';
 import { publish, stagingFor } from '../../scripts/build-output.mjs';
 import { appendBundleNotices } from '../../scripts/licences.mjs';
 import { icon, zip } from './files.mjs';
@@ -27,14 +28,7 @@ for (const [entry, name] of [
   const result = await build({
     entryPoints: [here(`./src/${entry}`)],
     outfile: path.join(scripts, name),
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: ['es2022'],
-    legalComments: 'none',
-    metafile: true,
-    drop: ['console', 'debugger'],
-    logLevel: 'warning',
+    ...BROWSER_BUNDLE,
   });
   appendBundleNotices(result.metafile);
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { LOCALES, PSEUDO_LOCALE } from '@svc/contract/i18n';
 import { build } from 'esbuild';
+import { BROWSER_BUNDLE } from '../../scripts/browser-bundle.mjs';
 import { publish, stagingFor } from '../../scripts/build-output.mjs';
 import { appendBundleNotices } from '../../scripts/licences.mjs';
 
@@ -13,21 +14,8 @@ const output = new URL('./dist/', import.meta.url).pathname;
 const staging = stagingFor(output);
 const file = (name) => `${staging}/${name}`;
 
-const common = {
-  bundle: true,
-  minify: true,
-  format: 'iife',
-  // ES2022 keeps class fields as written (browsers since 2020), with no helper per field.
-  target: ['es2022'],
-  // Third-party notices are appended in full instead (appendBundleNotices).
-  legalComments: 'none',
-  metafile: true,
-  // Quiet on customers' pages: no console output survives the production build.
-  drop: ['console', 'debugger'],
-  logLevel: 'warning',
-};
 const widgetBuild = await build({
-  ...common,
+  ...BROWSER_BUNDLE,
   entryPoints: [new URL('./src/index.ts', import.meta.url).pathname],
   outfile: file('widget.js'),
 });
@@ -42,7 +30,7 @@ for (const [entry, name] of [
   ['anchoring/index.ts', 'widget-anchoring.js'],
 ]) {
   const chunk = await build({
-    ...common,
+    ...BROWSER_BUNDLE,
     entryPoints: [new URL(`./src/${entry}`, import.meta.url).pathname],
     outfile: file(name),
   });
@@ -64,7 +52,7 @@ const messages = pseudoMessages({ ...en, ...enFirstLoad, ...enPanel });`
 import { messages as shared } from '@svc/contract/locales/${locale}';
 const messages = { ...shared, ...widget };`;
   await build({
-    ...common,
+    ...BROWSER_BUNDLE,
     metafile: false,
     stdin: {
       contents: `${source}

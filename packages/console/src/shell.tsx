@@ -1,11 +1,12 @@
 // The signed-in console: the top bar with its navigation and unread badge, and the page the
 // address names.
 import type { ComponentType } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { unread } from './badge.js';
 import { type MessageId, t, tx } from './i18n.js';
 import { Link, match } from './router.js';
 import { Account } from './screens/account.js';
+import { Agents } from './screens/agents.js';
 import { ApiKeys } from './screens/api-keys.js';
 import { AuditLog } from './screens/audit.js';
 import { ProjectBuilds } from './screens/builds.js';
@@ -27,6 +28,7 @@ const NAV = [
   ['/insights', 'nav.insights'],
   ['/projects', 'nav.projects'],
   ['/people', 'nav.people'],
+  ['/agents', 'nav.agents'],
   ['/labels', 'nav.labels'],
   ['/api-keys', 'nav.apiKeys'],
   ['/audit', 'nav.audit'],
@@ -65,6 +67,7 @@ function page(path: string) {
   params = match('/projects/:key/builds', path);
   if (params) return <ProjectBuilds projectKey={params.key ?? ''} />;
   if (path === '/people') return <People />;
+  if (path === '/agents') return <Agents />;
   if (path === '/labels') return <Labels />;
   if (path === '/api-keys') return <ApiKeys />;
   if (path === '/audit') return <AuditLog />;
@@ -80,41 +83,84 @@ function page(path: string) {
 /** The nav entry a path belongs to (a comment belongs to Comments, a project's pages to Projects). */
 const section = (path: string) => NAV.find(([href]) => (href === '/' ? path === '/' : path.startsWith(href)))?.[0];
 
+/** The amber count of unread notifications, said as such to screen readers. */
+function UnreadBadge() {
+  if (unread.value <= 0) return null;
+  return (
+    <span class="badge">
+      {unread.value > 99 ? '99+' : unread.value}
+      <span class="skip"> {t('nav.unread')}</span>
+    </span>
+  );
+}
+
 export function Shell({ path }: { path: string }) {
   const user = me.value?.user;
   const current = section(path);
+  // On a phone the sections are a menu behind one button (a row of eleven would take three).
+  // Choosing a section, a tap outside the bar, or Escape closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  useEffect(() => setMenuOpen(false), [path]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      toggle.current?.focus();
+    };
+    const onClick = (event: MouseEvent) => {
+      const target = event.target as Element;
+      if (target.closest('#console-menu a') || !target.closest('.topbar')) setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('click', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('click', onClick);
+    };
+  }, [menuOpen]);
   return (
     <>
       <a class="skip" href="#main">
         {t('nav.skip')}
       </a>
-      <header class="topbar">
+      <header class={menuOpen ? 'topbar open' : 'topbar'}>
         <Link class="brand" href="/">
           {t('nav.brand')}
         </Link>
-        <nav aria-label={t('nav.label')}>
-          <ul>
-            {NAV.filter(([href]) => isAdmin() || !ADMIN_ONLY.includes(href)).map(([href, label]) => (
-              <li key={href}>
-                <Link href={href} aria-current={current === href ? 'page' : undefined}>
-                  {t(label)}
-                  {href === '/' && unread.value > 0 ? (
-                    <span class="badge">
-                      {unread.value > 99 ? '99+' : unread.value}
-                      <span class="skip"> {t('nav.unread')}</span>
-                    </span>
-                  ) : null}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <span class="who" title={user?.email ?? ''}>
-          {t('nav.who', { name: user?.name ?? '', role: user?.role ?? '' })}
-        </span>
-        <button type="button" onClick={() => void signOut()}>
-          {t('nav.signOut')}
+        <button
+          ref={toggle}
+          type="button"
+          class="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="console-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span aria-hidden="true">☰</span>
+          {t('nav.menu')}
+          <UnreadBadge />
         </button>
+        <div id="console-menu" class="menu">
+          <nav aria-label={t('nav.label')}>
+            <ul>
+              {NAV.filter(([href]) => isAdmin() || !ADMIN_ONLY.includes(href)).map(([href, label]) => (
+                <li key={href}>
+                  <Link href={href} aria-current={current === href ? 'page' : undefined}>
+                    {t(label)}
+                    {href === '/' ? <UnreadBadge /> : null}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <span class="who" title={user?.email ?? ''}>
+            {t('nav.who', { name: user?.name ?? '', role: user?.role ?? '' })}
+          </span>
+          <button type="button" onClick={() => void signOut()}>
+            {t('nav.signOut')}
+          </button>
+        </div>
       </header>
       <main id="main" tabIndex={-1}>
         {page(path)}

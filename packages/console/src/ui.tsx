@@ -376,6 +376,20 @@ export function LabelChips({ labels }: { labels: readonly Label[] }) {
 export const assigneeName = (assignee: { name: string; agent: boolean }) =>
   assignee.agent ? t('comment.agentName', { name: assignee.name }) : assignee.name;
 
+/**
+ * A comment's page in short: its path (with the query that tells pages apart), or its site for
+ * a home page, which "/" alone would not say.
+ */
+export function pageName(pageUrl: string): string {
+  try {
+    const url = new URL(pageUrl);
+    const path = url.pathname + url.search;
+    return path === '/' ? url.host : path;
+  } catch {
+    return pageUrl;
+  }
+}
+
 /** The priorities as a menu's options, the most urgent first. */
 export const priorityOptions = () => [...PRIORITIES].reverse().map((p) => [p, t(`priority.${p}`)] as const);
 

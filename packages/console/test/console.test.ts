@@ -398,46 +398,6 @@ describe('the console in Chromium, served by the server at /', () => {
     await look(phone.page, 'console-comment-triage-phone', phone.errors);
   });
 
-  test("the board: a column per state with the list's filters; a card moves by its menu (keyboard) or by dragging, only where the lifecycle lets it; 1200 and 390 px", async () => {
-    const project = await createProject(stack.api.app, stack.admin);
-    const author = await addMember(stack.api.app, stack.admin, 'member', 'Bo Board');
-    const moving = await createComment(stack.api.app, author, project.key, 'Move me along');
-    const dragged = await createComment(stack.api.app, author, project.key, 'Drag me to completed');
-    await createComment(stack.api.app, stack.admin, project.key, 'Stays open');
-    const { page, errors } = await open(author, `/comments?project=${project.key}`);
-    await page.getByRole('button', { name: 'Board' }).click();
-    await page.waitForURL(/view=board/);
-    const column = (name: string) => page.getByRole('region', { name: new RegExp(`^${name}`) });
-    await column('Open').getByText('Move me along').waitFor();
-    assert.equal(await page.getByRole('button', { name: 'Completed' }).count(), 0, 'no status filter on the board');
-    assert.equal(await page.locator('table').count(), 0, 'the board, not the list as well');
-
-    // By keyboard: the card's menu offers only what the lifecycle allows (a member: fix, archive).
-    const menu = page.getByLabel('Move “Move me along” to');
-    assert.deepEqual(await menu.locator('option').allInnerTexts(), ['Move to…', 'Completed', 'Archived']);
-    await menu.focus();
-    await menu.selectOption({ label: 'Completed' });
-    await column('Completed').getByText('Move me along').waitFor();
-    // Its author verifies it from the board.
-    await page.getByLabel('Move “Move me along” to').selectOption({ label: 'Verified' });
-    await column('Verified').getByText('Move me along').waitFor();
-    const stored = (await call(stack.api.app, 'GET', `/api/comments/${moving.id}`, { token: author.token })).body;
-    assert.ok(stored.verifiedAt);
-
-    // By pointer: dragged to a column it may go to.
-    await column('Open').getByText('Drag me to completed').dragTo(column('Completed'));
-    await column('Completed').getByText('Drag me to completed').waitFor();
-    assert.equal(
-      (await call(stack.api.app, 'GET', `/api/comments/${dragged.id}`, { token: author.token })).body.status,
-      'applied',
-    );
-    await look(page, 'console-board', errors);
-
-    const phone = await open(author, `/comments?project=${project.key}&view=board`, { width: 390, height: 844 });
-    await phone.page.getByRole('region', { name: /^Open/ }).getByText('Stays open').waitFor();
-    await look(phone.page, 'console-board-phone', phone.errors);
-  });
-
   test('my work: the open comments I am on, most urgent first, those that mention me, and the fixes of my comments that wait for my verdict; empty states said; 390 px', async () => {
     const project = await createProject(stack.api.app, stack.admin);
     const worker = await addMember(stack.api.app, stack.admin, 'member', 'Wren Worker');
@@ -733,6 +693,9 @@ describe('the console in Chromium, served by the server at /', () => {
     await dialog.getByRole('alert').waitFor();
     await dialog.getByLabel('Allowed origins').fill('https://www.acme.test\nhttps://staging.acme.test/');
     await dialog.getByRole('button', { name: 'Create project' }).click();
+    // A new project opens on its Install page (board.test.ts); its list has it.
+    await page.getByRole('heading', { name: 'Install Marketing site' }).waitFor();
+    await page.goto(`${stack.base}/projects`);
     await page.locator('td strong', { hasText: 'Marketing site' }).waitFor();
     await look(page, 'console-projects', errors);
 

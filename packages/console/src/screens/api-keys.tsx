@@ -1,8 +1,9 @@
-// API keys for the CLI, CI and agents: your own (create, shown once; revoke), and for admins
-// every key of the workspace.
+// API keys for the CLI and CI: your own (create, shown once; revoke), and for admins every key
+// of the workspace. A key acts as its owner; an agent is an account of its own (Agents).
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { t } from '../i18n.js';
+import { t, tx } from '../i18n.js';
+import { Link } from '../router.js';
 import { isAdmin } from '../session.js';
 import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
@@ -27,7 +28,7 @@ export function ApiKeys() {
   return (
     <>
       <PageTitle>{t('nav.apiKeys')}</PageTitle>
-      <p class="muted">{t('keys.lead')}</p>
+      <p class="muted">{tx('keys.lead', { agents: <Link href="/agents">{t('nav.agents')}</Link> })}</p>
       <form
         class="card"
         onSubmit={async (event) => {

@@ -1,14 +1,29 @@
-// The comments as a board: a column per state (open, completed, Live, verified), the filters
-// of the list. A card moves by its "Move to" menu (keyboard, phones) or by dragging it to a
-// column; either does only what the comment's lifecycle lets this person do now (the server's
-// `can`), and the board reloads as the server answers.
+// The comments as a board: a column per state (open, completed, Live, verified), with the list's
+// filters. A card says at a glance what and where (its pin's number as the widget draws it, its
+// page, its screenshot around the pinned element), who wrote it and when, and who is on it; the
+// open column keeps what is new apart from what someone is on. A card moves by dragging (mouse,
+// pen, or a finger on its handle) or by keyboard on its handle (→ and ← to the next column it
+// may go to, Enter for a menu of them all), said by a live region; only where what the comment
+// lets this person do now (the server's `can`) allows, and the board reloads as the server answers.
 import type { AnswerOf, CallOf } from '@svc/contract/endpoints';
+import { croppedAround } from '@svc/contract/image-encoding';
 import type { VocabularyId } from '@svc/contract/locales/en';
-import { useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { t } from '../i18n.js';
+import { type MessageId, t } from '../i18n.js';
 import { Link } from '../router.js';
-import { assigneeName, FormError, LabelChips, Loading, PriorityPill, useAction, useLoad } from '../ui.js';
+import {
+  assigneeName,
+  FormError,
+  LabelChips,
+  Loading,
+  PriorityPill,
+  pageName,
+  Time,
+  useAction,
+  useLoad,
+} from '../ui.js';
 
 type Comment = AnswerOf<'GET /api/comments'>['items'][number];
 type Query = NonNullable<CallOf<'GET /api/comments'>['query']>;
@@ -26,6 +41,22 @@ const HEADINGS: Record<Target, VocabularyId> = {
   archived: 'state.archived',
 };
 
+/** What an empty column says lands in it. */
+const EMPTY: Record<Column, MessageId> = {
+  open: 'board.emptyOpen',
+  completed: 'board.emptyCompleted',
+  live: 'board.emptyLive',
+  verified: 'board.emptyVerified',
+};
+
+/** How far (CSS pixels) a pointer travels before a press becomes a drag rather than a click. */
+const DRAG_THRESHOLD = 6;
+/** How near (CSS pixels) the window's top or bottom edge a drag scrolls the page, and by how much a frame. */
+const SCROLL_EDGE = 56;
+const SCROLL_STEP = 14;
+/** How much of a long comment a card shows. */
+const EXCERPT_CHARS = 160;
+
 /** The column a comment stands in: verified first, then Live, then completed. */
 function columnOf(c: Comment): Column {
   if (c.status === 'open') return 'open';
@@ -38,9 +69,10 @@ function movesOf(c: Comment): Partial<Record<Target, () => ReturnType<typeof api
   const params = { params: { id: c.id } };
   const from = columnOf(c);
   const moves: Partial<Record<Target, () => ReturnType<typeof api.call>>> = {};
-  // A fix recorded from the board has no commit yet: its page records one (apply again with it).
+  // A fix recorded from the board names no commit, so it is Live as it is made (the server's
+  // rule: nothing to wait for); one applied with its commit, on its page, waits in Completed.
   if (from === 'open' && c.can.apply)
-    moves.completed = () => api.call('POST /api/comments/{id}/apply', { ...params, body: {} });
+    moves.live = () => api.call('POST /api/comments/{id}/apply', { ...params, body: {} });
   if (from !== 'open' && c.can.reopen) moves.open = () => api.call('POST /api/comments/{id}/reopen', params);
   if ((from === 'completed' || from === 'live') && c.can.verify) {
     const verdict = { ok: true, ...(c.commitSha ? { commitSha: c.commitSha } : {}) };
@@ -50,52 +82,138 @@ function movesOf(c: Comment): Partial<Record<Target, () => ReturnType<typeof api
   return moves;
 }
 
+/** The next column `c` may go to, one way or the other along the board (none: null). */
+function nextColumn(c: Comment, forward: boolean): Column | null {
+  const moves = movesOf(c);
+  const from = COLUMNS.indexOf(columnOf(c));
+  const ahead = forward ? COLUMNS.slice(from + 1) : COLUMNS.slice(0, from).reverse();
+  return ahead.find((column) => moves[column]) ?? null;
+}
+
+const excerpt = (c: Comment, chars: number) => (c.body.length > chars ? `${c.body.slice(0, chars)}…` : c.body);
+
+/** The board's columns, cards in the order they are read: the most urgent first, then the newest. */
+function byUrgency(a: Comment, b: Comment) {
+  const urgency = ['none', 'low', 'medium', 'high', 'urgent'];
+  return urgency.indexOf(b.priority) - urgency.indexOf(a.priority) || (a.createdAt < b.createdAt ? 1 : -1);
+}
+
 export function Board({ query }: { query: Omit<Query, 'status' | 'cursor' | 'limit'> }) {
   const load = (status: 'open' | 'applied') =>
     api.call('GET /api/comments', { query: { ...query, status, limit: 100 } });
   const open = useLoad(() => load('open'), [JSON.stringify(query)]);
   const applied = useLoad(() => load('applied'), [JSON.stringify(query)]);
   const action = useAction();
-  const [dragged, setDragged] = useState<Comment | null>(null);
-  if (!open.data || !applied.data) return <Loading error={open.error || applied.error} />;
-  const cards = [...open.data.items, ...applied.data.items];
-  const move = async (c: Comment, to: Target) => {
+  const [said, setSaid] = useState('');
+  /** Says `text` in the live region (said again when it is the same as the last). */
+  const say = (text: string) => setSaid((was) => (was === text ? `${text}\u00a0` : text));
+  // While a move is on its way, and until both lists are read again, the card stands where it
+  // goes (back where it was if the move is refused).
+  const [moving, setMoving] = useState<{ card: Comment; to: Target; lists?: unknown[] } | null>(null);
+  const [dragging, setDragging] = useState<{ card: Comment; over: Column | null } | null>(null);
+  // What takes focus once the board is drawn again after a move by keyboard: the card's handle
+  // in its new column, or its old column's heading when it left the board (archived).
+  const refocus = useRef<string | null>(null);
+  const board = useRef<HTMLDivElement>(null);
+  const hintId = useId();
+
+  const lists = open.data && applied.data ? [...open.data.items, ...applied.data.items] : null;
+  // The moved card stays drawn while one list has been read again and the other not yet.
+  const loaded =
+    lists && moving && moving.to !== 'archived' && !lists.some((c) => c.id === moving.card.id)
+      ? [...lists, moving.card]
+      : lists;
+  useEffect(() => {
+    if (moving?.lists && open.data !== moving.lists[0] && applied.data !== moving.lists[1]) setMoving(null);
+    const selector = refocus.current;
+    if (!selector) return;
+    const target = board.current?.querySelector<HTMLElement>(selector);
+    if (target && document.activeElement !== target) target.focus();
+    if (!moving) refocus.current = null;
+  });
+  if (!loaded) return <Loading error={open.error || applied.error} />;
+
+  const move = async (c: Comment, to: Target, byKeyboard: boolean) => {
     const request = movesOf(c)[to];
-    if (!request || (await action.run(request as () => Promise<never>)) === null) return;
+    if (!request || action.pending) return;
+    refocus.current = !byKeyboard
+      ? null
+      : to === 'archived'
+        ? `#board-${columnOf(c)}`
+        : `[data-handle="${CSS.escape(c.id)}"]`;
+    setMoving({ card: c, to });
+    if (!(await action.run(request as () => Promise<never>))) {
+      setMoving(null);
+      return;
+    }
+    say(t('board.moved', { comment: excerpt(c, 60), column: t(HEADINGS[to]) }));
+    setMoving({ card: c, to, lists: [open.data, applied.data] });
     open.reload();
     applied.reload();
   };
+  const step = (c: Comment, forward: boolean) => {
+    const to = nextColumn(c, forward);
+    if (to) void move(c, to, true);
+    else say(t('board.noFurther', { comment: excerpt(c, 60) }));
+  };
+  const placed = (c: Comment): Target => (moving?.card.id === c.id ? moving.to : columnOf(c));
+  const cardProps = (c: Comment) => ({
+    comment: c,
+    onMove: (to: Target, byKeyboard: boolean) => void move(c, to, byKeyboard),
+    onStep: (forward: boolean) => step(c, forward),
+    onDrag: (over: Column | null, dropped: boolean) => {
+      if (dropped) {
+        setDragging(null);
+        if (over && over !== columnOf(c) && movesOf(c)[over]) void move(c, over, false);
+      } else setDragging({ card: c, over });
+    },
+    hintId,
+  });
+
   return (
     <>
+      <p id={hintId} class="muted small">
+        {t('board.hint')}
+      </p>
+      <p class="sr-only" role="status">
+        {said}
+      </p>
       <FormError message={action.error} />
-      <div class="board">
+      <div class={dragging ? 'board dragging' : 'board'} ref={board}>
         {COLUMNS.map((column) => {
-          const here = cards.filter((c) => columnOf(c) === column);
-          const droppable = dragged !== null && movesOf(dragged)[column] !== undefined;
+          const here = loaded.filter((c) => placed(c) === column).sort(byUrgency);
+          const allowed = dragging !== null && column !== columnOf(dragging.card) && !!movesOf(dragging.card)[column];
+          const classes = ['column', allowed ? 'droppable' : '', allowed && dragging?.over === column ? 'over' : ''];
+          // What is new (nobody on it) apart from what someone is on.
+          const groups =
+            column === 'open'
+              ? ([
+                  ['board.new', here.filter((c) => !c.assignee)],
+                  ['board.taken', here.filter((c) => c.assignee)],
+                ] as const)
+              : null;
           return (
             <section
               key={column}
-              class={droppable ? 'column droppable' : 'column'}
+              class={classes.filter(Boolean).join(' ')}
+              data-column={column}
               aria-labelledby={`board-${column}`}
-              onDragOver={(event) => droppable && event.preventDefault()}
-              onDrop={(event) => {
-                event.preventDefault();
-                if (dragged) void move(dragged, column);
-                setDragged(null);
-              }}
             >
-              <h2 id={`board-${column}`}>
+              <h2 id={`board-${column}`} tabIndex={-1}>
                 {t(HEADINGS[column])} <span class="muted small">{here.length}</span>
               </h2>
-              {here.map((c) => (
-                <BoardCard
-                  key={c.id}
-                  comment={c}
-                  pending={action.pending}
-                  onMove={(to) => void move(c, to)}
-                  onDrag={setDragged}
-                />
-              ))}
+              {here.length === 0 ? <p class="muted small column-empty">{t(EMPTY[column])}</p> : null}
+              {groups
+                ? groups.map(([heading, cards]) =>
+                    cards.length ? (
+                      <CardGroup key={heading} heading={t(heading)} count={cards.length}>
+                        {cards.map((c) => (
+                          <BoardCard key={c.id} {...cardProps(c)} />
+                        ))}
+                      </CardGroup>
+                    ) : null,
+                  )
+                : here.map((c) => <BoardCard key={c.id} {...cardProps(c)} />)}
             </section>
           );
         })}
@@ -104,54 +222,316 @@ export function Board({ query }: { query: Omit<Query, 'status' | 'cursor' | 'lim
   );
 }
 
+/** A named group of cards inside a column. */
+function CardGroup({ heading, count, children }: { heading: string; count: number; children: ComponentChildren }) {
+  return (
+    <div class="card-group">
+      <h3>
+        {heading} <span class="muted">{count}</span>
+      </h3>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * The screenshot around the pinned element, small; read once the card is near the window (a
+ * board of a hundred cards does not fetch a hundred pictures at once). Decorative: the card's
+ * words say what it is about.
+ */
+function Thumbnail({ comment: c }: { comment: Comment }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const shot = c.screenshot;
+  useEffect(() => {
+    const element = box.current;
+    if (!shot || !element) return;
+    let objectUrl: string | null = null;
+    let live = true;
+    const read = async () => {
+      const picture = await api.blob(shot.url);
+      const pinned = c.context?.pinnedBox;
+      const shown =
+        picture && pinned && c.context
+          ? ((await croppedAround(picture, pinned, c.context.viewport.width)) ?? picture)
+          : picture;
+      if (!live || !shown) return;
+      objectUrl = URL.createObjectURL(shown);
+      setUrl(objectUrl);
+    };
+    const seen = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        seen.disconnect();
+        void read();
+      },
+      { rootMargin: '400px' },
+    );
+    seen.observe(element);
+    return () => {
+      live = false;
+      seen.disconnect();
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [shot?.url]);
+  if (!shot) return null;
+  return (
+    <div class="thumb" ref={box}>
+      {url ? <img src={url} alt="" draggable={false} /> : null}
+    </div>
+  );
+}
+
 function BoardCard({
   comment: c,
-  pending,
   onMove,
+  onStep,
   onDrag,
+  hintId,
 }: {
   comment: Comment;
-  pending: boolean;
-  onMove: (to: Target) => void;
-  onDrag: (c: Comment | null) => void;
+  onMove: (to: Target, byKeyboard: boolean) => void;
+  onStep: (forward: boolean) => void;
+  /** Where a drag of it is over (null: no column it may go to); `dropped` once released. */
+  onDrag: (over: Column | null, dropped: boolean) => void;
+  hintId: string;
 }) {
   const targets = Object.keys(movesOf(c)) as Target[];
+  const [menu, setMenu] = useState<'closed' | 'pointer' | 'keyboard'>('closed');
+  const card = useRef<HTMLElement>(null);
+  const handle = useRef<HTMLButtonElement>(null);
+  const dragged = useRef(false);
+  const titleId = useId();
+  const menuId = useId();
+  const name = excerpt(c, 40);
+
+  /** Follows a press on the card: past DRAG_THRESHOLD it drags, the card under the pointer, the page scrolling at its edges. */
+  const press = (down: PointerEvent) => {
+    dragged.current = false;
+    if (!targets.length || down.button !== 0) return;
+    const target = down.target as Element;
+    // A finger drags by the handle only: elsewhere it scrolls the page, as it should.
+    if (down.pointerType === 'touch' && !target.closest('.handle')) return;
+    if (target.closest('[role="menu"]')) return;
+    const element = card.current;
+    if (!element) return;
+    // A mouse drag is no text selection (a button still takes focus, a link still opens on click).
+    if (down.pointerType === 'mouse' && !target.closest('button')) down.preventDefault();
+    const start = { x: down.clientX, y: down.clientY, scroll: window.scrollY };
+    let at = { x: down.clientX, y: down.clientY };
+    let over: Column | null = null;
+    let frame = 0;
+    const columnAt = (x: number, y: number): Column | null => {
+      for (const section of document.querySelectorAll<HTMLElement>('.board .column')) {
+        const r = section.getBoundingClientRect();
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return section.dataset.column as Column;
+      }
+      return null;
+    };
+    const follow = () => {
+      element.style.transform = `translate(${at.x - start.x}px, ${at.y - start.y + window.scrollY - start.scroll}px)`;
+      const now = columnAt(at.x, at.y);
+      const allowed = now && now !== columnOf(c) && targets.includes(now) ? now : null;
+      if (allowed !== over) {
+        over = allowed;
+        onDrag(over, false);
+      }
+    };
+    // Near the window's top or bottom, the page scrolls under the card (a phone's columns stand one above the other).
+    const scroll = () => {
+      const edge = at.y < SCROLL_EDGE ? -1 : at.y > window.innerHeight - SCROLL_EDGE ? 1 : 0;
+      if (edge) {
+        window.scrollBy(0, edge * SCROLL_STEP);
+        follow();
+      }
+      frame = requestAnimationFrame(scroll);
+    };
+    const moved = (event: PointerEvent) => {
+      if (event.pointerId !== down.pointerId) return;
+      at = { x: event.clientX, y: event.clientY };
+      if (!dragged.current) {
+        if (Math.hypot(at.x - start.x, at.y - start.y) < DRAG_THRESHOLD) return;
+        dragged.current = true;
+        element.classList.add('lifted');
+        window.getSelection()?.removeAllRanges();
+        onDrag(null, false);
+        frame = requestAnimationFrame(scroll);
+      }
+      event.preventDefault();
+      follow();
+    };
+    const end = (event: PointerEvent) => {
+      if (event.pointerId !== down.pointerId) return;
+      window.removeEventListener('pointermove', moved);
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+      window.removeEventListener('keydown', onEscape);
+      cancelAnimationFrame(frame);
+      element.style.transform = '';
+      element.classList.remove('lifted');
+      if (!dragged.current) return;
+      onDrag(event.type === 'pointerup' ? over : null, true);
+      // The click that may follow the release (same task) is the drag's, not the link's or the handle's.
+      setTimeout(() => {
+        dragged.current = false;
+      });
+    };
+    const onEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      over = null;
+      end(new PointerEvent('pointercancel', { pointerId: down.pointerId }));
+    };
+    window.addEventListener('pointermove', moved, { passive: false });
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+    window.addEventListener('keydown', onEscape);
+  };
+
+  const rtl = () => getComputedStyle(card.current ?? document.body).direction === 'rtl';
+  const closeMenu = (refocusHandle: boolean) => {
+    setMenu('closed');
+    if (refocusHandle) handle.current?.focus();
+  };
+
   return (
     <article
+      ref={card}
       class="card board-card"
-      draggable={targets.length > 0}
-      onDragStart={(event) => {
-        event.dataTransfer?.setData('text/plain', c.id);
-        onDrag(c);
+      aria-labelledby={titleId}
+      onPointerDown={(event) => press(event as unknown as PointerEvent)}
+      // A click that ended a drag is not a click on the link or the handle under it.
+      onClickCapture={(event) => {
+        if (!dragged.current) return;
+        event.preventDefault();
+        event.stopPropagation();
       }}
-      onDragEnd={() => onDrag(null)}
     >
-      <Link href={`/comments/${encodeURIComponent(c.id)}`}>
-        {c.body.length > 120 ? `${c.body.slice(0, 120)}…` : c.body}
-      </Link>
-      <div class="row small">
-        <PriorityPill priority={c.priority} />
-        <span class="muted">{c.assignee ? assigneeName(c.assignee) : t('comments.unassigned')}</span>
+      <Thumbnail comment={c} />
+      <div class="card-title">
+        {c.pin !== null ? (
+          <span class={c.status === 'applied' ? 'pin-number fixed' : 'pin-number'}>
+            <span aria-hidden="true">{c.pin}</span>
+            <span class="sr-only">{t('board.pin', { number: c.pin })}</span>
+          </span>
+        ) : null}
+        <Link id={titleId} href={`/comments/${encodeURIComponent(c.id)}`} draggable={false}>
+          {excerpt(c, EXCERPT_CHARS)}
+        </Link>
+        {targets.length ? (
+          <span class="move">
+            <button
+              ref={handle}
+              type="button"
+              class="handle"
+              data-handle={c.id}
+              aria-label={t('board.moveCard', { comment: name })}
+              aria-describedby={hintId}
+              aria-haspopup="menu"
+              aria-expanded={menu !== 'closed'}
+              aria-controls={menu !== 'closed' ? menuId : undefined}
+              onClick={(event) => {
+                setMenu(menu === 'closed' ? (event.detail === 0 ? 'keyboard' : 'pointer') : 'closed');
+              }}
+              onKeyDown={(event) => {
+                if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+                event.preventDefault();
+                onStep((event.key === 'ArrowRight') !== rtl());
+              }}
+            >
+              <span aria-hidden="true">⠿</span>
+            </button>
+            {menu !== 'closed' ? (
+              <MoveMenu
+                id={menuId}
+                label={t('board.moveCard', { comment: name })}
+                targets={targets}
+                focusFirst={menu === 'keyboard'}
+                onChoose={(to) => {
+                  closeMenu(false);
+                  onMove(to, menu === 'keyboard');
+                }}
+                onClose={closeMenu}
+              />
+            ) : null}
+          </span>
+        ) : null}
       </div>
-      <LabelChips labels={c.labels} />
-      {targets.length ? (
-        <select
-          aria-label={t('board.moveTo', { comment: c.body.slice(0, 40) })}
-          value=""
-          disabled={pending}
-          onChange={(event) => {
-            const to = (event.target as HTMLSelectElement).value as Target;
-            if (to) onMove(to);
-          }}
-        >
-          <option value="">{t('board.move')}</option>
-          {targets.map((to) => (
-            <option key={to} value={to}>
-              {t(HEADINGS[to])}
-            </option>
-          ))}
-        </select>
+      <div class="card-meta muted small">
+        <span>{c.author.name}</span>
+        <span aria-hidden="true">·</span>
+        <Time iso={c.createdAt} />
+        <span aria-hidden="true">·</span>
+        <span class="card-page" title={c.pageUrl}>
+          {pageName(c.pageUrl)}
+        </span>
+      </div>
+      {c.priority !== 'none' || c.assignee || c.labels.length ? (
+        <div class="pills">
+          <PriorityPill priority={c.priority} />
+          {c.assignee ? <span class="pill assignee">{assigneeName(c.assignee)}</span> : null}
+          <LabelChips labels={c.labels} />
+        </div>
       ) : null}
     </article>
+  );
+}
+
+/**
+ * The places a card may go, as a menu (the ARIA menu button pattern): ↑ ↓ Home End move between
+ * them, Enter chooses, Escape or Tab closes, as does a press elsewhere.
+ */
+function MoveMenu({
+  id,
+  label,
+  targets,
+  focusFirst,
+  onChoose,
+  onClose,
+}: {
+  id: string;
+  label: string;
+  targets: Target[];
+  focusFirst: boolean;
+  onChoose: (to: Target) => void;
+  /** `refocus`: give focus back to the handle (Escape), not where the press went. */
+  onClose: (refocus: boolean) => void;
+}) {
+  const list = useRef<HTMLDivElement>(null);
+  const items = () => [...(list.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+  useEffect(() => {
+    if (focusFirst) items()[0]?.focus();
+    const away = (event: PointerEvent) => {
+      if (!list.current?.parentElement?.contains(event.target as Node)) onClose(false);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, []);
+  return (
+    <div
+      ref={list}
+      id={id}
+      role="menu"
+      aria-label={label}
+      class="move-menu"
+      onKeyDown={(event) => {
+        const all = items();
+        const at = all.indexOf(document.activeElement as HTMLButtonElement);
+        const go = (i: number) => all[(i + all.length) % all.length]?.focus();
+        if (event.key === 'ArrowDown') go(at + 1);
+        else if (event.key === 'ArrowUp') go(at - 1);
+        else if (event.key === 'Home') go(0);
+        else if (event.key === 'End') go(all.length - 1);
+        else if (event.key === 'Escape') onClose(true);
+        else if (event.key === 'Tab') onClose(false);
+        else return;
+        if (event.key !== 'Tab') event.preventDefault();
+      }}
+    >
+      {targets.map((to) => (
+        <button key={to} type="button" role="menuitem" tabIndex={-1} onClick={() => onChoose(to)}>
+          {t(HEADINGS[to])}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -15,6 +15,7 @@ import {
   Loading,
   PageTitle,
   PriorityPill,
+  pageName,
   peopleOptions,
   priorityOptions,
   StatusPills,
@@ -229,10 +230,25 @@ function CommentFilters({ filters, choices: { team, labels } }: { filters: Filte
   const projects = useLoad(() => api.call('GET /api/projects', {}), []);
   const [search, setSearch] = useState(filters.q);
   const [page, setPage] = useState(filters.pageUrl);
+  // On a phone the filters fold behind one button that counts those in use (the list first).
+  const [unfolded, setUnfolded] = useState(false);
+  const inUse = (['project', 'author', 'assignee', 'priority', 'label', 'pageUrl', 'q'] as const).filter(
+    (name) => filters[name],
+  ).length;
   return (
     <>
+      <button
+        type="button"
+        class="filters-toggle"
+        aria-expanded={unfolded}
+        aria-controls="comment-filters"
+        onClick={() => setUnfolded(!unfolded)}
+      >
+        {t('comments.filters', { count: inUse })}
+      </button>
       <form
-        class="filters"
+        id="comment-filters"
+        class={unfolded ? 'filters' : 'filters folded'}
         aria-label={t('comments.filter')}
         onSubmit={(event) => {
           event.preventDefault();
@@ -413,7 +429,7 @@ function CommentTable({
                 >
                   {c.body.length > 140 ? `${c.body.slice(0, 140)}…` : c.body}
                 </Link>
-                <div class="muted small">{new URL(c.pageUrl).pathname}</div>
+                <div class="muted small">{pageName(c.pageUrl)}</div>
                 <LabelChips labels={c.labels} />
               </td>
               <td>

@@ -1,5 +1,6 @@
-// The team (invite, roles, removal, password reset links), pending invitations, and client
-// links. A link is shown once, with a copy button: nothing is e-mailed.
+// The team (invite, roles, removal, password reset links; agents are listed with it and managed
+// under Agents), pending invitations, and client links. A link is shown once, with a copy
+// button: nothing is e-mailed.
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t } from '../i18n.js';
@@ -72,7 +73,10 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                     {m.twoFactor ? <div class="muted small">{t('people.twoFactorOn')}</div> : null}
                   </td>
                   <td>
-                    {admin ? (
+                    {m.agent ? (
+                      // An agent is a member with no role to change (it cannot be made admin).
+                      t('people.agent')
+                    ) : admin ? (
                       <select
                         aria-label={t('people.roleOf', { name: m.name })}
                         value={m.role}
@@ -99,29 +103,32 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                   {admin ? (
                     <td>
                       <div class="row">
-                        <button
-                          type="button"
-                          onClick={async () => {
-                            const answer = await action.run(() =>
-                              api.call('POST /api/workspace/members/{id}/password-reset', { params: { id: m.id } }),
-                            );
-                            if (answer) {
-                              onLink({
-                                title: t('people.resetTitle', { name: m.name }),
-                                label: t('people.resetLink'),
-                                url: answer.data.resetUrl,
-                                note: t('people.resetNote', {
-                                  until: new Date(answer.data.expiresAt).toLocaleString(intlLocale()),
-                                  name: m.name,
-                                }),
-                              });
-                            }
-                          }}
-                        >
-                          {t('people.resetLink')}
-                          <span class="skip"> {t('people.forName', { name: m.name })}</span>
-                        </button>
-                        {m.twoFactor ? (
+                        {/* An agent never signs in: no password to reset, no second factor. */}
+                        {m.agent ? null : (
+                          <button
+                            type="button"
+                            onClick={async () => {
+                              const answer = await action.run(() =>
+                                api.call('POST /api/workspace/members/{id}/password-reset', { params: { id: m.id } }),
+                              );
+                              if (answer) {
+                                onLink({
+                                  title: t('people.resetTitle', { name: m.name }),
+                                  label: t('people.resetLink'),
+                                  url: answer.data.resetUrl,
+                                  note: t('people.resetNote', {
+                                    until: new Date(answer.data.expiresAt).toLocaleString(intlLocale()),
+                                    name: m.name,
+                                  }),
+                                });
+                              }
+                            }}
+                          >
+                            {t('people.resetLink')}
+                            <span class="skip"> {t('people.forName', { name: m.name })}</span>
+                          </button>
+                        )}
+                        {m.twoFactor && !m.agent ? (
                           <button type="button" onClick={() => setResetting({ id: m.id, name: m.name })}>
                             {t('people.resetTwoFactor')}
                             <span class="skip"> {t('people.ofName', { name: m.name })}</span>

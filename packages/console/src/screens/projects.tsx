@@ -110,7 +110,10 @@ function ProjectForm({
                 },
               }),
             );
-        if (answer) onDone();
+        if (!answer) return;
+        onDone();
+        // A new project's next step is installing the widget on its app.
+        if (!project) navigate(`/projects/${encodeURIComponent(key)}/install`);
       }}
     >
       {project ? null : (

@@ -23,6 +23,7 @@ export const CONSOLE_PAGES = [
   '/projects/:key/install',
   '/projects/:key/builds',
   '/people',
+  '/agents',
   '/labels',
   '/api-keys',
   '/audit',
