@@ -107,7 +107,7 @@ describe('triage in the console: new comments reach those who follow the project
     assert.equal(await unread(stack.admin), 1);
     await look(page, 'triage-inbox-resumed', errors);
     const phone = await open(stack.admin, '/', PHONE, true);
-    await phone.page.getByRole('button', { name: stop }).waitFor();
+    await phone.page.getByRole('button', { name: stop }).first().waitFor();
     await look(phone.page, 'triage-inbox-phone', phone.errors);
 
     // The gathered item's list link opens the project's comments nobody is on.
