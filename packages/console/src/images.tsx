@@ -2,7 +2,7 @@
 // and those attached to a reply, picked, pasted or dropped, re-encoded by the browser at once
 // so that nothing of a file's metadata leaves it.
 
-import type { CommentImage, CommentWithReplies } from '@svc/contract';
+import type { CommentImage, CommentWithReplies, TimelineEvent } from '@svc/contract';
 import { croppedAround, imageFiles, reencodedImage } from '@svc/contract/image-encoding';
 import { relativeTimeText } from '@svc/contract/time';
 import { timelineSentence } from '@svc/contract/vocabulary';
@@ -10,7 +10,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api } from './api.js';
 import { intlLocale, t, tx } from './i18n.js';
-import { Time } from './ui.js';
+import { Dialog, Time } from './ui.js';
 
 /** A picture's size in its own pixels, once loaded. */
 interface PictureSize {
@@ -71,8 +71,13 @@ export function PrivateImage({
 
 /** The tallest a pair's pictures are shown, in CSS pixels: both are made smaller alike past it. */
 const PAIR_HEIGHT_MAX = 480;
-/** How much a small picture is enlarged at most, so that a few pixels do not fill the column. */
+/**
+ * How much a small picture is enlarged at most, so that a few pixels do not fill the column:
+ * twice, so that the 6 px text of a fine print reads as 12. The zoom goes further.
+ */
 const PAIR_ENLARGED_MAX = 2;
+/** The zoom's scales: 0 fits the dialog, the others are a multiple of the pictures' pixels. */
+const ZOOM_SCALES = [0, 1, 2, 4] as const;
 
 /** One side of a pair: a picture (with its caption), or the plain words of why there is none. */
 interface Side {
@@ -81,66 +86,165 @@ interface Side {
   caption: ComponentChildren;
 }
 
-/**
- * Two pictures side by side at one scale: each as wide as its pixels say against the wider of
- * the two (which fills its column), both made smaller alike when the taller would pass
- * PAIR_HEIGHT_MAX. The before and after of one element are then compared as they were taken.
- */
-function Pair({ label, sides }: { label: string; sides: [Side, Side] }) {
+/** The sizes of a pair's pictures as they load, and the widest and tallest of them. */
+function usePairSizes() {
   const [sizes, setSizes] = useState<(PictureSize | undefined)[]>([]);
   const known = sizes.filter((size): size is PictureSize => size !== undefined);
-  const widest = Math.max(...known.map((size) => size.width));
-  const tallest = Math.max(...known.map((size) => size.height));
+  const heard = (i: number) => (size: PictureSize) =>
+    setSizes((was) => {
+      const next = [...was];
+      next[i] = size;
+      return next;
+    });
+  return {
+    sizes,
+    heard,
+    widest: known.length ? Math.max(...known.map((size) => size.width)) : 0,
+    tallest: known.length ? Math.max(...known.map((size) => size.height)) : 0,
+  };
+}
+
+/**
+ * Two pictures at one scale: each as wide as its pixels say against the wider of the two, the
+ * wider filling its column up to twice its pixels, both made smaller alike when the taller
+ * would pass PAIR_HEIGHT_MAX. Side by side where both fit so enlarged, else one above the
+ * other (a strip of fine print is wider than half a column). **Zoom** opens them larger.
+ */
+function Pair({ label, sides }: { label: string; sides: [Side, Side] }) {
+  const { sizes, heard, widest, tallest } = usePairSizes();
+  const [zoom, setZoom] = useState(false);
   const styleOf = (size: PictureSize | undefined) =>
     size
       ? `width:min(${(100 * size.width) / widest}%, ${(PAIR_HEIGHT_MAX * size.width) / tallest}px, ${PAIR_ENLARGED_MAX * size.width}px)`
       : undefined;
   const id = useId();
   return (
-    <section class="before-after" aria-labelledby={id}>
-      <h3 id={id}>{label}</h3>
+    <section
+      class="before-after"
+      aria-labelledby={id}
+      style={widest ? `--pair-column:${PAIR_ENLARGED_MAX * widest}px` : undefined}
+    >
+      <div class="pair-head">
+        <h3 id={id}>{label}</h3>
+        {sides.some((side) => side.picture) ? (
+          <button type="button" aria-haspopup="dialog" onClick={() => setZoom(true)}>
+            {t('comment.zoom')}
+          </button>
+        ) : null}
+      </div>
       {sides.map((side, i) => (
         <figure key={String(i)}>
           {side.picture ? (
-            <PrivateImage
-              {...side.picture}
-              style={styleOf(sizes[i])}
-              sized={(size) =>
-                setSizes((was) => {
-                  const next = [...was];
-                  next[i] = size;
-                  return next;
-                })
-              }
-            />
+            <PrivateImage {...side.picture} style={styleOf(sizes[i])} sized={heard(i)} />
           ) : (
             <p class="missing">{side.missing}</p>
           )}
           <figcaption>{side.caption}</figcaption>
         </figure>
       ))}
+      <Zoom label={label} sides={sides} open={zoom} onClose={() => setZoom(false)} />
     </section>
   );
 }
 
 /**
- * Before and after: for each verdict given (Verified, Not fixed), the screenshot cropped around
- * where the element was beside the element as the verdict's giver saw it then, or why there is
- * no such picture; while a fix waits for its verdict (applied or Live), beside the latest
- * picture of now its author's widget took for that fix, or a line saying none was taken yet.
+ * A pair in a dialog as wide as the window, fitted to it or at 1, 2 or 4 times the pictures'
+ * pixels (both alike), one above the other in a box that the keyboard scrolls.
  */
-export function BeforeAfter({ comment }: { comment: CommentWithReplies }) {
-  const verdicts = comment.timeline.filter((event) => event.kind === 'verified' || event.kind === 'not_fixed');
-  const waits = comment.status === 'applied' && !comment.verifiedAt;
-  if (!verdicts.length && !waits) return null;
+function Zoom({
+  label,
+  sides,
+  open,
+  onClose,
+}: {
+  label: string;
+  sides: [Side, Side];
+  open: boolean;
+  onClose: () => void;
+}) {
+  const [scale, setScale] = useState<(typeof ZOOM_SCALES)[number]>(2);
+  const { sizes, heard, widest } = usePairSizes();
+  const styleOf = (size: PictureSize | undefined) =>
+    !size
+      ? undefined
+      : scale
+        ? `width:${scale * size.width}px;max-width:none`
+        : `width:${(100 * size.width) / widest}%`;
+  return (
+    <Dialog title={label} open={open} onClose={onClose} wide>
+      <fieldset class="segmented">
+        <legend class="skip">{t('comment.zoomScales')}</legend>
+        {ZOOM_SCALES.map((option) => (
+          <button key={option} type="button" aria-pressed={scale === option} onClick={() => setScale(option)}>
+            {option ? t('comment.zoomScale', { scale: option }) : t('comment.zoomFit')}
+          </button>
+        ))}
+      </fieldset>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: pictures wider than the dialog scroll, so the box must take focus to scroll by keyboard */}
+      <section class="zoomed" tabIndex={0} aria-label={t('comment.zoomed')}>
+        {sides.map((side, i) => (
+          <figure key={String(i)}>
+            {side.picture ? (
+              <PrivateImage
+                {...side.picture}
+                className={scale > 1 ? 'whole-times' : undefined}
+                style={styleOf(sizes[i])}
+                sized={heard(i)}
+              />
+            ) : (
+              <p class="missing">{side.missing}</p>
+            )}
+            <figcaption>{side.caption}</figcaption>
+          </figure>
+        ))}
+      </section>
+      <div class="row">
+        <button type="button" onClick={onClose}>
+          {t('ui.close')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** What the author reported: the screenshot cropped around where the element was, or why there is none. */
+function reportedSide(comment: CommentWithReplies): Side {
   const { context, screenshot } = comment;
   const box = context?.pinnedBox;
   const crop = box && context ? (shot: Blob) => croppedAround(shot, box, context.viewport.width) : undefined;
-  const before: Side = {
+  return {
     picture: screenshot ? { path: screenshot.url, alt: t('verify.before'), shaped: crop } : null,
     missing: t('comment.noScreenshot'),
     caption: t('verify.before'),
   };
+}
+
+/** A verdict given (Verified, Not fixed): the reported picture beside the element as its giver saw it then. */
+export function VerdictPair({ comment, verdict }: { comment: CommentWithReplies; verdict: TimelineEvent }) {
+  const after = comment.images.find((image) => image.kind === 'after' && image.eventId === verdict.id);
+  const caption = timelineSentence(verdict, t);
+  return (
+    <Pair
+      label={caption}
+      sides={[
+        reportedSide(comment),
+        {
+          picture: after ? { path: after.url, alt: caption } : null,
+          missing: t('comment.noAfter', { name: verdict.by?.name ?? comment.author.name }),
+          caption: tx('comment.atVerdict', { when: <Time iso={verdict.at} /> }),
+        },
+      ]}
+    />
+  );
+}
+
+/**
+ * While a fix waits for its author's verdict (applied, Live or not): the reported picture beside
+ * the latest picture of now its author's widget took for that fix, or a line saying none was
+ * taken yet. Nothing otherwise (each verdict's pair stays with it in the discussion).
+ */
+export function WaitingPair({ comment }: { comment: CommentWithReplies }) {
+  if (comment.status !== 'applied' || comment.verifiedAt) return null;
   // A picture of now taken for an earlier fix (before this apply) is not of this one, nor, once
   // the fix is Live, one taken before (the page did not have the fix yet).
   const since = comment.deployedAt ?? comment.appliedAt;
@@ -149,45 +253,25 @@ export function BeforeAfter({ comment }: { comment: CommentWithReplies }) {
   return (
     <>
       <h2>{t('comment.beforeAfter')}</h2>
-      {verdicts.map((verdict) => {
-        const after = comment.images.find((image) => image.kind === 'after' && image.eventId === verdict.id);
-        const caption = timelineSentence(verdict, t);
-        return (
-          <Pair
-            key={verdict.id}
-            label={caption}
-            sides={[
-              before,
-              {
-                picture: after ? { path: after.url, alt: caption } : null,
-                missing: t('comment.noAfter', { name: verdict.by?.name ?? comment.author.name }),
-                caption: tx('comment.atVerdict', { when: <Time iso={verdict.at} /> }),
-              },
-            ]}
-          />
-        );
-      })}
-      {waits ? (
-        <Pair
-          label={t('comment.fixWaits', { author: comment.author.name })}
-          sides={[
-            before,
-            {
-              picture: now
-                ? {
-                    path: now.url,
-                    alt: t('comment.nowBy', {
-                      name: nowBy,
-                      when: relativeTimeText(now.createdAt, Date.now(), intlLocale()),
-                    }),
-                  }
-                : null,
-              missing: t('comment.nowWaits', { author: comment.author.name }),
-              caption: now ? tx('comment.nowBy', { name: nowBy, when: <Time iso={now.createdAt} /> }) : t('verify.now'),
-            },
-          ]}
-        />
-      ) : null}
+      <Pair
+        label={t('comment.fixWaits', { author: comment.author.name })}
+        sides={[
+          reportedSide(comment),
+          {
+            picture: now
+              ? {
+                  path: now.url,
+                  alt: t('comment.nowBy', {
+                    name: nowBy,
+                    when: relativeTimeText(now.createdAt, Date.now(), intlLocale()),
+                  }),
+                }
+              : null,
+            missing: t('comment.nowWaits', { author: comment.author.name }),
+            caption: now ? tx('comment.nowBy', { name: nowBy, when: <Time iso={now.createdAt} /> }) : t('verify.now'),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -5,9 +5,13 @@ import type { AnchorHTMLAttributes, ComponentChildren } from 'preact';
 
 export const location = signal(window.location.pathname + window.location.search);
 
-export function navigate(to: string, replace = false): void {
+/**
+ * Goes to `to`; `state` stays with that entry of the history (read by `history.state`), through
+ * a reload and the back and forward buttons: what the page was reached from, say.
+ */
+export function navigate(to: string, replace = false, state: unknown = null): void {
   if (to === location.value) return;
-  history[replace ? 'replaceState' : 'pushState'](null, '', to);
+  history[replace ? 'replaceState' : 'pushState'](state, '', to);
   location.value = to;
   window.scrollTo(0, 0);
 }
@@ -33,10 +37,15 @@ export function match(pattern: string, path: string): Record<string, string> | n
   return params;
 }
 
-type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { href: string; children: ComponentChildren };
+type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & {
+  href: string;
+  children: ComponentChildren;
+  /** Kept with the history entry it opens (see `navigate`). */
+  state?: unknown;
+};
 
 /** An `<a>` that navigates inside the console; a modified click (new tab) works as usual. */
-export function Link({ href, children, ...rest }: LinkProps) {
+export function Link({ href, children, state, ...rest }: LinkProps) {
   return (
     <a
       {...rest}
@@ -44,7 +53,7 @@ export function Link({ href, children, ...rest }: LinkProps) {
       onClick={(event) => {
         if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
         event.preventDefault();
-        navigate(href);
+        navigate(href, false, state);
       }}
     >
       {children}

@@ -134,10 +134,20 @@ export function useAction() {
   return { pending, error, setError, run };
 }
 
-export function PageTitle({ children, actions }: { children: ComponentChildren; actions?: ComponentChildren }) {
+/** The page's heading; `title` names it in the window's title where the heading is more than words. */
+export function PageTitle({
+  children,
+  actions,
+  title,
+}: {
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+  title?: string;
+}) {
+  const page = title ?? (typeof children === 'string' ? children : t('app.console'));
   useEffect(() => {
-    document.title = t('app.title', { page: typeof children === 'string' ? children : t('app.console') });
-  }, [children]);
+    document.title = t('app.title', { page });
+  }, [page]);
   return (
     <div class="row spread" style="margin-bottom:16px">
       <h1 style="margin:0">{children}</h1>
@@ -203,18 +213,20 @@ export function Loading({ error, label = t('ui.loading') }: { error?: string; la
 
 /**
  * A modal dialog (the browser's own: it keeps focus inside and closes on Esc); focus returns to
- * what opened it.
+ * what opened it. `wide`: as wide as the window allows (pictures), rather than a form's width.
  */
 export function Dialog({
   title,
   open,
   onClose,
   children,
+  wide = false,
 }: {
   title: string;
   open: boolean;
   onClose: () => void;
   children: ComponentChildren;
+  wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
@@ -232,6 +244,7 @@ export function Dialog({
   return (
     <dialog
       ref={ref}
+      class={wide ? 'wide' : undefined}
       aria-labelledby={titleId}
       onClose={() => {
         onClose();

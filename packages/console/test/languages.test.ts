@@ -161,7 +161,8 @@ describe('the console in the reader’s language', () => {
       try {
         for (const [path, heading] of [
           ['/comments', locale === 'ar' ? 'التعليقات' : 'コメント'],
-          [`/comments/${comment.id}`, locale === 'ar' ? 'تعليق من Ada Admin' : 'Ada Admin のコメント'],
+          // Numbered as its pin is (in the language's digits).
+          [`/comments/${comment.id}`, locale === 'ar' ? /^تعليق \S+ من Ada Admin$/ : /^Ada Admin のコメント \S+$/],
         ] as const) {
           const { page, errors } = await open(stack.admin, path, viewport);
           await page.getByRole('heading', { level: 1, name: heading }).waitFor();

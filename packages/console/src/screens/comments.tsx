@@ -1,12 +1,14 @@
 // Every comment the caller can see, across projects, with the filters of GET /api/comments.
 // The filters live in the address (a filtered list is a link); arrow keys move between rows,
-// Enter opens one, checkboxes select rows for archiving together.
+// Enter opens one, checkboxes select rows to act on together (the selection stays for the next
+// action). A comment opened from the list carries the list with it (`ListWalk`), so that its
+// page goes on to the next of them.
 import type { AnswerOf, Endpoints } from '@svc/contract/endpoints';
 import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t } from '../i18n.js';
-import { currentQuery, Link, navigate } from '../router.js';
+import { location as address, currentQuery, Link, navigate } from '../router.js';
 import {
   assigneeName,
   FilterSelect,
@@ -49,9 +51,35 @@ type Filters = Record<
   string
 >;
 
-export function Comments() {
-  const params = currentQuery();
-  const filters: Filters = {
+/**
+ * The list a comment was opened from, kept with the comment page's history entry: the list's
+ * address (its filters), its comments in order, and the cursor of the page after them.
+ */
+export interface ListWalk {
+  from: string;
+  ids: string[];
+  next: string | null;
+}
+
+/** The list the current history entry was opened from, if any (see `Link`'s state). */
+export function walkOfHistory(): ListWalk | null {
+  const walk = (history.state as { walk?: ListWalk } | null)?.walk;
+  return walk && typeof walk.from === 'string' && Array.isArray(walk.ids) ? walk : null;
+}
+
+/** The walk with the list's next page added, or null when it cannot be read. */
+export async function moreOfList(walk: ListWalk): Promise<ListWalk | null> {
+  if (!walk.next) return null;
+  const filters = filtersOf(new URLSearchParams(walk.from.split('?')[1] ?? ''));
+  const answer = await api.call('GET /api/comments', { query: { ...listQuery(filters), cursor: walk.next } });
+  if (!answer.ok) return null;
+  const ids = answer.data.items.map((c) => c.id).filter((id) => !walk.ids.includes(id));
+  return { ...walk, ids: [...walk.ids, ...ids], next: answer.data.nextCursor };
+}
+
+/** The filters an address of the list holds. */
+function filtersOf(params: URLSearchParams): Filters {
+  return {
     project: params.get('project') ?? '',
     status: params.get('status') ?? '',
     author: params.get('author') ?? '',
@@ -64,28 +92,34 @@ export function Comments() {
     view: params.get('view') === 'board' ? 'board' : '',
     sort: params.get('sort') ?? '',
   };
-  const shared = {
-    project: filters.project || undefined,
-    author: filters.author || undefined,
-    assignee: filters.assignee || undefined,
-    priority: (filters.priority || undefined) as Query['priority'],
-    label: filters.label || undefined,
-    pageUrl: filters.pageUrl || undefined,
-    q: filters.q || undefined,
-  };
+}
+
+/** The filters the list and the board share, as the API's query. */
+const sharedQuery = (filters: Filters) => ({
+  project: filters.project || undefined,
+  author: filters.author || undefined,
+  assignee: filters.assignee || undefined,
+  priority: (filters.priority || undefined) as Query['priority'],
+  label: filters.label || undefined,
+  pageUrl: filters.pageUrl || undefined,
+  q: filters.q || undefined,
+});
+
+/** The query of the list's page these filters show. */
+const listQuery = (filters: Filters): Query => ({
+  ...sharedQuery(filters),
+  limit: PAGE,
+  status: (filters.status || undefined) as Status | undefined,
+  sort: (filters.sort || undefined) as Query['sort'],
+  cursor: filters.cursor || undefined,
+});
+
+export function Comments() {
+  const filters = filtersOf(currentQuery());
+  const shared = sharedQuery(filters);
   const list = useLoad(
     () =>
-      filters.view === 'board'
-        ? Promise.resolve(null)
-        : api.call('GET /api/comments', {
-            query: {
-              ...shared,
-              limit: PAGE,
-              status: (filters.status || undefined) as Status | undefined,
-              sort: (filters.sort || undefined) as Query['sort'],
-              cursor: filters.cursor || undefined,
-            },
-          }),
+      filters.view === 'board' ? Promise.resolve(null) : api.call('GET /api/comments', { query: listQuery(filters) }),
     [location.search],
   );
   // The team and the labels, read once for the filters and the selected rows' menus.
@@ -94,18 +128,21 @@ export function Comments() {
   });
   const labels = useLoad(() => api.call('GET /api/workspace/labels', {}), []);
   const choices: Choices = { team: team.data?.items ?? [], labels: labels.data?.items ?? [] };
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [chosen, setSelected] = useState<Set<string>>(new Set());
   const bulk = useAction();
   const items = list.data?.items ?? [];
+  // The selection stays through an action, for the next one; a row the list no longer shows
+  // (archived under a status filter) leaves it.
+  const selected = new Set(items.filter((item) => chosen.has(item.id)).map((item) => item.id));
 
   /** Does `request` to each selected comment in turn, stopping at the first refusal (said). */
   const eachSelected = async (request: (c: Comment) => ReturnType<typeof api.call>) => {
     for (const c of items.filter((item) => selected.has(item.id))) {
       if (!(await bulk.run(() => request(c) as Promise<never>))) break;
     }
-    setSelected(new Set());
     list.reload();
   };
+  const walk: ListWalk = { from: address.value, ids: items.map((c) => c.id), next: list.data?.nextCursor ?? null };
 
   return (
     <>
@@ -133,7 +170,7 @@ export function Comments() {
       {filters.view === 'board' ? null : (
         <>
           {list.data && items.length === 0 ? <p class="empty">{t('comments.noMatch')}</p> : null}
-          {items.length ? <CommentTable items={items} selected={selected} onSelect={setSelected} /> : null}
+          {items.length ? <CommentTable items={items} selected={selected} onSelect={setSelected} walk={walk} /> : null}
         </>
       )}
       <div class="row" style="margin-top:12px" hidden={filters.view === 'board'}>
@@ -357,15 +394,20 @@ function CommentFilters({ filters, choices: { team, labels } }: { filters: Filte
   );
 }
 
-/** The comments of this page; arrow keys move between rows, checkboxes select for archiving. */
+/**
+ * The comments of this page; arrow keys move between rows, checkboxes select them. A comment
+ * opens with the list as `walk`, for its page's Next and Previous.
+ */
 function CommentTable({
   items,
   selected,
   onSelect,
+  walk,
 }: {
   items: Comment[];
   selected: Set<string>;
   onSelect: (selected: Set<string>) => void;
+  walk: ListWalk;
 }) {
   const rows = useRef<HTMLTableSectionElement>(null);
   const moveFocus = (event: KeyboardEvent, index: number) => {
@@ -424,12 +466,17 @@ function CommentTable({
               <td class="wrap">
                 <Link
                   href={`/comments/${encodeURIComponent(c.id)}`}
+                  state={{ walk }}
                   data-row=""
                   onKeyDown={(event) => moveFocus(event as unknown as KeyboardEvent, index)}
                 >
                   {c.body.length > 140 ? `${c.body.slice(0, 140)}…` : c.body}
                 </Link>
-                <div class="muted small">{pageName(c.pageUrl)}</div>
+                <div class="muted small">
+                  {pageName(c.pageUrl)}
+                  {/* Its images, said before its thread is opened. */}
+                  {c.imageCount ? ` · ${t('comments.imageCount', { count: c.imageCount })}` : ''}
+                </div>
                 <LabelChips labels={c.labels} />
               </td>
               <td>
