@@ -2,7 +2,7 @@
 // same with the metadata a phone or an editor writes into them: EXIF with a GPS position, XMP,
 // IPTC, a comment (JPEG); text, EXIF and time chunks (PNG); EXIF and XMP chunks (WebP).
 import fs from 'node:fs';
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -42,7 +42,7 @@ function exifTiff(): Buffer {
   return tiff;
 }
 
-const jpegSegment = (marker: number, payload: Buffer) => {
+export const jpegSegment = (marker: number, payload: Buffer) => {
   const head = Buffer.alloc(4);
   head[0] = 0xff;
   head[1] = marker;
@@ -125,7 +125,7 @@ export function pngWithMetadata(png = cleanPng): Buffer {
   ]);
 }
 
-const webpChunk = (type: string, data: Buffer) => {
+export const webpChunk = (type: string, data: Buffer) => {
   const head = Buffer.alloc(8);
   head.write(type, 0, 'latin1');
   head.writeUInt32LE(data.length, 4);
@@ -154,4 +154,180 @@ export function webpChunks(webp: Buffer): string[] {
     at += 8 + size + (size % 2);
   }
   return types;
+}
+
+// ICC colour profiles, as the fixtures' encoder (Skia) writes them and as they can be written
+// with text and traces in them: for the tests of what a stored image keeps of its profile.
+
+/** The tags of a profile, by signature: each tag's data. */
+export function profileTags(profile: Buffer): Map<string, Buffer> {
+  const tags = new Map<string, Buffer>();
+  for (let i = 0; i < profile.readUInt32BE(128); i++) {
+    const at = 132 + i * 12;
+    const offset = profile.readUInt32BE(at + 4);
+    tags.set(
+      profile.subarray(at, at + 4).toString('latin1'),
+      profile.subarray(offset, offset + profile.readUInt32BE(at + 8)),
+    );
+  }
+  return tags;
+}
+
+/** A profile of `tags` under `header` (128 bytes), each tag's data on its own. */
+export function iccProfile(header: Buffer, tags: [string, Buffer][]): Buffer {
+  const table = 128 + 4 + tags.length * 12;
+  const datas: Buffer[] = [];
+  let at = table;
+  const entries = tags.map(([signature, data]) => {
+    const entry = Buffer.alloc(12);
+    entry.write(signature, 0, 'latin1');
+    entry.writeUInt32BE(at, 4);
+    entry.writeUInt32BE(data.length, 8);
+    const padded = Buffer.concat([data, Buffer.alloc((4 - (data.length % 4)) % 4)]);
+    datas.push(padded);
+    at += padded.length;
+    return entry;
+  });
+  const head = Buffer.from(header.subarray(0, 128));
+  head.writeUInt32BE(at, 0);
+  const count = Buffer.alloc(4);
+  count.writeUInt32BE(tags.length, 0);
+  return Buffer.concat([head, count, ...entries, ...datas]);
+}
+
+/** A text tag as ICC v4 writes it (mluc, English). */
+export function mlucText(text: string): Buffer {
+  const utf16 = Buffer.from(text, 'utf16le').swap16();
+  const out = Buffer.alloc(28 + utf16.length);
+  out.write('mluc', 0, 'latin1');
+  out.writeUInt32BE(1, 8);
+  out.writeUInt32BE(12, 12);
+  out.write('enUS', 16, 'latin1');
+  out.writeUInt32BE(utf16.length, 20);
+  out.writeUInt32BE(28, 24);
+  utf16.copy(out, 28);
+  return out;
+}
+
+/** The segments of a JPEG up to its first scan, each marker and payload. */
+export function jpegSegments(jpeg: Buffer): { marker: number; payload: Buffer }[] {
+  const segments: { marker: number; payload: Buffer }[] = [];
+  for (let at = 2; at + 4 <= jpeg.length && jpeg[at + 1] !== 0xda; ) {
+    const end = at + 2 + jpeg.readUInt16BE(at + 2);
+    segments.push({ marker: jpeg[at + 1] as number, payload: jpeg.subarray(at + 4, end) });
+    at = end;
+  }
+  return segments;
+}
+
+/** The ICC profile of a JPEG (its APP2 parts joined), of a PNG (iCCP, inflated) or of a WebP (ICCP), or null. */
+export function profileOf(image: Buffer): Buffer | null {
+  if (image[0] === 0xff) {
+    const parts = jpegSegments(image).filter(
+      (s) => s.marker === 0xe2 && s.payload.subarray(0, 12).toString('latin1') === 'ICC_PROFILE\0',
+    );
+    return parts.length ? Buffer.concat(parts.map((part) => part.payload.subarray(14))) : null;
+  }
+  if (image.subarray(0, 4).toString('latin1') === 'RIFF') {
+    for (let at = 12; at + 8 <= image.length; ) {
+      const size = image.readUInt32LE(at + 4);
+      if (image.subarray(at, at + 4).toString('latin1') === 'ICCP') return image.subarray(at + 8, at + 8 + size);
+      at += 8 + size + (size % 2);
+    }
+    return null;
+  }
+  for (let at = 8; at + 12 <= image.length; ) {
+    const length = image.readUInt32BE(at);
+    if (image.subarray(at + 4, at + 8).toString('latin1') === 'iCCP') {
+      const data = image.subarray(at + 8, at + 8 + length);
+      return inflateSync(data.subarray(data.indexOf(0) + 2));
+    }
+    at += 12 + length;
+  }
+  return null;
+}
+
+/**
+ * A profile that shows colours wrongly unless a viewer applies it (the fixtures' sRGB with its
+ * red and blue primaries swapped), holding text and traces: a description, a copyright, a
+ * device's maker, model and description, a creator and a date of its own.
+ */
+export function tracedProfile(): Buffer {
+  const skia = profileOf(cleanWebp) as Buffer;
+  const tags = profileTags(skia);
+  const header = Buffer.from(skia.subarray(0, 128));
+  header.write('ADAM', 80, 'latin1');
+  header.write('APPL', 48, 'latin1');
+  header.write('MBP1', 52, 'latin1');
+  header.writeUInt16BE(2025, 24);
+  return iccProfile(header, [
+    ['desc', mlucText("Ada's MacBook, Taken at home")],
+    ['cprt', mlucText('Taken at home')],
+    ['dmnd', mlucText('Phone-Cam 15 Pro')],
+    ['dmdd', mlucText('52.5200 N')],
+    ['rXYZ', tags.get('bXYZ') as Buffer],
+    ['gXYZ', tags.get('gXYZ') as Buffer],
+    ['bXYZ', tags.get('rXYZ') as Buffer],
+    ['wtpt', tags.get('wtpt') as Buffer],
+    ['rTRC', tags.get('rTRC') as Buffer],
+    ['gTRC', tags.get('gTRC') as Buffer],
+    ['bTRC', tags.get('bTRC') as Buffer],
+  ]);
+}
+
+/** The clean JPEG with `profile` in place of its own, over `parts` APP2 segments. */
+export function jpegWithProfile(profile: Buffer, parts = 1, jpeg = cleanJpeg): Buffer {
+  const jfifEnd = 2 + 2 + jpeg.readUInt16BE(4);
+  const rest: Buffer[] = [];
+  for (let at = jfifEnd; ; ) {
+    const marker = jpeg[at + 1] as number;
+    const end = at + 2 + jpeg.readUInt16BE(at + 2);
+    if (marker === 0xda) {
+      rest.push(jpeg.subarray(at));
+      break;
+    }
+    if (marker !== 0xe2) rest.push(jpeg.subarray(at, end));
+    at = end;
+  }
+  const size = Math.ceil(profile.length / parts);
+  const app2 = Array.from({ length: parts }, (_, i) =>
+    jpegSegment(
+      0xe2,
+      Buffer.concat([
+        Buffer.from('ICC_PROFILE\0', 'latin1'),
+        Buffer.from([i + 1, parts]),
+        profile.subarray(i * size, (i + 1) * size),
+      ]),
+    ),
+  );
+  return Buffer.concat([jpeg.subarray(0, jfifEnd), ...app2, ...rest]);
+}
+
+/** The clean WebP with `profile` in place of its own, and the chunks `extra` after its image. */
+export function webpWith(profile: Buffer | null, extra: Buffer[] = [], webp = cleanWebp): Buffer {
+  const chunks: Buffer[] = [];
+  for (let at = 12; at + 8 <= webp.length; ) {
+    const size = webp.readUInt32LE(at + 4);
+    const type = webp.subarray(at, at + 4).toString('latin1');
+    const next = at + 8 + size + (size % 2);
+    if (type === 'ICCP') {
+      if (profile) chunks.push(webpChunk('ICCP', profile));
+    } else chunks.push(webp.subarray(at, next));
+    at = next;
+  }
+  const body = Buffer.concat([...chunks, ...extra]);
+  const header = Buffer.alloc(12);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(body.length + 4, 4);
+  header.write('WEBP', 8, 'latin1');
+  return Buffer.concat([header, body]);
+}
+
+/** The clean PNG with `chunks` after its header (an iCCP of `profile` first, under `name`). */
+export function pngWith(chunks: Buffer[], profile?: { profile: Buffer; name: string }, png = cleanPng): Buffer {
+  const headerEnd = 8 + 12 + png.readUInt32BE(8);
+  const iccp = profile
+    ? [pngChunk('iCCP', Buffer.concat([Buffer.from(`${profile.name}\0\0`, 'latin1'), deflateSync(profile.profile)]))]
+    : [];
+  return Buffer.concat([png.subarray(0, headerEnd), ...iccp, ...chunks, png.subarray(headerEnd)]);
 }

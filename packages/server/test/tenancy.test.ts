@@ -113,9 +113,9 @@ describe('tenancy matrix: every route x every role x a resource it may not reach
         for (const role of CALLERS) {
           for (const base of bodies) {
             const before = await rowCounts(t.app);
-            const body = { ...base, [field]: `Look <@${stranger}|Alpha Admin> here` };
+            const body: Record<string, unknown> = { ...base, [field]: `Look <@${stranger}|Alpha Admin> here` };
             const answer = await send(role, route, pathWith(route, values), body);
-            const where = `${role}: ${route.method} ${route.url} ${JSON.stringify(body)} -> ${answer.statusCode} ${answer.body.slice(0, 200)}`;
+            const where: string = `${role}: ${route.method} ${route.url} ${JSON.stringify(body)} -> ${answer.statusCode} ${answer.body.slice(0, 200)}`;
             for (const marker of world.foreignMarkers) assert.equal(answer.body.includes(marker), false, where);
             if (answer.statusCode >= 400) assert.deepEqual(await rowCounts(t.app), before, `wrote: ${where}`);
             if (answer.statusCode === 400 && answer.json().errors?.[0]?.path === `/${field}`) namedTheField = true;

@@ -264,7 +264,7 @@ describe('labels under concurrency: the cap, the unique name and the label put o
   });
 
   test('a label deleted while fifty comments are given it: each is labelled before the deletion or refused, none fails', async () => {
-    const comments = [];
+    const comments: { id: string }[] = [];
     for (let i = 0; i < 50; i++) comments.push(await createComment(t.app, admin, project.key, `Labelled ${i}`));
     const other = await t.twin();
     for (const [round, answered] of RACE_POINTS.entries()) {
