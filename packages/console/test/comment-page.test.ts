@@ -8,14 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { addMember, call, createProject, type Member } from '../../server/test/helpers.js';
 import { cleanPng } from '../../server/test/images.js';
-import {
-  type ConsoleStack,
-  consoleAs,
-  launchBrowser,
-  screenshot,
-  seriousViolations,
-  startConsoleStack,
-} from './helpers.js';
+import { type ConsoleStack, consoleAs, launchBrowser, look, startConsoleStack } from './helpers.js';
 
 const WIDE = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -45,15 +38,6 @@ describe('the comment page in Chromium', () => {
     closers.push(() => session.context.close());
     await session.page.goto(stack.base + path);
     return session;
-  }
-
-  /** Checks a screen: no serious axe violation, no horizontal overflow, no script error; then a screenshot. */
-  async function look(page: Page, name: string, errors: string[]) {
-    assert.deepEqual(await seriousViolations(page), [], `${name}: axe`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 0, `${name}: ${overflow} px wider than the window`);
-    assert.deepEqual(errors, [], `${name}: script errors`);
-    await screenshot(page, name);
   }
 
   /**
