@@ -6,19 +6,18 @@
 // capture (the tab not in front, no permission for it), the widget's own capture does.
 import { encodedUnder } from '@svc/contract/image-encoding';
 import type { CaptureOptions } from '../../widget/src/chunks.js';
+import { paintCovers } from '../../widget/src/hidden-regions.js';
+import { MASK_SELECTOR } from '../../widget/src/mask.js';
+import { screenshotScale } from '../../widget/src/screenshot-scale.js';
 import { browser } from './browser.js';
 
 type Capture = (options: CaptureOptions) => Promise<Blob>;
 
 const MAX_BYTES = 300 * 1024;
-/** At most this many pixels wide, at most the device's pixels (as the widget's capture). */
-const MAX_WIDTH = 1600;
 /** What a page keeps to itself: blank in every picture (as the widget's capture blanks it). */
-const MASKED = 'input[type=password i], [data-svc-mask]';
+const MASKED = `input[type=password i], ${MASK_SELECTOR}`;
 /** The paint over a masked element: opaque, the pixels under it replaced. */
 const MASK_FILL = '#d1d5db';
-/** The paint over a region hidden on the comment (as the widget's markup hides). */
-const COVER_FILL = '#111827';
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
 
@@ -62,14 +61,12 @@ export function browserCapture(drawn: Capture): Capture {
 
 /** The browser's picture, masked and outlined; the widget's where the browser will not take one. */
 async function captured(drawn: Capture, options: CaptureOptions): Promise<Blob> {
-  const { exclude, outline, signal } = options;
-  // The regions hidden on the comment, when the widget's capture takes them.
-  const cover = (options as { cover?: readonly { x: number; y: number; width: number; height: number }[] }).cover ?? [];
+  const { exclude, outline, cover, signal } = options;
   const masks = maskedBoxes();
   const tab = await paintedTab(exclude).catch(() => null);
   if (!tab) return drawn(options);
   if (signal.aborted) throw new DOMException('The screenshot took too long.', 'TimeoutError');
-  const scale = Math.min(devicePixelRatio, MAX_WIDTH / innerWidth);
+  const scale = screenshotScale(devicePixelRatio, innerWidth);
   const canvas = document.createElement('canvas');
   canvas.width = Math.round(innerWidth * scale);
   canvas.height = Math.round(innerHeight * scale);
@@ -85,8 +82,8 @@ async function captured(drawn: Capture, options: CaptureOptions): Promise<Blob> 
     const r = outline;
     drawing.strokeRect((r.left - 3) * scale, (r.top - 3) * scale, (r.width + 6) * scale, (r.height + 6) * scale);
   }
-  drawing.fillStyle = COVER_FILL;
-  for (const r of cover) drawing.fillRect(r.x * scale, r.y * scale, r.width * scale, r.height * scale);
+  // What was hidden on the comment stays hidden: over the outline too.
+  paintCovers(drawing, cover, scale);
   const blob = await encodedUnder(canvas, MAX_BYTES);
   if (!blob) throw new Error('The screenshot stays over 300 KB.');
   return blob;
