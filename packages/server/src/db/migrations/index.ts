@@ -24,6 +24,7 @@ import * as m0022 from './0022_now_images.js';
 import * as m0023 from './0023_erased_words.js';
 import * as m0025 from './0025_stored_bytes.js';
 import * as m0026 from './0026_following.js';
+import * as m0027 from './0027_checked_notes.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0023_erased_words': m0023,
   '0025_stored_bytes': m0025,
   '0026_following': m0026,
+  '0027_checked_notes': m0027,
 };
 
 export const migrationProvider: MigrationProvider = {

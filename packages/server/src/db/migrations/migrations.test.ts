@@ -1059,4 +1059,87 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+
+  test('0027 (checked notes): a note "Not fixed" of 0026 keeps its mention of a reader under their own name, recorded; one of anyone else is the text it showed', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0026';
+    const at = '2026-06-01T00:00:00.000Z';
+    const lena = 'usr_01JD2W6Y1KQ9V8E0P4T3M5R7XA';
+    const otto = 'usr_01JD2W6Y1KQ9V8E0P4T3M5R7XB';
+    const stranger = 'usr_01JD2W6Y1KQ9V8E0P4T3M5R7XC';
+    const note = `ask <@${lena}|The CEO>, <@${otto}|Otto> and <@${stranger}|Any name>`;
+    await databaseAt(database, '0026_following', async (db) => {
+      await insertAda(db, password);
+      await db.insertInto('workspaces').values({ id: 'ws_2', name: 'Elsewhere', created_at: at }).execute();
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await db
+        .insertInto('projects')
+        .values({ id: 'prj_2', workspace_id: 'ws_1', key: 'shop', name: 'Shop', created_at: at })
+        .execute();
+      const person = (id: string, workspace: string, name: string, role: string, project: string | null) =>
+        db
+          .insertInto('users')
+          .values({
+            id,
+            workspace_id: workspace,
+            email: `${name}@a.test`,
+            name,
+            role,
+            project_id: project,
+            created_at: at,
+          })
+          .execute();
+      await person(lena, 'ws_1', 'Lena', 'member', null);
+      await person(otto, 'ws_1', 'Otto', 'client', 'prj_2');
+      await person(stranger, 'ws_2', 'Stranger', 'admin', null);
+      await insertComment(db, at, { body: 'Written in 0026', reply_count: 1 });
+      await insertReply(db, at, `Not fixed: ${note}`);
+      await db
+        .insertInto('comment_events')
+        .values({
+          id: 'evt_1',
+          workspace_id: 'ws_1',
+          project_id: 'prj_1',
+          comment_id: 'cmt_1',
+          kind: 'not_fixed',
+          actor_id: 'usr_1',
+          via: 'person',
+          note,
+          derived: 0,
+          created_at: at,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const ada = await adaHeaders(app, password);
+      const comment = (await app.inject({ method: 'GET', url: '/api/comments/cmt_1', headers: ada })).json();
+      const shown = 'ask @Lena, @Otto and @Any name';
+      assert.equal(comment.replies[0].body, `Not fixed: ${shown}`);
+      assert.equal(comment.timeline.find((e: { kind: string }) => e.kind === 'not_fixed').note, shown);
+      assert.doesNotMatch(
+        JSON.stringify(comment),
+        new RegExp(`${otto}|${stranger}`),
+        'no mention of anyone who cannot read it',
+      );
+      const stored = await app.database.db
+        .selectFrom('replies')
+        .select('body')
+        .where('id', '=', 'rpl_1')
+        .executeTakeFirstOrThrow();
+      assert.equal(stored.body, `Not fixed: ask <@${lena}|Lena>, @Otto and @Any name`);
+      const mentioned = await app.database.db
+        .selectFrom('comment_mentions')
+        .select(['comment_id', 'user_id'])
+        .execute();
+      assert.deepEqual(mentioned, [{ comment_id: 'cmt_1', user_id: lena }]);
+      // The workspace's export imports: every mention it holds is of someone it lists.
+      const exported = await app.inject({ method: 'GET', url: '/api/workspace/export', headers: ada });
+      assert.equal(exported.statusCode, 200);
+      assert.doesNotMatch(exported.body, new RegExp(`<@(${otto}|${stranger})`));
+    } finally {
+      await app.close();
+    }
+  });
 });
