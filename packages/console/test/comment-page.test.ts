@@ -4,41 +4,23 @@
 // before and after large enough to judge and zoomable, kept with each verdict; a fix without a
 // commit; and the list's selection, one status, images and mentions on the comments list.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { addMember, call, createProject, type Member } from '../../server/test/helpers.js';
 import { cleanPng } from '../../server/test/images.js';
-import { type ConsoleStack, consoleAs, launchBrowser, look, startConsoleStack } from './helpers.js';
+import { consoleSuite, look, PHONE, WIDE } from './helpers.js';
 
-const WIDE = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const PAGE = 'https://shop.example.test/pricing';
 
 describe('the comment page in Chromium', () => {
-  let browser: Browser;
-  let stack: ConsoleStack;
+  const { browser, stack, open } = consoleSuite();
   let author: Member;
   let dev: Member;
-  const closers: (() => Promise<void>)[] = [];
 
   before(async () => {
-    browser = await launchBrowser();
-    stack = await startConsoleStack();
-    author = await addMember(stack.api.app, stack.admin, 'member', 'Rita Reviewer');
-    dev = await addMember(stack.api.app, stack.admin, 'member', 'Dev Dana');
+    author = await addMember(stack().api.app, stack().admin, 'member', 'Rita Reviewer');
+    dev = await addMember(stack().api.app, stack().admin, 'member', 'Dev Dana');
   });
-  after(async () => {
-    for (const close of closers) await close();
-    await browser?.close();
-    await stack?.close();
-  });
-
-  async function open(member: Member, path: string, viewport = WIDE, touch = false) {
-    const session = await consoleAs(browser, member, viewport, 'light', touch);
-    closers.push(() => session.context.close());
-    await session.page.goto(stack.base + path);
-    return session;
-  }
 
   /**
    * A page of a shop as Chromium paints it, 800 × 500 CSS px: its terms a strip of 6 px text
@@ -46,7 +28,7 @@ describe('the comment page in Chromium', () => {
    * keeps of an element), and where the terms are.
    */
   async function paintedShop(fixed: boolean) {
-    const page = await browser.newPage({ viewport: { width: 800, height: 500 } });
+    const page = await browser().newPage({ viewport: { width: 800, height: 500 } });
     try {
       await page.setContent(`<body style="margin:0;font:16px sans-serif;background:#fff;color:#111">
         <header style="padding:20px 32px;background:#1d3557;color:#fff;font-size:22px"><strong>Shop</strong></header>
@@ -69,7 +51,7 @@ describe('the comment page in Chromium', () => {
     }
   }
 
-  const app = () => stack.api.app;
+  const app = () => stack().api.app;
   const upload = (token: string, method: 'PUT' | 'POST', url: string, bytes: Buffer) =>
     app().inject({
       method,
@@ -125,7 +107,7 @@ describe('the comment page in Chromium', () => {
       });
 
   test('what was said, its status, actions and reply box first; the picture beside them (1280) or after them (390, tapped); its number as its pin; each reply once; J/K and Next/Previous through the list it was opened from', async () => {
-    const project = await createProject(app(), stack.admin);
+    const project = await createProject(app(), stack().admin);
     const shop = await paintedShop(false);
     const long = `The small print under the price cannot be read on any screen. ${'It needs to be at least the size of the text around it, or people miss the VAT. '.repeat(22)}See https://shop.example.test/pricing/${'very-long-path-segment-'.repeat(12)}end`;
     const first = await report(project.key, 'The plan name is cut off', shop);
@@ -135,11 +117,11 @@ describe('the comment page in Chromium', () => {
     await reply(middle, author, 'Thanks! It is the same on the checkout page.');
     await reply(middle, dev, 'Found it, the style sheet sets 6 px.');
     const pinOf = async (id: string) =>
-      (await call(app(), 'GET', `/api/comments/${id}`, { token: stack.admin.token })).body.pin as number;
+      (await call(app(), 'GET', `/api/comments/${id}`, { token: stack().admin.token })).body.pin as number;
     assert.deepEqual([await pinOf(first), await pinOf(middle), await pinOf(last)], [1, 2, 3]);
 
     // From the list (newest first), the middle one.
-    const { page, errors } = await open(stack.admin, `/comments?project=${project.key}`);
+    const { page, errors } = await open(stack().admin, `/comments?project=${project.key}`);
     await page.getByRole('link', { name: /^The small print under the price/ }).click();
     const title = page.getByRole('heading', { level: 1 });
     await title.filter({ hasText: 'Comment 2 by Rita Reviewer' }).waitFor();
@@ -183,7 +165,7 @@ describe('the comment page in Chromium', () => {
     assert.equal(await page.getByRole('textbox', { name: 'Reply' }).inputValue(), 'j');
     assert.equal(new URL(page.url()).pathname, `/comments/${last}`);
     // Opened some other way (a link of its own), there is no list to walk.
-    const alone = await open(stack.admin, `/comments/${middle}`);
+    const alone = await open(stack().admin, `/comments/${middle}`);
     await alone.page.getByRole('heading', { name: 'Comment 2 by Rita Reviewer' }).waitFor();
     assert.equal(
       await alone.page
@@ -194,7 +176,7 @@ describe('the comment page in Chromium', () => {
     );
 
     // A phone, tapped: what, status, actions and the reply box before any picture.
-    const phone = await open(stack.admin, `/comments?project=${project.key}`, PHONE, true);
+    const phone = await open(stack().admin, `/comments?project=${project.key}`, PHONE, true);
     await phone.page.getByRole('link', { name: /^The small print under the price/ }).tap();
     await phone.page.getByRole('heading', { name: 'Comment 2 by Rita Reviewer' }).waitFor();
     await phone.page.locator('img.screenshot').waitFor();
@@ -220,7 +202,7 @@ describe('the comment page in Chromium', () => {
   });
 
   test('before and after large enough to read, at one scale, zoomed by keyboard; each verdict keeps its pair in the discussion; 1280 and 390 px', async () => {
-    const project = await createProject(app(), stack.admin);
+    const project = await createProject(app(), stack().admin);
     const [broken, fixed] = [await paintedShop(false), await paintedShop(true)];
     const id = await report(project.key, 'The terms under the price are too small to read', broken);
     const apply = (commitSha: string) =>
@@ -244,7 +226,7 @@ describe('the comment page in Chromium', () => {
       [WIDE, ''],
       [PHONE, '-phone'],
     ] as const) {
-      const { page, errors } = await open(stack.admin, `/comments/${id}`, viewport);
+      const { page, errors } = await open(stack().admin, `/comments/${id}`, viewport);
       // Both verdicts keep their pictures, in the discussion where they were given.
       const history = page.locator('.history');
       const rejected = history.getByRole('region', {
@@ -299,7 +281,7 @@ describe('the comment page in Chromium', () => {
   });
 
   test('a fix without a commit: the comment page records it as the board does, Live at once, said so in its discussion', async () => {
-    const project = await createProject(app(), stack.admin);
+    const project = await createProject(app(), stack().admin);
     const id = await report(project.key, 'Typo in the headline: “Tema plan”', null);
     const { page, errors } = await open(dev, `/comments/${id}`);
     await page.getByRole('button', { name: 'Apply a fix' }).click();
@@ -324,7 +306,7 @@ describe('the comment page in Chromium', () => {
   });
 
   test('the comments list: the selection stays through an action; one status each; attached images shown; mentions as names', async () => {
-    const project = await createProject(app(), stack.admin);
+    const project = await createProject(app(), stack().admin);
     const [a, b, c] = [
       await report(project.key, 'First of three', null),
       await report(project.key, 'Second of three', null),
@@ -341,7 +323,7 @@ describe('the comment page in Chromium', () => {
     });
     assert.equal(mention.status, 201);
 
-    const { page, errors } = await open(stack.admin, `/comments?project=${project.key}`);
+    const { page, errors } = await open(stack().admin, `/comments?project=${project.key}`);
     const row = (text: string) => page.locator('tbody tr', { hasText: text });
     await row('Third of three').waitFor();
     // One status: Verified, not Completed beside it.
@@ -367,7 +349,7 @@ describe('the comment page in Chromium', () => {
     await look(page, 'comment-list-selection', errors);
 
     // A mention reads as the person's name, once spaced, on the comment's page.
-    const detail = await open(stack.admin, `/comments/${b}`);
+    const detail = await open(stack().admin, `/comments/${b}`);
     const said = detail.page.locator('.history .mention', { hasText: '@Rita Reviewer' });
     await said.waitFor();
     const text = await detail.page

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestDnsServer, type TestDnsServer } from '../../server/test/dns-server.js';
@@ -99,4 +100,38 @@ export async function look(page: Page, name: string, errors: string[]): Promise<
   assert.ok(overflow <= 0, `${name}: ${overflow} px wider than the window`);
   assert.deepEqual(errors, [], `${name}: script errors`);
   await screenshot(page, name);
+}
+
+/** A wide screen and a phone, as the console's tests look at each screen. */
+export const WIDE = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * For a `describe`: a browser and a console stack started before its tests and closed after
+ * them, and `open`, a page of the console as `member` at `path` (closed with the suite).
+ */
+export function consoleSuite() {
+  const started: { browser?: Browser; stack?: ConsoleStack } = {};
+  const closers: (() => Promise<void>)[] = [];
+  before(async () => {
+    started.browser = await launchBrowser();
+    started.stack = await startConsoleStack();
+  });
+  after(async () => {
+    for (const close of closers) await close();
+    await started.browser?.close();
+    await started.stack?.close();
+  });
+  const browser = () => started.browser as Browser;
+  const stack = () => started.stack as ConsoleStack;
+  return {
+    browser,
+    stack,
+    open: async (member: Member, path: string, viewport = WIDE, touch = false) => {
+      const session = await consoleAs(browser(), member, viewport, 'light', touch);
+      closers.push(() => session.context.close());
+      await session.page.goto(stack().base + path);
+      return session;
+    },
+  };
 }
