@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Comment } from '@svc/contract';
 import {
+  addMember,
   call,
   createComment,
   createProject,
@@ -13,14 +14,19 @@ import {
 } from '../../../test/helpers.js';
 import { cleanPng } from '../../../test/images.js';
 
-describe(`a comment's image count: what a list shows of its images before its thread is opened (${dialect})`, () => {
+// What a comment's answer says beyond its own columns, so that a list shows it before the
+// thread is opened: how many images it holds, and whom its text (and each reply's) mentions.
+
+describe(`what a comment's answer carries for a list (${dialect})`, () => {
   let t: TestApp;
   let admin: Member;
+  let lena: Member;
   let project: { key: string };
 
   before(async () => {
     t = await createTestApp();
     admin = await signUp(t.app);
+    lena = await addMember(t.app, admin, 'member', 'Lena Fischer');
     project = await createProject(t.app, admin);
   });
   after(() => t.close());
@@ -55,5 +61,25 @@ describe(`a comment's image count: what a list shows of its images before its th
     const one = (await call(t.app, 'GET', `/api/comments/${photographed.id}`, { token: admin.token })).body;
     assert.equal(one.imageCount, 2);
     assert.equal(one.images.length, 3, 'the picture of now is listed with its images, not counted among them');
+  });
+
+  test("a comment's and a reply's mentions, each person once; `@Name` typed by hand is none", async () => {
+    const created = await call(t.app, 'POST', `/api/projects/${project.key}/comments`, {
+      token: admin.token,
+      body: { body: `<@${lena.id}> the price wraps, <@${lena.id}> again`, pageUrl: 'https://a.example.test/' },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.deepEqual(created.body.mentions, [{ id: lena.id, name: 'Lena Fischer' }]);
+    const reply = await call(t.app, 'POST', `/api/comments/${created.body.id}/replies`, {
+      token: lena.token,
+      body: { body: '@Ada Admin typed by hand' },
+    });
+    assert.deepEqual(reply.body.mentions, []);
+    const read = (await call(t.app, 'GET', `/api/comments/${created.body.id}`, { token: admin.token })).body;
+    assert.equal(read.body, '@Lena Fischer the price wraps, @Lena Fischer again');
+    assert.deepEqual(read.mentions, [{ id: lena.id, name: 'Lena Fischer' }]);
+    assert.deepEqual(read.replies[0].mentions, []);
+    const listed = (await call(t.app, 'GET', `/api/comments?project=${project.key}`, { token: admin.token })).body;
+    assert.deepEqual(listed.items[0].mentions, [{ id: lena.id, name: 'Lena Fischer' }]);
   });
 });
