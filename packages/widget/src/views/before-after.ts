@@ -124,7 +124,7 @@ const READABLE_SCALE = 0.75;
 const fullSize = new Set<string>();
 
 /**
- * Sizes the pictures at one scale once they are in (`scales`: each one's pixels for a pixel of
+ * Sizes the pictures at one scale once they are in (each one's `scale`: its pixels for a pixel of
  * the page): each as wide as the page it shows, times the scale that fits the widest in the
  * card, at most 1 and at least READABLE_SCALE (by CSS, which knows the card's width).
  */

@@ -11,13 +11,16 @@ import type { Actions } from './actions.js';
 /** Welcomed in this page visit, where the browser keeps nothing (storage blocked). */
 const welcomedHere = new Set<string>();
 
+/** Where the browser remembers that this person was welcomed by this API server's widget. */
 const memoryOf = (store: Store) => `svc:welcomed:${store.session.embed.apiBase}:${store.session.user?.id}`;
 
 function welcomed(store: Store): boolean {
   const key = memoryOf(store);
   try {
     if (localStorage.getItem(key)) return true;
-  } catch {}
+  } catch {
+    // Storage blocked: what this visit remembers.
+  }
   return welcomedHere.has(key);
 }
 
@@ -27,7 +30,9 @@ export function rememberWelcomed(store: Store): void {
   welcomedHere.add(key);
   try {
     localStorage.setItem(key, new Date().toISOString());
-  } catch {}
+  } catch {
+    // Storage blocked or full: remembered for this visit.
+  }
 }
 
 /** The welcome, for a signed-in person not yet welcomed in this browser; nothing otherwise. */
