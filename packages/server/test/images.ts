@@ -3,6 +3,7 @@
 // IPTC, a comment (JPEG); text, EXIF and time chunks (PNG); EXIF and XMP chunks (WebP).
 import fs from 'node:fs';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { multiLocalized } from '../src/modules/comments/icc-profile.js';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -195,20 +196,6 @@ export function iccProfile(header: Buffer, tags: [string, Buffer][]): Buffer {
   return Buffer.concat([head, count, ...entries, ...datas]);
 }
 
-/** A text tag as ICC v4 writes it (mluc, English). */
-export function mlucText(text: string): Buffer {
-  const utf16 = Buffer.from(text, 'utf16le').swap16();
-  const out = Buffer.alloc(28 + utf16.length);
-  out.write('mluc', 0, 'latin1');
-  out.writeUInt32BE(1, 8);
-  out.writeUInt32BE(12, 12);
-  out.write('enUS', 16, 'latin1');
-  out.writeUInt32BE(utf16.length, 20);
-  out.writeUInt32BE(28, 24);
-  utf16.copy(out, 28);
-  return out;
-}
-
 /** The segments of a JPEG up to its first scan, each marker and payload. */
 export function jpegSegments(jpeg: Buffer): { marker: number; payload: Buffer }[] {
   const segments: { marker: number; payload: Buffer }[] = [];
@@ -261,10 +248,10 @@ export function tracedProfile(): Buffer {
   header.write('MBP1', 52, 'latin1');
   header.writeUInt16BE(2025, 24);
   return iccProfile(header, [
-    ['desc', mlucText("Ada's MacBook, Taken at home")],
-    ['cprt', mlucText('Taken at home')],
-    ['dmnd', mlucText('Phone-Cam 15 Pro')],
-    ['dmdd', mlucText('52.5200 N')],
+    ['desc', multiLocalized("Ada's MacBook, Taken at home")],
+    ['cprt', multiLocalized('Taken at home')],
+    ['dmnd', multiLocalized('Phone-Cam 15 Pro')],
+    ['dmdd', multiLocalized('52.5200 N')],
     ['rXYZ', tags.get('bXYZ') as Buffer],
     ['gXYZ', tags.get('gXYZ') as Buffer],
     ['bXYZ', tags.get('rXYZ') as Buffer],

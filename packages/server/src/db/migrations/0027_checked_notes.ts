@@ -9,34 +9,8 @@ import type { Kysely } from 'kysely';
  * id of nobody) becomes the text it showed, "@" and the name it gave, and mentions nobody.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const replies = await db
-    .selectFrom('replies')
-    .innerJoin('comments', 'comments.id', 'replies.comment_id')
-    .select([
-      'replies.id',
-      'replies.body as text',
-      'replies.comment_id',
-      'comments.workspace_id',
-      'comments.project_id',
-      'replies.created_at',
-    ])
-    .where('replies.kind', '=', 'user')
-    .where('replies.body', 'like', 'Not fixed: %<@%')
-    .execute();
-  const notes = await db
-    .selectFrom('comment_events')
-    .innerJoin('comments', 'comments.id', 'comment_events.comment_id')
-    .select([
-      'comment_events.id',
-      'comment_events.note as text',
-      'comment_events.comment_id',
-      'comments.workspace_id',
-      'comments.project_id',
-      'comment_events.created_at',
-    ])
-    .where('comment_events.kind', '=', 'not_fixed')
-    .where('comment_events.note', 'like', '%<@%')
-    .execute();
+  const replies = await textsWithMentions(db, 'replies', 'body', 'replies.kind', 'user', 'Not fixed: %<@%');
+  const notes = await textsWithMentions(db, 'comment_events', 'note', 'comment_events.kind', 'not_fixed', '%<@%');
   const ids = [...new Set([...replies, ...notes].flatMap((row) => idsIn(row.text)))];
   const people = new Map<string, Person>();
   for (let at = 0; at < ids.length; at += 500) {
@@ -81,6 +55,32 @@ export async function up(db: Kysely<any>): Promise<void> {
     }
   }
 }
+
+/** The rows of `table` of a `kind` whose `column` is like `pattern`, with their comment's workspace and project. */
+const textsWithMentions = (
+  db: Kysely<any>,
+  table: 'replies' | 'comment_events',
+  column: 'body' | 'note',
+  kindColumn: string,
+  kind: string,
+  pattern: string,
+) =>
+  db
+    .selectFrom(table)
+    .innerJoin('comments', 'comments.id', `${table}.comment_id`)
+    .select([
+      `${table}.id as id`,
+      `${table}.${column} as text`,
+      `${table}.comment_id as comment_id`,
+      'comments.workspace_id as workspace_id',
+      'comments.project_id as project_id',
+      `${table}.created_at as created_at`,
+    ])
+    .where(kindColumn, '=', kind)
+    .where(`${table}.${column}`, 'like', pattern)
+    .execute() as Promise<
+    { id: string; text: string; comment_id: string; workspace_id: string; project_id: string; created_at: string }[]
+  >;
 
 /** Whether the person reads the comment: of its workspace, and of its team or a client of its project or of every project. */
 const canRead = (person: Person, comment: { workspace_id: string; project_id: string }) =>

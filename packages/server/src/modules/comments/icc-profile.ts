@@ -124,8 +124,8 @@ function textDescription(text: string): Buffer {
   return out;
 }
 
-/** A description as ICC v4 writes it (multiLocalizedUnicodeType): one record, English. */
-function multiLocalized(text: string): Buffer {
+/** A text as ICC v4 writes it (multiLocalizedUnicodeType): one record, English. */
+export function multiLocalized(text: string): Buffer {
   const utf16 = Buffer.from(text, 'utf16le').swap16();
   const out = Buffer.alloc(16 + 12 + utf16.length);
   out.write('mluc', 0, 'latin1');
