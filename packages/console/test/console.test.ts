@@ -81,6 +81,8 @@ describe('the console in Chromium, served by the server at /', () => {
     await page.getByLabel('Password').fill('a long passphrase');
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+    // On a phone, Sign out is in the menu.
+    await page.getByRole('button', { name: /^Menu/ }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Create a workspace' }).count(), 0, 'closed once one exists');

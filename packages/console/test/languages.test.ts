@@ -89,7 +89,12 @@ describe('the console in the reader’s language', () => {
       body: { commitSha: 'abc1234' },
     });
     await call(stack.api.app, 'POST', '/api/me/api-keys', { token: stack.admin.token, body: { name: 'CI deploy' } });
+    await call(stack.api.app, 'POST', '/api/workspace/agents', {
+      token: stack.admin.token,
+      body: { name: 'Night agent' },
+    });
     const people = [
+      'Night agent',
       'Ada Admin',
       'Shop',
       project.key,
@@ -108,11 +113,13 @@ describe('the console in the reader’s language', () => {
     const screens = [
       ['/', 'inbox'],
       ['/comments', 'comments'],
+      ['/comments?view=board', 'board'],
       [`/comments/${comment.id}`, 'a comment'],
       ['/projects', 'projects'],
       [`/projects/${project.key}/install`, 'install'],
       [`/projects/${project.key}/builds`, 'builds'],
       ['/people', 'people'],
+      ['/agents', 'agents'],
       ['/api-keys', 'API keys'],
       ['/audit', 'audit log'],
       ['/insights', 'insights'],
@@ -121,7 +128,7 @@ describe('the console in the reader’s language', () => {
     // One browser tab for every screen, each opened by its address as a reader would.
     const { page, errors } = await open(stack.admin, '/?locale=en-XA');
     for (const [path, name] of screens) {
-      await page.goto(`${stack.base}${path}?locale=en-XA`);
+      await page.goto(`${stack.base}${path}${path.includes('?') ? '&' : '?'}locale=en-XA`);
       await page.locator('main h1').waitFor();
       await page.waitForLoadState('networkidle');
       // Every list loaded: no “Loading…” left.

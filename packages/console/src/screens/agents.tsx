@@ -8,20 +8,9 @@ import { api } from '../api.js';
 import { t } from '../i18n.js';
 import { Link } from '../router.js';
 import { isAdmin } from '../session.js';
-import {
-  ConfirmDialog,
-  CopyBox,
-  Dialog,
-  Field,
-  FormError,
-  Loading,
-  PageTitle,
-  TableHead,
-  Time,
-  useAction,
-  useLoad,
-  usePages,
-} from '../ui.js';
+import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad, usePages } from '../ui.js';
+import { KeyShownOnce } from './api-keys.js';
+import { RemoveMember } from './people.js';
 
 type Member = AnswerOf<'GET /api/workspace/members'>['items'][number];
 type WorkspaceKey = AnswerOf<'GET /api/workspace/api-keys'>['items'][number];
@@ -124,35 +113,22 @@ export function Agents() {
           </table>
         </div>
       ) : null}
-      <Dialog
+      <KeyShownOnce
         title={t('agents.keyTitle', { name: shown?.name ?? '' })}
-        open={shown !== null}
+        secret={shown?.key ?? null}
+        note={t('agents.copyNow')}
         onClose={() => setShown(null)}
-      >
-        {shown ? (
-          <>
-            <CopyBox label={t('keys.key')} text={shown.key} />
-            <p class="muted small">{t('agents.copyNow')}</p>
-            <button type="button" class="primary" onClick={() => setShown(null)}>
-              {t('keys.done')}
-            </button>
-          </>
-        ) : null}
-      </Dialog>
-      <ConfirmDialog
-        title={t('people.removeTitle', { name: removing?.name ?? '' })}
-        open={removing !== null}
-        onClose={() => setRemoving(null)}
-        confirm={t('people.remove')}
+      />
+      <RemoveMember
+        member={removing}
+        body={t('agents.removeBody')}
         action={action}
-        request={() => api.call('DELETE /api/workspace/members/{id}', { params: { id: removing?.id ?? '' } })}
-        done={() => {
+        onClose={() => setRemoving(null)}
+        onRemoved={() => {
           setRemoving(null);
           reload();
         }}
-      >
-        <p>{t('agents.removeBody')}</p>
-      </ConfirmDialog>
+      />
     </>
   );
 }

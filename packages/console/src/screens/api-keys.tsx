@@ -128,21 +128,39 @@ export function ApiKeys() {
           </div>
         </>
       ) : null}
-      <Dialog
+      <KeyShownOnce
         title={t('keys.dialog', { name: created?.name ?? '' })}
-        open={created !== null}
+        secret={created?.key ?? null}
+        note={t('keys.copyNow')}
         onClose={() => setCreated(null)}
-      >
-        {created ? (
-          <>
-            <CopyBox label={t('keys.key')} text={created.key} />
-            <p class="muted small">{t('keys.copyNow')}</p>
-            <button type="button" class="primary" onClick={() => setCreated(null)}>
-              {t('keys.done')}
-            </button>
-          </>
-        ) : null}
-      </Dialog>
+      />
     </>
+  );
+}
+
+/** A new API key, in full with a copy button, this once (`secret` null: closed); `note` says where it goes. */
+export function KeyShownOnce({
+  title,
+  secret,
+  note,
+  onClose,
+}: {
+  title: string;
+  secret: string | null;
+  note: string;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog title={title} open={secret !== null} onClose={onClose}>
+      {secret ? (
+        <>
+          <CopyBox label={t('keys.key')} text={secret} />
+          <p class="muted small">{note}</p>
+          <button type="button" class="primary" onClick={onClose}>
+            {t('keys.done')}
+          </button>
+        </>
+      ) : null}
+    </Dialog>
   );
 }

@@ -169,21 +169,46 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
       >
         <p>{t('people.resetTwoFactorBody')}</p>
       </ConfirmDialog>
-      <ConfirmDialog
-        title={t('people.removeTitle', { name: removing?.name ?? '' })}
-        open={removing !== null}
-        onClose={() => setRemoving(null)}
-        confirm={t('people.remove')}
+      <RemoveMember
+        member={removing}
+        body={t('people.removeBody')}
         action={action}
-        request={() => api.call('DELETE /api/workspace/members/{id}', { params: { id: removing?.id ?? '' } })}
-        done={() => {
+        onClose={() => setRemoving(null)}
+        onRemoved={() => {
           setRemoving(null);
           members.reload();
         }}
-      >
-        <p>{t('people.removeBody')}</p>
-      </ConfirmDialog>
+      />
     </section>
+  );
+}
+
+/** Asks before removing `member` (a person or an agent) from the team; `body` says what follows. */
+export function RemoveMember({
+  member,
+  body,
+  action,
+  onClose,
+  onRemoved,
+}: {
+  member: { id: string; name: string } | null;
+  body: string;
+  action: ReturnType<typeof useAction>;
+  onClose: () => void;
+  onRemoved: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      title={t('people.removeTitle', { name: member?.name ?? '' })}
+      open={member !== null}
+      onClose={onClose}
+      confirm={t('people.remove')}
+      action={action}
+      request={() => api.call('DELETE /api/workspace/members/{id}', { params: { id: member?.id ?? '' } })}
+      done={onRemoved}
+    >
+      <p>{body}</p>
+    </ConfirmDialog>
   );
 }
 
