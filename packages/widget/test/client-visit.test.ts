@@ -11,6 +11,7 @@ import { seriousViolations } from '../../console/test/helpers.js';
 import { addClient, call, type Member } from '../../server/test/helpers.js';
 import {
   appliedComment,
+  assertOneReadableScale,
   commentWithScreenshot,
   contentPoint,
   cropWidth,
@@ -19,7 +20,6 @@ import {
   newReviewer,
   openWidget,
   pictureScales,
-  READABLE_SCALE,
   type Stack,
   screenshot,
   startStack,
@@ -307,17 +307,12 @@ describe('a client’s visit', () => {
     const compare = widget(page).locator(`[data-comment="${id}"]`).getByRole('group', { name: 'Before and now' });
     await compare.locator('figure', { hasText: 'Now' }).locator('img[src^="blob:"]').waitFor();
     const nowBox = (await page.locator(headline).boundingBox()) as { x: number; width: number };
-    const scales = async () => {
-      const read = () => page.evaluate(`(() => {${DRAWN_PICTURES}})()`) as Promise<number[]>;
-      const [before = 0, now = 0] = await pictureScales(read, [
-        cropWidth(pinnedBox, DESKTOP.width),
-        cropWidth(nowBox, PHONE.width),
-      ]);
-      return { before, now };
-    };
+    const scales = () =>
+      pictureScales(
+        () => page.evaluate(`(() => {${DRAWN_PICTURES}})()`) as Promise<number[]>,
+        [cropWidth(pinnedBox, DESKTOP.width), cropWidth(nowBox, PHONE.width)],
+      );
     const fit = await scales();
-    assert.ok(Math.abs(fit.before - fit.now) <= 0.02, `one scale for both: ${JSON.stringify(fit)}`);
-    assert.ok(fit.before >= READABLE_SCALE, `large enough to read: ${JSON.stringify(fit)}`);
     const overflow = await widget(page).evaluate((host) => {
       const panel = host.shadowRoot?.querySelector('.panel') as HTMLElement;
       return panel.scrollWidth - panel.clientWidth;
@@ -330,11 +325,7 @@ describe('a client’s visit', () => {
     // Full size: both at the page's own size.
     await compare.getByRole('button', { name: 'Full size' }).tap();
     await compare.locator('button[aria-pressed=true]', { hasText: 'Full size' }).waitFor();
-    const full = await scales();
-    assert.ok(
-      Math.abs(full.before - 1) <= 0.02 && Math.abs(full.now - 1) <= 0.02,
-      `full size: ${JSON.stringify(full)}`,
-    );
+    assertOneReadableScale(fit, await scales());
     await screenshot(page, 'before-now-390-full-size');
   });
 });

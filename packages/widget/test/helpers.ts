@@ -220,7 +220,7 @@ export const cropWidth = (box: { x: number; width: number }, windowWidth: number
   Math.min(windowWidth, box.x + box.width + CROP_ROOM) - Math.max(0, box.x - CROP_ROOM);
 
 /** The least a card's picture may give a pixel of the page: 16 px text reads at 12 px. */
-export const READABLE_SCALE = 0.75;
+const READABLE_SCALE = 0.75;
 
 /**
  * The widths the widget's card draws its before and now at, in CSS pixels, as a function's
@@ -252,6 +252,17 @@ export async function pictureScales(read: () => Promise<number[]>, shown: [numbe
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new Error('the pictures were not drawn');
+}
+
+/**
+ * Before and now were drawn at one scale, large enough to read (`fit`, as pictureScales reads
+ * them), and at the page's own size once Full size was pressed (`full`).
+ */
+export function assertOneReadableScale(fit: number[], full: number[]): void {
+  const [before = 0, now = 0] = fit;
+  if (Math.abs(before - now) > 0.02) throw new Error(`not at one scale: before ${before}, now ${now}`);
+  if (before < READABLE_SCALE) throw new Error(`too small to read: ${before} of the page's size`);
+  if (!full.every((scale) => Math.abs(scale - 1) <= 0.02)) throw new Error(`not at full size: ${full}`);
 }
 
 /** Whether a pin whose box is at `pin` points at `spot` (its tail: 6 px in from its left, 20 px down), within 3 px. */
