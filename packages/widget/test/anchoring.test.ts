@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { seriousViolations } from '../../console/test/helpers.js';
 import { call, createProject } from '../../server/test/helpers.js';
-import { devBundle } from './dev-builds.js';
+import { devBundle, react18 } from './dev-builds.js';
 import {
   contentPoint,
   launchBrowser,
@@ -44,6 +44,7 @@ async function startFixtures(apiBase: string, projectKey: () => string) {
     '/fixtures/react-app-dev.js': await devBundle('react-app.ts'),
     '/fixtures/vue-dev.js': await devBundle('vue-dev.ts'),
     '/fixtures/svelte-dev.js': await devBundle('svelte-dev.ts'),
+    '/fixtures/react18-dev.js': await devBundle('react18-app.jsx', react18),
   };
   const embed = () =>
     `<script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${projectKey()}" data-notify-poll-ms="1000" data-screenshot="false" async></script>`;
@@ -57,6 +58,7 @@ async function startFixtures(apiBase: string, projectKey: () => string) {
     '/spa-dev': () => page('<div id="root"></div><script src="/fixtures/react-app-dev.js"></script>'),
     '/vue-dev': () => page('<div id="app"></div><script src="/fixtures/vue-dev.js"></script>'),
     '/svelte-dev': () => page('<div id="app"></div><script src="/fixtures/svelte-dev.js"></script>'),
+    '/react18-dev': () => page('<div id="root"></div><script src="/fixtures/react18-dev.js"></script>'),
     '/components': () =>
       page(`<h1>Components</h1>
 <product-card></product-card>
@@ -516,6 +518,21 @@ describe('pins that follow the page', () => {
     const onProduction = await storedAnchor(await pin(production.page, likeAgain, 'Like, in production'));
     assert.equal(onProduction.source, undefined);
     assert.equal(onProduction.tag, 'button');
+  });
+
+  test('where in the code on React 18: its development build gives the components and the file and line of the JSX', async () => {
+    await freshProject();
+    const { page } = await open('/react18-dev');
+    const refund = page.locator('.order .refund').nth(1);
+    await refund.waitFor();
+    const anchor = await storedAnchor(await pin(page, refund, 'Refund asks for no confirmation'));
+    // The file the developer opens, as the JSX transform names it, and where <button> is written there.
+    assert.deepEqual(anchor.source, {
+      component: 'OrderRow < Orders',
+      file: 'packages/widget/test/fixtures/react18-app.jsx',
+      line: 17,
+      column: 7,
+    });
   });
 
   test('on a 390 px phone the pin sits on its element and the panel is a sheet', async () => {

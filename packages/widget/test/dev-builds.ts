@@ -1,12 +1,13 @@
 // The fixtures built as their frameworks' development tools build them: React with
-// NODE_ENV=development, Vue's single-file components compiled as its build plugins compile
-// them for development (recording the component's file), Svelte's with `dev: true` (its
-// elements then record where their markup is). What a developer's browser runs while they
-// work, and what the widget reads a pinned element's source from.
+// NODE_ENV=development (React 18's from JSX, with the JSX development transform), Vue's
+// single-file components compiled as its build plugins compile them for development
+// (recording the component's file), Svelte's with `dev: true` (its elements then record where
+// their markup is). What a developer's browser runs while they work, and what the widget reads
+// a pinned element's source from.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
 import { compile } from 'svelte/compiler';
 import { compileScript, parse } from 'vue/compiler-sfc';
 
@@ -40,8 +41,21 @@ const svelteComponents: Plugin = {
   },
 };
 
+/**
+ * React 18 in place of the workspace's React 19 (react-dom-18 imports `react` too), its JSX
+ * compiled as its development tools compile it: each element then carries the file (from the
+ * root, as `fileName`), line and column it is written at.
+ */
+export const react18: BuildOptions = {
+  alias: { react: 'react-18', 'react-dom': 'react-dom-18' },
+  jsx: 'automatic',
+  jsxDev: true,
+  jsxImportSource: 'react-18',
+  absWorkingDir: root,
+};
+
 /** The fixture `file` (of ./fixtures) bundled for development: not minified, the frameworks' checks on. */
-export async function devBundle(file: string): Promise<string> {
+export async function devBundle(file: string, options: BuildOptions = {}): Promise<string> {
   const result = await build({
     entryPoints: [fileURLToPath(new URL(`./fixtures/${file}`, import.meta.url))],
     bundle: true,
@@ -56,6 +70,7 @@ export async function devBundle(file: string): Promise<string> {
     },
     plugins: [vueComponents, svelteComponents],
     logLevel: 'error',
+    ...options,
   });
-  return result.outputFiles[0]?.text ?? '';
+  return result.outputFiles?.[0]?.text ?? '';
 }

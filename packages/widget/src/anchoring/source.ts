@@ -1,10 +1,11 @@
 import type { AnchorSource } from '@svc/contract';
 
 // Where in the app's code a pinned element comes from, read from what a development build of
-// its framework leaves on the DOM: React's fibers (the components that rendered it, and the
-// place its element was created), Vue's component instances (their names and the file the SFC
-// compiler records), Svelte's `__svelte_meta`. A production build leaves none of it (React's
-// fibers then have no `_debugOwner`): the anchor then has no source, silently.
+// its framework leaves on the DOM: React's fibers (the components that rendered it, and where
+// its element was written (React 18) or created (React 19)), Vue's component instances (their
+// names and the file the SFC compiler records), Svelte's `__svelte_meta`. A production build
+// leaves none of it (React's fibers then have no `_debugOwner`): the anchor then has no source,
+// silently.
 
 type Loose = Record<string, unknown> | null | undefined;
 const COMPONENTS_MAX = 3;
@@ -75,7 +76,21 @@ function reactSource(el: Element): AnchorSource | undefined {
   ) {
     names.push(componentName(owner.type));
   }
-  return { component: chain(names), ...createdAt(text(field(fiber._debugStack, 'stack'))) };
+  return {
+    component: chain(names),
+    ...(writtenAt(fiber._debugSource) ?? createdAt(text(field(fiber._debugStack, 'stack')))),
+  };
+}
+
+/**
+ * React 18 and before: where the element is written, as the JSX development transform recorded
+ * it (`__source`): the developer's own file, not the bundle. React 19 keeps a stack instead.
+ */
+function writtenAt(source: unknown): Pick<AnchorSource, 'file' | 'line' | 'column'> | undefined {
+  const file = text(field(source, 'fileName'));
+  return file
+    ? { file, line: count(field(source, 'lineNumber')), column: count(field(source, 'columnNumber')) }
+    : undefined;
 }
 
 function componentName(type: unknown): string | undefined {
