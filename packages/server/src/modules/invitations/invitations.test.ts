@@ -3,10 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import {
   addClient,
   addMember,
+  amid,
   call,
   countRows,
   createTestApp,
   type Member,
+  RACE_POINTS,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -146,6 +148,61 @@ describe('invitations and password resets', () => {
       assert.match(created.json().inviteUrl, /^http:\/\/feedback\.internal:8080\/invite#svc_inv_/);
     } finally {
       await local.close();
+    }
+  });
+});
+
+describe('one-time links under concurrency, on either database', () => {
+  let t: TestApp;
+  let admin: Member;
+  before(async () => {
+    t = await createTestApp({ publicUrl: 'https://feedback.example.test' });
+    admin = await signUp(t.app);
+  });
+  after(() => t.close());
+
+  const links = async (where: { email: string } | { userId: string }) =>
+    (
+      await t.app.database.db
+        .selectFrom('one_time_links')
+        .select('id')
+        .where(
+          ...('email' in where ? (['email', '=', where.email] as const) : (['user_id', '=', where.userId] as const)),
+        )
+        .execute()
+    ).length;
+
+  test('fifty invitations of one address at once: each replaces the one before, one link is left', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        call(t.app, 'POST', '/api/workspace/invites', {
+          token: admin.token,
+          body: { email: 'many@example.test', role: 'member' },
+        }),
+      ),
+    );
+    for (const answer of answers) assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    assert.equal(await links({ email: 'many@example.test' }), 1);
+  });
+
+  test('fifty reset links for one member at once leave one; made while the member is removed, none', async () => {
+    const member = await addMember(t.app, admin, 'member', 'Reset Many');
+    const reset = (id: string) => () =>
+      call(t.app, 'POST', `/api/workspace/members/${id}/password-reset`, { token: admin.token });
+    const answers = await Promise.all(Array.from({ length: 50 }, reset(member.id)));
+    for (const answer of answers) assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    assert.equal(await links({ userId: member.id }), 1);
+    const other = await t.twin();
+    for (const [round, answered] of RACE_POINTS.entries()) {
+      const leaving = await addMember(t.app, admin, 'member', `Reset Leaving ${round}`);
+      const { answers: raced, meanwhile: removed } = await amid(
+        Array.from({ length: 50 }, () => reset(leaving.id)),
+        answered,
+        () => call(other, 'DELETE', `/api/workspace/members/${leaving.id}`, { token: admin.token }),
+      );
+      assert.equal(removed.status, 204);
+      for (const answer of raced) assert.ok([201, 404].includes(answer.status), JSON.stringify(answer.body));
+      assert.equal(await links({ userId: leaving.id }), 0, `round ${round}: a removed member keeps a reset link`);
     }
   });
 });

@@ -49,7 +49,9 @@ export async function createInvite(deps: LinkDeps, actor: Actor, input: CreateIn
     expires_at: new Date(now.getTime() + deps.links.inviteTtlMs).toISOString(),
   };
   await inTransaction(deps.db, async (trx) => {
-    // Inviting the same person again replaces the earlier link.
+    // Inviting the same person again replaces the earlier link: one invitation of the workspace
+    // at a time (its row's lock), so that two at once leave one link, not two.
+    await deps.database.lockRows(trx, { table: 'workspaces', workspaceId: actor.workspaceId }, 'update');
     await repo.deleteEarlierLinks(trx, actor.workspaceId, 'invite', { email });
     await repo.insertLink(trx, row);
     await recordAudit(
@@ -142,12 +144,15 @@ export async function acceptInvite(deps: LinkDeps, input: AcceptInviteBody, clie
 /** A one-time link that lets a team member set a new password (admin); earlier ones stop working. */
 export async function createPasswordReset(deps: LinkDeps, actor: Actor, userId: string, baseUrl: string) {
   authorize(actor, 'workspace.manageMembers');
-  const user = await accounts.findUserById(deps.db, actor.workspaceId, userId);
-  if (!user || user.role === 'client') throw notFound('Member');
   const { token, hash } = issueToken('passwordReset');
   const now = new Date(deps.clock.now());
   const expiresAt = new Date(now.getTime() + deps.links.passwordResetTtlMs).toISOString();
   await inTransaction(deps.db, async (trx) => {
+    // Under the member's lock (see `Database.lockRows`): links made at once replace one another,
+    // and a removal, which ends every link, comes wholly before (404) or after.
+    await deps.database.lockRows(trx, { table: 'users', workspaceId: actor.workspaceId, ids: [userId] }, 'update');
+    const user = await accounts.findUserById(trx, actor.workspaceId, userId);
+    if (!user || user.role === 'client') throw notFound('Member');
     await repo.deleteEarlierLinks(trx, actor.workspaceId, 'password_reset', { userId: user.id });
     await repo.insertLink(trx, {
       id: newId('rst'),
