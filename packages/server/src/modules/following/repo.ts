@@ -50,6 +50,7 @@ export async function followedProjectIds(db: Db, actor: Actor): Promise<string[]
     .where('projects.workspace_id', '=', actor.workspaceId)
     .where('users.workspace_id', '=', actor.workspaceId)
     .where('users.role', '!=', 'client')
+    // The rule reads only `users` of the builder's tables; Kysely's types do not narrow a join's builder to one.
     .where((eb) => follows(eb as unknown as ExpressionBuilder<Tables, 'users'>, eb.ref('projects.id')))
     .execute();
   return rows.map((row) => row.id);
