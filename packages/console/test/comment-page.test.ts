@@ -283,7 +283,15 @@ describe('the comment page in Chromium', () => {
   test('a fix without a commit: the comment page records it as the board does, Live at once, said so in its discussion', async () => {
     const project = await createProject(app(), stack().admin);
     const id = await report(project.key, 'Typo in the headline: “Tema plan”', null);
+    for (let n = 1; n <= 9; n++) await reply(id, n % 2 ? dev : author, `Note ${n} on the headline`);
     const { page, errors } = await open(dev, `/comments/${id}`);
+    // A long discussion shows its latest entries, the reply box close; the earlier ones on asking (keyboard).
+    await page.getByText('Note 9 on the headline').waitFor();
+    assert.equal(await page.getByText('Note 1 on the headline').count(), 0);
+    await page.getByRole('button', { name: 'Show 3 earlier entries' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Note 1 on the headline').waitFor();
+    await page.waitForFunction(() => document.activeElement?.classList.contains('history'));
     await page.getByRole('button', { name: 'Apply a fix' }).click();
     const dialog = page.getByRole('dialog', { name: 'Apply a fix' });
     await dialog.getByText('Leave it empty for a change made on the site itself').waitFor();
