@@ -1,9 +1,9 @@
 // The signed-in console: the top bar with its navigation and unread badge, and the page the
 // address names.
-import type { ComponentType } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentType, RefObject } from 'preact';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { unread } from './badge.js';
-import { type MessageId, t, tx } from './i18n.js';
+import { intlLocale, type MessageId, t, tx } from './i18n.js';
 import { Link, match } from './router.js';
 import { Account } from './screens/account.js';
 import { Agents } from './screens/agents.js';
@@ -94,11 +94,48 @@ function UnreadBadge() {
   );
 }
 
+/** The widest window that is a phone's: the bar is compact there whatever its sections' names. */
+const PHONE_MAX = 640;
+
+/**
+ * Whether the bar is compact: its sections a menu behind one button, on a phone or wherever
+ * they would not fit in its row (a tablet, longer names). What the row needs is measured while
+ * it is shown (its entries' extent, which does not stretch with the bar), and again when the
+ * names change (`names`: the language).
+ */
+function useCompactBar(bar: RefObject<HTMLElement | null>, names: string) {
+  const [compact, setCompact] = useState(() => window.innerWidth <= PHONE_MAX);
+  const needed = useRef(0);
+  useLayoutEffect(() => {
+    needed.current = 0;
+    setCompact(window.innerWidth <= PHONE_MAX);
+  }, [names]);
+  useLayoutEffect(() => {
+    const fit = () => {
+      const element = bar.current;
+      const list = element?.querySelector('nav ul');
+      if (!element || !list) return;
+      if (!compact && list.children.length) {
+        const boxes = [...list.children].map((item) => item.getBoundingClientRect());
+        const row = Math.max(...boxes.map((box) => box.right)) - Math.min(...boxes.map((box) => box.left));
+        needed.current = element.clientWidth - list.clientWidth + row;
+      }
+      setCompact(window.innerWidth <= PHONE_MAX || element.clientWidth < needed.current);
+    };
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  });
+  return compact;
+}
+
 export function Shell({ path }: { path: string }) {
   const user = me.value?.user;
   const current = section(path);
   // On a phone the sections are a menu behind one button (a row of eleven would take three).
   // Choosing a section, a tap outside the bar, or Escape closes it.
+  const bar = useRef<HTMLElement>(null);
+  const compact = useCompactBar(bar, intlLocale());
   const [menuOpen, setMenuOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   useEffect(() => setMenuOpen(false), [path]);
@@ -125,7 +162,10 @@ export function Shell({ path }: { path: string }) {
       <a class="skip" href="#main">
         {t('nav.skip')}
       </a>
-      <header class={menuOpen ? 'topbar open' : 'topbar'}>
+      <header
+        ref={bar}
+        class={['topbar', compact ? 'compact' : '', compact && menuOpen ? 'open' : ''].join(' ').trim()}
+      >
         <Link class="brand" href="/">
           {t('nav.brand')}
         </Link>

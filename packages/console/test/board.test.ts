@@ -332,6 +332,30 @@ describe('the board, the console on a phone, agents', () => {
     assert.equal(await wide.page.getByRole('button', { name: /^Filters/ }).isVisible(), false);
     const wideBar = await wide.page.locator('header.topbar').boundingBox();
     assert.ok(wideBar && wideBar.height <= 56, `one row at 1280 px (${wideBar?.height} px)`);
+    // At 720 px (a tablet) they would not fit in the row: a menu too, rather than a row cut short.
+    const tablet = await open(stack.admin, '/comments', { width: 720, height: 900 });
+    await tablet.page.getByRole('button', { name: /^Menu/ }).waitFor();
+    assert.equal(await tablet.page.getByRole('link', { name: 'Agents' }).isVisible(), false);
+    await tablet.page.setViewportSize(WIDE);
+    await tablet.page.getByRole('link', { name: 'Agents' }).waitFor();
+    assert.equal(await tablet.page.getByRole('button', { name: /^Menu/ }).isVisible(), false);
+  });
+
+  test('right to left (Arabic): on the board, ← moves a card on to the next column it may go to and → back', async () => {
+    const reader = await addMember(stack.api.app, stack.admin, 'member', 'Rana Reader');
+    await call(stack.api.app, 'PATCH', '/api/me', { token: reader.token, body: { locale: 'ar' } });
+    const project = await createProject(stack.api.app, stack.admin);
+    await write(reader, project.key, 'الزر صغير جدًا');
+    const { page, errors } = await open(reader, `/comments?project=${project.key}&view=board`);
+    const column = (name: string) => page.locator(`section[data-column="${name}"]`);
+    await column('open').getByText('الزر صغير جدًا').waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    await column('open').locator('button.handle').focus();
+    await page.keyboard.press('ArrowLeft');
+    await column('live').getByText('الزر صغير جدًا').waitFor();
+    await page.keyboard.press('ArrowRight');
+    await column('open').getByText('الزر صغير جدًا').waitFor();
+    await look(page, 'console-board-ar', errors);
   });
 
   test('agents: an admin adds one by name and sees its key once, gives it another, sees what it is on, removes it; People shows it without a role menu or reset link; API keys say what a key is', async () => {

@@ -456,13 +456,16 @@ function BoardCard({
           </span>
         ) : null}
       </div>
+      {/* Who wrote it, when, and where: each dot kept with what it leads, a long page cut short. */}
       <div class="card-meta muted small">
-        <span>{c.author.name}</span>
-        <span aria-hidden="true">·</span>
-        <Time iso={c.createdAt} />
-        <span aria-hidden="true">·</span>
+        <span class="card-author">{c.author.name}</span>{' '}
+        <span>
+          <span aria-hidden="true">· </span>
+          <Time iso={c.createdAt} />
+        </span>{' '}
         <span class="card-page" title={c.pageUrl}>
-          {pageName(c.pageUrl)}
+          <span aria-hidden="true">· </span>
+          <bdi>{pageName(c.pageUrl)}</bdi>
         </span>
       </div>
       {c.priority !== 'none' || c.assignee || c.labels.length ? (
