@@ -187,7 +187,7 @@ function Zoom({
             {side.picture ? (
               <PrivateImage
                 {...side.picture}
-                className={scale > 1 ? 'whole-times' : undefined}
+                className={scale > 1 ? 'zoom-picture whole-times' : 'zoom-picture'}
                 style={styleOf(sizes[i])}
                 sized={heard(i)}
               />
