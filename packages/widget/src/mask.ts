@@ -1,12 +1,13 @@
 // What a page keeps to itself: anything marked `data-svc-mask` (a customer's name, a card
-// number) and every password field. Blank in pictures (screenshot.ts), and left out of every
-// text the widget records with a comment: the anchor's texts, attributes and content
-// (anchoring/features.ts), the page's title and errors (`maskedContext`). One rule, here, for
-// each of those: a later feature that records the page's words asks `isMasked` too.
+// number), and what a password field holds. Masked in pictures (screenshot.ts: a masked element
+// blanked, a password field's value emptied), and so in every text the widget records with a
+// comment: the anchor's texts, attributes and content (anchoring/features.ts), the page's title
+// and errors (`maskedContext`). One rule, here, for each of those: a later feature that records
+// the page's words asks `isMasked` (and, for what a field holds, `isValueMasked`) too.
 import type { CaptureContext } from '@svc/contract';
 
 /** What a page puts on an element whose content must not leave it. */
-export const MASK_SELECTOR = '[data-svc-mask]';
+const MASK_SELECTOR = '[data-svc-mask]';
 
 /** What stands in a recorded text for the words of the page that were masked. */
 const MASKED = '[masked]';
@@ -14,25 +15,74 @@ const MASKED = '[masked]';
 /** Shorter masked words are left in errors and titles: "5" would blank every five. */
 const MASKED_WORDS_MIN = 3;
 
-const isPasswordField = (el: Element) => el.localName === 'input' && (el as HTMLInputElement).type === 'password';
+/** A password field: its value is masked (as in a picture), not its label or placeholder. */
+export const isPasswordField = (el: Element) =>
+  el.localName === 'input' && (el as HTMLInputElement).type === 'password';
+
+type Root = Document | ShadowRoot;
+
+/** `Node.ELEMENT_NODE`, read once rather than from the window at each call. */
+const ELEMENT = 1;
+
+/** What a document or shadow root masks: nothing (most pages), some of it, or all of it (held by a masked host or frame). */
+enum Masks {
+  None,
+  Some,
+  All,
+}
+
+/**
+ * What each root masks, remembered for the rest of the task: the widget reads a page (a pass
+ * of the anchoring) in one task, no page code running meanwhile; the next task asks again.
+ * The last root asked is kept apart: it is nearly always the one asked next.
+ */
+let known: Map<Node, Masks> | null = null;
+let last: { root: Node; masks: Masks } | null = null;
+
+function masksOf(root: Node): Masks {
+  if (last?.root === root) return last.masks;
+  // Not in a document (a detached element is its own root): asked of each element.
+  if (root.nodeType === ELEMENT) return Masks.Some;
+  if (!known) {
+    known = new Map();
+    queueMicrotask(() => {
+      known = null;
+      last = null;
+    });
+  }
+  let masks = known.get(root);
+  if (masks === undefined) {
+    const holder = (root as ShadowRoot).host ?? (root as Document).defaultView?.frameElement ?? null;
+    masks =
+      holder && isMasked(holder) ? Masks.All : (root as Root).querySelector(MASK_SELECTOR) ? Masks.Some : Masks.None;
+    known.set(root, masks);
+  }
+  last = { root, masks };
+  return masks;
+}
 
 /**
  * Whether nothing `node` says may be recorded (its text, its value, the words of its
- * attributes): inside an element marked `data-svc-mask` (through shadow roots and the
- * iframes it is in), or a password field.
+ * attributes): inside an element marked `data-svc-mask`, through the shadow roots and iframes
+ * it is in.
  */
 export function isMasked(node: Node): boolean {
   // A text node by its element, a shadow root by its host.
-  let el: Element | null =
-    node.nodeType === Node.ELEMENT_NODE ? (node as Element) : (node.parentElement ?? (node as ShadowRoot).host ?? null);
-  if (el && isPasswordField(el)) return true;
-  while (el) {
-    if (el.closest(MASK_SELECTOR)) return true;
-    const root = el.getRootNode();
-    el = (root as ShadowRoot).host ?? (root as Document).defaultView?.frameElement ?? null;
-  }
-  return false;
+  const el: Element | null =
+    node.nodeType === ELEMENT ? (node as Element) : (node.parentElement ?? (node as ShadowRoot).host ?? null);
+  if (!el) return false;
+  const masks = masksOf(el.getRootNode());
+  return masks === Masks.All || (masks === Masks.Some && el.closest(MASK_SELECTOR) !== null);
 }
+
+/**
+ * Whether anything in `node`'s document or shadow root may be masked: where nothing is, its
+ * text is read without asking node by node.
+ */
+export const masksWithin = (node: Node) => masksOf(node.getRootNode()) !== Masks.None;
+
+/** Whether what a field holds (its value) may not be recorded: a password field's, or a masked field's. */
+export const isValueMasked = (el: Element) => isPasswordField(el) || isMasked(el);
 
 /**
  * The words of the page that are masked, longest first: the texts of masked elements (each

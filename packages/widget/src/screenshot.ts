@@ -13,7 +13,7 @@ import { encodedUnder } from '@svc/contract/image-encoding';
 import { createContext, destroyContext, domToCanvas } from 'modern-screenshot';
 import type { CaptureOptions } from './chunks.js';
 import { paintCovers } from './hidden-regions.js';
-import { isMasked } from './mask.js';
+import { isMasked, isPasswordField } from './mask.js';
 import { screenshotScale } from './screenshot-scale.js';
 
 const MAX_BYTES = 300 * 1024;
@@ -247,14 +247,12 @@ async function planCapture(exclude: Element, signal: AbortSignal) {
       return;
     }
     if (isMasked(original)) {
-      if (original instanceof HTMLInputElement && original.type === 'password') {
-        clone.setAttribute('value', '');
-        (clone as HTMLInputElement).value = '';
-      } else {
-        clone.replaceChildren();
-        clone.style.setProperty('background', '#d1d5db', 'important');
-        clone.style.setProperty('color', 'transparent', 'important');
-      }
+      clone.replaceChildren();
+      clone.style.setProperty('background', '#d1d5db', 'important');
+      clone.style.setProperty('color', 'transparent', 'important');
+    } else if (isPasswordField(original)) {
+      clone.setAttribute('value', '');
+      (clone as HTMLInputElement).value = '';
     }
     const style = getComputedStyle(original);
     const r = original.getBoundingClientRect();

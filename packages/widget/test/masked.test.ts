@@ -77,6 +77,7 @@ describe('masked text and password values are recorded nowhere', () => {
       besideMasked: '.edit-card',
       maskedBlock: '.card',
       aroundPassword: '.pin-box',
+      onPassword: '.pin-box input',
     };
     const pins = {
       onMasked: await pinAndSend(page, selectors.onMasked, 'end', 'The name is cut off'),
@@ -84,6 +85,7 @@ describe('masked text and password values are recorded nowhere', () => {
       besideMasked: await pinAndSend(page, selectors.besideMasked, 'end', 'Edit should be a link'),
       maskedBlock: await pinAndSend(page, selectors.maskedBlock, 'end', 'The card block is too tall'),
       aroundPassword: await pinAndSend(page, selectors.aroundPassword, 'end', 'The PIN box needs a label'),
+      onPassword: await pinAndSend(page, selectors.onPassword, 'start', 'The PIN field is too narrow'),
     };
     const read = async (id: string) =>
       (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: reviewer.token })).body;
@@ -102,6 +104,9 @@ describe('masked text and password values are recorded nowhere', () => {
     assert.deepEqual(onMasked.anchor.classes, ['holder-name']);
     assert.equal(onMasked.anchor.text, undefined, 'no text of its own');
     assert.match(onMasked.context.title, /^\[masked\] — Account$/);
+    // A password field keeps what it shows (its placeholder, its name); only what it holds is masked.
+    const onPassword = await read(pins.onPassword);
+    assert.deepEqual(onPassword.anchor.attributes, { name: 'pin', type: 'password', placeholder: 'PIN' });
     const charge = onMasked.context.errors.find((e: { message: string }) => e.message.startsWith('Charge failed'));
     assert.equal(charge?.message, 'Charge failed for [masked] ([masked])');
 

@@ -3,9 +3,9 @@
 // the pinned element and every candidate when it is looked for, so they compare like for like.
 // What the page masks (see mask.ts) is read as if it said nothing: its text, its value, the
 // words of its attributes; an element pinned inside a mask is told by its tag, role, classes,
-// id, test id, name, type, place and the text around it.
+// id, test id, name, type, place and the text around it. Of a password field, its value alone.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
-import { isMasked } from '../mask.js';
+import { isMasked, isValueMasked, masksWithin } from '../mask.js';
 import { lastingUrl } from './similarity.js';
 
 export const TEXT_MAX = 200;
@@ -29,7 +29,7 @@ export function textOf(el: Node, max = TEXT_MAX): string {
   const only = el.firstChild;
   if (only && only === el.lastChild && only.nodeType === 3) return normalize(only.nodeValue ?? '').slice(0, max);
   const walker = (el.ownerDocument ?? (el as Document)).createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  const shown = shownText();
+  const shown = shownText(masksWithin(el));
   let text = '';
   let parent: Element | null = null;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -44,16 +44,17 @@ export function textOf(el: Node, max = TEXT_MAX): string {
 }
 
 /**
- * Whether a text node is of the page's words: not a script's or a style's, not masked. Each
- * element holding text is asked once in a row of its text nodes.
+ * Whether a text node is of the page's words: not a script's or a style's, not masked (asked
+ * where `masks`: see `masksWithin`). Each element holding text is asked once in a row of its
+ * text nodes.
  */
-export function shownText(): (node: Node) => boolean {
+export function shownText(masks: boolean): (node: Node) => boolean {
   let parent: Element | null | undefined;
   let shown = false;
   return (node) => {
     if (node.parentElement !== parent) {
       parent = node.parentElement;
-      shown = !parent || (!SKIPPED.has(parent.tagName) && !isMasked(parent));
+      shown = !parent || (!SKIPPED.has(parent.tagName) && !(masks && isMasked(parent)));
     }
     return shown;
   };
@@ -272,6 +273,12 @@ const CONTENT_ELEMENTS = 8;
 const CONTENT_ATTRIBUTES = ['src', 'href', 'alt', 'name', 'value', 'type', 'aria-label', 'title'];
 /** Of those, the ones read of a masked element: its names for the code, not its words. */
 const MASKED_CONTENT_ATTRIBUTES = ['name', 'type'];
+/** Of those, the ones read of a password field: all but what it holds. */
+const PASSWORD_CONTENT_ATTRIBUTES = CONTENT_ATTRIBUTES.filter((name) => name !== 'value');
+
+/** The attributes of `child` that `contentOf` reads: a masked element's names, a password field's all but its value. */
+const contentAttributes = (child: Element) =>
+  isMasked(child) ? MASKED_CONTENT_ATTRIBUTES : isValueMasked(child) ? PASSWORD_CONTENT_ATTRIBUTES : CONTENT_ATTRIBUTES;
 
 /**
  * What an element without text holds, in a line: the tags, lasting classes and naming
@@ -282,12 +289,12 @@ const MASKED_CONTENT_ATTRIBUTES = ['name', 'type'];
 export function contentOf(el: Element): string {
   const type = el.localName === 'input' ? attr(el, 'type').toLowerCase() : '';
   if (type === 'checkbox' || type === 'radio')
-    return isMasked(el) ? '' : normalize(attr(el, 'value')).slice(0, CONTENT_MAX);
+    return isValueMasked(el) ? '' : normalize(attr(el, 'value')).slice(0, CONTENT_MAX);
   const inside = el.getElementsByTagName('*');
   const parts: string[] = [];
   for (let i = 0; i < inside.length && i < CONTENT_ELEMENTS; i += 1) {
     const child = inside[i] as Element;
-    const said = (isMasked(child) ? MASKED_CONTENT_ATTRIBUTES : CONTENT_ATTRIBUTES).flatMap((name) => {
+    const said = contentAttributes(child).flatMap((name) => {
       const value = attr(child, name);
       // An address as a new build or a tracking parameter leaves it.
       const kept = name === 'href' || name === 'src' ? lastingUrl(value) : value;
@@ -341,7 +348,7 @@ export function textAround(el: Element, direction: 'before' | 'after', max = QUO
   if (direction === 'after') while (start.lastChild) start = start.lastChild;
   walker.currentNode = start;
   const parts: string[] = [];
-  const shown = shownText();
+  const shown = shownText(masksWithin(el));
   let length = 0;
   while (length < max) {
     const node = direction === 'before' ? walker.previousNode() : walker.nextNode();

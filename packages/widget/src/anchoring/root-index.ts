@@ -1,6 +1,6 @@
 // What the resolver reads of one page (a document or a shadow root), read once per pass.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
-import { isMasked, MASK_SELECTOR } from '../mask.js';
+import { isMasked, masksWithin } from '../mask.js';
 import {
   contentOf,
   contextOf,
@@ -379,7 +379,7 @@ export class RootIndex {
     const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(top, NodeFilter.SHOW_TEXT);
     // Masked text is no text of the page (as `textOf` reads it): asked of each node only where
     // the page masks anything.
-    const masks = isMasked(top) || top.querySelector(MASK_SELECTOR) !== null;
+    const masks = masksWithin(top);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       if (!parent || SKIPPED.has(parent.tagName) || (masks && isMasked(parent))) continue;
