@@ -1,12 +1,11 @@
 // The signed-in console: the top bar with its navigation and unread badge, and the page the
 // address names.
-import type { ComponentType, RefObject } from 'preact';
+import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { unread } from './badge.js';
 import { intlLocale, type MessageId, t, tx } from './i18n.js';
 import { Link, match } from './router.js';
 import { Account } from './screens/account.js';
-import { Agents } from './screens/agents.js';
 import { ApiKeys } from './screens/api-keys.js';
 import { AuditLog } from './screens/audit.js';
 import { ProjectBuilds } from './screens/builds.js';
@@ -19,7 +18,7 @@ import { MyWork } from './screens/my-work.js';
 import { People } from './screens/people.js';
 import { Projects } from './screens/projects.js';
 import { isAdmin, me, signOut } from './session.js';
-import { Loading } from './ui.js';
+import { Lazy } from './ui.js';
 
 const NAV = [
   ['/', 'nav.inbox'],
@@ -38,21 +37,9 @@ const NAV = [
 /** Pages only admins are shown (the server refuses the others anyway). */
 const ADMIN_ONLY: readonly string[] = ['/labels', '/audit'];
 
-/** A page loaded when first opened (its code is a chunk of its own, kept out of the initial JavaScript). */
-function Lazy({ load }: { load: () => Promise<ComponentType> }) {
-  const [Screen, setScreen] = useState<ComponentType | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    load().then(
-      (screen) => setScreen(() => screen),
-      () => setFailed(true),
-    );
-  }, []);
-  if (Screen) return <Screen />;
-  return <Loading error={failed ? t('nav.pageFailed') : undefined} />;
-}
-
+// Pages few open, each a chunk of its own loaded when first opened.
 const loadInsights = () => import('./screens/insights.js').then((module) => module.Insights);
+const loadAgents = () => import('./screens/agents.js').then((module) => module.Agents);
 
 function page(path: string) {
   if (path === '/') return <Inbox />;
@@ -60,14 +47,14 @@ function page(path: string) {
   if (path === '/comments') return <Comments />;
   let params = match('/comments/:id', path);
   if (params) return <CommentDetail id={params.id ?? ''} />;
-  if (path === '/insights') return <Lazy load={loadInsights} />;
+  if (path === '/insights') return <Lazy load={loadInsights} props={{}} />;
   if (path === '/projects') return <Projects />;
   params = match('/projects/:key/install', path);
   if (params) return <Install projectKey={params.key ?? ''} />;
   params = match('/projects/:key/builds', path);
   if (params) return <ProjectBuilds projectKey={params.key ?? ''} />;
   if (path === '/people') return <People />;
-  if (path === '/agents') return <Agents />;
+  if (path === '/agents') return <Lazy load={loadAgents} props={{}} />;
   if (path === '/labels') return <Labels />;
   if (path === '/api-keys') return <ApiKeys />;
   if (path === '/audit') return <AuditLog />;
@@ -100,8 +87,9 @@ const PHONE_MAX = 640;
 /**
  * Whether the bar is compact: its sections a menu behind one button, on a phone or wherever
  * they would not fit in its row (a tablet, longer names). What the row needs is measured while
- * it is shown (its entries' extent, which does not stretch with the bar), and again when the
- * names change (`names`: the language).
+ * it is shown (its entries' extent, which does not stretch with the bar; who is signed in
+ * counts for its shortest, as it is cut short first), and again when the names change (`names`:
+ * the language).
  */
 function useCompactBar(bar: RefObject<HTMLElement | null>, names: string) {
   const [compact, setCompact] = useState(() => window.innerWidth <= PHONE_MAX);
@@ -118,7 +106,10 @@ function useCompactBar(bar: RefObject<HTMLElement | null>, names: string) {
       if (!compact && list.children.length) {
         const boxes = [...list.children].map((item) => item.getBoundingClientRect());
         const row = Math.max(...boxes.map((box) => box.right)) - Math.min(...boxes.map((box) => box.left));
-        needed.current = element.clientWidth - list.clientWidth + row;
+        // Who is signed in may be cut short (to its min-width, styles.css): the row needs the rest.
+        const who = element.querySelector<HTMLElement>('.who');
+        const spare = who ? who.offsetWidth - Number.parseFloat(getComputedStyle(who).minWidth) : 0;
+        needed.current = element.scrollWidth - list.clientWidth - Math.max(0, spare) + row;
       }
       setCompact(window.innerWidth <= PHONE_MAX || element.clientWidth < needed.current);
     };
@@ -139,7 +130,8 @@ export function Shell({ path }: { path: string }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   useEffect(() => setMenuOpen(false), [path]);
-  useEffect(() => {
+  // Listening from the moment the menu is drawn open (a layout effect: before it is painted).
+  useLayoutEffect(() => {
     if (!menuOpen) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;

@@ -5,7 +5,7 @@ import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { PRIORITIES } from '@svc/contract/rules';
 import { relativeTimeText } from '@svc/contract/time';
 import { type StateFields, statePills } from '@svc/contract/vocabulary';
-import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
+import type { ComponentChildren, ComponentType, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { problemText } from './api.js';
 import { intlLocale, t } from './i18n.js';
@@ -209,6 +209,23 @@ export function Loading({ error, label = t('ui.loading') }: { error?: string; la
       {label}
     </p>
   );
+}
+
+/**
+ * A part loaded when first shown (a page, the board), drawn with `props`: its code is a chunk of
+ * its own, kept out of the initial JavaScript.
+ */
+export function Lazy<P extends object>({ load, props }: { load: () => Promise<ComponentType<P>>; props: P }) {
+  const [Part, setPart] = useState<ComponentType<P> | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    load().then(
+      (part) => setPart(() => part),
+      () => setFailed(true),
+    );
+  }, []);
+  if (Part) return <Part {...props} />;
+  return <Loading error={failed ? t('nav.pageFailed') : undefined} />;
 }
 
 /**

@@ -77,11 +77,13 @@ describe('the board, the console on a phone, agents', () => {
     const touch = (type: 'touchStart' | 'touchMove', x: number, y: number) =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: [{ x: Math.round(x), y: Math.round(y) }] });
     const [x0, y0] = [start.x + start.width / 2, start.y + start.height / 2];
+    // At the bottom edge the page scrolls under the finger; above `clear` it is still.
     const bottom = PHONE.height - 12;
+    const clear = PHONE.height - 80;
     const aim = async () => {
       const end = await to.boundingBox();
       assert.ok(end);
-      return { x: end.x + end.width / 2, y: Math.min(end.y + Math.min(end.height / 2, 40), bottom) };
+      return { x: end.x + end.width / 2, y: Math.min(end.y + Math.min(end.height / 2, 40), clear) };
     };
     await touch('touchStart', x0, y0);
     const first = await aim();
@@ -89,8 +91,8 @@ describe('the board, the console on a phone, agents', () => {
       await touch('touchMove', x0 + ((first.x - x0) * step) / 12, y0 + ((first.y - y0) * step) / 12);
     for (let rest = 0; rest < 400; rest++) {
       const end = await to.boundingBox();
-      if (end && end.y + 20 < bottom) break;
-      await touch('touchMove', first.x, bottom + (rest % 2));
+      if (end && end.y + 20 < clear) break;
+      await touch('touchMove', first.x, bottom - (rest % 2));
     }
     const last = await aim();
     await touch('touchMove', last.x, last.y);

@@ -202,7 +202,8 @@ describe('the console in the reader’s language', () => {
     await page.getByRole('heading', { level: 1, name: 'Account' }).waitFor();
     await page.locator('#language').selectOption('de');
     await page.getByRole('heading', { level: 1, name: 'Konto' }).waitFor();
-    assert.equal(await page.locator('nav').getByRole('link', { name: 'Kommentare' }).count(), 1);
+    // (In German the sections may not fit in the bar's row: then they are in its menu, folded.)
+    assert.equal(await page.locator('nav a', { hasText: 'Kommentare' }).count(), 1);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Konto' }).waitFor();
     // Read once the server has answered the change (the page does not wait for it to redraw).

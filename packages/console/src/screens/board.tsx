@@ -9,7 +9,7 @@ import type { AnswerOf, CallOf } from '@svc/contract/endpoints';
 import { croppedAround } from '@svc/contract/image-encoding';
 import type { VocabularyId } from '@svc/contract/locales/en';
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { type MessageId, t } from '../i18n.js';
 import { Link } from '../router.js';
@@ -501,7 +501,8 @@ function MoveMenu({
 }) {
   const list = useRef<HTMLDivElement>(null);
   const items = () => [...(list.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
-  useEffect(() => {
+  // Before it is painted: a key pressed as soon as it shows is already the menu's.
+  useLayoutEffect(() => {
     if (focusFirst) items()[0]?.focus();
     const away = (event: PointerEvent) => {
       if (!list.current?.parentElement?.contains(event.target as Node)) onClose(false);

@@ -14,6 +14,7 @@ import {
   FilterSelect,
   FormError,
   LabelChips,
+  Lazy,
   Loading,
   PageTitle,
   PriorityPill,
@@ -26,7 +27,6 @@ import {
   useLoad,
   usePages,
 } from '../ui.js';
-import { Board } from './board.js';
 
 type Query = NonNullable<Endpoints['GET /api/comments']['query']>;
 type Status = NonNullable<Query['status']>;
@@ -39,6 +39,9 @@ interface Choices {
 }
 
 const PAGE = 50;
+
+/** The board: a chunk of its own, loaded when first shown. */
+const loadBoard = () => import('./board.js').then((module) => module.Board);
 
 /** The page's path and search for these filters (empty ones left out). */
 function filtersUrl(filters: Record<string, string>): string {
@@ -148,7 +151,7 @@ export function Comments() {
     <>
       <PageTitle>{t('nav.comments')}</PageTitle>
       <CommentFilters filters={filters} choices={choices} />
-      {filters.view === 'board' ? <Board query={shared} /> : null}
+      {filters.view === 'board' ? <Lazy load={loadBoard} props={{ query: shared }} /> : null}
       {filters.view !== 'board' && selected.size ? (
         <div class="row" style="margin-bottom:8px">
           <span>{t('comments.selected', { count: selected.size })}</span>
