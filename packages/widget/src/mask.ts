@@ -7,7 +7,7 @@
 import type { CaptureContext } from '@svc/contract';
 
 /** What a page puts on an element whose content must not leave it. */
-const MASK_SELECTOR = '[data-svc-mask]';
+export const MASK_SELECTOR = '[data-svc-mask]';
 
 /** What stands in a recorded text for the words of the page that were masked. */
 const MASKED = '[masked]';
