@@ -175,6 +175,7 @@ describe('the board, the console on a phone, agents', () => {
     await page.getByRole('status').filter({ hasText: 'cannot go further' }).waitFor();
     assert.equal(await columnOf(page, 'Verified').getByText('About the whole page').count(), 0);
     await page.keyboard.press('ArrowLeft');
+    await page.getByRole('status').filter({ hasText: '“About the whole page” moved to Open' }).waitFor();
     await open_.getByText('About the whole page').waitFor();
     const stored = await call(stack.api.app, 'GET', `/api/comments?project=${project.key}&status=open`, {
       token: lena.token,
@@ -228,6 +229,7 @@ describe('the board, the console on a phone, agents', () => {
     assert.equal(await page.getByRole('menu').count(), 0, 'a drag opens no menu');
     await mouseDrag(cardOf(page, 'Price of the Team plan'), columnOf(page, 'Live'));
     await columnOf(page, 'Live').getByText('Price of the Team plan').waitFor();
+    await page.getByRole('status').filter({ hasText: '“Price of the Team plan is wrong” moved to Live' }).waitFor();
     const moved = await call(stack.api.app, 'GET', `/api/comments/${shot.id}`, { token: lena.token });
     assert.equal(moved.body.status, 'applied');
 
@@ -254,11 +256,13 @@ describe('the board, the console on a phone, agents', () => {
     await moveButton(tapped).tap();
     await page.getByRole('menuitem', { name: 'Live' }).tap();
     await columnOf(page, 'Live').getByText('Tapped to Live').waitFor();
+    await page.getByRole('status').filter({ hasText: '“Tapped to Live” moved to Live' }).waitFor();
 
     // The move button is the handle a finger drags by (the rest of the card scrolls the page).
     const dragged = cardOf(page, 'Dragged by a finger');
     await dragByTouch(page, moveButton(dragged), columnOf(page, 'Live'));
     await columnOf(page, 'Live').getByText('Dragged by a finger').waitFor();
+    await page.getByRole('status').filter({ hasText: '“Dragged by a finger” moved to Live' }).waitFor();
     // Its author (an admin) verifies by finger too.
     await dragByTouch(page, moveButton(cardOf(page, 'Dragged by a finger')), columnOf(page, 'Verified'));
     await columnOf(page, 'Verified').getByText('Dragged by a finger').waitFor();
@@ -353,10 +357,13 @@ describe('the board, the console on a phone, agents', () => {
     await column('open').getByText('الزر صغير جدًا').waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
     await column('open').locator('button.handle').focus();
+    const said = (column: string) => page.getByRole('status').filter({ hasText: `«الزر صغير جدًا» إلى ${column}` });
     await page.keyboard.press('ArrowLeft');
     await column('live').getByText('الزر صغير جدًا').waitFor();
+    await said('منشور').waitFor();
     await page.keyboard.press('ArrowRight');
     await column('open').getByText('الزر صغير جدًا').waitFor();
+    await said('مفتوح').waitFor();
     await look(page, 'console-board-ar', errors);
   });
 

@@ -108,8 +108,9 @@ export function Board({ query }: { query: Omit<Query, 'status' | 'cursor' | 'lim
   /** Says `text` in the live region (said again when it is the same as the last). */
   const say = (text: string) => setSaid((was) => (was === text ? `${text}\u00a0` : text));
   // While a move is on its way, and until both lists are read again, the card stands where it
-  // goes (back where it was if the move is refused).
-  const [moving, setMoving] = useState<{ card: Comment; to: Target; lists?: unknown[] } | null>(null);
+  // goes (back where it was if the move is refused); then the move is said, and the card may
+  // move again (what it may do next is read with it).
+  const [moving, setMoving] = useState<{ card: Comment; to: Target; lists?: unknown[]; said?: string } | null>(null);
   const [dragging, setDragging] = useState<{ card: Comment; over: Column | null } | null>(null);
   // What takes focus once the board is drawn again after a move by keyboard: the card's handle
   // in its new column, or its old column's heading when it left the board (archived).
@@ -124,7 +125,10 @@ export function Board({ query }: { query: Omit<Query, 'status' | 'cursor' | 'lim
       ? [...lists, moving.card]
       : lists;
   useEffect(() => {
-    if (moving?.lists && open.data !== moving.lists[0] && applied.data !== moving.lists[1]) setMoving(null);
+    if (moving?.lists && open.data !== moving.lists[0] && applied.data !== moving.lists[1]) {
+      setMoving(null);
+      if (moving.said) say(moving.said);
+    }
     const selector = refocus.current;
     if (!selector) return;
     const target = board.current?.querySelector<HTMLElement>(selector);
@@ -135,7 +139,7 @@ export function Board({ query }: { query: Omit<Query, 'status' | 'cursor' | 'lim
 
   const move = async (c: Comment, to: Target, byKeyboard: boolean) => {
     const request = movesOf(c)[to];
-    if (!request || action.pending) return;
+    if (!request || moving) return;
     refocus.current = !byKeyboard
       ? null
       : to === 'archived'
@@ -146,12 +150,13 @@ export function Board({ query }: { query: Omit<Query, 'status' | 'cursor' | 'lim
       setMoving(null);
       return;
     }
-    say(t('board.moved', { comment: excerpt(c, 60), column: t(HEADINGS[to]) }));
-    setMoving({ card: c, to, lists: [open.data, applied.data] });
+    const said = t('board.moved', { comment: excerpt(c, 60), column: t(HEADINGS[to]) });
+    setMoving({ card: c, to, lists: [open.data, applied.data], said });
     open.reload();
     applied.reload();
   };
   const step = (c: Comment, forward: boolean) => {
+    if (moving) return;
     const to = nextColumn(c, forward);
     if (to) void move(c, to, true);
     else say(t('board.noFurther', { comment: excerpt(c, 60) }));
