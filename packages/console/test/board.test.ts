@@ -2,41 +2,21 @@
 // on a phone (its navigation, the list's filters), the agents of the team, and a new project's
 // Install page.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
 import { addMember, call, createProject, type Member } from '../../server/test/helpers.js';
 import { cleanPng } from '../../server/test/images.js';
-import { type ConsoleStack, consoleAs, launchBrowser, look, startConsoleStack } from './helpers.js';
+import { consoleSuite, look, PHONE, WIDE } from './helpers.js';
 
-const WIDE = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const PRICING = 'https://app.acme.test/pricing';
 
 describe('the board, the console on a phone, agents', () => {
-  let browser: Browser;
-  let stack: ConsoleStack;
-  const closers: (() => Promise<void>)[] = [];
-
-  before(async () => {
-    browser = await launchBrowser();
-    stack = await startConsoleStack();
-  });
-  after(async () => {
-    for (const close of closers) await close();
-    await browser?.close();
-    await stack?.close();
-  });
-
-  async function open(member: Member, path: string, viewport = WIDE, touch = false) {
-    const session = await consoleAs(browser, member, viewport, 'light', touch);
-    closers.push(() => session.context.close());
-    await session.page.goto(stack.base + path);
-    return session;
-  }
+  const suite = consoleSuite();
+  const { open } = suite;
 
   /** A comment written as `who`, pinned to an element of `pageUrl` unless `pinned` is false. */
   async function write(who: Member, projectKey: string, body: string, pageUrl = PRICING, pinned = true) {
-    const answer = await call(stack.api.app, 'POST', `/api/projects/${projectKey}/comments`, {
+    const answer = await call(suite.stack().api.app, 'POST', `/api/projects/${projectKey}/comments`, {
       token: who.token,
       body: {
         body,
@@ -101,9 +81,9 @@ describe('the board, the console on a phone, agents', () => {
   }
 
   test("the board's cards: a thumbnail, the widget's pin number, author and age, new apart from taken; moved by keyboard (announced), by their menu and by dragging, only where the comment's abilities let; long texts; 1280 px", async () => {
-    const project = await createProject(stack.api.app, stack.admin);
-    const bo = await addMember(stack.api.app, stack.admin, 'member', 'Bo Board');
-    const lena = await addMember(stack.api.app, stack.admin, 'member', 'Lena Lead');
+    const project = await createProject(suite.stack().api.app, suite.stack().admin);
+    const bo = await addMember(suite.stack().api.app, suite.stack().admin, 'member', 'Bo Board');
+    const lena = await addMember(suite.stack().api.app, suite.stack().admin, 'member', 'Lena Lead');
     const taken = await write(bo, project.key, 'Header overlaps the menu');
     const archived = await write(bo, project.key, 'Archived before the others');
     const shot = await write(bo, project.key, 'Price of the Team plan is wrong');
@@ -111,9 +91,9 @@ describe('the board, the console on a phone, agents', () => {
     await write(bo, project.key, 'Logo on the home page is blurry', 'https://app.acme.test/');
     const long = `${'The footer says something different on every breakpoint and nobody knows why. '.repeat(12)}${'x'.repeat(160)}`;
     await write(bo, project.key, long);
-    await call(stack.api.app, 'POST', `/api/comments/${archived.id}/archive`, { token: bo.token });
-    await call(stack.api.app, 'POST', `/api/comments/${taken.id}/claim`, { token: lena.token });
-    const uploaded = await stack.api.app.inject({
+    await call(suite.stack().api.app, 'POST', `/api/comments/${archived.id}/archive`, { token: bo.token });
+    await call(suite.stack().api.app, 'POST', `/api/comments/${taken.id}/claim`, { token: lena.token });
+    const uploaded = await suite.stack().api.app.inject({
       method: 'PUT',
       url: `/api/comments/${shot.id}/screenshot`,
       headers: { authorization: `Bearer ${bo.token}`, 'content-type': 'image/png' },
@@ -177,7 +157,7 @@ describe('the board, the console on a phone, agents', () => {
     await page.keyboard.press('ArrowLeft');
     await page.getByRole('status').filter({ hasText: '“About the whole page” moved to Open' }).waitFor();
     await open_.getByText('About the whole page').waitFor();
-    const stored = await call(stack.api.app, 'GET', `/api/comments?project=${project.key}&status=open`, {
+    const stored = await call(suite.stack().api.app, 'GET', `/api/comments?project=${project.key}&status=open`, {
       token: lena.token,
     });
     assert.ok(
@@ -230,7 +210,7 @@ describe('the board, the console on a phone, agents', () => {
     await mouseDrag(cardOf(page, 'Price of the Team plan'), columnOf(page, 'Live'));
     await columnOf(page, 'Live').getByText('Price of the Team plan').waitFor();
     await page.getByRole('status').filter({ hasText: '“Price of the Team plan is wrong” moved to Live' }).waitFor();
-    const moved = await call(stack.api.app, 'GET', `/api/comments/${shot.id}`, { token: lena.token });
+    const moved = await call(suite.stack().api.app, 'GET', `/api/comments/${shot.id}`, { token: lena.token });
     assert.equal(moved.body.status, 'applied');
 
     // A long text stays inside its card.
@@ -242,14 +222,19 @@ describe('the board, the console on a phone, agents', () => {
   });
 
   test('the board on a 390 px phone: tapped, a card moved by its menu and dragged by a finger; empty columns say what lands there', async () => {
-    const project = await createProject(stack.api.app, stack.admin);
-    const { page, errors } = await open(stack.admin, `/comments?project=${project.key}&view=board`, PHONE, true);
+    const project = await createProject(suite.stack().api.app, suite.stack().admin);
+    const { page, errors } = await open(
+      suite.stack().admin,
+      `/comments?project=${project.key}&view=board`,
+      PHONE,
+      true,
+    );
     await columnOf(page, 'Live').getByText(/build/).waitFor();
     assert.match((await columnOf(page, 'Open').textContent()) ?? '', /Nothing open/);
     await look(page, 'console-board-phone-empty', errors);
 
-    await write(stack.admin, project.key, 'Tapped to Live');
-    await write(stack.admin, project.key, 'Dragged by a finger');
+    await write(suite.stack().admin, project.key, 'Tapped to Live');
+    await write(suite.stack().admin, project.key, 'Dragged by a finger');
     await page.reload();
     const tapped = cardOf(page, 'Tapped to Live');
     await tapped.waitFor();
@@ -271,20 +256,20 @@ describe('the board, the console on a phone, agents', () => {
   });
 
   test('on a 390 px phone the navigation is one row and a menu, and the list of comments starts high: its filters behind a Filters button that counts those in use', async () => {
-    const project = await createProject(stack.api.app, stack.admin, {
+    const project = await createProject(suite.stack().api.app, suite.stack().admin, {
       name: 'The customer portal with a rather long name',
     });
-    await write(stack.admin, project.key, 'Home page hero is cut', 'https://app.acme.test/');
+    await write(suite.stack().admin, project.key, 'Home page hero is cut', 'https://app.acme.test/');
     await call(
-      stack.api.app,
+      suite.stack().api.app,
       'PUT',
-      `/api/comments/${(await write(stack.admin, project.key, 'Urgent one')).id}/priority`,
+      `/api/comments/${(await write(suite.stack().admin, project.key, 'Urgent one')).id}/priority`,
       {
-        token: stack.admin.token,
+        token: suite.stack().admin.token,
         body: { priority: 'high' },
       },
     );
-    const { page, errors } = await open(stack.admin, `/comments?project=${project.key}`, PHONE, true);
+    const { page, errors } = await open(suite.stack().admin, `/comments?project=${project.key}`, PHONE, true);
     await page.getByRole('link', { name: 'Home page hero is cut' }).waitFor();
 
     const bar = await page.locator('header.topbar').boundingBox();
@@ -332,14 +317,14 @@ describe('the board, the console on a phone, agents', () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-controls')), 'console-menu');
 
     // At 1280 px the sections stand in one row, with no menu button.
-    const wide = await open(stack.admin, '/comments');
+    const wide = await open(suite.stack().admin, '/comments');
     await wide.page.getByRole('link', { name: 'Agents' }).waitFor();
     assert.equal(await wide.page.getByRole('button', { name: /^Menu/ }).isVisible(), false);
     assert.equal(await wide.page.getByRole('button', { name: /^Filters/ }).isVisible(), false);
     const wideBar = await wide.page.locator('header.topbar').boundingBox();
     assert.ok(wideBar && wideBar.height <= 56, `one row at 1280 px (${wideBar?.height} px)`);
     // At 720 px (a tablet) they would not fit in the row: a menu too, rather than a row cut short.
-    const tablet = await open(stack.admin, '/comments', { width: 720, height: 900 });
+    const tablet = await open(suite.stack().admin, '/comments', { width: 720, height: 900 });
     await tablet.page.getByRole('button', { name: /^Menu/ }).waitFor();
     assert.equal(await tablet.page.getByRole('link', { name: 'Agents' }).isVisible(), false);
     await tablet.page.setViewportSize(WIDE);
@@ -348,9 +333,9 @@ describe('the board, the console on a phone, agents', () => {
   });
 
   test('right to left (Arabic): on the board, ← moves a card on to the next column it may go to and → back', async () => {
-    const reader = await addMember(stack.api.app, stack.admin, 'member', 'Rana Reader');
-    await call(stack.api.app, 'PATCH', '/api/me', { token: reader.token, body: { locale: 'ar' } });
-    const project = await createProject(stack.api.app, stack.admin);
+    const reader = await addMember(suite.stack().api.app, suite.stack().admin, 'member', 'Rana Reader');
+    await call(suite.stack().api.app, 'PATCH', '/api/me', { token: reader.token, body: { locale: 'ar' } });
+    const project = await createProject(suite.stack().api.app, suite.stack().admin);
     await write(reader, project.key, 'الزر صغير جدًا');
     const { page, errors } = await open(reader, `/comments?project=${project.key}&view=board`);
     const column = (name: string) => page.locator(`section[data-column="${name}"]`);
@@ -368,25 +353,25 @@ describe('the board, the console on a phone, agents', () => {
   });
 
   test('agents: an admin adds one by name and sees its key once, gives it another, sees what it is on, removes it; People shows it without a role menu or reset link; API keys say what a key is', async () => {
-    const project = await createProject(stack.api.app, stack.admin);
-    const { page, errors } = await open(stack.admin, '/agents');
+    const project = await createProject(suite.stack().api.app, suite.stack().admin);
+    const { page, errors } = await open(suite.stack().admin, '/agents');
     await page.getByRole('heading', { name: 'Agents' }).waitFor();
     await page.getByLabel('Name').fill('Night agent');
     await page.getByRole('button', { name: 'Add agent' }).click();
     const dialog = page.getByRole('dialog', { name: /Night agent/ });
     const key = (await dialog.locator('pre').textContent()) ?? '';
     assert.match(key, /^svc_key_/);
-    assert.equal((await call(stack.api.app, 'GET', '/api/me', { token: key })).body.user.name, 'Night agent');
+    assert.equal((await call(suite.stack().api.app, 'GET', '/api/me', { token: key })).body.user.name, 'Night agent');
     await dialog.getByRole('button', { name: 'Done' }).click();
     const row = page.locator('tr', { hasText: 'Night agent' });
     await row.getByText(`…${key.slice(-4)}`).waitFor();
     assert.match((await row.textContent()) ?? '', /Nothing/);
 
     // What it is on: the open comments assigned to it, linked to the list filtered by it.
-    const agentId = (await call(stack.api.app, 'GET', '/api/me', { token: key })).body.user.id as string;
-    const comment = await write(stack.admin, project.key, 'Give me to the night agent');
-    await call(stack.api.app, 'PUT', `/api/comments/${comment.id}/assignee`, {
-      token: stack.admin.token,
+    const agentId = (await call(suite.stack().api.app, 'GET', '/api/me', { token: key })).body.user.id as string;
+    const comment = await write(suite.stack().admin, project.key, 'Give me to the night agent');
+    await call(suite.stack().api.app, 'PUT', `/api/comments/${comment.id}/assignee`, {
+      token: suite.stack().admin.token,
       body: { assigneeId: agentId },
     });
     await page.reload();
@@ -398,7 +383,7 @@ describe('the board, the console on a phone, agents', () => {
     await page.getByRole('link', { name: 'Give me to the night agent' }).waitFor();
 
     // Another key, shown once.
-    await page.goto(`${stack.base}/agents`);
+    await page.goto(`${suite.stack().base}/agents`);
     await page.getByRole('button', { name: 'New key for Night agent' }).click();
     const second = (await page.getByRole('dialog').locator('pre').textContent()) ?? '';
     assert.match(second, /^svc_key_/);
@@ -406,7 +391,7 @@ describe('the board, the console on a phone, agents', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
 
     // People: an agent has no role to change and no password to reset.
-    const people = await open(stack.admin, '/people');
+    const people = await open(suite.stack().admin, '/people');
     const agentRow = people.page.locator('tr', { hasText: 'Night agent' });
     await agentRow.waitFor();
     assert.equal(await people.page.getByLabel('Role of Night agent').count(), 0);
@@ -414,7 +399,7 @@ describe('the board, the console on a phone, agents', () => {
     assert.match((await agentRow.textContent()) ?? '', /Agent/);
 
     // API keys: a key acts as its owner; an agent is an account of its own.
-    const keys = await open(stack.admin, '/api-keys');
+    const keys = await open(suite.stack().admin, '/api-keys');
     const lead = keys.page.locator('main p').first();
     assert.match(
       (await lead.textContent()) ?? '',
@@ -427,14 +412,14 @@ describe('the board, the console on a phone, agents', () => {
     await page.getByRole('button', { name: 'Remove Night agent' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await row.waitFor({ state: 'detached' });
-    assert.equal((await call(stack.api.app, 'GET', '/api/me', { token: key })).status, 401);
-    assert.equal((await call(stack.api.app, 'GET', '/api/me', { token: second })).status, 401);
+    assert.equal((await call(suite.stack().api.app, 'GET', '/api/me', { token: key })).status, 401);
+    assert.equal((await call(suite.stack().api.app, 'GET', '/api/me', { token: second })).status, 401);
     await page.getByText('No agents yet').waitFor();
 
     // A member sees the agents and what they are on, and adds none.
-    const member = await addMember(stack.api.app, stack.admin, 'member', 'Mia Member');
-    await call(stack.api.app, 'POST', '/api/workspace/agents', {
-      token: stack.admin.token,
+    const member = await addMember(suite.stack().api.app, suite.stack().admin, 'member', 'Mia Member');
+    await call(suite.stack().api.app, 'POST', '/api/workspace/agents', {
+      token: suite.stack().admin.token,
       body: { name: 'CI agent' },
     });
     const asMember = await open(member, '/agents');
@@ -442,13 +427,13 @@ describe('the board, the console on a phone, agents', () => {
     assert.equal(await asMember.page.getByRole('button', { name: 'Add agent' }).count(), 0);
     assert.equal(await asMember.page.getByRole('button', { name: /^Remove/ }).count(), 0);
 
-    const phone = await open(stack.admin, '/agents', PHONE, true);
+    const phone = await open(suite.stack().admin, '/agents', PHONE, true);
     await phone.page.locator('tr', { hasText: 'CI agent' }).waitFor();
     await look(phone.page, 'console-agents-phone', phone.errors);
   });
 
   test('a project created in the console opens on its Install page', async () => {
-    const { page } = await open(stack.admin, '/projects');
+    const { page } = await open(suite.stack().admin, '/projects');
     await page.getByRole('button', { name: 'New project' }).click();
     const dialog = page.getByRole('dialog', { name: 'New project' });
     await dialog.getByLabel('Key').fill('landing');
