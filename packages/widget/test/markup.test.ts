@@ -29,11 +29,31 @@ describe('marking up the screenshot, and before and after', () => {
       performance.getEntriesByType('resource').some((entry) => entry.name.endsWith('/widget-markup.js')),
     );
 
-  /** Opens + New on the whole page and writes `body`; the form. */
-  async function newComment(page: Page, body: string): Promise<Locator> {
+  /** Scrolls the panel to `target`, found again if the panel was drawn again under it. */
+  async function scrollPanelTo(target: Locator): Promise<void> {
+    for (let tries = 1; ; tries++) {
+      const scrolled = await target.scrollIntoViewIfNeeded({ timeout: 5000 }).then(
+        () => true,
+        (error) => {
+          if (tries >= 3) throw error;
+          return false;
+        },
+      );
+      if (scrolled) return;
+    }
+  }
+
+  /** Opens + New: the hint says to pick an element. */
+  async function startPicking(page: Page): Promise<void> {
     await widget(page).locator('.launcher').click();
     await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
     await widget(page).locator('button', { hasText: 'New' }).click();
+    await widget(page).locator('.hint').waitFor();
+  }
+
+  /** Opens + New on the whole page and writes `body`; the form. */
+  async function newComment(page: Page, body: string): Promise<Locator> {
+    await startPicking(page);
     await widget(page).locator('.hint button', { hasText: 'Whole page' }).click();
     const form = widget(page).locator('form', { has: page.locator('#svc-new-body') });
     await form.locator('#svc-new-body').fill(body);
@@ -195,10 +215,7 @@ describe('marking up the screenshot, and before and after', () => {
   test('what the reviewer hid stays hidden in every later picture of the comment: the stored screenshot, the picture of now kept while the fix waits, the verdict’s; shown in one only when its author uncovers it', async () => {
     const reviewer = await newReviewer(stack, 'Hana Hidden');
     const page = await openWidget(browser, stack, reviewer, contexts, { viewport: { width: 1100, height: 760 } });
-    await widget(page).locator('.launcher').click();
-    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
-    await widget(page).locator('button', { hasText: 'New' }).click();
-    await widget(page).locator('.hint').waitFor();
+    await startPicking(page);
     // The Team plan's card, picked by its padding; its title stands for a customer's name.
     const plan = page.locator('section.plans .plan:nth-of-type(2)');
     await plan.click({ position: { x: 4, y: 4 } });
@@ -269,7 +286,8 @@ describe('marking up the screenshot, and before and after', () => {
     const note = compare.locator('.hidden-note');
     assert.match((await note.textContent()) ?? '', /What you hid on your screenshot stays hidden here/);
     assert.deepEqual(await seriousViolations(page, '[data-svc-widget]'), [], 'the card saying what stays hidden');
-    await note.scrollIntoViewIfNeeded();
+    // The list may be drawn again meanwhile (its refresh): scrolled to the note as drawn then.
+    await scrollPanelTo(note);
     await screenshot(page, 'hidden-stays-hidden');
 
     // Shown, knowingly: this picture is taken again without the cover, and kept so.
@@ -321,10 +339,7 @@ describe('marking up the screenshot, and before and after', () => {
   test('before and after: the author of a fix waiting for a verdict sees the screenshot cropped around the element beside it now; Verified keeps the picture of now with the verdict', async () => {
     const reviewer = await newReviewer(stack, 'Bea Before');
     const page = await openWidget(browser, stack, reviewer, contexts, { viewport: { width: 1100, height: 760 } });
-    await widget(page).locator('.launcher').click();
-    await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
-    await widget(page).locator('button', { hasText: 'New' }).click();
-    await widget(page).locator('.hint').waitFor();
+    await startPicking(page);
     await page.locator('section.plans button').click();
     const form = widget(page).locator('form', { has: page.locator('#svc-new-body') });
     await form.locator('#svc-new-body').fill('The button should say Choose Team plan');
