@@ -188,7 +188,7 @@ export async function createAgent(deps: Deps & ApiKeyDeps, actor: Actor, input: 
 export async function createAgentKey(deps: Deps & ApiKeyDeps, actor: Actor, agentId: string, keyName: string) {
   authorize(actor, 'workspace.manageAgents');
   const agent = await accounts.findUserById(deps.db, actor.workspaceId, agentId);
-  if (!agent || agent.kind !== 'agent') throw notFound('Agent');
+  if (agent?.kind !== 'agent') throw notFound('Agent');
   return issueApiKey(deps, agent, keyName, auditBy(actor), () => notFound('Agent'));
 }
 
