@@ -138,7 +138,12 @@ export function webpWithMetadata(webp = cleanWebp): Buffer {
   const chunks = Buffer.from(webp.subarray(12));
   // VP8X's flags: EXIF (0x08) and XMP (0x04) present.
   chunks[8] = (chunks[8] as number) | 0x0c;
-  const body = Buffer.concat([chunks, webpChunk('EXIF', exifTiff()), webpChunk('XMP ', XMP)]);
+  return riff([chunks, webpChunk('EXIF', exifTiff()), webpChunk('XMP ', XMP)]);
+}
+
+/** A WebP file of `chunks`: the RIFF header, its size the chunks'. */
+export function riff(chunks: Buffer[]): Buffer {
+  const body = Buffer.concat(chunks);
   const header = Buffer.alloc(12);
   header.write('RIFF', 0, 'latin1');
   header.writeUInt32LE(body.length + 4, 4);
@@ -302,12 +307,7 @@ export function webpWith(profile: Buffer | null, extra: Buffer[] = [], webp = cl
     } else chunks.push(webp.subarray(at, next));
     at = next;
   }
-  const body = Buffer.concat([...chunks, ...extra]);
-  const header = Buffer.alloc(12);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(body.length + 4, 4);
-  header.write('WEBP', 8, 'latin1');
-  return Buffer.concat([header, body]);
+  return riff([...chunks, ...extra]);
 }
 
 /** The clean PNG with `chunks` after its header (an iCCP of `profile` first, under `name`). */

@@ -12,6 +12,7 @@ import {
   pngWith,
   profileOf,
   profileTags,
+  riff,
   SECRETS,
   tracedProfile,
   webpChunk,
@@ -231,16 +232,6 @@ describe('image metadata: what is kept still draws, in the colours its profile s
     }
   });
 });
-
-/** A WebP of `chunks`. */
-function riff(chunks: Buffer[]): Buffer {
-  const body = Buffer.concat(chunks);
-  const header = Buffer.alloc(12);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(body.length + 4, 4);
-  header.write('WEBP', 8, 'latin1');
-  return Buffer.concat([header, body]);
-}
 
 /** A WebP's chunks from `at`: each type and data. */
 function chunksOf(webp: Buffer, at = 12): { type: string; data: Buffer }[] {
