@@ -45,7 +45,8 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': 'هذا موجود بالفعل.',
   'problem.invalid_state': 'هذا غير ممكن في حالته الحالية.',
   'problem.payload_too_large': 'هذا أكبر من أن يُرسل.',
-  'problem.storage_quota_exceeded': 'لم يعد في مساحة العمل هذه متسع لمزيد من الصور: يستطيع المشرف تحرير مساحة بحذف تعليقات.',
+  'problem.storage_quota_exceeded':
+    'لم يعد في مساحة العمل هذه متسع لمزيد من الصور: يستطيع المشرف تحرير مساحة بحذف تعليقات.',
   'problem.uri_too_long': 'هذا العنوان طويل جدًا.',
   'problem.unsupported_media_type': 'لا يستطيع الخادم قراءة ما أُرسل.',
   'problem.headers_too_large': 'الطلب كبير جدًا.',

@@ -48,7 +48,8 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': 'Das gibt es schon.',
   'problem.invalid_state': 'In seinem jetzigen Zustand ist das nicht möglich.',
   'problem.payload_too_large': 'Das ist zu groß zum Senden.',
-  'problem.storage_quota_exceeded': 'In diesem Arbeitsbereich ist kein Platz mehr für weitere Bilder: Ein Admin kann durch Löschen von Kommentaren Platz schaffen.',
+  'problem.storage_quota_exceeded':
+    'In diesem Arbeitsbereich ist kein Platz mehr für weitere Bilder: Ein Admin kann durch Löschen von Kommentaren Platz schaffen.',
   'problem.uri_too_long': 'Diese Adresse ist zu lang.',
   'problem.unsupported_media_type': 'Der Server kann das Gesendete nicht lesen.',
   'problem.headers_too_large': 'Die Anfrage ist zu groß.',

@@ -99,7 +99,8 @@ export const enProblems = {
   'problem.conflict': 'This already exists.',
   'problem.invalid_state': 'This is not possible in its current state.',
   'problem.payload_too_large': 'This is too large to send.',
-  'problem.storage_quota_exceeded': 'This workspace has no room left for more images: an admin can free some by deleting comments.',
+  'problem.storage_quota_exceeded':
+    'This workspace has no room left for more images: an admin can free some by deleting comments.',
   'problem.uri_too_long': 'This address is too long.',
   'problem.unsupported_media_type': 'The server cannot read what was sent.',
   'problem.headers_too_large': 'The request is too large.',

@@ -49,7 +49,8 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': 'Esto ya existe.',
   'problem.invalid_state': 'No es posible en su estado actual.',
   'problem.payload_too_large': 'Es demasiado grande para enviarlo.',
-  'problem.storage_quota_exceeded': 'Este espacio de trabajo ya no tiene sitio para más imágenes: un administrador puede liberar espacio eliminando comentarios.',
+  'problem.storage_quota_exceeded':
+    'Este espacio de trabajo ya no tiene sitio para más imágenes: un administrador puede liberar espacio eliminando comentarios.',
   'problem.uri_too_long': 'Esta dirección es demasiado larga.',
   'problem.unsupported_media_type': 'El servidor no puede leer lo que se envió.',
   'problem.headers_too_large': 'La solicitud es demasiado grande.',

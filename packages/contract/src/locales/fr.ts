@@ -48,7 +48,8 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': 'Cela existe déjà.',
   'problem.invalid_state': 'Ce n’est pas possible dans son état actuel.',
   'problem.payload_too_large': 'C’est trop volumineux pour être envoyé.',
-  'problem.storage_quota_exceeded': 'Cet espace de travail n’a plus de place pour d’autres images : un administrateur peut en libérer en supprimant des commentaires.',
+  'problem.storage_quota_exceeded':
+    'Cet espace de travail n’a plus de place pour d’autres images : un administrateur peut en libérer en supprimant des commentaires.',
   'problem.uri_too_long': 'Cette adresse est trop longue.',
   'problem.unsupported_media_type': 'Le serveur ne peut pas lire ce qui a été envoyé.',
   'problem.headers_too_large': 'La requête est trop volumineuse.',

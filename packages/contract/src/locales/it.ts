@@ -48,7 +48,8 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': 'Esiste già.',
   'problem.invalid_state': 'Non è possibile nel suo stato attuale.',
   'problem.payload_too_large': 'È troppo grande per essere inviato.',
-  'problem.storage_quota_exceeded': 'Questo spazio di lavoro non ha più posto per altre immagini: un amministratore può liberarne eliminando dei commenti.',
+  'problem.storage_quota_exceeded':
+    'Questo spazio di lavoro non ha più posto per altre immagini: un amministratore può liberarne eliminando dei commenti.',
   'problem.uri_too_long': 'Questo indirizzo è troppo lungo.',
   'problem.unsupported_media_type': 'Il server non riesce a leggere ciò che è stato inviato.',
   'problem.headers_too_large': 'La richiesta è troppo grande.',

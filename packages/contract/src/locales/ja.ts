@@ -45,7 +45,8 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': 'すでに存在します。',
   'problem.invalid_state': '現在の状態ではできません。',
   'problem.payload_too_large': '大きすぎて送信できません。',
-  'problem.storage_quota_exceeded': 'このワークスペースには、これ以上画像を保存する空きがありません。管理者がコメントを削除すると空きができます。',
+  'problem.storage_quota_exceeded':
+    'このワークスペースには、これ以上画像を保存する空きがありません。管理者がコメントを削除すると空きができます。',
   'problem.uri_too_long': 'アドレスが長すぎます。',
   'problem.unsupported_media_type': '送信された内容をサーバーが読み取れません。',
   'problem.headers_too_large': 'リクエストが大きすぎます。',

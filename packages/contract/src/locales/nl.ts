@@ -49,7 +49,8 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': 'Dit bestaat al.',
   'problem.invalid_state': 'Dit kan niet in de huidige staat.',
   'problem.payload_too_large': 'Dit is te groot om te versturen.',
-  'problem.storage_quota_exceeded': 'Deze werkruimte heeft geen plaats meer voor meer afbeeldingen: een beheerder kan ruimte vrijmaken door opmerkingen te verwijderen.',
+  'problem.storage_quota_exceeded':
+    'Deze werkruimte heeft geen plaats meer voor meer afbeeldingen: een beheerder kan ruimte vrijmaken door opmerkingen te verwijderen.',
   'problem.uri_too_long': 'Dit adres is te lang.',
   'problem.unsupported_media_type': 'De server kan niet lezen wat er is verstuurd.',
   'problem.headers_too_large': 'Het verzoek is te groot.',

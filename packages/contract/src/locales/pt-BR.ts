@@ -49,7 +49,8 @@ export const messages: Translation<typeof en> = {
   'problem.conflict': 'Isso já existe.',
   'problem.invalid_state': 'Isso não é possível no estado atual.',
   'problem.payload_too_large': 'Isso é grande demais para enviar.',
-  'problem.storage_quota_exceeded': 'Este espaço de trabalho não tem mais lugar para imagens: um administrador pode liberar espaço excluindo comentários.',
+  'problem.storage_quota_exceeded':
+    'Este espaço de trabalho não tem mais lugar para imagens: um administrador pode liberar espaço excluindo comentários.',
   'problem.uri_too_long': 'Este endereço é longo demais.',
   'problem.unsupported_media_type': 'O servidor não consegue ler o que foi enviado.',
   'problem.headers_too_large': 'A solicitação é grande demais.',
