@@ -62,7 +62,16 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
    * not to a shadow root's, and would miss what the widget draws later.
    */
   const find = (page: Page, selector: string) => until(() => page.$(inWidget(selector)));
-  const click = async (page: Page, selector: string) => (await find(page, selector)).click();
+  /** Finds and clicks again when the widget redrew the element between the two (a detached node). */
+  const click = async (page: Page, selector: string) => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await (await find(page, selector)).click();
+      } catch (error) {
+        if (tries >= 5 || !/detached/i.test(String(error))) throw error;
+      }
+    }
+  };
   const until = async <T>(read: () => Promise<T | undefined | null | false>): Promise<T> => {
     for (let i = 0; i < 300; i++) {
       const value = await read();
