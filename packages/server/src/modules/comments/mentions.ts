@@ -5,6 +5,7 @@ import type { Database } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
 import { writeBeforeCommit } from '../../db/transaction.js';
 import { invalidField } from '../../errors.js';
+import { readersOfProject } from '../projects/repo.js';
 import { getProject } from '../projects/service.js';
 import { excerpt } from './excerpt.js';
 
@@ -17,22 +18,6 @@ import { excerpt } from './excerpt.js';
 // or a project's name, a page's title, a priority's note) holds `<@…>` as plain text. A text's
 // limit is measured as written, each mention by id alone (`compactMentions`): the names it
 // shows may grow with a rename without pushing it past its limit, and an export holds it so.
-
-/**
- * Who can read the comments of a project: the team (admins, members, agents) and the clients
- * who see that project (those limited to another project do not), by name. Removed accounts
- * are nobody's to mention.
- */
-export function readersOfProject(db: Db, workspaceId: string, projectId: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'name', 'role', 'kind'])
-    .where('workspace_id', '=', workspaceId)
-    .where('removed_at', 'is', null)
-    .where((eb) => eb.or([eb('role', '!=', 'client'), eb('project_id', 'is', null), eb('project_id', '=', projectId)]))
-    .orderBy('name')
-    .orderBy('id');
-}
 
 /** The people a comment of the project (by its key) may mention, for the caller to choose from. */
 export async function mentionablePeople(deps: Pick<AppContext, 'db'>, actor: Actor, projectKey: string) {

@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Actor } from '../../actor.js';
 import type { Db, Tables } from '../../db/schema.js';
-import { readersOfProject } from '../comments/mentions.js';
+import { readersOfProject } from '../projects/repo.js';
 
 // Who triages a project: its followers. A person's own choice (a row of `project_followers`)
 // stands; without one, admins follow every project, and people of the team (not agents, which

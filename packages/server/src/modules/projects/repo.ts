@@ -8,6 +8,22 @@ const inScope = (db: Db, scope: Scope) => {
   return query;
 };
 
+/**
+ * Who can read the comments of a project: the team (admins, members, agents) and the clients
+ * who see that project (those limited to another project do not), by name. Removed accounts
+ * are nobody's to mention. Mentions and the followers of a project both read it.
+ */
+export function readersOfProject(db: Db, workspaceId: string, projectId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'role', 'kind'])
+    .where('workspace_id', '=', workspaceId)
+    .where('removed_at', 'is', null)
+    .where((eb) => eb.or([eb('role', '!=', 'client'), eb('project_id', 'is', null), eb('project_id', '=', projectId)]))
+    .orderBy('name')
+    .orderBy('id');
+}
+
 export const findProjectByKey = (db: Db, scope: Scope, key: string) =>
   inScope(db, scope).where('key', '=', key).executeTakeFirst();
 
