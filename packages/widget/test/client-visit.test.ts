@@ -141,7 +141,8 @@ describe('a client’s visit', () => {
     const client = await newClient('Carla Check');
     const page = await arrive(client);
     await widget(page).locator('.launcher').click();
-    const empty = widget(page).locator('#svc-tabpanel .empty');
+    // The same box says "Loading…" first.
+    const empty = widget(page).locator('#svc-tabpanel .empty', { hasNotText: 'Loading' });
     await empty.waitFor();
     assert.equal(
       await empty.textContent(),

@@ -62,13 +62,16 @@ describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Fi
    * not to a shadow root's, and would miss what the widget draws later.
    */
   const find = (page: Page, selector: string) => until(() => page.$(inWidget(selector)));
-  /** Finds and clicks again when the widget redrew the element between the two (a detached node). */
+  /**
+   * Finds and clicks again when the widget redrew the element between the two (a detached node,
+   * or one without a box yet).
+   */
   const click = async (page: Page, selector: string) => {
     for (let tries = 1; ; tries++) {
       try {
         return await (await find(page, selector)).click();
       } catch (error) {
-        if (tries >= 5 || !/detached/i.test(String(error))) throw error;
+        if (tries >= 5 || !/detached|not clickable/i.test(String(error))) throw error;
       }
     }
   };

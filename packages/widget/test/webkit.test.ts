@@ -80,7 +80,17 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
       const found = await (await host.getShadowRoot()).findElements(By.css(selector));
       return found[0] ?? null;
     });
-  const click = async (selector: string) => (await find(selector)).click();
+  /** Reads a widget element, found again when the widget redrew it between the two (a stale node). */
+  const fresh = async <T>(selector: string, read: (element: WebElement) => Promise<T>): Promise<T> => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await read(await find(selector));
+      } catch (error) {
+        if (tries >= 5 || (error as Error).name !== 'StaleElementReferenceError') throw error;
+      }
+    }
+  };
+  const click = (selector: string) => fresh(selector, (element) => element.click());
   /** A script run in the page, as a string: the test runner's transpiler adds nothing to it. */
   const inPage = <T>(script: string, ...args: unknown[]) => browser.executeScript<T>(script, ...args);
 
@@ -335,7 +345,7 @@ describe('the widget in WebKit', { skip: missing && `no ${missing}` }, () => {
     await inPage('localStorage.setItem(arguments[0], arguments[1])', `svc:token:${stack.apiBase}`, reviewer.token);
     await browser.navigate().refresh();
 
-    const pin = await (await find(`[data-pin="${id}"]`)).getRect();
+    const pin = await fresh(`[data-pin="${id}"]`, (element) => element.getRect());
     const words = await inPage<{ x: number; y: number; right: number }>(
       `const el = document.querySelector('#headline');
        const box = el.getBoundingClientRect();

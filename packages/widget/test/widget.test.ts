@@ -314,9 +314,10 @@ describe('the widget in Chromium, on another origin than the API', () => {
     });
     await reread;
     await page.mouse.up();
-    await card.locator('.pill.verified').waitFor({ timeout: 5000 });
+    // The verdict first takes its picture of now: slow on a busy machine.
+    await card.locator('.pill.verified').waitFor({ timeout: 20_000 });
     // The redraw held back came after: the reply and the verdict's own are counted.
-    await card.getByText('2 replies', { exact: true }).waitFor({ timeout: 5000 });
+    await card.getByText('2 replies', { exact: true }).waitFor({ timeout: 20_000 });
   });
 
   test('Not fixed needs a note (counter, at most 500), reopens the comment and removes the controls', async () => {
