@@ -20,13 +20,13 @@ export function fixedPins(store: Store, anchors: Map<string, Anchor>): Set<strin
   return new Set([...anchors.keys()].filter((id) => store.comment(id)?.status === 'applied'));
 }
 
-/** The number of each pinned comment of this page, shared by its pin and its card: by age, so a pin keeps its number. */
+/**
+ * The number of each pinned comment of this page, shared by its pin and its card: the server's
+ * (its place by age on the page), so that a filtered list keeps the numbers the console shows.
+ */
 export function pinNumbers(store: Store): Map<string, number> {
   const anchors = anchorsOfPage(store);
   const numbers = new Map<string, number>();
-  const oldestFirst = store.comments
-    .filter((c) => anchors.has(c.id))
-    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
-  for (const c of oldestFirst) numbers.set(c.id, numbers.size + 1);
+  for (const c of store.comments) if (anchors.has(c.id) && c.pin !== null) numbers.set(c.id, c.pin);
   return numbers;
 }
