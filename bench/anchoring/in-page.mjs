@@ -5,6 +5,7 @@
 import { describeElement } from '../../packages/widget/src/anchoring/describe.ts';
 import { textAround } from '../../packages/widget/src/anchoring/features.ts';
 import { Resolver } from '../../packages/widget/src/anchoring/resolve.ts';
+import { REFUSALS } from '../../packages/widget/src/anchoring/refusals.ts';
 import { pathSelector } from '../../packages/widget/src/anchoring/selectors.ts';
 import { PinTracker } from '../../packages/widget/src/anchoring/track.ts';
 
@@ -517,7 +518,7 @@ export function runChanges() {
         xpath: outcome(found.xpath),
       };
       if (window.__benchDebug && result.anchor !== 'right')
-        result.debug = { refusal, ...explain(target.anchor, found.anchor) };
+        result.debug = { refusal, why: refusal && REFUSALS[refusal], ...explain(target.anchor, found.anchor) };
       results.push(result);
     }
   }

@@ -6,7 +6,7 @@ import { RootIndex } from './root-index.js';
 import { isShadowRoot, otherSelectors, pathSelector, type Root } from './selectors.js';
 import { sourceOf } from './source.js';
 import { Deadline } from './steps.js';
-import { byQuote, itemOf, shapeOf, twinsOf } from './twins.js';
+import { twinHintsOf, twinsOf } from './twins.js';
 
 /** The shadow roots and same-origin iframes between the top document and `el`, outermost first. */
 function framesOf(el: Element): AnchorFrame[] {
@@ -69,9 +69,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     context: some(context),
     twins: twins.length || undefined,
     twinsBefore: twins.length ? before : undefined,
-    twinsByQuote: byQuote(prefix, suffix, twins),
-    twinsByItem: itemOf(el, twins),
-    twinsByShape: shapeOf(el, twins),
+    ...twinHintsOf(el, twins, { prefix, suffix }),
     // More than the anchor may say (a page of a thousand "Edit" links): not said.
     alikes: alikes && alikes <= 1000 ? alikes : undefined,
     alikesBefore: alikes && alikes <= 1000 ? alikesBefore : undefined,

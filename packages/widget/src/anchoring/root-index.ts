@@ -1,40 +1,22 @@
 // What the resolver reads of one page (a document or a shadow root), read once per pass.
-import type { Anchor, AnchorAttributes } from '@svc/contract';
-import { isMasked, masksWithin } from '../mask.js';
+import type { Anchor } from '@svc/contract';
+import { AttributeValues, LOOK_ATTRIBUTES } from './attribute-values.js';
 import {
   contentOf,
   contextOf,
   type Features,
   featuresOf,
-  normalize,
   parentText,
-  SKIPPED,
   stableClass,
   stableClasses,
   textAround,
   textOf,
 } from './features.js';
-import { first, inPageOrder, isDocument, matching, nested, type Root } from './selectors.js';
-import { lookOf, lower, ofKind } from './similarity.js';
-import { type Deadline, finish, type Steps } from './steps.js';
-import { DIRECT_LOOKUPS, LOOK_ALIKES_READ } from './thresholds.js';
-
-/** The attributes looked up by value, under the anchor's names for them. */
-export const INDEXED_ATTRIBUTES: [keyof AnchorAttributes, string][] = [
-  ...(['data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa'] as const).map(
-    (name) => ['testId', name] as [keyof AnchorAttributes, string],
-  ),
-  ['name', 'name'],
-  ['href', 'href'],
-  ['src', 'src'],
-  ['alt', 'alt'],
-  ['ariaLabel', 'aria-label'],
-  ['placeholder', 'placeholder'],
-  ['title', 'title'],
-];
-
-/** Attributes a look-alike has too, read plainly (an element's test id may be under any of several names). */
-export const LOOK_ATTRIBUTES = INDEXED_ATTRIBUTES.filter(([key]) => key !== 'testId').concat([['type', 'type']]);
+import { first, inPageOrder, matching, nested, type Root } from './selectors.js';
+import { lookOf, ofKind } from './similarity.js';
+import type { Deadline, Steps } from './steps.js';
+import { TextStarts } from './text-starts.js';
+import { LOOK_ALIKES_READ } from './thresholds.js';
 
 /** Of `elements`, those whose text is `text` and none of whose children has all of it. */
 export function countShowing(elements: Iterable<Element>, text: string, textOf: (el: Element) => string): number {
@@ -56,14 +38,17 @@ export interface Surroundings {
   box: DOMRect;
 }
 
-/** Elements by the start of a text: parents of text nodes, and elements by their first text. */
-export interface TextIndex {
-  parents: Map<string, Element[]>;
-  firsts: Map<string, Element[]>;
-}
-
 /** An element's shape (twins.ts), and how many elements it holds, itself included. */
 export type ShapeRead = { shape: number; size: number };
+
+/** `map`'s value for `key`, read once (`read`, the first time it is asked). */
+function once<K, V>(map: Map<K, V>, key: K, read: () => V): V {
+  const known = map.get(key);
+  if (known !== undefined || map.has(key)) return known as V;
+  const value = read();
+  map.set(key, value);
+  return value;
+}
 
 /**
  * The readings of one page, shared by every anchor resolved in one pass, so that an element
@@ -99,15 +84,19 @@ export class RootIndex {
   /** The shapes of what holds twins (see twins.ts), each read once for every anchor of the pass. */
   readonly shapes = new Map<Element, ShapeRead | null>();
   private readonly byLook = new Map<string, Map<string, Element[]>>();
-  private byText: TextIndex | null = null;
   private lookAlikesRead = 0;
-  private byValue: Map<string, Element[]> | null = null;
-  private valueLookups = 0;
+  /** Elements by the start of their text (one walk of the page's text, when first asked). */
+  readonly textStarts: TextStarts;
+  /** Elements by the value of an attribute an anchor names. */
+  readonly values: AttributeValues;
 
   constructor(
     readonly root: Root,
     private readonly deadline: Deadline,
-  ) {}
+  ) {
+    this.textStarts = new TextStarts(root, deadline);
+    this.values = new AttributeValues(root, deadline);
+  }
 
   featuresOf(el: Element): Features {
     let features = this.features.get(el);
@@ -131,22 +120,12 @@ export class RootIndex {
 
   /** What it holds, when it has no text (see `contentOf`), read once. */
   contentOf(el: Element): string {
-    let content = this.contents.get(el);
-    if (content === undefined) {
-      content = contentOf(el);
-      this.contents.set(el, content);
-    }
-    return content;
+    return once(this.contents, el, () => contentOf(el));
   }
 
   /** The text of its parent and nearest siblings. */
   contextOf(el: Element): NonNullable<Anchor['context']> {
-    let context = this.contexts.get(el);
-    if (!context) {
-      context = contextOf(el, this.textOf(el), this.textOf);
-      this.contexts.set(el, context);
-    }
-    return context;
+    return once(this.contexts, el, () => contextOf(el, this.textOf(el), this.textOf));
   }
 
   /** The elements of `tag` showing `text` that look like `look` (see `lookOf`, of the same tag and text), in the page's order. */
@@ -156,7 +135,8 @@ export class RootIndex {
     if (text) {
       let alike = this.alikeByText.get(look);
       if (!alike) {
-        alike = this.startingAs(text)
+        alike = this.textStarts
+          .startingAs(text)
           .filter((el) => el.localName === tag && this.lookOf(el) === look)
           .sort(inPageOrder);
         this.alikeByText.set(look, alike);
@@ -179,33 +159,20 @@ export class RootIndex {
 
   /** How many elements show `text` as the innermost element with all of it (a span in a link counts once). */
   showing(text: string): number {
-    let count = this.showingCounts.get(text);
-    if (count === undefined) {
-      count = countShowing(this.startingAs(text), text, (el) => this.featuresOf(el).text);
-      this.showingCounts.set(text, count);
-    }
-    return count;
+    return once(this.showingCounts, text, () =>
+      countShowing(this.textStarts.startingAs(text), text, (el) => this.featuresOf(el).text),
+    );
   }
 
   /** How many elements have `tag` and at least `classes` (stable, see `ofKind`), counted once. */
   ofKindCount(tag: string, classes: readonly string[]): number {
     const key = `${tag} ${classes.join(' ')}`;
-    let count = this.kinCounts.get(key);
-    if (count === undefined) {
-      count = this.withTag(tag).filter((el) => ofKind(classes, stableClasses(el))).length;
-      this.kinCounts.set(key, count);
-    }
-    return count;
+    return once(this.kinCounts, key, () => this.withTag(tag).filter((el) => ofKind(classes, stableClasses(el))).length);
   }
 
   /** The text of its closest ancestor that says more than it (see `parentText`), read once. */
   parentTextOf(el: Element): string {
-    let text = this.parentTexts.get(el);
-    if (text === undefined) {
-      text = parentText(el, this.textOf(el), this.textOf);
-      this.parentTexts.set(el, text);
-    }
-    return text;
+    return once(this.parentTexts, el, () => parentText(el, this.textOf(el), this.textOf));
   }
 
   /**
@@ -234,7 +201,7 @@ export class RootIndex {
     // Once many have been read in this pass, those whose text is its text, grouped by their look
     // and the text around them: one walk of the page then serves every anchor of the pass (and
     // costs more than one anchor's reading).
-    if (f.text && (this.byText || this.lookAlikesRead + this.selected(selector).length > LOOK_ALIKES_READ)) {
+    if (f.text && (this.textStarts.read || this.lookAlikesRead + this.selected(selector).length > LOOK_ALIKES_READ)) {
       const groups = yield* this.showingByLook(f.tag, selector, f.text);
       return (groups.get(`${look}\u0000${parent}`) ?? []).filter((other) => other === el || !nested(other, el));
     }
@@ -260,22 +227,12 @@ export class RootIndex {
 
   /** The first element `selector` finds, or null, read once. */
   first(selector: string): Element | null {
-    let found = this.firstBySelector.get(selector);
-    if (found === undefined) {
-      found = first(this.root, selector);
-      this.firstBySelector.set(selector, found);
-    }
-    return found;
+    return once(this.firstBySelector, selector, () => first(this.root, selector));
   }
 
   /** The elements `selector` finds, in the page's order, read once. */
   private selected(selector: string): Element[] {
-    let found = this.selections.get(selector);
-    if (!found) {
-      found = matching(this.root, selector);
-      this.selections.set(selector, found);
-    }
-    return found;
+    return once(this.selections, selector, () => matching(this.root, selector));
   }
 
   /**
@@ -286,9 +243,9 @@ export class RootIndex {
     const key = `${selector}\u0000${text}`;
     let groups = this.byLook.get(key);
     if (!groups) {
-      yield* this.readingTexts();
+      yield* this.textStarts.reading();
       groups = new Map();
-      for (const el of this.startingAs(text)) {
+      for (const el of this.textStarts.startingAs(text)) {
         if (el.localName === tag && this.textOf(el) === text && el.matches(selector)) {
           const group = `${this.lookOf(el)}\u0000${this.parentTextOf(el)}`;
           const members = groups.get(group);
@@ -305,148 +262,18 @@ export class RootIndex {
 
   /** The page's text just before and after `el` (a quote's prefix and suffix), read once. */
   quoteOf(el: Element): { prefix: string; suffix: string } {
-    let found = this.quotes.get(el);
-    if (!found) {
-      found = { prefix: textAround(el, 'before'), suffix: textAround(el, 'after') };
-      this.quotes.set(el, found);
-    }
-    return found;
+    return once(this.quotes, el, () => ({ prefix: textAround(el, 'before'), suffix: textAround(el, 'after') }));
   }
 
   surroundingsOf(el: Element): Surroundings {
-    let found = this.surroundings.get(el);
-    if (!found) {
-      found = { context: this.contextOf(el), ...this.quoteOf(el), box: el.getBoundingClientRect() };
-      this.surroundings.set(el, found);
-    }
-    return found;
+    return once(this.surroundings, el, () => ({
+      context: this.contextOf(el),
+      ...this.quoteOf(el),
+      box: el.getBoundingClientRect(),
+    }));
   }
 
   withTag(tag: string): Element[] {
-    let elements = this.byTag.get(tag);
-    if (!elements) {
-      elements = matching(this.root, CSS.escape(tag));
-      this.byTag.set(tag, elements);
-    }
-    return elements;
+    return once(this.byTag, tag, () => matching(this.root, CSS.escape(tag)));
   }
-
-  /**
-   * Elements with `value` for one of the attributes an anchor names (`id`, `testId`, `name`,
-   * `href`, …): one walk of the page serves every anchor resolved in this pass.
-   */
-  *withValue(key: keyof AnchorAttributes, value: string): Steps<Element[]> {
-    // A few lookups ask the page each time; past that, one walk of the page answers the rest.
-    this.valueLookups += 1;
-    if (!this.byValue && this.valueLookups <= DIRECT_LOOKUPS) {
-      const selector = INDEXED_ATTRIBUTES.filter(([name]) => name === key)
-        .map(([, attribute]) => `[${attribute}="${CSS.escape(value)}"]`)
-        .concat(key === 'id' ? [`[id="${CSS.escape(value)}"]`] : [])
-        .join(',');
-      return selector ? matching(this.root, selector) : [];
-    }
-    if (!this.byValue) {
-      const byValue = new Map<string, Element[]>();
-      const note = (name: string, found: string | null, el: Element) => {
-        if (!found) return;
-        const entry = `${name}\u0000${found.trim()}`;
-        const list = byValue.get(entry);
-        if (list) list.push(el);
-        else byValue.set(entry, [el]);
-      };
-      for (const el of matching(this.root, '*')) {
-        if (el.id) note('id', el.id, el);
-        for (const [name, attribute] of INDEXED_ATTRIBUTES) note(name, el.getAttribute(attribute), el);
-        if (this.deadline.due()) yield;
-      }
-      // Another lookup may have finished the walk while this one waited.
-      this.byValue ??= byValue;
-    }
-    return this.byValue.get(`${key}\u0000${value}`) ?? [];
-  }
-
-  /**
-   * One walk of the page's text nodes files each under the start of its text: the parents of
-   * text nodes (see `withTextStart`), and each element under the start of its first text
-   * (see `startingAs`).
-   */
-  *readingTexts(): Steps<TextIndex> {
-    if (this.byText) return this.byText;
-    const byText = { parents: new Map<string, Element[]>(), firsts: new Map<string, Element[]>() };
-    const filed = new Set<Element>();
-    const root = this.root;
-    const top = isDocument(root) ? (root.body ?? root.documentElement) : root;
-    const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(top, NodeFilter.SHOW_TEXT);
-    // Masked text is no text of the page (as `textOf` reads it): asked of each node only where
-    // the page masks anything.
-    const masks = masksWithin(top);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!parent || SKIPPED.has(parent.tagName) || (masks && isMasked(parent))) continue;
-      const key = startKey(node.nodeValue ?? '');
-      if (!key) continue;
-      const parents = byText.parents.get(key);
-      if (parents) parents.push(parent);
-      else byText.parents.set(key, [parent]);
-      // The first text of its parent and of each ancestor not filed yet (whose text starts here).
-      const firsts = byText.firsts.get(key) ?? [];
-      for (let el: Element | null = parent; el && !filed.has(el); el = el.parentElement) {
-        filed.add(el);
-        firsts.push(el);
-      }
-      byText.firsts.set(key, firsts);
-      if (this.deadline.due()) yield;
-    }
-    this.byText ??= byText;
-    return this.byText;
-  }
-
-  private readTexts(): TextIndex {
-    return this.byText ?? finish(this.readingTexts());
-  }
-
-  /** Every element whose text (see `textOf`) may be `text`: those whose first text node starts as `text` does. */
-  startingAs(text: string): Element[] {
-    const { firsts } = this.readTexts();
-    const start = lower(text.slice(0, 8));
-    const found: Element[] = [];
-    for (let length = 1; length <= start.length; length += 1) found.push(...(firsts.get(start.slice(0, length)) ?? []));
-    return found;
-  }
-
-  /** Elements whose text starts like `text` (any tag): the parents of text nodes starting so, and their ancestors whose text starts there too. */
-  withTextStart(text: string): Element[] {
-    const found: Element[] = [];
-    for (const parent of this.readTexts().parents.get(textKey(text)) ?? []) {
-      let node: Element | null = parent;
-      for (let level = 0; node && level < 4; level += 1, node = node.parentElement) found.push(node);
-    }
-    return found;
-  }
-}
-
-export const textKey = (text: string) => lower(normalize(text).slice(0, 8));
-
-export const SPACE = /\s/;
-
-/**
- * `textKey` of a text node's value, read from its start only: a page has tens of thousands of
- * text nodes, most of them white space between tags, and normalising each whole costs more
- * than walking them.
- */
-export function startKey(value: string): string {
-  let key = '';
-  let space = false;
-  for (let i = 0; i < value.length && key.length < 8; i += 1) {
-    const char = value[i] as string;
-    const code = value.charCodeAt(i);
-    if (code <= 32 ? code === 32 || (code >= 9 && code <= 13) : code > 127 && SPACE.test(char)) {
-      space = key.length > 0;
-      continue;
-    }
-    if (space) key += ' ';
-    space = false;
-    if (key.length < 8) key += char;
-  }
-  return key.toLowerCase();
 }

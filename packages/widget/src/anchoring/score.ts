@@ -126,11 +126,11 @@ export function* candidates(index: RootIndex, anchor: Anchor, bySelectors: Eleme
     for (const element of elements) found.add(element);
   };
   const a = anchor.attributes ?? {};
-  if (a.id) add(yield* index.withValue('id', a.id));
-  if (a.testId) add(yield* index.withValue('testId', a.testId));
+  if (a.id) add(yield* index.values.withValue('id', a.id));
+  if (a.testId) add(yield* index.values.withValue('testId', a.testId));
   for (const key of NAMING_ATTRIBUTES) {
     const value = a[key];
-    if (value && !meaningless(value)) add(yield* index.withValue(key, value));
+    if (value && !meaningless(value)) add(yield* index.values.withValue(key, value));
   }
   // Its first class, as written or else with a build's hash after it (see `stableClass`).
   const firstClass = anchor.classes?.[0];
@@ -139,11 +139,11 @@ export function* candidates(index: RootIndex, anchor: Anchor, bySelectors: Eleme
     add((named.length ? named : matching(index.root, `[class*="${CSS.escape(firstClass)}__"]`)).slice(0, 1000));
   }
   const text = anchor.text?.exact || anchor.name;
-  if (text || anchor.context?.parent) yield* index.readingTexts();
-  if (text) add(index.withTextStart(text));
+  if (text || anchor.context?.parent) yield* index.textStarts.reading();
+  if (text) add(index.textStarts.withTextStart(text));
   // An element without text of its own (an icon) is looked for in what has the text around it.
   else if (anchor.context?.parent && anchor.tag) {
-    for (const holder of index.withTextStart(anchor.context.parent)) {
+    for (const holder of index.textStarts.withTextStart(anchor.context.parent)) {
       add(matching(holder as unknown as Root, CSS.escape(anchor.tag)).slice(0, 20));
     }
   }

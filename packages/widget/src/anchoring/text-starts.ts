@@ -1,0 +1,113 @@
+// Where a text is on a page: one walk of its text nodes files each element under the start of
+// its text, so that the elements that may show a text are found without reading every element.
+// Read once per pass (see RootIndex), at most once however many anchors ask.
+import { isMasked, masksWithin } from '../mask.js';
+import { normalize, SKIPPED } from './features.js';
+import { isDocument, type Root } from './selectors.js';
+import { lower } from './similarity.js';
+import { type Deadline, finish, type Steps } from './steps.js';
+
+/** Elements by the start of a text: parents of text nodes, and elements by their first text. */
+export interface TextIndex {
+  parents: Map<string, Element[]>;
+  firsts: Map<string, Element[]>;
+}
+
+export class TextStarts {
+  private index: TextIndex | null = null;
+
+  constructor(
+    private readonly root: Root,
+    private readonly deadline: Deadline,
+  ) {}
+
+  /** Whether the page's texts were read (in this pass). */
+  get read(): boolean {
+    return this.index !== null;
+  }
+
+  /**
+   * One walk of the page's text nodes files each under the start of its text: the parents of
+   * text nodes (see `withTextStart`), and each element under the start of its first text
+   * (see `startingAs`).
+   */
+  *reading(): Steps<TextIndex> {
+    if (this.index) return this.index;
+    const byText = { parents: new Map<string, Element[]>(), firsts: new Map<string, Element[]>() };
+    const filed = new Set<Element>();
+    const root = this.root;
+    const top = isDocument(root) ? (root.body ?? root.documentElement) : root;
+    const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(top, NodeFilter.SHOW_TEXT);
+    // Masked text is no text of the page (as `textOf` reads it): asked of each node only where
+    // the page masks anything.
+    const masks = masksWithin(top);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || SKIPPED.has(parent.tagName) || (masks && isMasked(parent))) continue;
+      const key = startKey(node.nodeValue ?? '');
+      if (!key) continue;
+      const parents = byText.parents.get(key);
+      if (parents) parents.push(parent);
+      else byText.parents.set(key, [parent]);
+      // The first text of its parent and of each ancestor not filed yet (whose text starts here).
+      const firsts = byText.firsts.get(key) ?? [];
+      for (let el: Element | null = parent; el && !filed.has(el); el = el.parentElement) {
+        filed.add(el);
+        firsts.push(el);
+      }
+      byText.firsts.set(key, firsts);
+      if (this.deadline.due()) yield;
+    }
+    this.index ??= byText;
+    return this.index;
+  }
+
+  private texts(): TextIndex {
+    return this.index ?? finish(this.reading());
+  }
+
+  /** Every element whose text (see `textOf`) may be `text`: those whose first text node starts as `text` does. */
+  startingAs(text: string): Element[] {
+    const { firsts } = this.texts();
+    const start = lower(text.slice(0, 8));
+    const found: Element[] = [];
+    for (let length = 1; length <= start.length; length += 1) found.push(...(firsts.get(start.slice(0, length)) ?? []));
+    return found;
+  }
+
+  /** Elements whose text starts like `text` (any tag): the parents of text nodes starting so, and their ancestors whose text starts there too. */
+  withTextStart(text: string): Element[] {
+    const found: Element[] = [];
+    for (const parent of this.texts().parents.get(textKey(text)) ?? []) {
+      let node: Element | null = parent;
+      for (let level = 0; node && level < 4; level += 1, node = node.parentElement) found.push(node);
+    }
+    return found;
+  }
+}
+
+export const textKey = (text: string) => lower(normalize(text).slice(0, 8));
+
+export const SPACE = /\s/;
+
+/**
+ * `textKey` of a text node's value, read from its start only: a page has tens of thousands of
+ * text nodes, most of them white space between tags, and normalising each whole costs more
+ * than walking them.
+ */
+export function startKey(value: string): string {
+  let key = '';
+  let space = false;
+  for (let i = 0; i < value.length && key.length < 8; i += 1) {
+    const char = value[i] as string;
+    const code = value.charCodeAt(i);
+    if (code <= 32 ? code === 32 || (code >= 9 && code <= 13) : code > 127 && SPACE.test(char)) {
+      space = key.length > 0;
+      continue;
+    }
+    if (space) key += ' ';
+    space = false;
+    if (key.length < 8) key += char;
+  }
+  return key.toLowerCase();
+}
