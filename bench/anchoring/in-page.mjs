@@ -4,8 +4,8 @@
 // property set by this harness (never an attribute: no method can see it).
 import { describeElement } from '../../packages/widget/src/anchoring/describe.ts';
 import { textAround } from '../../packages/widget/src/anchoring/features.ts';
-import { Resolver } from '../../packages/widget/src/anchoring/resolve.ts';
 import { REFUSALS } from '../../packages/widget/src/anchoring/refusals.ts';
+import { Resolver } from '../../packages/widget/src/anchoring/resolve.ts';
 import { pathSelector } from '../../packages/widget/src/anchoring/selectors.ts';
 import { PinTracker } from '../../packages/widget/src/anchoring/track.ts';
 
