@@ -28,6 +28,19 @@ export const IMAGES_PER_PERSON_MAX = 20;
 /** The longest a request for changes may wait for one (`GET /api/comments/changes?wait=`), in seconds. */
 export const CHANGES_WAIT_MAX_S = 60;
 
+/**
+ * The longest side an image may declare. The pictures the clients make are far smaller (an
+ * attached image at most 2,000 pixels a side, a screenshot of the window at most 1,600 wide
+ * and as tall as the window at that scale); a browser's canvas stops at 16,384 or 32,767.
+ */
+export const IMAGE_SIDE_MAX_PX = 16_384;
+
+/** The most pixels an image may declare: 50 megapixels, 200 MB drawn at four bytes a pixel. */
+export const IMAGE_PIXELS_MAX = 50_000_000;
+
+/** At most this many labels in a workspace: a list a person can still choose from. */
+export const LABELS_MAX = 100;
+
 /** The longest comment, reply or note text the API takes. */
 export const COMMENT_BODY_MAX = 10_000;
 

@@ -1,8 +1,8 @@
 // Registers an API route from its endpoint's value in the contract (`@svc/contract/api`): the
-// method and path, the schemas it validates and answers with, the problems it documents,
-// whether it is public and whether it answers conditionally all come from there. The route
-// adds what only the server knows: its documentation, Fastify's options, and its handler,
-// whose request and reply are typed from the same schemas.
+// method and path, its summary and description, the schemas it validates and answers with, the
+// problems it documents, whether it is public and whether it answers conditionally all come
+// from there. The route adds what only the server knows: the feature it belongs to (its tag),
+// Fastify's options, and its handler, whose request and reply are typed from the same schemas.
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type Api, api, type EndpointSpec } from '@svc/contract/api';
@@ -37,11 +37,12 @@ export type RouteHandler<E extends Endpoint> = RouteHandlerMethod<
   TypeBoxTypeProvider
 >;
 
-/** What a route adds to its endpoint: its documentation, and Fastify's options where it needs them. */
+/**
+ * What a route adds to its endpoint: the feature serving it (the API reference groups by it),
+ * and Fastify's options where it needs them. What the endpoint does is said in the contract.
+ */
 export interface RouteOptions {
   tags: string[];
-  summary: string;
-  description?: string;
   logLevel?: LogLevel;
   bodyLimit?: number;
 }
@@ -80,14 +81,15 @@ export function route<E extends Endpoint>(
   handler: RouteHandler<E>,
 ): void {
   const spec: EndpointSpec = api[endpoint];
-  const { tags, summary, description, ...fastify } = options;
+  const { tags, ...fastify } = options;
+  const description = typeof spec.description === 'function' ? spec.description(app.ctx.config) : spec.description;
   app.route({
     ...fastify,
     method: endpoint.split(' ')[0] as HTTPMethods,
     url: routePath(endpoint),
     schema: {
       tags,
-      summary,
+      summary: spec.summary,
       ...(description === undefined ? {} : { description }),
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { querystring: spec.query } : {}),

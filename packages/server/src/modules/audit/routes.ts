@@ -9,19 +9,10 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export const auditRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  route(
-    app,
-    'GET /api/workspace/audit',
-    {
-      tags: ['workspace'],
-      summary: 'The audit log, newest first: sign-ins, sessions, people, links, keys and projects (admin)',
-      description: `Kept ${ctx.config.auditRetentionDays} days (SVC_AUDIT_RETENTION_DAYS). Filter by action, by who acted (a user id), and by time.`,
-    },
-    async (request) => {
-      const { rows, limit } = await listAudit(ctx.db, request.actor, request.query);
-      return toPage(rows, limit, presentAudit);
-    },
-  );
+  route(app, 'GET /api/workspace/audit', { tags: ['workspace'] }, async (request) => {
+    const { rows, limit } = await listAudit(ctx.db, request.actor, request.query);
+    return toPage(rows, limit, presentAudit);
+  });
 
   // Pruned in the background, once at start and then hourly.
   runWhileServing(

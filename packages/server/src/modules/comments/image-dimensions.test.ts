@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX_PX } from '@svc/contract';
 import {
   addMember,
   call,
@@ -11,7 +12,6 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { cleanJpeg, cleanPng, cleanWebp, pngChunk } from '../../../test/images.js';
-import { IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX_PX } from './image-dimensions.js';
 
 // Decompression bombs: a file of a few hundred bytes whose header declares more pixels than
 // anything should draw. Each is whole by its structure (the metadata walk would take it); only

@@ -3,17 +3,8 @@
 // drawn), and whoever draws it later (the console, a browser, an agent) pays. PNG's IHDR,
 // JPEG's start of frame, WebP's first chunk (VP8, VP8L or VP8X); an animation's frames lie
 // inside its canvas, so the canvas is the size.
+import { IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX_PX } from '@svc/contract';
 import { type ImageType, UnreadableImage } from './image-metadata.js';
-
-/**
- * The longest side an image may declare. The pictures the clients make are far smaller (an
- * attached image at most 2,000 pixels a side, a screenshot of the window at most 1,600 wide
- * and as tall as the window at that scale); a browser's canvas stops at 16,384 or 32,767.
- */
-export const IMAGE_SIDE_MAX_PX = 16_384;
-
-/** The most pixels an image may declare: 50 megapixels, 200 MB drawn at four bytes a pixel. */
-export const IMAGE_PIXELS_MAX = 50_000_000;
 
 export interface Dimensions {
   width: number;

@@ -1,9 +1,9 @@
-import type { CommentImage } from '@svc/contract';
+import { type CommentImage, IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX_PX } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { Db, ImageTable } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { IMAGE_PIXELS_MAX, IMAGE_SIDE_MAX_PX, imageDimensions, withinLimits } from './image-dimensions.js';
+import { imageDimensions, withinLimits } from './image-dimensions.js';
 import { imageType, UnreadableImage, withoutMetadata } from './image-metadata.js';
 
 // Images as stored and listed: the rows of a thread's images, how the API presents them, and

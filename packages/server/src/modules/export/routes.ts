@@ -16,42 +16,22 @@ export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Exports run on threads of their own, off the server's (started when first needed).
   const exports = new ExportThreads(ctx.config.database, ctx.db);
   app.addHook('onClose', () => exports.close());
-  route(
-    app,
-    'GET /api/workspace/export',
-    {
-      tags: ['workspace'],
-      summary: "The workspace's (or one project's) comments, whole, as JSON Lines or CSV (admin), streamed",
-      description:
-        'JSON Lines: a header line, the projects, the people named (never a secret), then one line per comment with its replies, timeline and context, oldest first. CSV: one row per comment. Recorded in the audit log.',
-    },
-    async (request, reply) => {
-      const format = request.query.format ?? 'jsonl';
-      const { actor, project } = await startExport(
-        request.actor,
-        request.query.project,
-        format === 'csv' ? 'CSV' : 'JSON Lines',
-      );
-      download(reply, TYPES[format], `${project ? project.key : 'workspace'}-comments-${today()}.${format}`);
-      return reply.send(exports.lines({ format, serverVersion: ctx.version, actor, projectId: project?.id ?? null }));
-    },
-  );
+  route(app, 'GET /api/workspace/export', { tags: ['workspace'] }, async (request, reply) => {
+    const format = request.query.format ?? 'jsonl';
+    const { actor, project } = await startExport(
+      request.actor,
+      request.query.project,
+      format === 'csv' ? 'CSV' : 'JSON Lines',
+    );
+    download(reply, TYPES[format], `${project ? project.key : 'workspace'}-comments-${today()}.${format}`);
+    return reply.send(exports.lines({ format, serverVersion: ctx.version, actor, projectId: project?.id ?? null }));
+  });
 
-  route(
-    app,
-    'GET /api/workspace/export/screenshots',
-    {
-      tags: ['workspace'],
-      summary: "The workspace's (or one project's) screenshots as a zip (admin), streamed",
-      description:
-        'One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), dated when it was taken. Recorded in the audit log.',
-    },
-    async (request, reply) => {
-      const { actor, project } = await startExport(request.actor, request.query.project, 'screenshots (zip)');
-      download(reply, 'application/zip', `${project ? project.key : 'workspace'}-screenshots-${today()}.zip`);
-      return reply.send(screenshotsZip({ db: ctx.database.reads, actor, projectId: project?.id ?? null }));
-    },
-  );
+  route(app, 'GET /api/workspace/export/screenshots', { tags: ['workspace'] }, async (request, reply) => {
+    const { actor, project } = await startExport(request.actor, request.query.project, 'screenshots (zip)');
+    download(reply, 'application/zip', `${project ? project.key : 'workspace'}-screenshots-${today()}.zip`);
+    return reply.send(screenshotsZip({ db: ctx.database.reads, actor, projectId: project?.id ?? null }));
+  });
 
   /** An admin's export of the workspace or one project (404 for one it cannot see), recorded in the audit log. */
   async function startExport(actor: Actor, projectKey: string | undefined, what: string) {

@@ -1,4 +1,4 @@
-import type { CreateLabelBody, Label, UpdateLabelBody } from '@svc/contract';
+import { type CreateLabelBody, LABELS_MAX, type Label, type UpdateLabelBody } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -12,9 +12,6 @@ import * as repo from './repo.js';
 // palette; admins make them, the team puts them on comments (see comments/triage.ts).
 
 type Deps = Pick<AppContext, 'db' | 'database' | 'events' | 'clock'>;
-
-/** At most this many labels in a workspace: a list a person can still choose from. */
-export const LABELS_MAX = 100;
 
 export async function listLabels({ db }: Pick<AppContext, 'db'>, actor: Actor): Promise<Label[]> {
   authorize(actor, 'workspace.readLabels');

@@ -110,9 +110,6 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ fastPath: FastPath 
       // Polled every few seconds by every open tab: one log line per poll would drown the rest.
       logLevel: 'warn',
       tags,
-      summary: 'Your unread count, for the badge; poll with If-None-Match',
-      description:
-        'Answers a strong ETag and Cache-Control: private, no-cache; a matching If-None-Match gets 304. X-Poll-Interval: the seconds to wait before the next poll (raised while the server is busy).',
     },
     (request, reply) => {
       // A cached count answers synchronously: no promise on the hot path.
@@ -122,26 +119,20 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ fastPath: FastPath 
     },
   );
 
-  route(app, 'GET /api/me/notifications', { tags, summary: 'Your notifications, newest first' }, async (request) => {
+  route(app, 'GET /api/me/notifications', { tags }, async (request) => {
     const { rows, limit, unreadCount } = await service.listNotifications(ctx, request.actor, request.query);
     return { ...toPage(rows, limit, presentNotification), unreadCount };
   });
 
-  route(
-    app,
-    'POST /api/me/notifications/read-all',
-    { tags, summary: 'Mark your notifications read, all or up to one of them' },
-    async (request) => service.markAllRead(ctx, request.actor, request.body.upTo),
+  route(app, 'POST /api/me/notifications/read-all', { tags }, async (request) =>
+    service.markAllRead(ctx, request.actor, request.body.upTo),
   );
 
-  route(app, 'GET /api/me/notifications/{id}', { tags, summary: 'One of your notifications' }, async (request) =>
+  route(app, 'GET /api/me/notifications/{id}', { tags }, async (request) =>
     presentNotification(await service.getNotification(ctx, request.actor, request.params.id)),
   );
 
-  route(
-    app,
-    'POST /api/me/notifications/{id}/read',
-    { tags, summary: 'Mark one of your notifications read' },
-    async (request) => presentNotification(await service.markRead(ctx, request.actor, request.params.id)),
+  route(app, 'POST /api/me/notifications/{id}/read', { tags }, async (request) =>
+    presentNotification(await service.markRead(ctx, request.actor, request.params.id)),
   );
 };

@@ -49,12 +49,11 @@ const ops: FastifyPluginAsyncTypebox<{
     route.onSend = [...[route.onSend ?? []].flat(), onSend] as typeof route.onSend;
   });
 
-  route(
-    app,
-    'GET /api/server',
-    { tags, summary: "The server's version and whether it is a demo server" },
-    async () => ({ ...server, version: ctx.version, signup: await signupOpen(ctx.db, ctx.config.signup) }),
-  );
+  route(app, 'GET /api/server', { tags }, async () => ({
+    ...server,
+    version: ctx.version,
+    signup: await signupOpen(ctx.db, ctx.config.signup),
+  }));
 
   // Probes and scrapes come every few seconds: logged only when something goes wrong.
   const logLevel = 'warn';

@@ -34,47 +34,26 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   /** The address the provider sends people back to must be the one registered: the public URL when set. */
   const baseUrl = (request: FastifyRequest) => publicBase(request, ctx.config.publicUrl);
 
-  route(
-    app,
-    'GET /api/auth/sso',
-    {
-      tags: ['accounts'],
-      summary: 'Find the single sign-on for an e-mail (by its domain) or a workspace',
-      description:
-        'What the sign-in page shows as "Continue with <displayName>": the workspace whose provider serves the e-mail’s domain (one of its allowed domains), or the workspace named (its sign-in link), or the workspace of the project a widget names (by key: the project whose allowed origins hold the asking page\'s origin, so that another workspace\'s project of the same key cannot hide it). 404 when there is none.',
-    },
-    async (request) => service.discoverFor(ctx, request.query, request.headers.origin ?? null),
+  route(app, 'GET /api/auth/sso', { tags: ['accounts'] }, async (request) =>
+    service.discoverFor(ctx, request.query, request.headers.origin ?? null),
   );
 
-  route(
-    app,
-    'POST /api/auth/sso/start',
-    {
-      tags: ['accounts'],
-      summary: 'Begin signing in with the workspace’s provider: the URL to open',
-      description:
-        'Authorization code flow with PKCE, state and nonce. The provider sends the browser back to /api/auth/sso/callback, which sends it on to the console’s sign-in page with a one-time code after "#" (never in a query); the console exchanges it (POST /api/auth/sso/exchange).',
-    },
-    async (request) => {
-      try {
-        return await service.start(ctx, request.body.workspace, baseUrl(request), request.headers.origin ?? null);
-      } catch (error) {
-        if (error instanceof service.ProviderUnavailable) {
-          throw new AppError('unavailable', `The workspace’s sign-in provider does not answer: ${error.message}`);
-        }
-        throw error;
+  route(app, 'POST /api/auth/sso/start', { tags: ['accounts'] }, async (request) => {
+    try {
+      return await service.start(ctx, request.body.workspace, baseUrl(request), request.headers.origin ?? null);
+    } catch (error) {
+      if (error instanceof service.ProviderUnavailable) {
+        throw new AppError('unavailable', `The workspace’s sign-in provider does not answer: ${error.message}`);
       }
-    },
-  );
+      throw error;
+    }
+  });
 
   route(
     app,
     service.CALLBACK,
     {
       tags: ['accounts'],
-      summary: 'Where the provider sends the browser back (the redirect URL to register)',
-      description:
-        'Redirects to the console’s sign-in page: /sign-in#sso_code=<one-time code> on success, /sign-in#sso_error=<why> otherwise; for a sign-in a widget started, to /sso/done (the same after "#", with the page’s origin), which hands it to the widget’s page and closes.',
     },
     async (request, reply) => {
       const base = baseUrl(request);
@@ -113,45 +92,20 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(POPUP_SCRIPT),
   );
 
-  route(
-    app,
-    'GET /api/workspace/sso',
-    { tags: ['workspace'], summary: 'The workspace’s single sign-on (its client secret is never returned)' },
-    async (request) => service.settings(ctx, request.actor, baseUrl(request)),
+  route(app, 'GET /api/workspace/sso', { tags: ['workspace'] }, async (request) =>
+    service.settings(ctx, request.actor, baseUrl(request)),
   );
 
-  route(
-    app,
-    'PUT /api/workspace/sso',
-    {
-      tags: ['workspace'],
-      summary: 'Set up single sign-on with an OpenID Connect provider',
-      description:
-        'The issuer is discovered before anything is saved (400 naming what failed). The client secret is encrypted at rest; omit it to keep the stored one. Each e-mail domain listed gets a DNS record to publish: it routes sign-ins (found by e-mail, newcomers joining) only once proven (POST /api/workspace/sso/domains/{domain}/check). Public mail domains are refused (400). requireForMembers refuses members’ passwords; admins keep theirs.',
-    },
-    async (request) => service.saveSettings(ctx, request.actor, request.body, baseUrl(request)),
+  route(app, 'PUT /api/workspace/sso', { tags: ['workspace'] }, async (request) =>
+    service.saveSettings(ctx, request.actor, request.body, baseUrl(request)),
   );
 
-  route(
-    app,
-    'POST /api/workspace/sso/domains/{domain}/check',
-    {
-      tags: ['workspace'],
-      summary: 'Prove an e-mail domain: the server looks up its TXT record',
-      description:
-        'The record is the domain’s `record` in the settings (a TXT record at _svc-verification.<domain>). Proven, the domain routes sign-ins to this workspace. 409 while the record is not found (saying what was), or when another workspace of this server proved the domain first. Idempotent once proven.',
-    },
-    async (request) =>
-      service.checkDomain({ ...ctx, dnsServers: ctx.config.dnsServers }, request.actor, request.params.domain),
+  route(app, 'POST /api/workspace/sso/domains/{domain}/check', { tags: ['workspace'] }, async (request) =>
+    service.checkDomain({ ...ctx, dnsServers: ctx.config.dnsServers }, request.actor, request.params.domain),
   );
 
-  route(
-    app,
-    'DELETE /api/workspace/sso',
-    { tags: ['workspace'], summary: 'Stop signing in with single sign-on (everyone keeps or resets a password)' },
-    async (request, reply) => {
-      await service.removeSettings(ctx, request.actor);
-      return reply.code(204).send(null);
-    },
-  );
+  route(app, 'DELETE /api/workspace/sso', { tags: ['workspace'] }, async (request, reply) => {
+    await service.removeSettings(ctx, request.actor);
+    return reply.code(204).send(null);
+  });
 };
