@@ -233,7 +233,8 @@ export const TRANSITIONS: readonly Transition<Trigger>[] = [
       const now = nowIso(deps.clock);
       await addReply(trx, actor, comment, { author_id: actor.id, kind: 'user', body }, now);
       await markReopened(trx, deps, actor, comment, body);
-      await mention(deps, trx, actor, comment.id, mentioned, body, now);
+      // Whom the reopening tells (the fixer, the assignee) hear of it once, not of the mention too.
+      await mention(deps, trx, actor, comment.id, mentioned, body, now, [comment.applied_by_id, comment.assignee_id]);
       step.storedNote = note;
       return true;
     },

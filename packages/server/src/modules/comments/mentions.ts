@@ -67,7 +67,10 @@ export async function lockMentioned(database: Database, trx: Db, workspaceId: st
   if (ids.length) await database.lockRows(trx, { table: 'users', workspaceId, ids }, 'share');
 }
 
-/** Records who a text of the comment mentions, and tells them (not the writer). */
+/**
+ * Records who a text of the comment mentions, and tells them (not the writer), but those the
+ * same change tells already (`toldAlready`): one notification per person and action.
+ */
 export async function mention(
   deps: Pick<AppContext, 'events'>,
   db: Db,
@@ -76,15 +79,18 @@ export async function mention(
   mentioned: string[],
   text: string,
   now: string,
+  toldAlready: (string | null)[] = [],
 ) {
   if (mentioned.length === 0) return;
   await recordMentions(db, actor.workspaceId, commentId, mentioned, now);
+  const told = mentioned.filter((id) => !toldAlready.includes(id));
+  if (told.length === 0) return;
   await deps.events.raise(db, {
     type: 'CommentMentioned',
     workspaceId: actor.workspaceId,
     commentId,
     actorId: actor.id,
-    mentionedIds: mentioned,
+    mentionedIds: told,
     excerpt: excerpt(text),
   });
 }

@@ -140,6 +140,30 @@ describe('author verification', () => {
     assert.equal((await notificationsOf(admin)).length, before.admin.length);
   });
 
+  test('a note naming the fixer and another member tells the fixer once, that the fix was sent back, and the other of the mention', async () => {
+    const comment = await applied();
+    const before = { dev: (await notificationsOf(dev)).length, other: (await notificationsOf(otherMember)).length };
+    const note = `<@${dev.id}|Dee> the menu still hides the title; <@${otherMember.id}|Otto> please look`;
+    assert.equal((await verify(author, comment.id, { ok: false, note })).status, 200);
+    const devNow = (await notificationsOf(dev)).slice(0, -before.dev || undefined);
+    assert.deepEqual(
+      devNow.map((n) => [n.type, n.comment.id]),
+      [['CommentReopened', comment.id]],
+      'the fixer: one notification',
+    );
+    const otherNow = (await notificationsOf(otherMember)).slice(0, -before.other || undefined);
+    assert.deepEqual(
+      otherNow.map((n) => [n.type, n.comment.id]),
+      [['CommentMentioned', comment.id]],
+    );
+    const mentioning = await call(t.app, 'GET', '/api/comments?mentions=me', { token: dev.token });
+    assert.equal(mentioning.status, 200);
+    assert.ok(
+      (mentioning.body.items as { id: string }[]).some((c) => c.id === comment.id),
+      'the comment still mentions the fixer',
+    );
+  });
+
   test('the note: required, trimmed, 500 characters accepted and 501 refused, each refusal naming /note and writing nothing', async () => {
     const comment = await applied();
     const replies = await countRows(t.app, 'replies');
