@@ -28,6 +28,7 @@ import {
   CommentImage,
   CommentImageParams,
   CommentLabelsBody,
+  CommentPatch,
   CommentWithReplies,
   CompletePasswordResetBody,
   ConfirmTwoFactorBody,
@@ -88,6 +89,8 @@ import {
   RepinBody,
   Reply,
   ReplyBody,
+  REPLAY_MAX_BYTES,
+  REPLAY_UNPACKED_MAX_BYTES,
   SCREENSHOT_MAX_BYTES,
   ScreenshotsExportQuery,
   SecondFactorBody,
@@ -151,6 +154,9 @@ export interface EndpointSpec {
   /** The content types of the answers that are not JSON, by status. */
   types?: Readonly<Record<number, readonly string[]>>;
 }
+
+/** How a replay is sent and served: rrweb's events as a JSON array, gzipped. */
+export const REPLAY_TYPES = ['application/gzip'] as const;
 
 /** The image types a screenshot is stored and served as. */
 export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
@@ -322,6 +328,23 @@ export const api = {
     raw: 'answer',
     types: { 200: SCREENSHOT_TYPES },
   }),
+  'PUT /api/comments/{id}/replay': endpoint({
+    summary: 'Attach the replay of the moments before the comment (its author, where its project keeps replays)',
+    description: `The replay the widget kept (rrweb's events as a JSON array, gzipped) as the body: ${REPLAY_TYPES.join(', ')}, at most ${REPLAY_MAX_BYTES / 1024 / 1024} MB as sent and ${REPLAY_UNPACKED_MAX_BYTES / 1024 / 1024} MB decompressed (413 above, naming which); anything that is not gzipped JSON events is 415. Stored compressed, as sent; replaces the one the comment had. Taken only while the comment's project keeps replays (409 once an admin turned them off). Served to whoever may read the comment (GET), deleted with it.${UPLOAD_LIMITS}`,
+    params: CommentIdParams,
+    answers: { 200: Comment },
+    problems: [403, 404, 409, 413, 415, 429],
+    raw: 'body',
+    bodyTypes: REPLAY_TYPES,
+  }),
+  'GET /api/comments/{id}/replay': endpoint({
+    summary: "The comment's replay (rrweb's events as JSON, gzipped), to whoever may read the comment",
+    params: CommentIdParams,
+    answers: { 200: Type.Unknown({ description: 'The replay, gzipped' }) },
+    problems: [404],
+    raw: 'answer',
+    types: { 200: REPLAY_TYPES },
+  }),
   'POST /api/comments/{id}/images': endpoint({
     summary: 'Attach an image to a comment, to your reply to it, to your verdict, or as the picture of now',
     description: `The image itself as the body: ${SCREENSHOT_TYPES.join(', ')}, at most ${IMAGE_MAX_BYTES / 1024 / 1024} MB (413 above)${DIMENSIONS}; the type is read from the bytes (anything else, or a file cut short, is 415). Its metadata (EXIF and its location, XMP, IPTC, comments, text chunks) is removed before it is stored. To the comment: its author, admins and members; with \`?reply=\`, to that reply: its author. Each person attaches at most ${IMAGES_PER_PERSON_MAX} to a thread, to the comment and their replies together (409 past that): a share of their own, which nobody else's images take. With \`?verdict=true\`, the element as you saw it when you gave your latest verdict (Verified or Not fixed): kept with that timeline event, once (409 when you gave none, or it has one). With \`?now=true\`, the element as it is now on your page, which your widget takes while the fix waits for your verdict (applied or Live, not yet verified; 409 otherwise), from those who may verify it (its author, an admin; 403 otherwise): the comment keeps the latest only (it replaces the one before, whose bytes are deleted, in one transaction), with the commit of the fix it was taken for (\`commitSha\`), and shows it to the team like its other images; neither it nor the verdict's picture takes a place among the ${IMAGES_PER_PERSON_MAX}. A verdict keeps it as it was (the last look before the verdict), until the next fix's picture of now replaces it; the verdict's own picture goes with \`?verdict=true\`. \`now\` goes alone (400 with \`reply\` or \`verdict\`).${UPLOAD_LIMITS}`,
@@ -425,6 +448,15 @@ export const api = {
     answers: { 200: Comment },
     problems: [403, 404, 409],
   }),
+  'PATCH /api/comments/{id}': endpoint({
+    summary: 'Change fields of a comment: its due date (the team); nobody is notified',
+    description:
+      'The fields given change, the others stay. `dueOn`: a calendar day (YYYY-MM-DD), or null to clear it; a day that does not exist is 400 and nothing is written.',
+    params: CommentIdParams,
+    body: CommentPatch,
+    answers: { 200: Comment },
+    problems: [400, 403, 404],
+  }),
   'PUT /api/comments/{id}/labels': endpoint({
     summary: "Set the workspace's labels a comment has (the team); nobody is notified",
     description: 'The labels it has from now on, replacing those it had; a label of no workspace of yours is 400.',
@@ -489,7 +521,7 @@ export const api = {
   'GET /api/workspace/export/screenshots': endpoint({
     summary: "The workspace's (or one project's) screenshots as a zip (admin), streamed",
     description:
-      'One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), dated when it was taken. Recorded in the audit log.',
+      'One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), and per replay, `<project key>/<comment id>.replay.json.gz` (rrweb\'s events, gzipped), dated when it was taken. Recorded in the audit log.',
     query: ScreenshotsExportQuery,
     answers: { 200: Type.Unknown({ description: 'The zip archive, streamed' }) },
     problems: [400, 403, 404],

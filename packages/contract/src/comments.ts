@@ -2,13 +2,35 @@ import { type Static, Type } from 'typebox';
 import { Role } from './accounts.js';
 import { Anchor } from './anchor.js';
 import { Line, MULTILINE_PATTERN, Name, Nullable, PageQuery, Timestamp } from './common.js';
-import { CaptureContext, CommentContext, CommentImage, Screenshot } from './context.js';
+import { CaptureContext, CommentContext, CommentImage, Replay, Screenshot } from './context.js';
 import { CHANGES_WAIT_MAX_S, COMMENT_BODY_MAX, LABEL_COLORS, PRIORITIES, VERIFY_NOTE_MAX } from './rules.js';
 
 export type Priority = (typeof PRIORITIES)[number];
 
 export const CommentStatus = Type.Union([Type.Literal('open'), Type.Literal('applied'), Type.Literal('archived')]);
 export type CommentStatus = Static<typeof CommentStatus>;
+
+/** Where a comment stands in its lifecycle as the board's columns show it: an applied one is completed, Live, or verified. */
+export const CommentStage = Type.Union(
+  [
+    Type.Literal('open'),
+    Type.Literal('completed'),
+    Type.Literal('live'),
+    Type.Literal('verified'),
+    Type.Literal('archived'),
+  ],
+  { description: 'open; completed (applied, its build not Live yet); live; verified; archived' },
+);
+export type CommentStage = Static<typeof CommentStage>;
+
+/** A move of a comment to another stage that the caller may make now, and the action that makes it. */
+const CommentMove = Type.Object({
+  to: CommentStage,
+  by: Type.Union([Type.Literal('apply'), Type.Literal('reopen'), Type.Literal('verify'), Type.Literal('archive')], {
+    description: 'The action that moves it: apply (without a commit: Live at once), reopen, verify (ok), archive',
+  }),
+});
+export type CommentMove = Static<typeof CommentMove>;
 
 const Person = Type.Object({ id: Type.String(), name: Type.String() });
 
@@ -21,6 +43,14 @@ export const Assignee = Type.Object({
 export type Assignee = Static<typeof Assignee>;
 
 export const Priority = Type.Enum(PRIORITIES, { description: 'none, low, medium, high or urgent' });
+
+/**
+ * A calendar day as written, `YYYY-MM-DD`: no time of day and no time zone, so that it is the
+ * same day for everyone who reads it. A day that does not exist (2026-02-30) is refused.
+ */
+const dayOf = (description: string) =>
+  Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description, examples: ['2026-12-03'] });
+export const Day = dayOf('A calendar day, YYYY-MM-DD');
 
 export const Label = Type.Object({
   id: Type.String(),
@@ -48,7 +78,14 @@ export const CommentAbilities = Type.Object(
     attachScreenshot: Type.Boolean(),
     assign: Type.Boolean({ description: 'Put someone of the team (or an agent) on it, or nobody' }),
     claim: Type.Boolean({ description: 'Take it yourself: open, and nobody else on it' }),
-    triage: Type.Boolean({ description: 'Set its priority and labels' }),
+    triage: Type.Boolean({ description: 'Set its priority, labels and due date' }),
+    attachImage: Type.Boolean({ description: 'Attach images to the comment itself' }),
+    sendNow: Type.Boolean({
+      description: 'Send the picture of now: the element as the widget sees it while the fix waits for its verdict',
+    }),
+    moves: Type.Array(CommentMove, {
+      description: 'The stages the caller may move it to now (a board), each with its action',
+    }),
   },
   { description: 'What the caller may do with this comment now: clients show these actions and no others' },
 );
@@ -60,6 +97,12 @@ const Mentioned = Type.Array(Type.Object({ id: Type.String(), name: Type.String(
   description: 'The people its text mentions, each once, in order: the text reads `@` and each name',
 });
 
+export const ReplyAbilities = Type.Object(
+  { attachImage: Type.Boolean({ description: 'Attach images to this reply: its author' }) },
+  { description: 'What the caller may do with this reply' },
+);
+export type ReplyAbilities = Static<typeof ReplyAbilities>;
+
 export const Reply = Type.Object({
   id: Type.String(),
   commentId: Type.String(),
@@ -67,6 +110,7 @@ export const Reply = Type.Object({
   kind: Type.Union([Type.Literal('user'), Type.Literal('system')]),
   body: Type.String(),
   mentions: Mentioned,
+  can: ReplyAbilities,
   createdAt: Timestamp,
 });
 export type Reply = Static<typeof Reply>;
@@ -86,6 +130,7 @@ const commentFields = {
     }),
   ),
   status: CommentStatus,
+  stage: CommentStage,
   author: Author,
   commitSha: Nullable(Type.String()),
   commitUrl: Nullable(Type.String()),
@@ -102,6 +147,10 @@ const commentFields = {
   assignee: Nullable(Assignee, { description: 'Who is on it; null: nobody yet' }),
   assignedAt: Nullable(Timestamp),
   priority: Priority,
+  dueOn: Nullable(Day, {
+    description:
+      'The day the team means to have it fixed by; null: none. Overdue when the day is past and it is still open',
+  }),
   labels: Type.Array(Label, { description: "The workspace's labels put on it, by name" }),
   repinned: Nullable(
     Type.Object(
@@ -111,6 +160,9 @@ const commentFields = {
   ),
   context: Nullable(CommentContext),
   screenshot: Nullable(Screenshot),
+  replay: Nullable(Replay, {
+    description: "The moments before it on the reviewer's page, replayable; null: none sent",
+  }),
   can: CommentAbilities,
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -135,6 +187,7 @@ export const TIMELINE_KINDS = [
   'assigned',
   'prioritized',
   'labeled',
+  'due_set',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -154,7 +207,7 @@ export const TimelineEvent = Type.Object({
   note: Nullable(
     Type.String({
       description:
-        'not_fixed: the note; replied: the start of the reply; prioritized: the priority set; labeled: the labels it has now, by name, one a line',
+        'not_fixed: the note; replied: the start of the reply; prioritized: the priority set; labeled: the labels it has now, by name, one a line; due_set: the due date set (YYYY-MM-DD), null when it was cleared',
     }),
   ),
   assignee: Type.Optional(
@@ -218,12 +271,21 @@ const MentionsFilter = Type.Literal('me', { description: 'me: comments whose tex
 
 const LabelFilter = Line({ minLength: 1, maxLength: 100, description: 'The id of a label: comments that have it' });
 
-export const ListCommentsQuery = Type.Object({
-  status: Type.Optional(CommentStatus),
+/** The filters of a comment's own fields, the same in both lists. */
+const fieldFilters = {
   assignee: Type.Optional(AssigneeFilter),
   priority: Type.Optional(Priority),
   label: Type.Optional(LabelFilter),
   mentions: Type.Optional(MentionsFilter),
+  dueBy: Type.Optional(dayOf('Only comments due on or before this day (YYYY-MM-DD)')),
+  overdue: Type.Optional(
+    Type.Literal('true', { description: 'true: only open comments whose due date is past (before today, UTC)' }),
+  ),
+};
+
+export const ListCommentsQuery = Type.Object({
+  status: Type.Optional(CommentStatus),
+  ...fieldFilters,
   pageUrl: Type.Optional(Line({ maxLength: 2000 })),
   ...PageQuery,
 });
@@ -249,10 +311,7 @@ export const FindCommentsQuery = Type.Object({
   project: Type.Optional(Line({ maxLength: 40, description: 'A project key; all visible projects when absent' })),
   status: Type.Optional(CommentStatusFilter),
   author: Type.Optional(Line({ maxLength: 100, description: "The author's user id" })),
-  assignee: Type.Optional(AssigneeFilter),
-  priority: Type.Optional(Priority),
-  label: Type.Optional(LabelFilter),
-  mentions: Type.Optional(MentionsFilter),
+  ...fieldFilters,
   followed: Type.Optional(
     Type.Literal('me', {
       description: 'me: comments of the projects you follow (see PUT /api/projects/{key}/following)',
@@ -270,9 +329,10 @@ export const FindCommentsQuery = Type.Object({
     Type.String({ format: 'date-time', description: 'Only comments changed at or after this time' }),
   ),
   sort: Type.Optional(
-    Type.Union([Type.Literal('newest'), Type.Literal('oldest'), Type.Literal('priority')], {
+    Type.Union([Type.Literal('newest'), Type.Literal('oldest'), Type.Literal('priority'), Type.Literal('due')], {
       default: 'newest',
-      description: 'newest first, oldest first, or priority: the most urgent first, the newest first within each',
+      description:
+        'newest first, oldest first, priority: the most urgent first, the newest first within each; due: the soonest due first, those without a due date last, the newest first within each day',
     }),
   ),
   ...PageQuery,
@@ -306,6 +366,20 @@ export const PriorityBody = Type.Object(
   { priority: Priority },
   { description: 'How urgent it is; nobody is notified', examples: [{ priority: 'high' }] },
 );
+
+export const CommentPatch = Type.Object(
+  {
+    dueOn: Type.Optional(
+      Nullable(Day, { description: 'The day it should be fixed by (YYYY-MM-DD); null: no due date' }),
+    ),
+  },
+  {
+    description:
+      'Changes the fields given, and no other (the team). Nobody is notified; its timeline records each change.',
+    examples: [{ dueOn: '2026-12-03' }, { dueOn: null }],
+  },
+);
+export type CommentPatch = Static<typeof CommentPatch>;
 
 export const CommentLabelsBody = Type.Object(
   {

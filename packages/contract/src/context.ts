@@ -3,7 +3,8 @@
 // headers, never a query string of a failed request.
 import { type Static, Type } from 'typebox';
 import { Line, Nullable, Timestamp } from './common.js';
-import { HIDDEN_REGIONS_MAX, MAX_PAGE_ERRORS } from './rules.js';
+import { HIDDEN_REGIONS_MAX, MAX_PAGE_ERRORS, STEPS_ACTIONS_MAX, STEPS_MAX, STEPS_REQUESTS_MAX } from './rules.js';
+import { Step, TrailAction, TrailRequest } from './steps.js';
 
 const Size = Type.Object({
   width: Type.Integer({ minimum: 0, maximum: 100_000 }),
@@ -52,6 +53,18 @@ export const CaptureContext = Type.Object({
   url: Line({ maxLength: 2000, description: 'The full address with its query (the page identity is origin + path)' }),
   buildSha: Nullable(Line({ maxLength: 64, description: "The page's <html data-build-sha>" })),
   errors: Type.Array(PageError, { maxItems: MAX_PAGE_ERRORS }),
+  actions: Type.Optional(
+    Type.Array(TrailAction, {
+      maxItems: STEPS_ACTIONS_MAX,
+      description: "A signed-in reviewer's last actions, oldest first: what they pressed, the routes they took, the fields they typed in (never what)",
+    }),
+  ),
+  requests: Type.Optional(
+    Type.Array(TrailRequest, {
+      maxItems: STEPS_REQUESTS_MAX,
+      description: "The page's last requests while a reviewer was signed in, oldest first (the widget's own left out)",
+    }),
+  ),
   screenshotFollows: Type.Optional(
     Type.Boolean({ description: 'The widget is taking a screenshot and sends it right after the comment' }),
   ),
@@ -92,6 +105,12 @@ export const CommentContext = Type.Object({
   ...CaptureContext.properties,
   browser: Software,
   os: Software,
+  steps: Type.Optional(
+    Type.Array(Step, {
+      maxItems: STEPS_MAX,
+      description: 'The steps that led to the comment, read by the server from its actions, requests, errors and pin',
+    }),
+  ),
 });
 export type CommentContext = Static<typeof CommentContext>;
 
@@ -102,6 +121,14 @@ export const Screenshot = Type.Object({
   createdAt: Timestamp,
 });
 export type Screenshot = Static<typeof Screenshot>;
+
+/** The replay of the moments before a comment (its project's setting), as stored: rrweb's events as JSON, gzipped. */
+export const Replay = Type.Object({
+  url: Type.String({ description: 'GET it with the same credentials as the comment; private; application/gzip' }),
+  bytes: Type.Integer({ description: 'as stored, compressed' }),
+  createdAt: Timestamp,
+});
+export type Replay = Static<typeof Replay>;
 
 /**
  * An image of a comment's thread: attached by someone (to the comment, or to one of its

@@ -2,6 +2,38 @@ import { type Static, Type } from 'typebox';
 import { Line, Name, Nullable, Timestamp } from './common.js';
 import { PAGE_PARAM_PATTERN, PAGE_PARAMS_MAX } from './page.js';
 import { PROJECT_KEY_PATTERN } from './project-key.js';
+import { REPLAY_SECONDS } from './rules.js';
+
+const ReplaySeconds = Type.Integer({
+  minimum: REPLAY_SECONDS.min,
+  maximum: REPLAY_SECONDS.max,
+  description: `How many seconds before a comment are kept (${REPLAY_SECONDS.min} to ${REPLAY_SECONDS.max}; ${REPLAY_SECONDS.default} unless chosen)`,
+});
+
+/** Whether the project's widget keeps a replay of the moments before a reviewer's comment, and how. */
+export const ReplaySettings = Type.Object(
+  {
+    on: Type.Boolean({
+      description:
+        'The widget records the page while a reviewer is signed in (never a visitor), keeps only the last `seconds`, and sends it with a comment unless the reviewer leaves it out. Off unless an admin turns it on',
+    }),
+    seconds: ReplaySeconds,
+    maskAllText: Type.Boolean({
+      description: 'Every text of the page is masked in the replay, not only what people type (always masked)',
+    }),
+  },
+  { description: 'Replays of the moments before a comment' },
+);
+export type ReplaySettings = Static<typeof ReplaySettings>;
+
+const ReplayChanges = Type.Object(
+  {
+    on: Type.Optional(Type.Boolean()),
+    seconds: Type.Optional(ReplaySeconds),
+    maskAllText: Type.Optional(Type.Boolean()),
+  },
+  { description: 'What to change of the replay settings; the rest stays', minProperties: 1 },
+);
 
 export const Project = Type.Object({
   id: Type.String(),
@@ -16,6 +48,7 @@ export const Project = Type.Object({
     description:
       'Query parameters that make another page of the app (e.g. tab): comments of ?tab=a and ?tab=b are apart',
   }),
+  replay: ReplaySettings,
   createdAt: Timestamp,
 });
 export type Project = Static<typeof Project>;
@@ -68,6 +101,7 @@ export const UpdateProjectBody = Type.Object(
     appUrl: Type.Optional(Nullable(AppUrl)),
     allowedOrigins: Type.Optional(AllowedOrigins),
     pageParams: Type.Optional(PageParams),
+    replay: Type.Optional(ReplayChanges),
   },
   {
     minProperties: 1,

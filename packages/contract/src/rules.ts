@@ -9,11 +9,31 @@ export const PENDING_DEPLOY_PAGE_MAX = 1000;
 /** At most this many recent page errors travel with a comment (the newest). */
 export const MAX_PAGE_ERRORS = 20;
 
+/**
+ * A signed-in reviewer's widget keeps their last actions (clicks, routes, fields typed in) and
+ * the page's last requests, this many of each at most, and none older than `STEPS_KEPT_MS`:
+ * the steps to reproduce a comment are read from them (steps.ts).
+ */
+export const STEPS_ACTIONS_MAX = 50;
+export const STEPS_REQUESTS_MAX = 50;
+export const STEPS_KEPT_MS = 5 * 60_000;
+/** The steps to reproduce a comment keep its last this many (the pin included). */
+export const STEPS_MAX = 30;
+
 /** Most regions a reviewer may hide on one comment's screenshot (the widget joins any more into one). */
 export const HIDDEN_REGIONS_MAX = 50;
 
 /** The largest screenshot the server takes; the widget encodes under 300 KB. */
 export const SCREENSHOT_MAX_BYTES = 512 * 1024;
+
+/** The largest replay the server takes, as the widget sends it (its events as JSON, gzipped). */
+export const REPLAY_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The most a replay may hold once decompressed: what reading one may cost the server. */
+export const REPLAY_UNPACKED_MAX_BYTES = 48 * 1024 * 1024;
+
+/** How many seconds before a comment its project's replay keeps: the least, the most, and unless an admin chooses. */
+export const REPLAY_SECONDS = { min: 30, max: 120, default: 60 } as const;
 
 /** The largest image attached to a comment or a reply (a phone's photo, re-encoded by the widget, is far below). */
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;

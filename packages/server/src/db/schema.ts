@@ -203,6 +203,11 @@ export interface ProjectTable {
   allowed_origins: string;
   /** JSON array of the query parameters that identify a page. */
   page_params: string;
+  /** 1: its widget keeps a replay of the last `replay_seconds` for a reviewer's comments (see migration 0029). */
+  replay_on: number;
+  replay_seconds: number;
+  /** 1: every text of the page is masked in its replays, not only what people type. */
+  replay_mask_text: number;
   created_at: Timestamp;
 }
 
@@ -234,6 +239,8 @@ export interface CommentTable {
   assigned_at: Timestamp | null;
   /** 0 none, 1 low, 2 medium, 3 high, 4 urgent (see PRIORITIES). */
   priority: number;
+  /** The day it should be fixed by, `YYYY-MM-DD` as written (no time zone), or null. */
+  due_on: string | null;
   /** JSON: what the widget captured with the comment (CommentContext), or null. */
   context: string | null;
   created_at: Timestamp;
@@ -245,7 +252,7 @@ export interface AttachmentTable {
   id: string;
   workspace_id: string;
   comment_id: string;
-  kind: 'screenshot';
+  kind: 'screenshot' | 'replay';
   content_type: string;
   bytes: Buffer | Uint8Array;
   size: number;

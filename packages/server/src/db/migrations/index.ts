@@ -25,6 +25,8 @@ import * as m0023 from './0023_erased_words.js';
 import * as m0025 from './0025_stored_bytes.js';
 import * as m0026 from './0026_following.js';
 import * as m0027 from './0027_checked_notes.js';
+import * as m0028 from './0028_due_dates.js';
+import * as m0029 from './0029_replays.js';
 
 /** Listed statically so that bundling or a missing folder can never skip one. Frozen once released. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +56,8 @@ const migrations: Record<string, Migration> = {
   '0025_stored_bytes': m0025,
   '0026_following': m0026,
   '0027_checked_notes': m0027,
+  '0028_due_dates': m0028,
+  '0029_replays': m0029,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { createTestDatabase, dialect, testConfig } from '../../../test/helpers.js';
 import { cleanJpeg, jpegWithMetadata } from '../../../test/images.js';
@@ -1138,6 +1139,63 @@ describe('upgrades lose nothing', () => {
       const exported = await app.inject({ method: 'GET', url: '/api/workspace/export', headers: ada });
       assert.equal(exported.statusCode, 200);
       assert.doesNotMatch(exported.body, new RegExp(`<@(${otto}|${stranger})`));
+    } finally {
+      await app.close();
+    }
+  });
+  test('0029 (replays): projects of the release before keep no replays until an admin turns them on; a replay then sent is counted in the storage and freed with its comment', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0028';
+    const at = '2026-08-01T00:00:00.000Z';
+    const names = Object.keys(await migrationProvider.getMigrations()).sort();
+    const before = names[names.indexOf('0029_replays') - 1] as string;
+    await databaseAt(database, before, async (db) => {
+      await insertAda(db, password);
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await insertComment(db, at, { body: 'Before replays' });
+      await db
+        .insertInto('attachments')
+        .values({
+          id: 'att_1',
+          workspace_id: 'ws_1',
+          comment_id: 'cmt_1',
+          kind: 'screenshot',
+          content_type: 'image/jpeg',
+          bytes: cleanJpeg,
+          size: cleanJpeg.length,
+          created_at: at,
+        })
+        .execute();
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const headers = await adaHeaders(app, password);
+      const site = await app.inject({ method: 'GET', url: '/api/projects/site', headers });
+      assert.deepEqual(site.json().replay, { on: false, seconds: 60, maskAllText: false }, 'off, as it was');
+      const replay = gzipSync(JSON.stringify([{ type: 4, timestamp: 1, data: {} }]));
+      const put = () =>
+        app.inject({
+          method: 'PUT',
+          url: '/api/comments/cmt_1/replay',
+          headers: { ...headers, 'content-type': 'application/gzip' },
+          payload: replay,
+        });
+      assert.equal((await put()).statusCode, 409, 'kept only once turned on');
+      const on = await app.inject({
+        method: 'PATCH',
+        url: '/api/projects/site',
+        headers,
+        payload: { replay: { on: true } },
+      });
+      assert.deepEqual(on.json().replay, { on: true, seconds: 60, maskAllText: false });
+      const sent = await put();
+      assert.equal(sent.statusCode, 200, sent.body);
+      assert.equal(sent.json().screenshot.bytes, cleanJpeg.length, 'its screenshot kept beside it');
+      const storage = async () => (await app.inject({ method: 'GET', url: '/api/workspace/storage', headers })).json();
+      assert.equal((await storage()).usedBytes, cleanJpeg.length + replay.length, 'the replay counted');
+      assert.equal((await app.inject({ method: 'DELETE', url: '/api/comments/cmt_1', headers })).statusCode, 204);
+      assert.equal((await storage()).usedBytes, 0, 'freed with its comment');
     } finally {
       await app.close();
     }

@@ -9,8 +9,10 @@ import {
   showMentions,
 } from '@svc/contract';
 import type { Actor } from '../../actor.js';
+import type { CommentTable } from '../../db/schema.js';
 import { type ImageRow, presentImage } from './image-store.js';
-import { abilitiesOf } from './lifecycle.js';
+import { stageOf } from './lifecycle.js';
+import { abilitiesOf, replyAbilitiesOf } from './policy.js';
 import type { CommentRow, ReplyRow } from './repo.js';
 import { presentTimelineEvent, type TimelineRow } from './timeline.js';
 
@@ -40,6 +42,38 @@ export function anchorColumns(anchor: Anchor | null | undefined) {
   };
 }
 
+/**
+ * The comment's fields that are one column each, as stored: presented as they are, and an
+ * export's comment imported back the same way (`plainColumnsOf`). A field of this kind is added
+ * here once.
+ */
+const PLAIN_FIELDS = {
+  commitSha: 'commit_sha',
+  commitUrl: 'commit_url',
+  appliedAt: 'applied_at',
+  verifiedAt: 'verified_at',
+  deployedAt: 'deployed_at',
+  deployedBuildSha: 'deployed_build_sha',
+  replyCount: 'reply_count',
+  assignedAt: 'assigned_at',
+  dueOn: 'due_on',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+} as const satisfies Partial<Record<keyof Comment, keyof CommentTable>>;
+type PlainFields = { [F in keyof typeof PLAIN_FIELDS]: CommentTable[(typeof PLAIN_FIELDS)[F]] };
+
+const plainFieldsOf = (row: Pick<CommentTable, (typeof PLAIN_FIELDS)[keyof PlainFields]>) =>
+  Object.fromEntries(Object.entries(PLAIN_FIELDS).map(([field, column]) => [field, row[column]])) as PlainFields;
+
+/** The columns of the plain fields a comment of an export gives (a field an older export lacks: not given, so its default). */
+export const plainColumnsOf = (comment: Partial<PlainFields>) =>
+  Object.fromEntries(
+    Object.entries(PLAIN_FIELDS).flatMap(([field, column]) => {
+      const value = comment[field as keyof PlainFields];
+      return value === undefined ? [] : [[column, value]];
+    }),
+  ) as Partial<Pick<CommentTable, (typeof PLAIN_FIELDS)[keyof PlainFields]>>;
+
 /** The comment as `actor` sees it: with what they may do with it now. */
 export function presentComment(row: CommentRow, actor: Actor): Comment {
   return {
@@ -51,21 +85,15 @@ export function presentComment(row: CommentRow, actor: Actor): Comment {
     anchor: presentAnchor(row),
     pin: row.pin_number === null ? null : Number(row.pin_number),
     status: row.status,
+    stage: stageOf(row),
     author: { id: row.author_id, name: row.author_name, role: row.author_role },
-    commitSha: row.commit_sha,
-    commitUrl: row.commit_url,
+    ...plainFieldsOf(row),
     appliedBy: row.applied_by_id && row.applied_by_name ? { id: row.applied_by_id, name: row.applied_by_name } : null,
-    appliedAt: row.applied_at,
-    verifiedAt: row.verified_at,
-    deployedAt: row.deployed_at,
-    deployedBuildSha: row.deployed_build_sha,
-    replyCount: row.reply_count,
     imageCount: Number(row.image_count),
     assignee:
       row.assignee_id && row.assignee_name
         ? { id: row.assignee_id, name: row.assignee_name, agent: row.assignee_kind === 'agent' }
         : null,
-    assignedAt: row.assigned_at,
     priority: PRIORITIES[row.priority] ?? 'none',
     labels: row.labels,
     repinned:
@@ -82,13 +110,14 @@ export function presentComment(row: CommentRow, actor: Actor): Comment {
             createdAt: row.screenshot_at,
           }
         : null,
+    replay: row.replay_at
+      ? { url: `/api/comments/${row.id}/replay`, bytes: Number(row.replay_size), createdAt: row.replay_at }
+      : null,
     can: abilitiesOf(actor, row),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
   };
 }
 
-export const presentReply = (row: ReplyRow): Reply => ({
+export const presentReply = (row: ReplyRow, actor: Actor): Reply => ({
   id: row.id,
   commentId: row.comment_id,
   author:
@@ -98,6 +127,7 @@ export const presentReply = (row: ReplyRow): Reply => ({
   kind: row.kind,
   body: showMentions(row.body),
   mentions: mentionedPeople(row.body),
+  can: replyAbilitiesOf(actor, row),
   createdAt: row.created_at,
 });
 
@@ -109,7 +139,7 @@ export const presentCommentWithReplies = (
   actor: Actor,
 ): CommentWithReplies => ({
   ...presentComment(row, actor),
-  replies: replies.map(presentReply),
+  replies: replies.map((reply) => presentReply(reply, actor)),
   timeline: timeline.map(presentTimelineEvent),
   images: images.map(presentImage),
 });

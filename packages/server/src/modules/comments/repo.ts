@@ -42,6 +42,9 @@ const selectComments = (db: Db, scope: Scope) => {
     .leftJoin('attachments as shot', (join) =>
       join.onRef('shot.comment_id', '=', 'comments.id').on('shot.kind', '=', 'screenshot'),
     )
+    .leftJoin('attachments as replay', (join) =>
+      join.onRef('replay.comment_id', '=', 'comments.id').on('replay.kind', '=', 'replay'),
+    )
     .selectAll('comments')
     .select((eb) => {
       const person = (id: 'applied_by_id' | 'repinned_by_id' | 'assignee_id', column: 'name' | 'kind') =>
@@ -58,6 +61,8 @@ const selectComments = (db: Db, scope: Scope) => {
         'shot.content_type as screenshot_type',
         'shot.size as screenshot_size',
         'shot.created_at as screenshot_at',
+        'replay.size as replay_size',
+        'replay.created_at as replay_at',
         pinNumber.as('pin_number'),
         attachedImages.as('image_count'),
       ];
@@ -102,15 +107,41 @@ export interface CommentFilter {
   /** The page URLs that mean one page (see `samePageUrls`). */
   pageUrls?: string[];
   updatedSince?: string;
+  /** Only comments due on or before this day (YYYY-MM-DD). */
+  dueBy?: string;
+  /** Only open comments due before this day: today's, for those overdue. */
+  dueBefore?: string;
   /** For each word searched, the condition that the comment holds it (the dialect's full-text lookup). */
   matching?: RawBuilder<boolean>[];
   /** Newest first (the default) or oldest first; `after` is the keyset position in that order. */
   oldestFirst?: boolean;
-  /** The most urgent first, the newest first within each priority; `after` is then at `afterPriority`. */
-  urgentFirst?: boolean;
-  afterPriority?: number;
+  /** A field of the comment first (see `LEADING_KEYS`), the newest first within each value; `after` is then at `afterKey`. */
+  sortBy?: LeadingKey;
+  afterKey?: number | string;
   after?: string;
   limit: number;
+}
+
+/**
+ * The orders that lead with a field of the comment: the most urgent first; the soonest due first,
+ * those without a due date after all others (a day no date reaches, so that both dialects put
+ * them at the same place and a cursor compares them as any other).
+ */
+export type LeadingKey = 'priority' | 'due';
+const LEADING_KEYS: Record<LeadingKey, { key: RawBuilder<number | string>; direction: 'asc' | 'desc' }> = {
+  priority: { key: sql`comments.priority`, direction: 'desc' },
+  due: { key: sql`coalesce(comments.due_on, '9999-12-31')`, direction: 'asc' },
+};
+
+/** The value a leading order has at comment `id` (where a page that ended there goes on), or undefined: no such comment. */
+export async function leadingKeyAt(db: Db, workspaceId: string, sortBy: LeadingKey, id: string) {
+  const row = await db
+    .selectFrom('comments')
+    .select(LEADING_KEYS[sortBy].key.as('key'))
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.key;
 }
 
 /** Comments of the scope's visible projects (or one project), newest first unless asked otherwise. */
@@ -156,18 +187,22 @@ export async function listComments(db: Db, scope: Scope, filter: CommentFilter):
   }
   if (filter.pageUrls?.length) query = query.where('comments.page_url', 'in', filter.pageUrls);
   if (filter.updatedSince) query = query.where('comments.updated_at', '>=', filter.updatedSince);
+  if (filter.dueBy) query = query.where('comments.due_on', '<=', filter.dueBy);
+  if (filter.dueBefore)
+    query = query.where('comments.status', '=', 'open').where('comments.due_on', '<', filter.dueBefore);
   for (const hasWord of filter.matching ?? []) query = query.where(hasWord);
-  if (filter.urgentFirst) {
-    const { after, afterPriority } = filter;
-    if (after !== undefined && afterPriority !== undefined) {
+  if (filter.sortBy) {
+    const { key, direction } = LEADING_KEYS[filter.sortBy];
+    const { after, afterKey } = filter;
+    if (after !== undefined && afterKey !== undefined) {
       query = query.where((eb) =>
         eb.or([
-          eb('comments.priority', '<', afterPriority),
-          eb.and([eb('comments.priority', '=', afterPriority), eb(order, '<', after)]),
+          eb(key, direction === 'desc' ? '<' : '>', afterKey),
+          eb.and([eb(key, '=', afterKey), eb(order, '<', after)]),
         ]),
       );
     }
-    query = query.orderBy('comments.priority', 'desc');
+    query = query.orderBy(key, direction);
   } else if (filter.after) {
     query = query.where(order, filter.oldestFirst ? '>' : '<', filter.after);
   }
@@ -178,32 +213,48 @@ export async function listComments(db: Db, scope: Scope, filter: CommentFilter):
   return withLabels(db, scope, rows);
 }
 
-export async function insertComment(db: Db, row: CommentTable) {
-  await db.insertInto('comments').values(row).execute();
+/**
+ * What a new comment holds until something changes it: a column added to comments gets its
+ * start here, and every insert (a comment written, a comment imported) takes it.
+ */
+const NEW_COMMENT = {
+  anchor_selector: null,
+  anchor_x: null,
+  anchor_y: null,
+  anchor_detail: null,
+  repinned_at: null,
+  repinned_by_id: null,
+  status: 'open',
+  commit_sha: null,
+  commit_url: null,
+  applied_by_id: null,
+  applied_at: null,
+  verified_at: null,
+  deployed_at: null,
+  deployed_build_sha: null,
+  reply_count: 0,
+  assignee_id: null,
+  assigned_at: null,
+  priority: 0,
+  due_on: null,
+  context: null,
+} as const satisfies Partial<CommentTable>;
+
+/** A comment to insert: what no default gives, and any column that differs from `NEW_COMMENT`. */
+export type NewComment = Omit<CommentTable, keyof typeof NEW_COMMENT> & Partial<CommentTable>;
+
+/** Inserts the comments, each column not given at its start (`NEW_COMMENT`); the number written. */
+export async function insertComments(db: Db, rows: readonly NewComment[]): Promise<number> {
+  const [written] = await db
+    .insertInto('comments')
+    .values(rows.map((row) => ({ ...NEW_COMMENT, ...row })))
+    .execute();
+  return Number(written?.numInsertedOrUpdatedRows ?? 0);
 }
 
+/** The columns a change may write: all but who it is, where, by whom and when it was written. */
 export type CommentChanges = Partial<
-  Pick<
-    CommentTable,
-    | 'status'
-    | 'commit_sha'
-    | 'commit_url'
-    | 'applied_by_id'
-    | 'applied_at'
-    | 'verified_at'
-    | 'deployed_at'
-    | 'deployed_build_sha'
-    | 'anchor_selector'
-    | 'anchor_x'
-    | 'anchor_y'
-    | 'anchor_detail'
-    | 'repinned_at'
-    | 'repinned_by_id'
-    | 'assignee_id'
-    | 'assigned_at'
-    | 'priority'
-    | 'updated_at'
-  >
+  Omit<CommentTable, 'id' | 'workspace_id' | 'project_id' | 'author_id' | 'created_at'>
 >;
 
 export async function updateComment(db: Db, workspaceId: string, id: string, changes: CommentChanges) {

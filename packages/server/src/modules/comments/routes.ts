@@ -1,20 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IMAGE_MAX_BYTES, SCREENSHOT_MAX_BYTES } from '@svc/contract';
-import { SCREENSHOT_TYPES } from '@svc/contract/api';
+import { IMAGE_MAX_BYTES, REPLAY_MAX_BYTES, SCREENSHOT_MAX_BYTES } from '@svc/contract';
+import { REPLAY_TYPES, SCREENSHOT_TYPES } from '@svc/contract/api';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { assignComment, claimComment } from './assignment.js';
 import { attachImage, getImage } from './images.js';
+import { waitForChanges } from './long-poll.js';
 import { mentionablePeople } from './mentions.js';
 import { presentComment, presentCommentWithReplies, presentReply } from './presenter.js';
+import { getReplay, putReplay } from './replays.js';
 import * as service from './service.js';
-import { setLabels, setPriority } from './triage.js';
+import { patchComment, setLabels, setPriority } from './triage.js';
 
 const tags = ['comments'];
+
 export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
-  const { watch } = ctx;
   // Screenshots and images arrive as the image itself; the service reads its type from the
   // bytes. Each route says how large (a screenshot's limit is the smaller).
   app.addContentTypeParser(
@@ -38,6 +40,25 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route(app, 'PUT /api/comments/{id}/screenshot', { bodyLimit: SCREENSHOT_MAX_BYTES, tags }, async (request) =>
     presentComment(await service.putScreenshot(ctx, request.actor, request.params.id, request.body), request.actor),
   );
+
+  // A replay arrives gzipped, as the widget kept it; the service reads it once to refuse what is none.
+  app.addContentTypeParser(
+    [...REPLAY_TYPES],
+    { parseAs: 'buffer', bodyLimit: REPLAY_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+
+  route(app, 'PUT /api/comments/{id}/replay', { bodyLimit: REPLAY_MAX_BYTES, tags }, async (request) =>
+    presentComment(await putReplay(ctx, request.actor, request.params.id, request.body), request.actor),
+  );
+
+  route(app, 'GET /api/comments/{id}/replay', { tags }, async (request, reply) => {
+    const replay = await getReplay(ctx, request.actor, request.params.id);
+    return reply
+      .header('cache-control', 'private, max-age=3600')
+      .header('content-type', replay.content_type)
+      .send(Buffer.from(replay.bytes));
+  });
 
   route(app, 'PUT /api/comments/{id}/anchor', { tags }, async (request) =>
     presentComment(await service.repin(ctx, request.actor, request.params.id, request.body), request.actor),
@@ -72,31 +93,8 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }));
 
   route(app, 'GET /api/comments/changes', { tags }, async (request, reply) => {
-    const { actor, query } = request;
-    let page = await service.changesSince(ctx, actor, query);
-    if (page.rows.length === 0 && query.cursor !== undefined && (query.wait ?? 0) > 0) {
-      // Stop waiting when the client goes away (the response closes before it is sent).
-      const gone = new AbortController();
-      const onClose = () => gone.abort();
-      reply.raw.once('close', onClose);
-      const projectId = query.project === undefined ? null : page.projectId;
-      const until = Date.now() + (query.wait ?? 0) * 1000;
-      // Woken with nothing new to show (the late notice of a write from before the wait, a
-      // comment deleted since), it waits out the rest of its time: an empty answer means none came.
-      while (page.rows.length === 0 && !watch.closed && !gone.signal.aborted && Date.now() < until) {
-        await watch.wait(
-          { workspaceId: actor.workspaceId, projectId },
-          { userId: actor.id, credentialId: actor.credential.id },
-          until - Date.now(),
-          gone.signal,
-        );
-        page = await service.changesSince(ctx, actor, query);
-      }
-      reply.raw.off('close', onClose);
-      // Answered because the server is closing: the connection must not linger as keep-alive.
-      if (watch.closed) reply.header('connection', 'close');
-    }
-    return { items: page.rows.map((row) => presentComment(row, actor)), cursor: page.cursor };
+    const page = await waitForChanges(ctx, request.actor, request.query, reply);
+    return { items: page.rows.map((row) => presentComment(row, request.actor)), cursor: page.cursor };
   });
 
   route(app, 'GET /api/comments', { tags }, async (request) => {
@@ -104,7 +102,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (request.query.q !== undefined) {
       await consumeRateLimit(ctx.db, ctx.rules.searches, request.actor.id, ctx.clock.now());
     }
-    const { rows, limit } = await service.findComments(ctx.database, request.actor, request.query);
+    const { rows, limit } = await service.findComments(ctx, request.actor, request.query);
     return toPage(rows, limit, (row) => presentComment(row, request.actor));
   });
 
@@ -116,7 +114,9 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route(app, 'POST /api/comments/{id}/replies', { tags }, async (request, reply) =>
     reply
       .code(201)
-      .send(presentReply(await service.addReply(ctx, request.actor, request.params.id, request.body.body))),
+      .send(
+        presentReply(await service.addReply(ctx, request.actor, request.params.id, request.body.body), request.actor),
+      ),
   );
 
   route(app, 'POST /api/comments/{id}/apply', { tags }, async (request) =>
@@ -133,6 +133,10 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route(app, 'PUT /api/comments/{id}/priority', { tags }, async (request) =>
     presentComment(await setPriority(ctx, request.actor, request.params.id, request.body.priority), request.actor),
+  );
+
+  route(app, 'PATCH /api/comments/{id}', { tags }, async (request) =>
+    presentComment(await patchComment(ctx, request.actor, request.params.id, request.body), request.actor),
   );
 
   route(app, 'PUT /api/comments/{id}/labels', { tags }, async (request) =>

@@ -6,6 +6,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { createUser, insertWorkspace } from '../auth/repo.js';
 import { issueToken } from '../auth/tokens.js';
 import { insertProject } from '../projects/repo.js';
+import { REPLAY_OFF } from '../projects/service.js';
 import { playDemoStory, type StoryDeps } from './story.js';
 
 export const DEMO_EMAIL = 'admin@demo.local';
@@ -56,6 +57,7 @@ export async function seedDemoIfEmpty(
       app_url: demoPageUrl,
       allowed_origins: JSON.stringify(origins),
       page_params: '[]',
+      ...REPLAY_OFF,
       created_at: now,
     });
     await insertApiKey(trx, {

@@ -4,6 +4,7 @@ import {
   Anchor,
   BodyText,
   COMMENT_BODY_MAX,
+  Comment,
   CommentContext,
   compactMentions,
   LABEL_COLORS,
@@ -12,6 +13,7 @@ import {
   Name,
   Nullable,
   Priority,
+  ReplaySettings,
   TIMELINE_KINDS,
   TIMELINE_VIAS,
   Timestamp,
@@ -50,6 +52,8 @@ export const ExportedProject = Type.Object({
   appUrl: Type.Optional(Nullable(Line({ maxLength: 500 }))),
   allowedOrigins: Type.Array(Line({ maxLength: 300 }), { maxItems: 50 }),
   pageParams: Type.Optional(Type.Array(Line({ maxLength: 100 }), { maxItems: 50 })),
+  /** Absent from an export of a release before replays: off. */
+  replay: Type.Optional(ReplaySettings),
   createdAt: Timestamp,
 });
 export type ExportedProject = Static<typeof ExportedProject>;
@@ -102,31 +106,54 @@ const ExportedEvent = Type.Object({
   derived: Type.Boolean(),
 });
 
+/** What the API's comment says that no import reads: what the exporter could do, and what is counted or drawn again. */
+const PRESENTED_ONLY = ['can', 'pin', 'mentions', 'imageCount', 'screenshot'] as const;
+
+/** The fields every export has held: each one added since is optional, so that an older export still imports. */
+const FIRST_FIELDS = [
+  'id',
+  'projectKey',
+  'body',
+  'pageUrl',
+  'anchor',
+  'status',
+  'author',
+  'commitSha',
+  'commitUrl',
+  'appliedBy',
+  'appliedAt',
+  'verifiedAt',
+  'deployedAt',
+  'deployedBuildSha',
+  'replyCount',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+const storedFields = Type.Omit(Comment, PRESENTED_ONLY);
+
+/**
+ * A comment as the file holds it: the API's comment (the contract's schema, so that a field
+ * added there is exported and imported without a word here), held to the file's stricter rules
+ * where it has them (ids with their prefix, SHAs, a body's length as written, labels by id).
+ */
 export const ExportedComment = Type.Object({
   type: Type.Literal('comment'),
+  ...Type.Pick(storedFields, FIRST_FIELDS).properties,
+  ...Type.Partial(Type.Omit(storedFields, FIRST_FIELDS)).properties,
   id: id('cmt'),
   projectKey: Type.String({ maxLength: 40 }),
   body: BodyText(COMMENT_BODY_MAX),
   pageUrl: Url,
-  anchor: Nullable(Anchor),
-  status: Type.Union([Type.Literal('open'), Type.Literal('applied'), Type.Literal('archived')]),
   author: Type.Object({ id: id('usr'), name: Type.String({ maxLength: 200 }), role: Role }),
   commitSha: Nullable(Sha),
   commitUrl: Nullable(Url),
   appliedBy: Nullable(Person),
-  appliedAt: Nullable(Timestamp),
-  verifiedAt: Nullable(Timestamp),
-  deployedAt: Nullable(Timestamp),
   deployedBuildSha: Nullable(Sha),
   replyCount: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
   repinned: Type.Optional(Nullable(Type.Object({ at: Timestamp, by: Person }))),
   assignee: Type.Optional(Nullable(Person)),
-  assignedAt: Type.Optional(Nullable(Timestamp)),
-  priority: Type.Optional(Priority),
   labels: Type.Optional(Type.Array(ExportedLabelRef, { maxItems: 20 })),
-  context: Type.Optional(Nullable(CommentContext)),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
   replies: Type.Array(ExportedReply, { maxItems: 100_000 }),
   timeline: Type.Array(ExportedEvent, { maxItems: 100_000 }),
 });

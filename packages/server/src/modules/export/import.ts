@@ -6,6 +6,7 @@ import { normaliseEmail } from '../auth/service.js';
 import { remeasure } from '../comments/measures.js';
 import { recordMentions } from '../comments/mentions.js';
 import { anchorColumns } from '../comments/presenter.js';
+import { REPLAY_OFF, replayColumns } from '../projects/service.js';
 import {
   type ExportedComment,
   type ExportedLabel,
@@ -297,6 +298,8 @@ async function writeProject(db: Kysely<Tables>, report: ImportReport, project: E
       app_url: project.appUrl ?? null,
       allowed_origins: JSON.stringify(project.allowedOrigins),
       page_params: JSON.stringify(project.pageParams ?? []),
+      ...REPLAY_OFF,
+      ...replayColumns(project.replay ?? {}),
       created_at: project.createdAt,
     })
     .onConflict((oc) => oc.doNothing())

@@ -14,7 +14,13 @@ import type { Db } from '../../db/schema.js';
 /** Screenshots listed per query (their names and dates, not their bytes). */
 const PAGE = 500;
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+// A comment's replay is its attachment too: `site/cmt_….replay.json.gz`, beside its screenshot.
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'application/gzip': 'replay.json.gz',
+};
 
 interface Source {
   db: Db;

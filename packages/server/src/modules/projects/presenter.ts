@@ -10,5 +10,6 @@ export const presentProject = (row: ProjectTable): Project => ({
   appUrl: row.app_url,
   allowedOrigins: JSON.parse(row.allowed_origins) as string[],
   pageParams: pageParamsOfProject(row),
+  replay: { on: row.replay_on === 1, seconds: Number(row.replay_seconds), maskAllText: row.replay_mask_text === 1 },
   createdAt: row.created_at,
 });

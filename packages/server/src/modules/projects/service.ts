@@ -1,4 +1,4 @@
-import { CreateProjectBody, type UpdateProjectBody } from '@svc/contract';
+import { CreateProjectBody, REPLAY_SECONDS, type ReplaySettings, type UpdateProjectBody } from '@svc/contract';
 import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db, ProjectTable } from '../../db/schema.js';
@@ -54,6 +54,18 @@ const pageParamsOf = (names: readonly string[]) => JSON.stringify([...new Set(na
 export const pageParamsOfProject = (project: Pick<ProjectTable, 'page_params'>) =>
   JSON.parse(project.page_params) as string[];
 
+/** A new project's replay settings: off, for the default length, text shown (inputs are always masked). */
+export const REPLAY_OFF = { replay_on: 0, replay_seconds: REPLAY_SECONDS.default, replay_mask_text: 0 } as const;
+
+/** The columns of the replay settings `replay` names (the others stay). */
+export function replayColumns(replay: Partial<ReplaySettings>) {
+  const columns: Partial<Pick<ProjectTable, 'replay_on' | 'replay_seconds' | 'replay_mask_text'>> = {};
+  if (replay.on !== undefined) columns.replay_on = replay.on ? 1 : 0;
+  if (replay.seconds !== undefined) columns.replay_seconds = replay.seconds;
+  if (replay.maskAllText !== undefined) columns.replay_mask_text = replay.maskAllText ? 1 : 0;
+  return columns;
+}
+
 /** Tells every server process (this one at once, others at commit) that the CORS origins changed. */
 const originsChanged = (deps: Deps, trx: Db) => deps.database.changes.publish(trx, { kind: 'origins', key: '' });
 
@@ -64,6 +76,9 @@ const CHANGE_WORDS = {
   app_url: 'app URL',
   allowed_origins: 'allowed origins',
   page_params: 'page parameters',
+  replay_on: 'replay',
+  replay_seconds: 'replay length',
+  replay_mask_text: 'replay text masking',
 } as const;
 
 const projectTarget = (project: { id: string; key: string }) =>
@@ -80,6 +95,7 @@ export async function createProject(deps: Deps, actor: Actor, input: CreateProje
     app_url: normaliseUrl(input.appUrl ?? null, '/appUrl'),
     allowed_origins: normaliseOrigins(input.allowedOrigins ?? []),
     page_params: pageParamsOf(input.pageParams ?? []),
+    ...REPLAY_OFF,
     created_at: nowIso(deps.clock),
   };
   try {
@@ -111,6 +127,7 @@ export async function updateProject(deps: Deps, actor: Actor, key: string, input
   if (input.appUrl !== undefined) changes.app_url = normaliseUrl(input.appUrl, '/appUrl');
   if (input.allowedOrigins !== undefined) changes.allowed_origins = normaliseOrigins(input.allowedOrigins);
   if (input.pageParams !== undefined) changes.page_params = pageParamsOf(input.pageParams);
+  Object.assign(changes, replayColumns(input.replay ?? {}));
   return inTransaction(deps.db, async (trx) => {
     const project = await getProject({ db: trx }, actor, key);
     await repo.updateProject(trx, project.id, changes);

@@ -108,7 +108,11 @@ describe('uploads: a pace per person', () => {
     const t = await createTestApp();
     try {
       const uploads = t.app.routeTable.filter((route) => route.bodyTypes).map((r) => `${r.method} ${r.url}`);
-      assert.deepEqual(uploads.sort(), ['POST /api/comments/:id/images', 'PUT /api/comments/:id/screenshot']);
+      assert.deepEqual(uploads.sort(), [
+        'POST /api/comments/:id/images',
+        'PUT /api/comments/:id/replay',
+        'PUT /api/comments/:id/screenshot',
+      ]);
     } finally {
       await t.close();
     }
