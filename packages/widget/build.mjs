@@ -22,12 +22,13 @@ const widgetBuild = await build({
 appendBundleNotices(widgetBuild.metafile);
 // Loaded on demand: the panel once someone is signed in, the screenshot when one is attached,
 // the markup when a reviewer marks one up, the anchoring when a page has pins or an element is
-// picked.
+// picked, the steps recorder once a reviewer is signed in.
 for (const [entry, name] of [
   ['panel.ts', 'widget-panel.js'],
   ['screenshot.ts', 'widget-screenshot.js'],
   ['markup.ts', 'widget-markup.js'],
   ['anchoring/index.ts', 'widget-anchoring.js'],
+  ['steps.ts', 'widget-steps.js'],
 ]) {
   const chunk = await build({
     ...BROWSER_BUNDLE,
@@ -70,9 +71,13 @@ const sizes = (name) => {
   return { raw: raw.length, gzipped: gzipSync(raw, { level: 9 }).length };
 };
 const widget = sizes('widget.js');
-const chunks = ['widget-panel.js', 'widget-anchoring.js', 'widget-screenshot.js', 'widget-markup.js'].map(
-  (name) => `${name} ${kb(sizes(name).gzipped)}`,
-);
+const chunks = [
+  'widget-panel.js',
+  'widget-anchoring.js',
+  'widget-screenshot.js',
+  'widget-markup.js',
+  'widget-steps.js',
+].map((name) => `${name} ${kb(sizes(name).gzipped)}`);
 const languages = TRANSLATED.map((locale) => `${locale} ${kb(sizes(`widget-locale-${locale}.js`).gzipped)}`);
 const line = `widget.js: ${kb(widget.raw)} minified, ${kb(widget.gzipped)} gzipped (budget ${kb(BUDGET_BYTES)} gzipped); loaded on demand, gzipped: ${chunks.join(', ')}; languages, gzipped: ${languages.join(', ')}`;
 if (widget.gzipped > BUDGET_BYTES) {

@@ -56,7 +56,8 @@ export const CaptureContext = Type.Object({
   actions: Type.Optional(
     Type.Array(TrailAction, {
       maxItems: STEPS_ACTIONS_MAX,
-      description: "A signed-in reviewer's last actions, oldest first: what they pressed, the routes they took, the fields they typed in (never what)",
+      description:
+        "A signed-in reviewer's last actions, oldest first: what they pressed, the routes they took, the fields they typed in (never what)",
     }),
   ),
   requests: Type.Optional(

@@ -18,5 +18,6 @@ export * from './rules.js';
 export * from './server.js';
 export * from './sha.js';
 export * from './sso.js';
+export * from './steps.js';
 export * from './two-factor.js';
 export * from './workspace.js';

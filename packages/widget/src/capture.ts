@@ -18,7 +18,7 @@ const describe = (value: unknown) =>
       : (JSON.stringify(value) ?? String(value));
 
 /** A request's address without its query string or fragment (they may carry tokens). */
-const bare = (url: string) => {
+export const bare = (url: string) => {
   try {
     const parsed = new URL(url, location.href);
     return parsed.origin + parsed.pathname;

@@ -1,12 +1,14 @@
 // The widget's heavier parts are scripts of their own on the API server, loaded the first time
 // they are needed: the signed-in panel, the anchoring (finding and picking elements) and the
-// screenshot, the markup. Each sets one global when it runs, read once here.
+// screenshot, the markup, a signed-in reviewer's steps recorder. Each sets one global when it
+// runs, read once here.
 import { LOCALES, type Messages, PSEUDO_LOCALE } from '@svc/contract/i18n';
 import type { WindowBox } from '@svc/contract/image-encoding';
 import type { Anchoring } from './anchoring/index.js';
 import type { MarkUp } from './markup.js';
 import type { panelActions } from './panel-actions.js';
 import { SCREENSHOT_BUDGET_MS, ScreenshotTooSlow } from './screenshot-budget.js';
+import type { StepsRecorder } from './steps.js';
 import type { signInView } from './views/sign-in.js';
 import type { signedInView } from './views/signed-in.js';
 import type { welcomeView } from './views/welcome.js';
@@ -42,6 +44,7 @@ export interface Chunks {
   __svcAnchoring: Anchoring;
   __svcScreenshot: Capture;
   __svcMarkup: MarkUp;
+  __svcSteps: StepsRecorder;
 }
 
 const FILES: Record<keyof Chunks, string> = {
@@ -49,6 +52,7 @@ const FILES: Record<keyof Chunks, string> = {
   __svcAnchoring: 'widget-anchoring.js',
   __svcScreenshot: 'widget-screenshot.js',
   __svcMarkup: 'widget-markup.js',
+  __svcSteps: 'widget-steps.js',
 };
 
 /** The languages with a chunk: every one but English (in the widget itself), and the pseudo-language of the tests. */

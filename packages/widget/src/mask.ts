@@ -111,8 +111,9 @@ export function withoutMasked(text: string, words: readonly string[]): string {
 
 /**
  * The context of a comment as it may leave the page: the masked words of the page taken out
- * of its title and its errors' messages and addresses (an app logs what it shows, asks for it
- * by name, and titles a page with it).
+ * of its title, its errors' messages and addresses, and its steps' words, paths and requests'
+ * addresses (an app logs what it shows, asks for it by name, routes to it, and titles a page
+ * with it).
  */
 export function maskedContext(context: CaptureContext, doc: Document = document): CaptureContext {
   const words = maskedWords(doc);
@@ -125,5 +126,15 @@ export function maskedContext(context: CaptureContext, doc: Document = document)
       message: withoutMasked(error.message, words),
       ...(error.url ? { url: withoutMasked(error.url, words) } : {}),
     })),
+    ...(context.actions && {
+      actions: context.actions.map((action) => ({
+        ...action,
+        ...(action.name ? { name: withoutMasked(action.name, words) } : {}),
+        ...(action.path ? { path: withoutMasked(action.path, words) } : {}),
+      })),
+    }),
+    ...(context.requests && {
+      requests: context.requests.map((request) => ({ ...request, url: withoutMasked(request.url, words) })),
+    }),
   };
 }

@@ -2,6 +2,7 @@
 // store, whose announcements redraw the panel, then puts focus where the person expects it.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { croppedAround, type WindowBox } from '@svc/contract/image-encoding';
+import type { Chunks } from './chunks.js';
 import { coversNow, keptRegions } from './hidden-regions.js';
 import type { MarkUp } from './markup.js';
 import { maskedContext } from './mask.js';
@@ -13,6 +14,12 @@ import { formError, formStatus, submit } from './views/form.js';
 import { forgetImages, imagesToSend, sendImages } from './views/image-attach.js';
 import { keepMarkedShot, markedShot, type Taken } from './views/new-comment.js';
 import { rememberWelcomed } from './views/welcome.js';
+
+/** A signed-in reviewer's last actions and the page's last requests, when their recorder runs (steps.ts). */
+function recentSteps() {
+  const steps = (window as Partial<Chunks>).__svcSteps;
+  return steps ? { actions: steps.recentActions(), requests: steps.recentRequests() } : {};
+}
 
 /** What the actions need of the widget. */
 export interface PanelHost {
@@ -241,7 +248,7 @@ export function panelActions(host: PanelHost): Actions {
           view.draft && { ...view.draft, context },
           body,
           attach ? shoot : null,
-          maskedContext,
+          (captured) => maskedContext({ ...captured, ...recentSteps() }),
         );
         if (answer.ok) {
           keepMarkedShot(null);

@@ -95,6 +95,17 @@ export class Widget {
       () => void this.pick(true),
     );
     this.showCount();
+    this.keepSteps();
+  }
+
+  /**
+   * Once a reviewer is signed in (from the start when a token is kept: before the server has
+   * said whose it is), their steps are kept by the recorder's chunk; it forgets them, and keeps
+   * no more, once the token is gone. A visitor's page never loads it.
+   */
+  private keepSteps(): void {
+    const { session } = this.store;
+    if (session.api.token) void loadChunk(this.config, '__svcSteps').then((steps) => steps.start(session));
   }
 
   async mount(): Promise<void> {
@@ -191,6 +202,7 @@ export class Widget {
   /** Signed in (a stored token, a password, a second factor, single sign-on): comments, language, polling and pins; the panel's views (a first visit's welcome is theirs). */
   private async signedIn(): Promise<void> {
     void this.panel.load();
+    this.keepSteps();
     await this.store.open();
     void this.speak();
     this.poller.start();

@@ -125,7 +125,7 @@ ${menu(params.get('release'))}${
   setTimeout(breakThings, 300);
 </script>`
     : ''
-}${params.has('secrets') ? secrets() : ''}
+}${params.has('secrets') ? secrets() : ''}${params.has('steps') ? STEPS_FIXTURE : ''}
 <section class="plans">
   <div class="plan"><h2>Starter</h2><p class="price">$0</p></div>
   <div class="plan"><h2>Team</h2><p class="price">$49</p><button type="button">Choose Team</button></div>
@@ -133,6 +133,27 @@ ${menu(params.get('release'))}${
 <script src="${apiBase}/widget.js" data-api-base="${apiBase}" data-project-key="${params.get('project')}" data-notify-poll-ms="1000"${params.has('noconsole') ? ' data-capture-console="false"' : ''}${params.has('noshot') ? ' data-screenshot="false"' : ''}${params.has('locale') ? ` data-locale="${params.get('locale')}"` : ''} async></script>
 </body></html>`;
 }
+
+/** What a reviewer types in the e-mail field of `?steps=1`: it must never leave the page. */
+export const TYPED_SECRET = 'typed-secret-7Q9';
+
+/**
+ * With `?steps=1`, what a reviewer's steps are made of: a field with its label, a link that
+ * changes the route in the page (with a query that must not be kept), a masked button, and
+ * "Choose Team" failing (a console error and a request answered 404).
+ */
+const STEPS_FIXTURE = `<form onsubmit="return false"><label>E-mail <input id="email" type="email"></label></form>
+<p><a id="to-team" href="/pricing/team">Team plan</a> <button type="button" id="refund" data-svc-mask>Refund Jane Quinn</button></p>
+<script>
+  document.getElementById('to-team').addEventListener('click', (event) => {
+    event.preventDefault();
+    history.pushState({}, '', '/pricing/team?ref=never-kept');
+  });
+  addEventListener('DOMContentLoaded', () => document.querySelector('.plan button').addEventListener('click', () => {
+    console.error(new TypeError('plan is undefined'));
+    fetch('/missing?order=never-kept', { method: 'POST' }).catch(() => {});
+  }));
+</script>`;
 
 /** Words of `?secrets=1` that must never leave the page (see `secrets`). */
 export const SECRETS = ['Jane Quinn', 'Quinn-Customer', '4242', 'Tiramisu', 'correct horse'];

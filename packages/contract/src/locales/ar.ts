@@ -36,6 +36,10 @@ export const messages: Translation<typeof en> = {
   'priority.medium': 'متوسطة',
   'priority.high': 'عالية',
   'priority.urgent': 'عاجلة',
+  'timeline.dueSet':
+    '{due, select, none {{by, select, none {أُزيل تاريخ الاستحقاق} other {أزال {by} تاريخ الاستحقاق}}} other {{by, select, none {عُيّن تاريخ الاستحقاق إلى {due}} other {عيّن {by} تاريخ الاستحقاق إلى {due}}}}}',
+  'due.on': 'يُستحق في {date}',
+  'due.overdue': 'متأخر · كان مستحقًا في {date}',
   'duration.underAMinute': 'أقل من دقيقة',
   'problem.validation_failed': 'شيء ما في النموذج غير صالح.',
   'problem.unauthenticated': 'يُرجى تسجيل الدخول مجددًا.',
@@ -113,4 +117,15 @@ export const messages: Translation<typeof en> = {
   'element.footer': 'تذييل',
   'element.element': 'عنصر',
   'element.part': 'جزء من الصفحة',
+  'steps.title': 'خطوات إعادة المشكلة',
+  'steps.opened': 'فتح {path}',
+  'steps.pressed':
+    '{times, plural, =1 {ضغط على «{name}»} =2 {ضغط على «{name}» مرتين} few {ضغط على «{name}» # مرات} other {ضغط على «{name}» # مرة}}',
+  'steps.typed': 'كتب في «{field}»',
+  'steps.typedUnnamed': 'كتب في حقل بلا تسمية',
+  'steps.error': 'خطأ: {message}',
+  'steps.requestFailed': 'فشل الطلب {method} {path} ({status})',
+  'steps.requestUnanswered': 'لم يصل رد على الطلب {method} {path}',
+  'steps.pinned': 'ثبّت الدبوس على «{name}»',
+  'steps.pinnedPage': 'علّق على الصفحة',
 };

@@ -38,6 +38,10 @@ export const enVocabulary = {
   'priority.medium': 'Medium',
   'priority.high': 'High',
   'priority.urgent': 'Urgent',
+  'timeline.dueSet':
+    '{due, select, none {{by, select, none {Due date cleared} other {Due date cleared by {by}}}} other {{by, select, none {Due date set to {due}} other {Due date set to {due} by {by}}}}}',
+  'due.on': 'Due {date}',
+  'due.overdue': 'Overdue · due {date}',
   'duration.underAMinute': 'under a minute',
 
   'element.named': 'the “{name}” {kind}',
@@ -87,6 +91,16 @@ export const enVocabulary = {
   'element.footer': 'footer',
   'element.element': 'element',
   'element.part': 'part of the page',
+  'steps.title': 'Steps to reproduce',
+  'steps.opened': 'Opened {path}',
+  'steps.pressed': '{times, plural, =1 {Pressed “{name}”} other {Pressed “{name}” # times}}',
+  'steps.typed': 'Typed in “{field}”',
+  'steps.typedUnnamed': 'Typed in a field without a label',
+  'steps.error': 'Error: {message}',
+  'steps.requestFailed': 'Request {method} {path} failed ({status})',
+  'steps.requestUnanswered': 'Request {method} {path} got no answer',
+  'steps.pinned': 'Pinned “{name}”',
+  'steps.pinnedPage': 'Commented on the page',
 } as const;
 
 /** The messages of the API's refusals (`problemSentence`): the widget's first load carries them. */

@@ -13,6 +13,7 @@ const SCRIPTS = [
   'widget-anchoring.js',
   'widget-screenshot.js',
   'widget-markup.js',
+  'widget-steps.js',
   ...[...LOCALES.slice(1), PSEUDO_LOCALE].map((locale) => `widget-locale-${locale}.js`),
 ];
 
