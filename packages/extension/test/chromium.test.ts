@@ -30,7 +30,7 @@ describe('the extension in Chromium', {
   const dirs: string[] = [];
   before(async () => {
     stack = await startStack();
-    const extension = extensionFor('chromium', stack.apiBase);
+    const extension = await extensionFor('chromium', stack.apiBase);
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-extension-profile-'));
     dirs.push(extension, profile);
     context = await chromium.launchPersistentContext(profile, {

@@ -27,7 +27,7 @@ describe('the extension in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no
   let extension: string;
   before(async () => {
     stack = await startStack();
-    extension = extensionFor('firefox', stack.apiBase);
+    extension = await extensionFor('firefox', stack.apiBase);
     browser = await puppeteer.launch({
       browser: 'firefox',
       executablePath: FIREFOX_PATH,

@@ -17,8 +17,7 @@ import {
   signUp,
   type TestApp,
 } from '../../server/test/helpers.js';
-// @ts-expect-error: a build script, in JavaScript
-import { personalise, readUnpacked } from '../personalise.mjs';
+import { unzip } from '../../server/test/zip.js';
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 
@@ -117,14 +116,15 @@ export async function startStack(): Promise<Stack> {
   };
 }
 
-/** The unpacked build for `browser`, as `apiBase`'s download page serves it, in a folder of its own. */
-export function extensionFor(browser: 'chromium' | 'firefox', apiBase: string): string {
-  const built = path.join(dist, browser);
-  if (!fs.existsSync(path.join(built, 'manifest.json'))) {
-    throw new Error(`No extension build in ${built}: run npm run build -w @svc/extension first.`);
+/** The extension for `browser` as a person downloads it from `apiBase`'s page, unzipped into a folder of its own. */
+export async function extensionFor(browser: 'chromium' | 'firefox', apiBase: string): Promise<string> {
+  if (!fs.existsSync(path.join(dist, browser, 'manifest.json'))) {
+    throw new Error(`No extension build in ${dist}: run npm run build -w @svc/extension first.`);
   }
+  const response = await fetch(`${apiBase}/extension/feedback-extension-${browser}.zip`);
+  if (!response.ok) throw new Error(`The server's download answered ${response.status}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-extension-${browser}-`));
-  for (const [name, data] of personalise(readUnpacked(built), apiBase) as Map<string, Buffer>) {
+  for (const [name, data] of await unzip(Buffer.from(await response.arrayBuffer()))) {
     fs.writeFileSync(path.join(dir, name), data);
   }
   return dir;

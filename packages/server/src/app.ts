@@ -19,6 +19,7 @@ import { commentRoutes } from './modules/comments/routes.js';
 import { consoleRoutes } from './modules/console/routes.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { exportRoutes } from './modules/export/routes.js';
+import { EXTENSION_PAGE, extensionRoutes } from './modules/extension/routes.js';
 import { followingRoutes } from './modules/following/routes.js';
 import { insightsRoutes } from './modules/insights/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
@@ -41,7 +42,7 @@ export type { Config } from './config.js';
 export { loadConfig } from './config.js';
 
 /** The HTML pages the server renders: they get a Content-Security-Policy that lets them run. */
-const HTML_PAGES = ['/demo', '/docs', '/sso'];
+const HTML_PAGES = ['/demo', '/docs', '/sso', EXTENSION_PAGE];
 
 /** How long what a deletion left outside the live pages (SQLite's write-ahead log) may stay there. */
 const ERASE_DELETED_EVERY_MS = 60_000;
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     widgetRoutes,
     consoleRoutes,
     demoRoutes,
+    extensionRoutes,
   ]) {
     await app.register(routes);
   }

@@ -162,6 +162,9 @@ export const messages: ConsoleTranslation = {
     '{cli} ist eine Datei, die dieser Server ausliefert, in der Version des Servers: Laden Sie sie herunter, prüfen Sie sie und schreiben Sie die Konfiguration des Projekts.',
   'install.checksum':
     'SHA-256 von {file} {version}: {sha}. Um genau diese Datei festzulegen, prüfen Sie gegen diesen Wert statt gegen die Prüfsumme des Servers: {command}',
+  'install.extension':
+    'Für Seiten, auf die das Skript nicht kommt (die Staging-Seite eines Kunden, eine Seite, deren Richtlinie fremde Skripte verbietet): Prüfende nutzen die {link}, für diesen Server gebaut.',
+  'install.extensionLink': 'Browsererweiterung',
   'install.deploys': '3. Deployments',
   'install.deploysBody':
     'Nach jedem Deployment markiert {command} die Korrekturen, die der ausgelieferte Build enthält, als live. Hinterlegen Sie einen API-Schlüssel (siehe {link}) als Secret {secret}.',

@@ -159,6 +159,9 @@ export const en = {
     '{cli} is one file this server hands out, the same version as the server: download it, check it, and write the project’s configuration.',
   'install.checksum':
     'SHA-256 of {file} {version}: {sha}. To pin this exact file, check against it instead of the server’s checksum: {command}',
+  'install.extension':
+    'Pages where the script cannot go (a client’s staging site, a page whose policy forbids foreign scripts): reviewers use the {link}, made for this server.',
+  'install.extensionLink': 'browser extension',
   'install.deploys': '3. Deploys',
   'install.deploysBody':
     'After each deploy, {command} marks the fixes the deployed build contains as Live. Store an API key (see {link}) as the {secret} secret.',

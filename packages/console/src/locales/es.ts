@@ -163,6 +163,9 @@ export const messages: ConsoleTranslation = {
     '{cli} es un archivo que entrega este servidor, en su misma versión: descárgalo, verifícalo y escribe la configuración del proyecto.',
   'install.checksum':
     'SHA-256 de {file} {version}: {sha}. Para fijar exactamente este archivo, verifica con este valor en lugar de la suma de comprobación del servidor: {command}',
+  'install.extension':
+    'Para páginas donde el script no puede ir (el sitio de pruebas de un cliente, una página cuya política prohíbe scripts ajenos): quienes revisan usan la {link}, hecha para este servidor.',
+  'install.extensionLink': 'extensión del navegador',
   'install.deploys': '3. Despliegues',
   'install.deploysBody':
     'Tras cada despliegue, {command} marca como publicadas las correcciones que contiene la build desplegada. Guarda una clave de API (ver {link}) como el secreto {secret}.',

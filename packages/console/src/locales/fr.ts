@@ -163,6 +163,9 @@ export const messages: ConsoleTranslation = {
     '{cli} est un fichier que fournit ce serveur, dans la même version que lui : téléchargez-le, vérifiez-le et écrivez la configuration du projet.',
   'install.checksum':
     'SHA-256 de {file} {version} : {sha}. Pour fixer exactement ce fichier, vérifiez avec cette valeur plutôt qu’avec la somme de contrôle du serveur : {command}',
+  'install.extension':
+    'Pour les pages où le script ne peut pas aller (le site de préproduction d’un client, une page dont la politique interdit les scripts tiers) : les relecteurs utilisent l’{link}, faite pour ce serveur.',
+  'install.extensionLink': 'extension de navigateur',
   'install.deploys': '3. Déploiements',
   'install.deploysBody':
     'Après chaque déploiement, {command} marque comme en ligne les correctifs que contient le build déployé. Enregistrez une clé d’API (voir {link}) comme secret {secret}.',

@@ -162,6 +162,9 @@ export const messages: ConsoleTranslation = {
     '{cli} è un file che questo server distribuisce, nella sua stessa versione: scaricalo, verificalo e scrivi la configurazione del progetto.',
   'install.checksum':
     'SHA-256 di {file} {version}: {sha}. Per fissare esattamente questo file, verifica con questo valore invece che con il checksum del server: {command}',
+  'install.extension':
+    'Per le pagine dove lo script non può andare (il sito di staging di un cliente, una pagina la cui policy vieta script esterni): chi revisiona usa l’{link}, fatta per questo server.',
+  'install.extensionLink': 'estensione del browser',
   'install.deploys': '3. Deploy',
   'install.deploysBody':
     'Dopo ogni deploy, {command} segna come online le correzioni contenute nella build distribuita. Salva una chiave API (vedi {link}) come segreto {secret}.',

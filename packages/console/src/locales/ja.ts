@@ -161,6 +161,9 @@ export const messages: ConsoleTranslation = {
     '{cli} は、このサーバーが配布する 1 つのファイルで、サーバーと同じバージョンです。ダウンロードして検証し、プロジェクトの設定を書き込んでください。',
   'install.checksum':
     '{file} {version} の SHA-256: {sha}。このファイルに固定するには、サーバーのチェックサムの代わりにこの値で検証してください: {command}',
+  'install.extension':
+    'スクリプトを入れられないページ（クライアントのステージングサイト、外部スクリプトをポリシーで禁じているページ）では、レビュー担当者はこのサーバー用の{link}を使います。',
+  'install.extensionLink': 'ブラウザー拡張機能',
   'install.deploys': '3. デプロイ',
   'install.deploysBody':
     'デプロイのたびに、{command} がデプロイされたビルドに含まれる修正を公開済みにします。API キー（{link} を参照）を {secret} シークレットとして保存してください。',

@@ -160,6 +160,9 @@ export const messages: ConsoleTranslation = {
     '{cli} is één bestand dat deze server aanbiedt, in dezelfde versie als de server: download het, controleer het en schrijf de configuratie van het project.',
   'install.checksum':
     'SHA-256 van {file} {version}: {sha}. Om precies dit bestand vast te leggen, controleer je met deze waarde in plaats van met de controlesom van de server: {command}',
+  'install.extension':
+    'Voor pagina’s waar het script niet op kan (de stagingsite van een klant, een pagina waarvan het beleid vreemde scripts verbiedt): reviewers gebruiken de {link}, gemaakt voor deze server.',
+  'install.extensionLink': 'browserextensie',
   'install.deploys': '3. Deploys',
   'install.deploysBody':
     'Na elke deploy markeert {command} de oplossingen die de gedeployde build bevat als live. Bewaar een API-sleutel (zie {link}) als het geheim {secret}.',

@@ -161,6 +161,9 @@ export const messages: ConsoleTranslation = {
     '{cli} é um arquivo que este servidor fornece, na mesma versão do servidor: baixe, verifique e escreva a configuração do projeto.',
   'install.checksum':
     'SHA-256 de {file} {version}: {sha}. Para fixar exatamente este arquivo, verifique com este valor em vez da soma de verificação do servidor: {command}',
+  'install.extension':
+    'Para páginas onde o script não pode entrar (o site de homologação de um cliente, uma página cuja política proíbe scripts de fora): quem revisa usa a {link}, feita para este servidor.',
+  'install.extensionLink': 'extensão do navegador',
   'install.deploys': '3. Deploys',
   'install.deploysBody':
     'Depois de cada deploy, {command} marca como no ar as correções que o build publicado contém. Guarde uma chave de API (veja {link}) como o segredo {secret}.',

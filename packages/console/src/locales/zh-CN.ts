@@ -153,6 +153,9 @@ export const messages: ConsoleTranslation = {
   'install.cli': '{cli} 是此服务器提供的单个文件，版本与服务器相同：下载、校验，然后写入项目配置。',
   'install.checksum':
     '{file} {version} 的 SHA-256：{sha}。若要固定这个确切的文件，请用此值而不是服务器的校验和来校验：{command}',
+  'install.extension':
+    '对于无法加入脚本的页面（客户的预发布站点、策略禁止外部脚本的页面），审阅者可以使用为本服务器构建的{link}。',
+  'install.extensionLink': '浏览器扩展',
   'install.deploys': '3. 部署',
   'install.deploysBody':
     '每次部署后，{command} 会把已部署构建包含的修复标记为已上线。请将 API 密钥（见{link}）保存为 {secret} 机密。',

@@ -46,6 +46,8 @@ export function Install({ projectKey }: { projectKey: string }) {
       <CopyBox label={t('install.cspSources')} text={snippets.csp} />
       <p>{t('install.vite')}</p>
       <CopyBox label={t('install.vitePlugin')} text={snippets.vite} multiline />
+      {/* A server page, not the console's: the zips are made for this server's address (GET /extension). */}
+      <p>{tx('install.extension', { link: <a href="/extension">{t('install.extensionLink')}</a> })}</p>
       <h2>{t('install.repository')}</h2>
       <p>{tx('install.cli', { cli: <code>svc-cli</code> })}</p>
       <CopyBox label="svc-cli init" text={snippets.init} multiline />

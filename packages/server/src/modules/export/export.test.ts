@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import yauzl from 'yauzl';
 import {
   addClient,
   addMember,
@@ -14,34 +13,12 @@ import {
   type TestApp,
 } from '../../../test/helpers.js';
 import { cleanJpeg, jpegWithMetadata, numberedPng } from '../../../test/images.js';
+import { unzip } from '../../../test/zip.js';
 import { withoutMetadata } from '../comments/image-metadata.js';
 import { csvField } from './export.js';
 
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
 const png = numberedPng;
-
-/** The files of a zip archive: name → contents. */
-async function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(archive, { lazyEntries: true }, (error, file) => (error ? reject(error) : resolve(file))),
-  );
-  const files = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, async (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        files.set(entry.fileName, Buffer.concat(chunks));
-        zip.readEntry();
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return files;
-}
 
 /** RFC 4180 rows, quotes and line breaks inside quoted fields included. */
 function parseCsv(text: string): string[][] {
