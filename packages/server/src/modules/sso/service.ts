@@ -177,15 +177,27 @@ const providerClient = (deps: SsoDeps, row: NonNullable<Awaited<ReturnType<typeo
 });
 
 /**
+ * A browser extension's own page (its settings page), which no web page can claim as its
+ * origin: its sign-in comes back to it like a widget's. The code the popup hands there is
+ * worth nothing without the binding, which only the page that started holds.
+ */
+const EXTENSION_PAGE = /^(chrome-extension|moz-extension):\/\/[a-z0-9-]+$/;
+
+/**
  * A sign-in through the workspace's provider begins: the URL to send the browser to. Asked
  * from another origin (a widget on the app's page, which opens it in a popup), that origin
- * must be one a project of the workspace allows: the popup hands its code back there only.
+ * must be one a project of the workspace allows, or a browser extension's page: the popup
+ * hands its code back there only.
  */
 export async function start(deps: SsoDeps, workspaceId: string, base: string, origin: string | null) {
   const row = await repo.findProvider(deps.db, workspaceId);
   if (!row) throw notFound('Single sign-on');
   const returnOrigin = origin && origin !== new URL(base).origin ? origin : null;
-  if (returnOrigin && !(await repo.originAllowed(deps.db, workspaceId, returnOrigin))) {
+  if (
+    returnOrigin &&
+    !EXTENSION_PAGE.test(returnOrigin) &&
+    !(await repo.originAllowed(deps.db, workspaceId, returnOrigin))
+  ) {
     throw forbidden(`${returnOrigin} is not an allowed origin of this workspace's projects.`);
   }
   let request: Awaited<ReturnType<typeof authorizationRequest>>;

@@ -288,6 +288,37 @@ describe('single sign-on with a real OpenID provider', () => {
     assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
   });
 
+  test("the browser extension's settings page: its sign-in comes back to it, an extension's page being no web page's origin", async () => {
+    assert.equal((await configure()).status, 200);
+    for (const origin of [
+      'chrome-extension://abcdefghijklmnopabcdefghijklmnop',
+      'moz-extension://3f2c1b9e-7d4a-4e8b-9c1d-2a6b5e8f0c71',
+    ]) {
+      const started = await call(t.app, 'POST', '/api/auth/sso/start', {
+        body: { workspace: admin.workspaceId },
+        headers: { origin },
+      });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      idp.people.set('ext', { email: admin.email, email_verified: true });
+      const back = await idp.signInAt(started.body.url, 'ext');
+      const landed = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+      const location = new URL(String(landed.headers.location));
+      assert.equal(location.pathname, '/sso/done');
+      const fragment = new URLSearchParams(location.hash.slice(1));
+      assert.equal(fragment.get('to'), origin);
+      const exchanged = await exchange({ code: fragment.get('sso_code'), binding: started.body.binding });
+      assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body) + location.hash);
+    }
+    // Something that only looks like one is a web page's origin, refused as any other.
+    for (const origin of ['chrome-extension://evil.test/', 'https://chrome-extension.test']) {
+      const refused = await call(t.app, 'POST', '/api/auth/sso/start', {
+        body: { workspace: admin.workspaceId },
+        headers: { origin },
+      });
+      assert.equal(refused.status, 403, origin);
+    }
+  });
+
   test("another workspace's project of the same key does not hide the widget's single sign-on", async () => {
     assert.equal((await configure()).status, 200);
     const project = await createProject(t.app, admin, { allowedOrigins: ['https://shop.acme.test'] });
