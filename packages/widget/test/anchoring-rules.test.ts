@@ -93,6 +93,122 @@ window.anchoring = { describeElement, finish, Resolver, resolveAnchor };`,
     }
   });
 
+  /**
+   * Anchors as the release before this one recorded them (its describe, on this page): rows
+   * whose item tells them apart, comments told apart by their shape, a plan's line by the text
+   * before it. Stored anchors are read as they are (each twin hint reads its own field), and
+   * today's describe records the same fields.
+   */
+  const EARLIER_PAGE = `<table><tbody><tr><td>Invoice 1041</td><td><button class="act" type="button">Archive</button> <button class="act" type="button">Delete</button></td></tr><tr><td>Invoice 1042</td><td><button class="act" type="button">Archive</button> <button class="act" type="button">Delete</button></td></tr><tr><td>Invoice 1043</td><td><button class="act" type="button">Archive</button> <button class="act" type="button">Delete</button></td></tr></tbody></table><ul class="comments"><li class="comment"><p>Looks good</p><div class="actions"><button type="button">Reply</button> <button type="button">Like</button></div></li><li class="comment"><img class="avatar" alt=""><p>Looks good</p><div class="actions"><button type="button">Reply</button> <button type="button">Like</button></div></li><li class="comment"><p>Looks good</p><div class="actions"><button type="button">Reply</button> <button type="button">Like</button></div></li></ul><h2>Plans</h2><p class="plan">Dedicated support</p><h2>Pricing</h2><p class="plan">Dedicated support</p>`;
+  const EARLIER_ANCHORS = [
+    {
+      selector: 'tr:nth-of-type(2) > td:nth-of-type(2) > button:nth-of-type(1)',
+      x: 0,
+      y: 0,
+      tag: 'button',
+      role: 'button',
+      name: 'Archive',
+      text: {
+        exact: 'Archive',
+        prefix: 'Invoice 1041Archive DeleteInvoice 1042',
+        suffix: 'DeleteInvoice 1043Archive DeleteLooks goodReply LikeLooks goodRe',
+      },
+      attributes: { type: 'button' },
+      classes: ['act'],
+      context: { parent: 'Archive Delete', next: 'Delete' },
+      twins: 2,
+      twinsBefore: 1,
+      twinsByQuote: 'both',
+      twinsByItem: { up: 2, text: 'Invoice 1042 Archive Delete' },
+      alikes: 2,
+      alikesBefore: 1,
+      kin: 6,
+      textCount: 3,
+      position: { left: 118, top: 36, width: 66, height: 21, viewportWidth: 1280, viewportHeight: 720 },
+    },
+    {
+      selector: 'li:nth-of-type(2) > div > button:nth-of-type(1)',
+      x: 0,
+      y: 0,
+      tag: 'button',
+      role: 'button',
+      name: 'Reply',
+      text: {
+        exact: 'Reply',
+        prefix: 'e DeleteInvoice 1043Archive DeleteLooks goodReply LikeLooks good',
+        suffix: 'LikeLooks goodReply LikePlansDedicated supportPricingDedicated s',
+      },
+      attributes: { type: 'button' },
+      context: { parent: 'Reply Like', next: 'Like' },
+      twins: 2,
+      twinsBefore: 1,
+      twinsByShape: { up: 3, shape: '1wyq1q3' },
+      alikes: 2,
+      alikesBefore: 1,
+      kin: 12,
+      textCount: 3,
+      position: { left: 48, top: 227, width: 53, height: 21, viewportWidth: 1280, viewportHeight: 720 },
+    },
+    {
+      selector: 'p:nth-of-type(2)',
+      x: 0,
+      y: 0,
+      tag: 'p',
+      role: 'paragraph',
+      text: { exact: 'Dedicated support', prefix: ' goodReply LikeLooks goodReply LikePlansDedicated supportPricing' },
+      classes: ['plan'],
+      context: {
+        parent:
+          'Invoice 1041 Archive Delete Invoice 1042 Archive Delete Invoice 1043 Archive Delete Looks good Reply Like Looks good Rep',
+        previous: 'Pricing',
+      },
+      twins: 1,
+      twinsBefore: 1,
+      twinsByQuote: 'before',
+      alikes: 1,
+      alikesBefore: 1,
+      kin: 2,
+      textCount: 2,
+      position: { left: 8, top: 475, width: 1264, height: 19, viewportWidth: 1280, viewportHeight: 720 },
+    },
+  ];
+  const EARLIER_PINNED = ['tr:nth-child(2) button', 'li.comment:nth-child(2) button', 'p.plan:last-of-type'];
+
+  test('anchors recorded by the release before are found, unchanged and after their twins were reordered; recorded alike today', async () => {
+    const changes = [
+      '',
+      "const rows = document.querySelector('tbody'); rows.append(...[...rows.children].reverse());",
+      "const list = document.querySelector('ul.comments'); list.append(...[...list.children].reverse());",
+    ];
+    for (const change of changes) {
+      await page.setContent(`<!doctype html><html><body>${EARLIER_PAGE}</body></html>`);
+      await page.addScriptTag({ content: script });
+      const found = await page.evaluate(
+        ([anchors, pinned, changeSource]) => {
+          const { describeElement, resolveAnchor } = (window as any).anchoring;
+          const targets = pinned.map((selector) => document.querySelector(selector) as Element);
+          const today = targets.map((el) => {
+            const { position, ...anchor } = describeElement(el);
+            return JSON.parse(JSON.stringify(anchor));
+          });
+          for (const el of targets) (el as any).__pinned = true;
+          new Function(changeSource)();
+          const where = anchors.map((anchor, i) => {
+            const element = resolveAnchor(anchor, document)?.element;
+            return element === targets[i] ? 'same' : element ? `another: ${element.outerHTML}` : 'nothing';
+          });
+          return { where, today };
+        },
+        [EARLIER_ANCHORS, EARLIER_PINNED, change] as const,
+      );
+      assert.deepEqual(found.where, ['same', 'same', 'same'], change || 'unchanged');
+      if (!change) {
+        const earlier = EARLIER_ANCHORS.map(({ position, ...anchor }) => anchor);
+        assert.deepEqual(found.today, earlier);
+      }
+    }
+  });
+
   const ICONS = `<nav><a href="/home">Home <i class="fa fa-home"></i><i class="fa fa-caret-down"></i></a>
     <a href="/shop">Shop <i class="fa fa-shop"></i><i class="fa fa-caret-down"></i></a></nav>`;
 

@@ -1,31 +1,12 @@
 // The anchor of a picked element: a description rich enough to find it again after the page
 // changed, bounded in size (see the contract's `Anchor`).
-import type { Anchor, AnchorFrame } from '@svc/contract';
+import type { Anchor } from '@svc/contract';
 import { contentOf, contextOf, type Features, featuresOf, QUOTE_CONTEXT_MAX, textAround } from './features.js';
 import { RootIndex } from './root-index.js';
-import { isShadowRoot, otherSelectors, pathSelector, type Root } from './selectors.js';
+import { framesOf, otherSelectors, pathSelector, type Root } from './selectors.js';
 import { sourceOf } from './source.js';
 import { Deadline } from './steps.js';
 import { twinHintsOf, twinsOf } from './twins.js';
-
-/** The shadow roots and same-origin iframes between the top document and `el`, outermost first. */
-function framesOf(el: Element): AnchorFrame[] {
-  const frames: AnchorFrame[] = [];
-  let node: Element = el;
-  for (;;) {
-    const root = node.getRootNode();
-    if (isShadowRoot(root)) {
-      frames.unshift({ kind: 'shadow', selector: pathSelector(root.host) });
-      node = root.host;
-      continue;
-    }
-    const frame = (root as Document).defaultView?.frameElement;
-    if (!frame) break;
-    frames.unshift({ kind: 'frame', selector: pathSelector(frame) });
-    node = frame;
-  }
-  return frames;
-}
 
 /** How many elements of the page show `text` (the innermost with all of it). */
 function showing(root: Root, text: string): number {
@@ -38,16 +19,25 @@ const nonEmpty = (text: string) => text || undefined;
 /** Builds the anchor of `el`; `offset` is where in it the reviewer clicked. */
 export function describeElement(el: Element, offset: { x: number; y: number } = { x: 0, y: 0 }): Anchor {
   const root = el.getRootNode() as Root;
+  // Read part by part: the element and the text around it, its selectors, its twins and how
+  // many show its text, where it is, the code it comes from.
   const features: Features = featuresOf(el);
-  const selector = pathSelector(el, root);
-  const view = el.ownerDocument.defaultView ?? window;
-  const box = el.getBoundingClientRect();
-  const frames = framesOf(el);
   const context = contextOf(el, features.text);
   const content = features.text ? '' : contentOf(el);
-  const { twins, before, alikes, alikesBefore, kin } = twinsOf(el, features, root, context.parent ?? '', content);
   const prefix = features.text ? textAround(el, 'before', QUOTE_CONTEXT_MAX) : '';
   const suffix = features.text ? textAround(el, 'after', QUOTE_CONTEXT_MAX) : '';
+  const selector = pathSelector(el, root);
+  const frames = framesOf(el);
+  const selectors = otherSelectors(el, features, root, selector);
+  const { twins, before, alikes, alikesBefore, kin } = twinsOf(el, features, root, context.parent ?? '', content);
+  const twinHints = twinHintsOf(el, twins, { prefix, suffix });
+  // None when the page's reading misses the element's own text (a select's text is its
+  // options', a long text is cut where the element's is not, a custom element's is slotted):
+  // the anchor then says nothing of how many show it, rather than zero, which is refused.
+  const textCount = (features.text && showing(root, features.text)) || undefined;
+  const view = el.ownerDocument.defaultView ?? window;
+  const box = el.getBoundingClientRect();
+  const source = sourceOf(el);
   const anchor: Anchor = {
     selector,
     x: Math.round(offset.x),
@@ -69,16 +59,13 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     context: some(context),
     twins: twins.length || undefined,
     twinsBefore: twins.length ? before : undefined,
-    ...twinHintsOf(el, twins, { prefix, suffix }),
+    ...twinHints,
     // More than the anchor may say (a page of a thousand "Edit" links): not said.
     alikes: alikes && alikes <= 1000 ? alikes : undefined,
     alikesBefore: alikes && alikes <= 1000 ? alikesBefore : undefined,
     kin: kin < 1000 ? kin : undefined,
-    // None when the page's reading misses the element's own text (a select's text is its
-    // options', a long text is cut where the element's is not, a custom element's is slotted):
-    // the anchor then says nothing of how many show it, rather than zero, which is refused.
-    textCount: (features.text && showing(root, features.text)) || undefined,
-    selectors: otherSelectors(el, features, root, selector),
+    textCount,
+    selectors,
     position: {
       left: Math.round(box.left + view.scrollX),
       top: Math.round(box.top + view.scrollY),
@@ -88,7 +75,7 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
       viewportHeight: view.innerHeight,
     },
     frames: frames.length ? frames : undefined,
-    source: sourceOf(el),
+    source,
   };
   if (!anchor.selectors?.length) delete anchor.selectors;
   // Absent parts are left out rather than sent as undefined.

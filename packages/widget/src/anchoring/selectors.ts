@@ -1,5 +1,6 @@
 // Selectors of different kinds for one element: each breaks under a different change (an id
 // regenerated, a class renamed, a sibling inserted), so together they survive more than one.
+import type { AnchorFrame } from '@svc/contract';
 import { type Features, looksGenerated } from './features.js';
 
 export type Root = Document | ShadowRoot;
@@ -14,7 +15,6 @@ export const isShadowRoot = (node: Node): node is ShadowRoot =>
 /** Whether `node` is an element, whatever window it comes from. */
 export const isElement = (node: unknown): node is Element => (node as Node | null)?.nodeType === Node.ELEMENT_NODE;
 
-/** Every element of `root` matching `selector`; none when the selector is not valid. */
 /** Sorts elements in the page's order. */
 export const inPageOrder = (a: Element, b: Element) =>
   a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
@@ -22,6 +22,7 @@ export const inPageOrder = (a: Element, b: Element) =>
 /** Whether one is inside the other (or they are the same). */
 export const nested = (a: Element, b: Element) => a.contains(b) || b.contains(a);
 
+/** Every element of `root` matching `selector`; none when the selector is not valid. */
 export function matching(root: Root, selector: string): Element[] {
   try {
     return [...root.querySelectorAll(selector)];
@@ -112,4 +113,23 @@ export function otherSelectors(el: Element, features: Features, root: Root, prim
     if (scope && !looksGenerated(scope.id)) consider(`#${CSS.escape(scope.id)} ${tag}${classes}`);
   }
   return found;
+}
+
+/** The shadow roots and same-origin iframes between the top document and `el`, outermost first. */
+export function framesOf(el: Element): AnchorFrame[] {
+  const frames: AnchorFrame[] = [];
+  let node: Element = el;
+  for (;;) {
+    const root = node.getRootNode();
+    if (isShadowRoot(root)) {
+      frames.unshift({ kind: 'shadow', selector: pathSelector(root.host) });
+      node = root.host;
+      continue;
+    }
+    const frame = (root as Document).defaultView?.frameElement;
+    if (!frame) break;
+    frames.unshift({ kind: 'frame', selector: pathSelector(frame) });
+    node = frame;
+  }
+  return frames;
 }
