@@ -3,8 +3,14 @@
 // headers, never a query string of a failed request.
 import { type Static, Type } from 'typebox';
 import { Line, Nullable, Timestamp } from './common.js';
-import { HIDDEN_REGIONS_MAX, MAX_PAGE_ERRORS, STEPS_ACTIONS_MAX, STEPS_MAX, STEPS_REQUESTS_MAX } from './rules.js';
-import { Step, TrailAction, TrailRequest } from './steps.js';
+import {
+  HIDDEN_REGIONS_MAX,
+  MAX_PAGE_ERRORS,
+  STEP_WORDS_MAX,
+  STEPS_ACTIONS_MAX,
+  STEPS_MAX,
+  STEPS_REQUESTS_MAX,
+} from './rules.js';
 
 const Size = Type.Object({
   width: Type.Integer({ minimum: 0, maximum: 100_000 }),
@@ -28,6 +34,70 @@ export const PageError = Type.Object({
   durationMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
 });
 export type PageError = Static<typeof PageError>;
+
+// Steps to reproduce (see steps.ts): what the widget keeps, and what the server reads from it.
+
+const Path = Line({ maxLength: 2000, description: 'The address path (and a hash route), never its query' });
+
+/** One action of the reviewer, as the widget keeps it. */
+export const TrailAction = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('open'), Type.Literal('navigate'), Type.Literal('press'), Type.Literal('type')], {
+      description:
+        'open: the page loaded; navigate: a route changed in the page (history or hash); press: a click; type: typing in a field',
+    }),
+    at: Timestamp,
+    path: Type.Optional(Path),
+    name: Type.Optional(
+      Line({
+        maxLength: STEP_WORDS_MAX,
+        description: 'press: the accessible name of what was pressed; type: the label of the field (never its value)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TrailAction = Static<typeof TrailAction>;
+
+/** One request of the page (the widget's own to its server left out). */
+export const TrailRequest = Type.Object(
+  {
+    method: Line({ maxLength: 10 }),
+    url: Line({ maxLength: 2000, description: 'Without its query string and fragment' }),
+    status: Nullable(Type.Integer({ minimum: 0, maximum: 999, description: 'null: no answer came' })),
+    durationMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
+    at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type TrailRequest = Static<typeof TrailRequest>;
+
+const Words = Line({ maxLength: STEP_WORDS_MAX });
+
+/** One step to reproduce; `times` when it was done again at once (at least 2). */
+export const Step = Type.Union([
+  Type.Object({ kind: Type.Literal('opened'), path: Path }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal('pressed'), name: Words, times: Type.Optional(Type.Integer({ minimum: 2 })) },
+    { additionalProperties: false },
+  ),
+  Type.Object({ kind: Type.Literal('typed'), field: Words }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal('error'), message: Line({ maxLength: STEP_WORDS_MAX }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('requestFailed'),
+      method: Line({ maxLength: 10 }),
+      path: Path,
+      status: Nullable(Type.Integer({ minimum: 0, maximum: 999 })),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ kind: Type.Literal('pinned'), name: Nullable(Words) }, { additionalProperties: false }),
+]);
+export type Step = Static<typeof Step>;
 
 /** A box in the window, in CSS pixels. */
 const WindowBox = (options: { description?: string } = {}) =>

@@ -18,6 +18,7 @@ import {
 import { elementInWords } from './element-words.js';
 import type { AnswerOf, CallOf, Endpoint } from './endpoints.js';
 import { ReadAllBody } from './notifications.js';
+import { stepSentence } from './steps.js';
 import { displayState, ENGLISH, fixStory, timelineSentence } from './vocabulary.js';
 
 /** The longest a wait_for_feedback call holds, in seconds: under the common client time-outs. */
@@ -93,7 +94,9 @@ function full(comment: CommentWithReplies) {
     commitUrl: comment.commitUrl,
     deployedBuild: comment.deployedBuildSha,
     pinned: comment.anchor ? pinnedElement(comment.anchor) : null,
-    context: comment.context,
+    // The steps said once, as sentences: the actions they were read from would say them again.
+    steps: comment.context?.steps?.map((step) => stepSentence(step, ENGLISH.t)) ?? null,
+    context: comment.context && { ...comment.context, actions: undefined, steps: undefined },
     screenshot: comment.screenshot
       ? 'attached below'
       : comment.context?.screenshotFollows
@@ -170,7 +173,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
     },
     get_feedback: {
       description:
-        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these; from a development build, `pinned.source`: the components that render it and the file and line it is written in), the browser and window it was written in, the page errors recorded then (console errors, failed requests), the reply thread, the images people attached (and the element as its author saw it when giving a verdict, or last while the fix waits for it), its timeline (who applied it in which commit and how, the build that took it Live, the author’s verdicts; `fix` sums up the latest fix in one line), and the screenshot and the thread’s images (at most 6, the latest) as images, in the order `images` lists them after the screenshot.',
+        'Everything needed to fix one comment: its text, the page URL, the element it is pinned to (in words, and as `pinned`: its CSS selector, tag, text, accessible name, test id and other stable attributes, classes and the text around it — search the source for these; from a development build, `pinned.source`: the components that render it and the file and line it is written in), the steps that led to it (`steps`: the pages opened and routes taken, what the reviewer pressed and which fields they typed in, the errors and failed requests, then the pin; from a signed-in reviewer’s widget), the browser and window it was written in, the page errors and requests recorded then (console errors, failed requests), the reply thread, the images people attached (and the element as its author saw it when giving a verdict, or last while the fix waits for it), its timeline (who applied it in which commit and how, the build that took it Live, the author’s verdicts; `fix` sums up the latest fix in one line), and the screenshot and the thread’s images (at most 6, the latest) as images, in the order `images` lists them after the screenshot.',
       input: Id,
       run: async (args) => {
         const comment = await host.send('GET /api/comments/{id}', { params: { id: String(args.id) } });

@@ -17,6 +17,8 @@ export const MAX_PAGE_ERRORS = 20;
 export const STEPS_ACTIONS_MAX = 50;
 export const STEPS_REQUESTS_MAX = 50;
 export const STEPS_KEPT_MS = 5 * 60_000;
+/** The longest words of a step (a button's name, a field's label, an error); longer ones are cut. */
+export const STEP_WORDS_MAX = 200;
 /** The steps to reproduce a comment keep its last this many (the pin included). */
 export const STEPS_MAX = 30;
 

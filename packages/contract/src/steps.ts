@@ -4,79 +4,11 @@
 // status, duration). The widget sends them with a comment; the server reads the steps from
 // them, the page's errors and the pin (`stepsToReproduce`) and keeps them with the comment;
 // the console, the CLI and the agents' tools say them (`stepSentence`).
-import { type Static, Type } from 'typebox';
+// Free of schema code (the schemas are in context.ts), so the clients' bundles stay small.
 import type { Anchor } from './anchor.js';
-import { Line, Nullable, Timestamp } from './common.js';
-import type { PageError } from './context.js';
+import type { PageError, Step, TrailAction, TrailRequest } from './context.js';
 import type { Translate } from './i18n.js';
-import { STEPS_MAX } from './rules.js';
-
-/** The longest words of a step (a button's name, a field's label); longer ones are cut. */
-const WORDS_MAX = 200;
-/** An error's message in a step is cut here. */
-const ERROR_WORDS_MAX = 200;
-
-const Path = Line({ maxLength: 2000, description: 'The address path (and a hash route), never its query' });
-
-/** One action of the reviewer, as the widget keeps it. */
-export const TrailAction = Type.Object(
-  {
-    kind: Type.Union([Type.Literal('open'), Type.Literal('navigate'), Type.Literal('press'), Type.Literal('type')], {
-      description:
-        'open: the page loaded; navigate: a route changed in the page (history or hash); press: a click; type: typing in a field',
-    }),
-    at: Timestamp,
-    path: Type.Optional(Path),
-    name: Type.Optional(
-      Line({
-        maxLength: WORDS_MAX,
-        description: 'press: the accessible name of what was pressed; type: the label of the field (never its value)',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-export type TrailAction = Static<typeof TrailAction>;
-
-/** One request of the page (the widget's own to its server left out). */
-export const TrailRequest = Type.Object(
-  {
-    method: Line({ maxLength: 10 }),
-    url: Line({ maxLength: 2000, description: 'Without its query string and fragment' }),
-    status: Nullable(Type.Integer({ minimum: 0, maximum: 999, description: 'null: no answer came' })),
-    durationMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
-    at: Timestamp,
-  },
-  { additionalProperties: false },
-);
-export type TrailRequest = Static<typeof TrailRequest>;
-
-const Words = Line({ maxLength: WORDS_MAX });
-
-/** One step to reproduce; `times` when it was done again at once (at least 2). */
-export const Step = Type.Union([
-  Type.Object({ kind: Type.Literal('opened'), path: Path }, { additionalProperties: false }),
-  Type.Object(
-    { kind: Type.Literal('pressed'), name: Words, times: Type.Optional(Type.Integer({ minimum: 2 })) },
-    { additionalProperties: false },
-  ),
-  Type.Object({ kind: Type.Literal('typed'), field: Words }, { additionalProperties: false }),
-  Type.Object(
-    { kind: Type.Literal('error'), message: Line({ maxLength: ERROR_WORDS_MAX }) },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    {
-      kind: Type.Literal('requestFailed'),
-      method: Line({ maxLength: 10 }),
-      path: Path,
-      status: Nullable(Type.Integer({ minimum: 0, maximum: 999 })),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Object({ kind: Type.Literal('pinned'), name: Nullable(Words) }, { additionalProperties: false }),
-]);
-export type Step = Static<typeof Step>;
+import { STEP_WORDS_MAX, STEPS_MAX } from './rules.js';
 
 /** What the steps are read from: what the widget sent with the comment, and its pin. */
 export interface StepsSource {
@@ -99,7 +31,7 @@ function pinnedName(anchor: Anchor | null): string | null {
   const name =
     anchor &&
     (anchor.name || anchor.label || anchor.attributes?.ariaLabel || anchor.attributes?.alt || anchor.text?.exact);
-  return name ? name.replace(/\s+/g, ' ').trim().slice(0, WORDS_MAX) || null : null;
+  return name ? name.replace(/\s+/g, ' ').trim().slice(0, STEP_WORDS_MAX) || null : null;
 }
 
 /** Two steps that say the same: the second adds nothing but a count. */
@@ -116,7 +48,7 @@ export function stepsToReproduce(source: StepsSource, anchor: Anchor | null): St
   const timed: { at: string; order: number; step: Step }[] = [];
   const add = (at: string, step: Step) => timed.push({ at, order: timed.length, step });
   for (const action of source.actions ?? []) {
-    const words = action.name?.replace(/\s+/g, ' ').trim().slice(0, WORDS_MAX) ?? '';
+    const words = action.name?.replace(/\s+/g, ' ').trim().slice(0, STEP_WORDS_MAX) ?? '';
     if (action.kind === 'open' || action.kind === 'navigate')
       add(action.at, { kind: 'opened', path: action.path || '/' });
     else if (action.kind === 'press' && words) add(action.at, { kind: 'pressed', name: words });
@@ -142,7 +74,7 @@ export function stepsToReproduce(source: StepsSource, anchor: Anchor | null): St
         status: error.status ?? null,
       });
     } else {
-      const message = error.message.trim().slice(0, ERROR_WORDS_MAX);
+      const message = error.message.trim().slice(0, STEP_WORDS_MAX);
       if (message) add(error.at, { kind: 'error', message });
     }
   }

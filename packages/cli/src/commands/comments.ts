@@ -1,6 +1,7 @@
 import type { Comment, CommentStatus, CommentWithReplies } from '@svc/contract';
 import { elementInWords, sourceText } from '@svc/contract/element-words';
 import { shortSha } from '@svc/contract/sha';
+import { stepSentence } from '@svc/contract/steps';
 import { ENGLISH, fixStory, statePills, timelineSentence } from '@svc/contract/vocabulary';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -20,7 +21,8 @@ as the console's team page and \`comments show --json\` give it). \`claim\` take
 before you start on it: it fails, naming them, when someone else is on it. \`assign\` puts
 someone of the team, an agent, yourself (me) or nobody (none) on it; they are told.
 \`show\` prints one comment whole: its body, where it was written (browser, window, address,
-build), the page's recent errors, whether it has a screenshot (svc-cli screenshot <id>), and
+build), the page's recent errors, the steps that led to it (from a signed-in reviewer's
+widget: pages and routes, what they pressed, fields typed in, errors, failed requests), whether it has a screenshot (svc-cli screenshot <id>), and
 its replies. --watch prints each comment as it is created or changed, from now on, until
 interrupted (Ctrl+C); with --json, one JSON object a line. With --json, the other forms print
 what the API returns, for scripts and agents.
@@ -76,6 +78,10 @@ export function printComment(comment: CommentWithReplies): void {
     printData(`  address   ${context.url}`);
     if (context.buildSha) printData(`  build     ${shortSha(context.buildSha)}`);
     for (const error of context.errors) printData(`  ! ${error.kind.padEnd(9)} ${error.message}`);
+    if (context.steps?.length) {
+      printData(`  ${ENGLISH.t('steps.title').toLowerCase()}`);
+      context.steps.forEach((step, index) => printData(`    ${index + 1}. ${stepSentence(step, ENGLISH.t)}`));
+    }
   }
   if (comment.anchor)
     printData(`  element   ${elementInWords(comment.anchor, ENGLISH.t)} (${comment.anchor.selector})`);

@@ -12,11 +12,12 @@ import { sendImages } from '@svc/contract/image-encoding';
 import { encodeMentions, type Mentionable } from '@svc/contract/mentions';
 import { COMMENT_BODY_MAX, REJECTED_REPLY_PREFIX, VERIFIED_REPLY, VERIFY_NOTE_MAX } from '@svc/contract/rules';
 import { normalizeSha, shortSha } from '@svc/contract/sha';
+import { stepSentence } from '@svc/contract/steps';
 import { durationText, timelineSentence } from '@svc/contract/vocabulary';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
-import { intlLocale, t, tx } from '../i18n.js';
+import { intlLocale, speaker, t, tx } from '../i18n.js';
 import { ImageList, ImagePicker, PrivateImage, useAttaching, VerdictPair, WaitingPair } from '../images.js';
 import { MentionField } from '../mention-field.js';
 import { Link, navigate } from '../router.js';
@@ -42,12 +43,30 @@ import { type ListWalk, moreOfList, walkOfHistory } from './comments.js';
 
 type Context = NonNullable<AnswerOf<'GET /api/comments/{id}'>['context']>;
 
-/** The browser and page the comment was written in, and the page's recent errors. */
+/** The steps that led to the comment (from a signed-in reviewer's widget), numbered, in the reader's language. */
+function StepsToReproduce({ steps }: { steps: NonNullable<Context['steps']> }) {
+  const { t: say } = speaker();
+  return (
+    <>
+      <h2 id="steps-title">{t('steps.title')}</h2>
+      <ol class="card steps" aria-labelledby="steps-title">
+        {steps.map((step, index) => (
+          // The steps never change once kept: their place is who they are.
+          // biome-ignore lint/suspicious/noArrayIndexKey: a kept list, never reordered
+          <li key={index}>{stepSentence(step, say)}</li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+/** The browser and page the comment was written in, the steps that led to it, and the page's recent errors. */
 function ContextFacts({ context }: { context: Context }) {
   const software = (s: { name: string; version: string | null } | null) =>
     s ? `${s.name} ${s.version ?? ''}`.trim() : t('comment.unknown');
   return (
     <>
+      {context.steps?.length ? <StepsToReproduce steps={context.steps} /> : null}
       <h2>{t('comment.whereWritten')}</h2>
       <div class="card">
         <dl class="facts">

@@ -1,4 +1,5 @@
 import {
+  type Anchor,
   ApplyBody,
   type CaptureContext,
   type CommentContext,
@@ -12,6 +13,7 @@ import {
   pageOf,
   type RepinBody,
   samePageUrls,
+  stepsToReproduce,
   type TimelineKind,
 } from '@svc/contract';
 import { UAParser } from 'ua-parser-js';
@@ -90,7 +92,9 @@ export async function createComment(
     assignee_id: null,
     assigned_at: null,
     priority: 0,
-    context: input.context ? JSON.stringify(withSoftware(input.context, userAgent)) : null,
+    context: input.context
+      ? JSON.stringify(withSteps(withSoftware(input.context, userAgent), input.anchor ?? null))
+      : null,
     created_at: now,
     updated_at: now,
   } as const;
@@ -115,6 +119,14 @@ export async function createComment(
       return requireComment(trx, actor, id);
     });
   return unlessGone(deps.database, write, () => notFound('Project'));
+}
+
+/**
+ * The captured context with its steps to reproduce, read from the reviewer's actions and the
+ * page's requests and errors when the widget kept them (a signed-in reviewer's), and the pin.
+ */
+function withSteps(context: CommentContext, anchor: Anchor | null): CommentContext {
+  return context.actions ? { ...context, steps: stepsToReproduce(context, anchor) } : context;
 }
 
 /** The captured context with the browser and OS of the request that sent it (parsed here, not shipped to every page). */

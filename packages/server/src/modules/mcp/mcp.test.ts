@@ -311,6 +311,48 @@ describe('MCP over Streamable HTTP: /mcp', () => {
     }
   });
 
+  test('get_feedback gives the steps that led to a comment as sentences, not the actions they were read from', async () => {
+    const client = await connect();
+    const at = (second: number) => `2026-11-22T10:00:0${second}.000Z`;
+    const created = await call(t.app, 'POST', `/api/projects/${project.key}/comments`, {
+      token: member.token,
+      body: {
+        body: 'Ordering fails',
+        pageUrl: 'https://app.example.test/pricing',
+        anchor: { selector: '#team button', x: 1, y: 1, name: 'Team $29' },
+        context: {
+          viewport: { width: 1280, height: 720 },
+          screen: { width: 1920, height: 1080 },
+          devicePixelRatio: 1,
+          language: 'en',
+          timeZone: 'UTC',
+          colorScheme: 'light',
+          title: 'Pricing',
+          url: 'https://app.example.test/pricing',
+          buildSha: null,
+          errors: [],
+          actions: [
+            { kind: 'open', at: at(1), path: '/pricing' },
+            { kind: 'press', at: at(2), name: 'Choose Team' },
+          ],
+          requests: [
+            { method: 'POST', url: 'https://app.example.test/api/orders', status: null, durationMs: 9, at: at(3) },
+          ],
+        },
+      },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const feedback = json(await client.callTool({ name: 'get_feedback', arguments: { id: created.body.id } }));
+    assert.deepEqual(feedback.steps, [
+      'Opened /pricing',
+      'Pressed “Choose Team”',
+      'Request POST /api/orders got no answer',
+      'Pinned “Team $29”',
+    ]);
+    assert.equal(feedback.context.actions, undefined);
+    assert.equal(feedback.context.requests.length, 1, 'the requests stay, with their durations');
+  });
+
   test('HTTP: Origin and Host are checked against DNS rebinding; loopback and IP addresses pass', async () => {
     const path = `/mcp?project=${project.key}`;
     const auth = { authorization: `Bearer ${apiKey}` };
