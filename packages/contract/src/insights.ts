@@ -84,6 +84,7 @@ export const Insights = Type.Object({
     }),
     { description: 'Who is on the open comments now, most first; how long claimed work waits' },
   ),
+  overdue: Type.Integer({ description: 'Open comments whose due date is past (before today, UTC)' }),
   liveUnverified: Type.Object({
     count: Type.Integer({ description: 'Comments Live whose author has not verified them' }),
     oldest: Type.Array(Type.Object(Waiting.properties, { description: 'since: when it went Live' }), {

@@ -144,9 +144,58 @@ const KINDS: Record<string, VocabularyId> = {
 /** The build a `live` event names; none: a fix without a commit, Live at once. */
 const buildOf = (event: TimelineFields) => (event.buildSha ? shortSha(event.buildSha) : 'none');
 
+/** Today as a calendar day (YYYY-MM-DD) where the reader is: their clock's date. */
+export function localDay(now = new Date()): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+}
+
+/**
+ * A calendar day (YYYY-MM-DD) the language's way: "3 Dec", with its year when it is not the
+ * year of `today`. Read as that day in UTC and written in UTC, so that no time zone moves it.
+ */
+export function dayText(day: string, locale = 'en', today = localDay()): string {
+  const [year, month, date] = day.split('-').map(Number);
+  const options: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', timeZone: 'UTC' };
+  if (day.slice(0, 4) !== today.slice(0, 4)) options.year = 'numeric';
+  return new Intl.DateTimeFormat(locale, options).format(Date.UTC(year ?? 0, (month ?? 1) - 1, date ?? 1));
+}
+
+/** The fields a comment's due date is read from. */
+export interface DueFields {
+  status: 'open' | 'applied' | 'archived';
+  dueOn: string | null;
+}
+
+/** Whether a comment is overdue on `today`: still open, and due before it. */
+export const isOverdue = (comment: DueFields, today = localDay()) =>
+  comment.status === 'open' && comment.dueOn !== null && comment.dueOn < today;
+
+/**
+ * A comment's due date in words, "Due 3 Dec" or "Overdue · due 3 Dec" (so that overdue is said,
+ * not only coloured); null when it has none.
+ */
+export function dueText(
+  comment: DueFields,
+  t: VocabularyTranslate = english,
+  locale = 'en',
+  today = localDay(),
+): { text: string; overdue: boolean } | null {
+  if (comment.dueOn === null) return null;
+  const overdue = isOverdue(comment, today);
+  const date = dayText(comment.dueOn, locale, today);
+  return { text: t(overdue ? 'due.overdue' : 'due.on', { date }), overdue };
+}
+
 /** One event of a comment's timeline as a sentence: "Applied by Dana in 3abdb14 through an agent (MCP)". */
-export function timelineSentence(event: TimelineFields, t: VocabularyTranslate = english): string {
+export function timelineSentence(event: TimelineFields, t: VocabularyTranslate = english, locale = 'en'): string {
   if (event.kind === 'live') return t('timeline.live', { build: buildOf(event) });
+  if (event.kind === 'due_set') {
+    return t('timeline.dueSet', {
+      by: event.by?.name ?? 'none',
+      due: event.note ? dayText(event.note, locale) : 'none',
+    });
+  }
   if (event.kind === 'prioritized') {
     const priority = (PRIORITIES as readonly string[]).includes(event.note ?? '') ? event.note : 'none';
     return t('timeline.prioritized', {

@@ -1200,4 +1200,42 @@ describe('upgrades lose nothing', () => {
       await app.close();
     }
   });
+
+  test('0028 (due dates): comments of 0027 have no due date, list and sort as before, and take one', async (t) => {
+    const { database, drop } = await persistentDatabase();
+    t.after(drop);
+    const password = 'a password of 0027';
+    const at = '2026-06-01T00:00:00.000Z';
+    await databaseAt(database, '0027_checked_notes', async (db) => {
+      await insertAda(db, password);
+      await insertSite(db, at, { allowed_origins: '["https://a.test"]', page_params: '[]' });
+      await insertComment(db, at, { body: 'Written in 0027', priority: 3 });
+    });
+    const app = await buildApp(testConfig(database));
+    try {
+      const ada = await adaHeaders(app, password);
+      const get = (url: string) => app.inject({ method: 'GET', url, headers: ada });
+      const comment = (await get('/api/comments/cmt_1')).json();
+      assert.equal(comment.dueOn, null);
+      assert.equal(comment.priority, 'high');
+      assert.deepEqual(
+        (await get('/api/comments?sort=due')).json().items.map((c: { id: string }) => c.id),
+        ['cmt_1'],
+        'listed by due date, among those without one',
+      );
+      assert.equal((await get('/api/comments?overdue=true')).json().items.length, 0);
+      const set = await app.inject({
+        method: 'PATCH',
+        url: '/api/comments/cmt_1',
+        headers: ada,
+        payload: { dueOn: '2026-06-02' },
+      });
+      assert.equal(set.statusCode, 200, set.body);
+      assert.equal((await get('/api/projects/site/comments?dueBy=2026-06-30')).json().items[0].dueOn, '2026-06-02');
+      const exported = await get('/api/workspace/export');
+      assert.match(exported.body, /"dueOn":"2026-06-02"/);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -19,7 +19,6 @@ import {
 import { UAParser } from 'ua-parser-js';
 import { type Actor, scopeOf } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/dialect/index.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction, readThenWrite, unlessGone, writeBeforeCommit } from '../../db/transaction.js';
 import { invalidField, notFound } from '../../errors.js';
@@ -27,7 +26,7 @@ import { pageRequest } from '../../http/pagination.js';
 import { requireStoredLength, requireText } from '../../http/validation.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
-import { authorize, authorizeOnComment } from '../../policy.js';
+import { authorize } from '../../policy.js';
 import { followedProjectIds } from '../following/repo.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
 import { holdToQuota, paceUpload } from '../storage/uploads.js';
@@ -35,6 +34,7 @@ import { excerpt } from './excerpt.js';
 import { listImagesOf, storableImage } from './image-store.js';
 import * as lifecycle from './lifecycle.js';
 import { lockMentioned, mention, resolveMentions } from './mentions.js';
+import { authorizeRole, guardComment } from './policy.js';
 import { anchorColumns } from './presenter.js';
 import * as repo from './repo.js';
 import { type EventDetail, listTimeline, recordEvent, unmeasuredEventWrite } from './timeline.js';
@@ -70,6 +70,7 @@ export async function createComment(
   await consumeRateLimit(deps.db, deps.rules.comments, actor.id, deps.clock.now());
   const now = nowIso(deps.clock);
   const id = newId('cmt');
+  // Every other column starts as every comment's does (`repo.insertComments`).
   const row = {
     id,
     workspace_id: actor.workspaceId,
@@ -78,32 +79,18 @@ export async function createComment(
     body: typed,
     page_url: page,
     ...anchorColumns(input.anchor),
-    repinned_at: null,
-    repinned_by_id: null,
-    status: 'open',
-    commit_sha: null,
-    commit_url: null,
-    applied_by_id: null,
-    applied_at: null,
-    verified_at: null,
-    deployed_at: null,
-    deployed_build_sha: null,
-    reply_count: 0,
-    assignee_id: null,
-    assigned_at: null,
-    priority: 0,
     context: input.context
       ? JSON.stringify(withSteps(withSoftware(input.context, userAgent), input.anchor ?? null))
       : null,
     created_at: now,
     updated_at: now,
-  } as const;
+  };
   // The project deleted meanwhile: the comment is refused as it would be a moment later.
   const write = () =>
     inTransaction(deps.db, async (trx) => {
       await lockMentioned(deps.database, trx, actor.workspaceId, typed);
       const { text: body, mentioned } = await resolveMentions(trx, actor, project.id, typed);
-      await repo.insertComment(trx, { ...row, body });
+      await repo.insertComments(trx, [{ ...row, body }]);
       await recordEvent(trx, row, 'created', actor, {}, now);
       await mention(deps, trx, actor, id, mentioned, body, now);
       await deps.events.raise(trx, {
@@ -144,7 +131,7 @@ function withSoftware(context: CaptureContext, userAgent: string | undefined): C
  */
 export async function putScreenshot(deps: CommentWriteDeps, actor: Actor, commentId: string, bytes: unknown) {
   const comment = await requireComment(deps.db, actor, commentId);
-  authorizeOnComment(actor, 'comment.attachScreenshot', comment);
+  guardComment(actor, 'attachScreenshot', comment);
   await paceUpload(deps, actor, bytes);
   const { bytes: stored, contentType } = storableImage(bytes);
   return inTransaction(deps.db, async (trx) => {
@@ -176,17 +163,11 @@ export async function getScreenshot({ db }: Pick<AppContext, 'db'>, actor: Actor
   return shot;
 }
 
-/** The image type the bytes begin with (magic numbers), or null. */
-/** The priority of the comment a page sorted by priority ended at: where the next one starts. */
-async function priorityAt(db: Db, actor: Actor, after: string): Promise<number> {
-  const row = await db
-    .selectFrom('comments')
-    .select('priority')
-    .where('workspace_id', '=', actor.workspaceId)
-    .where('id', '=', after)
-    .executeTakeFirst();
-  if (!row) throw invalidField('/cursor', 'is not a cursor this API returned');
-  return row.priority;
+/** Where a page sorted by a field (priority, due date) that ended at comment `after` goes on. */
+async function leadingKeyAt(db: Db, actor: Actor, sortBy: repo.LeadingKey, after: string) {
+  const key = await repo.leadingKeyAt(db, actor.workspaceId, sortBy, after);
+  if (key === undefined) throw invalidField('/cursor', 'is not a cursor this API returned');
+  return key;
 }
 
 /** The assignee a list's filter names: `me`, `none` (null: nobody), or someone's id as given. */
@@ -196,26 +177,47 @@ function assigneeOf(actor: Actor, filter: string | undefined): string | null | u
   return filter === 'none' ? null : filter;
 }
 
-export async function listComments(
-  { db }: Pick<AppContext, 'db'>,
+/** What listing needs: the database (its handles, its full-text lookup) and today. */
+type ListDeps = Pick<AppContext, 'db' | 'database' | 'clock'>;
+
+/** A project's comments (the widget's list: not a long read), filtered as every list is (`commentFilterOf`). */
+export const listComments = (deps: ListDeps, actor: Actor, projectKey: string, query: ListCommentsQuery) =>
+  commentsBy(deps, deps.db, actor, { ...query, project: projectKey });
+
+/**
+ * A list's query as the repository's filter: every filter and order of both lists, read here
+ * once. `project`: the one it names (its page parameters read a page URL).
+ */
+async function commentFilterOf(
+  { database, clock }: ListDeps,
+  db: Db,
   actor: Actor,
-  projectKey: string,
-  query: ListCommentsQuery,
-) {
-  const project = await getProject({ db }, actor, projectKey);
-  const { limit, after, fetch } = pageRequest(query);
-  const rows = await repo.listComments(db, scopeOf(actor), {
-    projectId: project.id,
+  query: FindCommentsQuery,
+  project: { id: string; page_params: string } | undefined,
+): Promise<repo.CommentFilter> {
+  const { after, fetch } = pageRequest(query);
+  const sortBy = query.sort === 'priority' || query.sort === 'due' ? query.sort : undefined;
+  return {
+    projectId: project?.id,
+    projectIds: query.followed === 'me' ? await followedProjectIds(db, actor) : undefined,
     status: query.status,
+    authorId: query.author,
     assigneeId: assigneeOf(actor, query.assignee),
     priority: query.priority === undefined ? undefined : PRIORITIES.indexOf(query.priority),
     labelId: query.label,
     mentionedId: query.mentions === 'me' ? actor.id : undefined,
-    pageUrls: pageUrlsOf(query.pageUrl, pageParamsOfProject(project)),
+    pageUrls: pageUrlsOf(query.pageUrl, project ? pageParamsOfProject(project) : []),
+    updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince).toISOString(),
+    dueBy: query.dueBy,
+    // Today as the server's clock has it in UTC: the one day everyone's "overdue" is counted from.
+    dueBefore: query.overdue === 'true' ? nowIso(clock).slice(0, 10) : undefined,
+    matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentHasWord),
+    oldestFirst: query.sort === 'oldest',
+    sortBy,
+    afterKey: sortBy && after ? await leadingKeyAt(db, actor, sortBy, after) : undefined,
     after,
     limit: fetch,
-  });
-  return { rows, limit };
+  };
 }
 
 /** The stored page URLs a `pageUrl` filter means: its page, with and without a trailing slash (see `pageOf`). */
@@ -266,7 +268,7 @@ export async function changeComment(
  */
 export function repin(deps: CommentDeps, actor: Actor, commentId: string, input: RepinBody) {
   return changeComment(deps, actor, commentId, async (_trx, comment, now) => {
-    authorizeOnComment(actor, 'comment.repin', comment);
+    guardComment(actor, 'repin', comment);
     return {
       columns: { ...anchorColumns(input.anchor), repinned_at: now, repinned_by_id: actor.id },
       event: { kind: 'repinned' },
@@ -286,29 +288,13 @@ export function searchWords(text: string): string[] {
  * full-text index, one lookup per word: every word must appear in the comment or its replies.
  * A long read (a search over every comment): it runs where long reads run (`database.reads`).
  */
-export async function findComments(database: Database, actor: Actor, query: FindCommentsQuery) {
-  const db = database.reads;
+export const findComments = (deps: ListDeps, actor: Actor, query: FindCommentsQuery) =>
+  commentsBy(deps, deps.database.reads, actor, query);
+
+async function commentsBy(deps: ListDeps, db: Db, actor: Actor, query: FindCommentsQuery) {
   const project = query.project === undefined ? undefined : await getProject({ db }, actor, query.project);
-  const { limit, after, fetch } = pageRequest(query);
-  const rows = await repo.listComments(db, scopeOf(actor), {
-    projectId: project?.id,
-    projectIds: query.followed === 'me' ? await followedProjectIds(db, actor) : undefined,
-    status: query.status,
-    authorId: query.author,
-    assigneeId: assigneeOf(actor, query.assignee),
-    priority: query.priority === undefined ? undefined : PRIORITIES.indexOf(query.priority),
-    labelId: query.label,
-    mentionedId: query.mentions === 'me' ? actor.id : undefined,
-    pageUrls: pageUrlsOf(query.pageUrl, project ? pageParamsOfProject(project) : []),
-    updatedSince: query.updatedSince === undefined ? undefined : new Date(query.updatedSince).toISOString(),
-    matching: query.q === undefined ? undefined : searchWords(query.q).map(database.commentHasWord),
-    oldestFirst: query.sort === 'oldest',
-    urgentFirst: query.sort === 'priority',
-    afterPriority: query.sort === 'priority' && after ? await priorityAt(db, actor, after) : undefined,
-    after,
-    limit: fetch,
-  });
-  return { rows, limit };
+  const filter = await commentFilterOf(deps, db, actor, query, project);
+  return { rows: await repo.listComments(db, scopeOf(actor), filter), limit: pageRequest(query).limit };
 }
 
 export async function getComment({ db }: Pick<AppContext, 'db'>, actor: Actor, id: string) {
@@ -322,7 +308,7 @@ export async function getComment({ db }: Pick<AppContext, 'db'>, actor: Actor, i
 }
 
 export async function addReply(deps: CommentWriteDeps, actor: Actor, commentId: string, text: string) {
-  authorize(actor, 'comments.reply');
+  authorizeRole(actor, 'reply');
   const typed = requireText(text, '/body');
   // Counted in a statement of its own: inside the transaction, the count's row would stay
   // locked until the commit, and one writer's replies would queue behind each other.

@@ -1,17 +1,18 @@
-import { PRIORITIES, type Priority } from '@svc/contract';
+import { type CommentPatch, PRIORITIES, type Priority } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import { invalidField } from '../../errors.js';
-import { authorize } from '../../policy.js';
 import { findLabels, setCommentLabels } from '../labels/repo.js';
+import { authorizeRole } from './policy.js';
 import { type CommentDeps, changeComment } from './service.js';
 
-// The team's triage of a comment: how urgent it is, and the workspace's labels it has. Nobody
+// The team's triage of a comment: how urgent it is, the workspace's labels it has, the day it
+// should be fixed by. Nobody
 // is notified (the one on it sees it on the comment); each change writes its timeline event and
 // wakes those who watch the project.
 
 /** Sets the comment's priority; the same again changes nothing. */
 export function setPriority(deps: CommentDeps, actor: Actor, id: string, priority: Priority) {
-  authorize(actor, 'comments.triage');
+  authorizeRole(actor, 'triage');
   const level = PRIORITIES.indexOf(priority);
   return changeComment(deps, actor, id, async (_trx, comment) =>
     level === comment.priority
@@ -22,7 +23,7 @@ export function setPriority(deps: CommentDeps, actor: Actor, id: string, priorit
 
 /** Puts exactly these labels of the workspace on the comment; the same set again changes nothing. */
 export function setLabels(deps: CommentDeps, actor: Actor, id: string, labelIds: readonly string[]) {
-  authorize(actor, 'comments.triage');
+  authorizeRole(actor, 'triage');
   return changeComment(deps, actor, id, async (trx, comment) => {
     const wanted = [...new Set(labelIds)];
     // Held until the commit: a label deleted meanwhile goes after, taking itself off this comment too.
@@ -39,4 +40,14 @@ export function setLabels(deps: CommentDeps, actor: Actor, id: string, labelIds:
     const names = labels.map((label) => label.name).join('\n');
     return { columns: {}, event: { kind: 'labeled', note: names || null } };
   });
+}
+
+/** Sets (or clears: null) the day the comment should be fixed by; the same day again changes nothing. */
+export function patchComment(deps: CommentDeps, actor: Actor, id: string, patch: CommentPatch) {
+  authorizeRole(actor, 'triage');
+  return changeComment(deps, actor, id, async (_trx, comment) =>
+    patch.dueOn === undefined || patch.dueOn === comment.due_on
+      ? null
+      : { columns: { due_on: patch.dueOn }, event: { kind: 'due_set', note: patch.dueOn } },
+  );
 }

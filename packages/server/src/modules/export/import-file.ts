@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
 import readline from 'node:readline';
 import {
-  Anchor,
   BodyText,
   COMMENT_BODY_MAX,
   Comment,
-  CommentContext,
   compactMentions,
   LABEL_COLORS,
   Line,
   Multiline,
   Name,
   Nullable,
-  Priority,
   ReplaySettings,
   TIMELINE_KINDS,
   TIMELINE_VIAS,

@@ -136,6 +136,7 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
     });
     // Its triage: a priority and two of the workspace's labels.
     await call(source, 'PUT', `/api/comments/${id}/priority`, { token: dana.token, body: { priority: 'high' } });
+    await call(source, 'PATCH', `/api/comments/${id}`, { token: dana.token, body: { dueOn: '2026-12-03' } });
     const labels = [];
     for (const [name, color] of [
       ['Bug', 'red'],
@@ -165,7 +166,7 @@ describe(`moving a workspace: export, then import with the same ids (SQLite → 
 
     const target = await open(await createTestDatabase());
     const first = await importExport(target.database.db, fileOf(file));
-    assert.deepEqual(first.added, { projects: 2, labels: 2, users: 5, comments: 452, replies: 3, events: 464 });
+    assert.deepEqual(first.added, { projects: 2, labels: 2, users: 5, comments: 452, replies: 3, events: 465 });
     const assigned = await target.database.db
       .selectFrom('comments')
       .innerJoin('users', 'users.id', 'comments.assignee_id')

@@ -5,7 +5,8 @@ import { inTransaction } from '../../db/transaction.js';
 import { normaliseEmail } from '../auth/service.js';
 import { remeasure } from '../comments/measures.js';
 import { recordMentions } from '../comments/mentions.js';
-import { anchorColumns } from '../comments/presenter.js';
+import { anchorColumns, plainColumnsOf } from '../comments/presenter.js';
+import { insertComments } from '../comments/repo.js';
 import { REPLAY_OFF, replayColumns } from '../projects/service.js';
 import {
   type ExportedComment,
@@ -395,7 +396,9 @@ async function writeComments(
       const projectId = projectIds.get(c.projectKey);
       if (!projectId)
         throw new ImportError(`comment ${c.id} names project "${c.projectKey}", which the file does not hold`);
+      // The fields that are one column each as the presenter maps them; a field the file lacks takes its default.
       return {
+        ...plainColumnsOf(c),
         id: c.id,
         workspace_id: workspaceId,
         project_id: projectId,
@@ -406,14 +409,7 @@ async function writeComments(
         repinned_at: c.repinned?.at ?? null,
         repinned_by_id: c.repinned?.by.id ?? null,
         status: c.status,
-        commit_sha: c.commitSha,
-        commit_url: c.commitUrl,
         applied_by_id: c.appliedBy?.id ?? null,
-        applied_at: c.appliedAt,
-        verified_at: c.verifiedAt,
-        deployed_at: c.deployedAt,
-        deployed_build_sha: c.deployedBuildSha,
-        reply_count: c.replyCount,
         assignee_id: c.assignee?.id ?? null,
         priority: Math.max(0, PRIORITIES.indexOf(c.priority ?? 'none')),
         assigned_at: c.assignee ? (c.assignedAt ?? c.updatedAt) : null,
@@ -422,8 +418,7 @@ async function writeComments(
         updated_at: c.updatedAt,
       };
     });
-    const [written] = await trx.insertInto('comments').values(rows).execute();
-    report.added.comments += Number(written?.numInsertedOrUpdatedRows ?? 0);
+    report.added.comments += await insertComments(trx, rows);
     const replies = fresh.flatMap((c) =>
       c.replies.map((r) => ({
         id: r.id,

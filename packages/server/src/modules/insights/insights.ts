@@ -292,7 +292,8 @@ async function stuck(database: Database, actor: Actor, scope: InsightsScope) {
       .where('c.status', '=', sql.lit('applied'))
       .where('c.deployed_at', 'is not', null)
       .where('c.verified_at', 'is', null);
-  const [oldestOpen, oldestLive, count, byAssignee] = await Promise.all([
+  const today = new Date(scope.now).toISOString().slice(0, 10);
+  const [oldestOpen, oldestLive, count, overdue, byAssignee] = await Promise.all([
     comments()
       .innerJoin('projects as p', 'p.id', 'c.project_id')
       .select(['c.id', 'p.key', 'c.body', 'c.created_at as since'])
@@ -308,6 +309,12 @@ async function stuck(database: Database, actor: Actor, scope: InsightsScope) {
       .execute(),
     liveUnverified()
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    // Overdue as the lists' filter says it: open, due before today (the server's day, UTC).
+    comments()
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('c.status', '=', 'open')
+      .where('c.due_on', '<', today)
       .executeTakeFirstOrThrow(),
     // Who is on the open comments (the open ones only: the status index), and since when.
     comments()
@@ -345,6 +352,7 @@ async function stuck(database: Database, actor: Actor, scope: InsightsScope) {
           (a.assignee?.name ?? '').localeCompare(b.assignee?.name ?? ''),
       ),
     oldestWaiting: oldestOpen.map(present),
+    overdue: Number(overdue.n),
     liveUnverified: { count: Number(count.n), oldest: oldestLive.map(present) },
   };
 }
