@@ -196,10 +196,10 @@ export class Shell {
     this.panel.setAttribute('aria-label', panelLabel);
   }
 
-  /** Outlines an element of the page for a moment. */
+  /** Outlines an element of the page for a moment: under the panel, which may cover it (a phone's). */
   flash(target: Element): void {
     const mark = flashView(target, this.host);
-    this.root.append(mark);
+    this.root.insertBefore(mark, this.panel);
     setTimeout(() => mark.remove(), 2500);
   }
 
