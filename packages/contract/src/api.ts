@@ -82,6 +82,8 @@ import {
   QuickAccessAccount,
   QuickAccessCreated,
   QuickAccessSignInBody,
+  REPLAY_MAX_BYTES,
+  REPLAY_UNPACKED_MAX_BYTES,
   ReadAllBody,
   ReadAllResult,
   RecoveryCodes,
@@ -89,8 +91,6 @@ import {
   RepinBody,
   Reply,
   ReplyBody,
-  REPLAY_MAX_BYTES,
-  REPLAY_UNPACKED_MAX_BYTES,
   SCREENSHOT_MAX_BYTES,
   ScreenshotsExportQuery,
   SecondFactorBody,
@@ -162,6 +162,12 @@ export const REPLAY_TYPES = ['application/gzip'] as const;
 export const SCREENSHOT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 const endpoint = <const S extends EndpointSpec>(spec: S): S => spec;
+
+/** What recording a fix does with its commit: the apply endpoint's words, which the agents' apply_fix says too. */
+export const FIX_WORDS = {
+  live: 'With commitSha, the fix goes Live with the first reported build that contains the commit.',
+  link: 'Without commitUrl, the link is built from the project repoUrl when it is on GitHub, GitLab, Bitbucket, Gitea or Codeberg.',
+} as const;
 
 /** What an uploaded image's header may declare, as the upload endpoints describe it. */
 const DIMENSIONS = ` and at most ${IMAGE_SIDE_MAX_PX} pixels a side and ${IMAGE_PIXELS_MAX / 1_000_000} megapixels as its header declares them (413 above, before it is read further)`;
@@ -417,8 +423,7 @@ export const api = {
   }),
   'POST /api/comments/{id}/apply': endpoint({
     summary: 'Record the fix of a comment, with its commit or without one',
-    description:
-      'With commitSha, the fix goes Live with the first reported build that contains the commit. Without it (a change made on the site itself, such as copy in a content system), there is nothing to deploy: the comment is Live at once. Without commitUrl, the link is built from the project repoUrl when it is on GitHub, GitLab, Bitbucket, Gitea or Codeberg.',
+    description: `${FIX_WORDS.live} Without it (a change made on the site itself, such as copy in a content system), there is nothing to deploy: the comment is Live at once. ${FIX_WORDS.link}`,
     params: CommentIdParams,
     body: ApplyBody,
     answers: { 200: Comment },
@@ -521,7 +526,7 @@ export const api = {
   'GET /api/workspace/export/screenshots': endpoint({
     summary: "The workspace's (or one project's) screenshots as a zip (admin), streamed",
     description:
-      'One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), and per replay, `<project key>/<comment id>.replay.json.gz` (rrweb\'s events, gzipped), dated when it was taken. Recorded in the audit log.',
+      "One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), and per replay, `<project key>/<comment id>.replay.json.gz` (rrweb's events, gzipped), dated when it was taken. Recorded in the audit log.",
     query: ScreenshotsExportQuery,
     answers: { 200: Type.Unknown({ description: 'The zip archive, streamed' }) },
     problems: [400, 403, 404],

@@ -1,12 +1,14 @@
 // The feedback of one project as MCP tools for a coding agent: one table, served by
 // `svc-cli mcp` over stdio and by the server at /mcp over Streamable HTTP. The tools' input
 // schemas are the API's own, and every call goes through the host's API client, so the same
-// roles and tenancy hold as for any other caller.
+// roles and tenancy hold as for any other caller. A tool says what its endpoint does in the
+// endpoint's own words (`api`), and adds only what an agent needs besides.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Anchor } from './anchor.js';
+import { api, type EndpointSpec, FIX_WORDS } from './api.js';
 import {
   ApplyBody,
   type Comment,
@@ -40,6 +42,18 @@ export interface FeedbackHost {
 }
 
 const Id = Type.Object({ id: Type.String({ description: 'A comment id (cmt_…)' }) });
+
+/** What the endpoint does, in its summary: a tool that does just that starts its text with it. */
+const summaryOf = (endpoint: Endpoint) => api[endpoint].summary;
+
+/** The endpoint's summary and description, for a tool that does all it says. */
+function inItsWords(endpoint: Endpoint): string {
+  const { summary, description } = api[endpoint] as EndpointSpec;
+  return typeof description === 'string' ? `${summary}. ${description}` : `${summary}.`;
+}
+
+/** How apply_fix starts, wherever it runs. */
+const APPLY_FIX = 'Record that a commit fixes the comment (its author is asked to verify it).';
 
 /** The images of a thread an agent is given with it, the latest: enough to see, without flooding its context. */
 const AGENT_IMAGES_MAX = 6;
@@ -132,8 +146,7 @@ function applyTool(host: FeedbackHost): Tool {
   const local = host.applyFromRepository;
   if (local) {
     return {
-      description:
-        "Record that a commit fixes the comment (its author is asked to verify it). commitSha defaults to this repository's HEAD; the link to the commit is derived from the project's repository URL or the origin remote unless commitUrl is given. Commit and push your fix first.",
+      description: `${APPLY_FIX} commitSha defaults to this repository's HEAD; the link to the commit is derived from the project's repository URL or the origin remote unless commitUrl is given. ${FIX_WORDS.live} Commit and push your fix first.`,
       input: Type.Object({ ...Id.properties, ...ApplyBody.properties }),
       run: async (args) =>
         text(
@@ -144,8 +157,7 @@ function applyTool(host: FeedbackHost): Tool {
     };
   }
   return {
-    description:
-      "Record that a commit fixes the comment (its author is asked to verify it). Give the full or abbreviated SHA of the commit you pushed (git rev-parse HEAD); the link to it is derived from the project's repository URL unless commitUrl is given.",
+    description: `${APPLY_FIX} Give the full or abbreviated SHA of the commit you pushed (git rev-parse HEAD). ${FIX_WORDS.live} ${FIX_WORDS.link}`,
     input: Type.Object({
       ...Id.properties,
       ...ApplyBody.properties,
@@ -187,7 +199,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
       },
     },
     wait_for_feedback: {
-      description: `Wait for new or changed feedback. Call it first without a cursor to get the cursor of now, then with that cursor: it answers as soon as a comment is created or changes (a reply, a verification, a rejection that reopens it, someone assigned to it), or after \`wait\` seconds (at most ${AGENT_WAIT_MAX_S}) with no items. With assignee "me", only the comments you are on (one assigned to you while you wait wakes it); "none", only those nobody is on. Always pass back the cursor it returns.`,
+      description: `${summaryOf('GET /api/comments/changes')}. Call it first without a cursor to get the cursor of now, then with that cursor: it answers as soon as a comment is created or changes (a reply, a verification, a rejection that reopens it, someone assigned to it), or after \`wait\` seconds (at most ${AGENT_WAIT_MAX_S}) with no items. With assignee "me", only the comments you are on (one assigned to you while you wait wakes it); "none", only those nobody is on. Always pass back the cursor it returns.`,
       // The API's query, with the longest wait an agent may ask written once: its schema says it.
       input: Type.Object({
         cursor: CommentChangesQuery.properties.cursor,
@@ -212,15 +224,13 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
       },
     },
     claim_feedback: {
-      description:
-        'Take a comment before you start on it, so that no other agent or person works on it too: it becomes yours if nobody is on it (already yours: answered as it is). If someone else holds it, this fails naming them: leave it and pick another (list_feedback with assignee "none"). Only open comments can be claimed.',
+      description: `${inItsWords('POST /api/comments/{id}/claim')} Nobody else then works on it. When someone else holds it, leave it and pick another (list_feedback with assignee "none").`,
       input: Id,
       run: async (args) =>
         text(brief(await host.send('POST /api/comments/{id}/claim', { params: { id: String(args.id) } }))),
     },
     reply: {
-      description:
-        "Reply to a comment's thread (its author is notified). Use it to ask a question or say what you changed.",
+      description: `${summaryOf('POST /api/comments/{id}/replies')} (its author is notified). Use it to ask a question or say what you changed.`,
       input: Type.Object({ ...Id.properties, ...ReplyBody.properties }),
       run: async (args) =>
         text(
@@ -232,19 +242,19 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
     },
     apply_fix: applyTool(host),
     reopen: {
-      description: 'Reopen an applied comment (the fix did not hold); whoever applied it is told.',
+      description: `${summaryOf('POST /api/comments/{id}/reopen')} (the fix did not hold); whoever applied it is told.`,
       input: Id,
       run: async (args) =>
         text(brief(await host.send('POST /api/comments/{id}/reopen', { params: { id: String(args.id) } }))),
     },
     archive: {
-      description: 'Archive a comment that needs no fix (a duplicate, out of scope).',
+      description: `${summaryOf('POST /api/comments/{id}/archive')} that needs no fix (a duplicate, out of scope).`,
       input: Id,
       run: async (args) =>
         text(brief(await host.send('POST /api/comments/{id}/archive', { params: { id: String(args.id) } }))),
     },
     list_notifications: {
-      description: 'Your notifications, newest first: replies to your comments, fixes applied, comments reopened.',
+      description: `${summaryOf('GET /api/me/notifications')}: replies to your comments, fixes applied, comments reopened.`,
       input: Type.Object({ unread: Type.Optional(Type.Boolean()) }),
       run: async (args) => {
         const page = await host.send('GET /api/me/notifications', {
@@ -264,7 +274,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
       },
     },
     mark_notifications_read: {
-      description: 'Mark your notifications read, up to and including upTo (a notification id) when given.',
+      description: `${summaryOf('POST /api/me/notifications/read-all')}: up to and including upTo (a notification id) when given.`,
       input: ReadAllBody,
       run: async (args) =>
         text(await host.send('POST /api/me/notifications/read-all', { body: args as { upTo?: string } })),
