@@ -4,6 +4,8 @@ import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { croppedAround, type WindowBox } from '@svc/contract/image-encoding';
 import type { Chunks } from './chunks.js';
 import { coversNow, keptRegions } from './hidden-regions.js';
+import { Images } from './images.js';
+import { Lists } from './lists.js';
 import type { MarkUp } from './markup.js';
 import { maskedContext } from './mask.js';
 import { signInWithSso } from './sso-popup.js';
@@ -67,6 +69,10 @@ function windowNow(element: Element | null): Taken {
 export function panelActions(host: PanelHost): Actions {
   const { store, focus } = host;
   const { view, session } = store;
+  store.withPanelParts((announce) => ({
+    images: new Images(session),
+    lists: new Lists(session, store.projectKey, announce),
+  }));
   const t = (...args: Parameters<Store['i18n']['t']>) => store.i18n.t(...args);
   /** A form's request (see `submit`), its field cleared before the panel is drawn again. */
   const submitting = <E extends Endpoint>(form: HTMLFormElement | null, request: () => Promise<Answer<E>>) =>
@@ -89,7 +95,7 @@ export function panelActions(host: PanelHost): Actions {
   const pictureOf = (id: string, element: Element | null) => {
     const c = store.comment(id);
     const { box, scroll } = windowNow(element);
-    return host.screenshot(element, c && !isUncovered(c) ? coversNow(c.context, box, scroll) : []);
+    return host.screenshot(element, c && !isUncovered(store, c) ? coversNow(c.context, box, scroll) : []);
   };
   const takeNow = async (id: string) => {
     const element = host.elementOf(id);
@@ -191,7 +197,7 @@ export function panelActions(host: PanelHost): Actions {
     reply: async (form, id, body) => {
       const answer = await submitting(form, async () => {
         const answer = await store.reply(id, body);
-        if (answer.ok && imagesToSend(`reply-${id}`).length) {
+        if (answer.ok && imagesToSend(store, `reply-${id}`).length) {
           const failed = await sendImages(store, `reply-${id}`, id, answer.data.id);
           if (failed) store.confirm(id, t('images.notStored', { count: failed }), { refused: true });
           await store.loadThread(id);
@@ -211,7 +217,7 @@ export function panelActions(host: PanelHost): Actions {
       // The element as it is at the verdict, kept with it: taken again now (the page may have
       // changed since the card showed it), else the picture the card showed.
       const shown = store.comment(id);
-      const now = (await takeNow(id)) ?? (shown ? await nowShown(shown) : null);
+      const now = (await takeNow(id)) ?? (shown ? await nowShown(store, shown) : null);
       if (now) await store.keepPicture(id, 'verdict', now);
     },
     pictureNow: async (id) => {
@@ -223,8 +229,7 @@ export function panelActions(host: PanelHost): Actions {
     uncover: (id, shown) => {
       const c = store.comment(id);
       if (!c) return;
-      uncover(c, shown);
-      view.set({});
+      uncover(store, c, shown);
       focus(byId('svc-uncover-', id));
     },
     setRejecting: (id) => askOnCard('rejecting', id, 'svc-note-', 'svc-not-fixed-'),
@@ -300,7 +305,7 @@ export function panelActions(host: PanelHost): Actions {
     },
     cancelDraft: () => {
       keepMarkedShot(null);
-      forgetImages('new');
+      forgetImages(store, 'new');
       view.set({ draft: null });
       focus('[data-new]');
     },

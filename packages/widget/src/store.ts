@@ -1,7 +1,8 @@
 // What the server said, as the widget holds it: the comments of this page (or all pages).
 // Changed only through its methods, each announcing what changed (see changes.ts). Its parts
 // of their own, reached from here because the views read them all: the session, the view
-// state, the unread count and updates (updates.ts), the screenshots (screenshots.ts). No DOM.
+// state, the unread count and updates (updates.ts); and, once the panel's chunk brought them,
+// the images (images.ts) and what is asked once per person signed in (lists.ts). No DOM.
 import type { Anchor, Comment as ApiComment, CaptureContext, CommentWithReplies } from '@svc/contract';
 import type { Answer } from '@svc/contract/endpoints';
 import { pageOf } from '@svc/contract/page';
@@ -9,7 +10,8 @@ import type { StatusFilterValue } from '@svc/contract/vocabulary';
 import { captureContext } from './capture.js';
 import type { Announce, Change, FieldsOf } from './changes.js';
 import type { Words } from './i18n.js';
-import { Screenshots } from './screenshots.js';
+import type { Images } from './images.js';
+import type { Lists } from './lists.js';
 import { type Embed, Session } from './session.js';
 import { Updates } from './updates.js';
 import { type Draft, ViewState } from './view-state.js';
@@ -26,7 +28,13 @@ export class Store {
   readonly session: Session;
   readonly view: ViewState;
   readonly updates: Updates;
-  readonly screenshots: Screenshots;
+  /**
+   * The parts only the panel reads, which come with its chunk (see `withPanelParts`), so that
+   * the first load stays small: the images (images.ts), and what is asked once per person
+   * signed in (lists.ts: the workspace's labels, the project's people).
+   */
+  declare readonly images: Images;
+  declare readonly lists: Lists;
   readonly comments: readonly Comment[] = [];
   readonly nextCursor: string | null = null;
   /** Which comments the list shows: of every page or this one, with this status. */
@@ -54,7 +62,11 @@ export class Store {
     this.session = new Session(embed, announce);
     this.view = new ViewState(announce);
     this.updates = new Updates(this.session, announce);
-    this.screenshots = new Screenshots(this.session);
+  }
+
+  /** Takes the parts that came with the panel's chunk, made by `make` (once). */
+  withPanelParts(make: (announce: Announce) => Pick<Store, 'images' | 'lists'>): void {
+    if (!this.images) Object.assign(this, make(this.announce));
   }
 
   private set(patch: Partial<FieldsOf<Store>>, change: Change): void {
@@ -223,7 +235,7 @@ export class Store {
    * refused, not stored), the card says so and offers to try again; true once it is attached.
    */
   async attachScreenshot(id: string, take: () => Promise<Blob>): Promise<boolean> {
-    const refused = await this.screenshots.attach(id, take);
+    const refused = await this.images.attach(id, take);
     if (refused) this.confirm(id, refused, { refused: true, retry: true });
     else if (this.confirmation?.id === id) this.confirm(null);
     return !refused;

@@ -4,6 +4,7 @@
 import type { Anchor, CaptureContext, Comment } from '@svc/contract';
 import type { Placement } from './anchoring/index.js';
 import type { Announce, FieldsOf } from './changes.js';
+import type { Picture } from './images.js';
 
 export type Tab = 'updates' | 'comments';
 
@@ -14,6 +15,12 @@ export interface Draft {
   page: string;
   /** Sent with the page's context (where the element is in the window, what was hidden on its screenshot). */
   context?: Pick<CaptureContext, 'pinnedBox' | 'hidden'>;
+}
+
+/** The images attached to what is being written (re-encoded, not sent yet), and why some were refused. */
+export interface Attached {
+  images: readonly Picture[];
+  refused: string | null;
 }
 
 export class ViewState {
@@ -32,6 +39,12 @@ export class ViewState {
   readonly expanded: ReadonlySet<string> = new Set();
   /** Comments whose captured details are shown. */
   readonly details: ReadonlySet<string> = new Set();
+  /** Comments whose before and now are shown at the page's own size. */
+  readonly fullSize: ReadonlySet<string> = new Set();
+  /** Pictures of now in which their author chose to show what they had hidden (see before-after's `nowKey`). */
+  readonly uncovered: ReadonlySet<string> = new Set();
+  /** The images attached to each form being written, by its key (`new`, `reply-<comment id>`). */
+  readonly attached: ReadonlyMap<string, Attached> = new Map();
   /** Where each pin of this page is (null: its element is not found on this page), as the anchoring reports it. */
   readonly placements: ReadonlyMap<string, Placement | null> = new Map();
   /** A comment's element in words, once the anchoring is loaded (it brings the words). */
@@ -46,8 +59,8 @@ export class ViewState {
     this.announce('view');
   }
 
-  /** Opens or closes comment `id`'s replies or details; true when it is now open. */
-  toggle(which: 'expanded' | 'details', id: string): boolean {
+  /** Opens or closes comment `id`'s replies, details or pictures at full size (or shows a picture uncovered); true when it is now open. */
+  toggle(which: 'expanded' | 'details' | 'fullSize' | 'uncovered', id: string): boolean {
     const open = new Set(this[which]);
     if (open.has(id)) open.delete(id);
     else open.add(id);

@@ -1,6 +1,7 @@
 import type { Comment } from '@svc/contract';
 import { croppedAround } from '@svc/contract/image-encoding';
 import { h, setStyles } from '../dom.js';
+import { type Picture, screenshotPath } from '../images.js';
 import { screenshotScale } from '../screenshot-scale.js';
 import type { Store } from '../store.js';
 import type { Actions } from './actions.js';
@@ -16,43 +17,29 @@ import type { Actions } from './actions.js';
 // picture has three for each, a desktop's one), as large as the card allows but never so small
 // that text cannot be read: what is wider scrolls. Full size shows both at the page's own size.
 
-/** Object URLs of the pictures shown, by comment, commit and side: made once each. */
-const pictures = new Map<string, Promise<{ blob: Blob; url: string } | null>>();
-
-const picture = (key: string, make: () => Promise<Blob | null>) => {
-  let made = pictures.get(key);
-  if (!made) {
-    made = make()
-      .catch(() => null)
-      .then((blob) => (blob ? { blob, url: URL.createObjectURL(blob) } : null));
-    pictures.set(key, made);
-  }
-  return made;
-};
-
 /** The picture of now is of one element at one fix: a new commit or a moved pin makes another. */
 const nowKey = (c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>) => `now:${c.id}:${c.commitSha}:${c.repinned?.at}`;
 
-/** The pictures of now in which their author chose to show what they had hidden (by `nowKey`): those alone. */
-const uncovered = new Set<string>();
-
 /** Whether the author chose to show what they hid in comment `c`'s picture of now (and its verdict's). */
-export const isUncovered = (c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>) => uncovered.has(nowKey(c));
+export const isUncovered = (store: Store, c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>) =>
+  store.view.uncovered.has(nowKey(c));
 
-/** The picture of now as it is shown: what was hidden in it covered, or not. */
-const nowPictureKey = (c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>) =>
-  `${nowKey(c)}:${isUncovered(c) ? 'uncovered' : 'covered'}`;
+/** The picture of now as it is shown (the Store's images keep it): what was hidden in it covered, or not. */
+const nowPictureKey = (c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>, uncovered: boolean) =>
+  `${nowKey(c)}:${uncovered ? 'uncovered' : 'covered'}`;
 
 /** Shows (or hides again) what the author hid, in `c`'s picture of now: taken again so, and kept so. */
-export function uncover(c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>, shown: boolean): void {
+export function uncover(store: Store, c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>, shown: boolean): void {
+  store.images.forgetPicture(nowPictureKey(c, shown));
+  const uncovered = new Set(store.view.uncovered);
   if (shown) uncovered.add(nowKey(c));
   else uncovered.delete(nowKey(c));
-  pictures.delete(nowPictureKey(c));
+  store.view.set({ uncovered });
 }
 
 /** The picture of now the card showed, to send with the verdict; null when there is none. */
-export async function nowShown(c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>): Promise<Blob | null> {
-  return (await pictures.get(nowPictureKey(c)))?.blob ?? null;
+export async function nowShown(store: Store, c: Pick<Comment, 'id' | 'commitSha' | 'repinned'>): Promise<Blob | null> {
+  return (await store.images.made(nowPictureKey(c, isUncovered(store, c))))?.blob ?? null;
 }
 
 /** A fix that waits for this person's verdict: applied (Live or not: Live is applied and deployed), not yet verified. */
@@ -64,7 +51,7 @@ export const elementGone = (store: Store, c: Comment) =>
 
 /** The comment's screenshot, cropped around where its element was. */
 async function before(store: Store, c: Comment): Promise<Blob | null> {
-  const url = await store.screenshots.urlOf(c.id);
+  const url = await store.images.urlOf(screenshotPath(c.id));
   if (!url) return null;
   const shot = await (await fetch(url)).blob();
   const box = c.context?.pinnedBox;
@@ -75,12 +62,13 @@ async function before(store: Store, c: Comment): Promise<Blob | null> {
  * The element now, taken once the pin is found: once per comment, commit and pin in a page
  * visit (so the author's is kept on the server once, see `pictureNow`).
  */
-const now = (actions: Actions, c: Comment) => picture(nowPictureKey(c), () => actions.pictureNow(c.id));
+const now = (store: Store, actions: Actions, c: Comment) =>
+  store.images.picture(nowPictureKey(c, isUncovered(store, c)), () => actions.pictureNow(c.id));
 
 /** Under a picture of now taken with hidden regions: that they stay hidden, or that they are shown, and the button that changes it. */
 function hiddenNote(store: Store, actions: Actions, c: Comment): Node {
   const { t } = store.i18n;
-  const shown = isUncovered(c);
+  const shown = isUncovered(store, c);
   return h(
     'p',
     { class: 'hidden-note' },
@@ -120,9 +108,6 @@ function nowUntaken(store: Store, actions: Actions, c: Comment): Node | null {
 /** The page's pixels are drawn at least this large: 16 px text reads at 12 px. Wider pictures scroll. */
 const READABLE_SCALE = 0.75;
 
-/** The cards whose pictures are shown at full size (the page's own). */
-const fullSize = new Set<string>();
-
 /**
  * Sizes the pictures at one scale once they are in (each one's `scale`: its pixels for a pixel of
  * the page): each as wide as the page it shows, times the scale that fits the widest in the
@@ -147,9 +132,10 @@ async function atOneScale(pictures: { image: HTMLImageElement; scale: number }[]
 export function beforeAfter(store: Store, actions: Actions, c: Comment): Node | null {
   if (!awaitsVerdict(c)) return null;
   const { t } = store.i18n;
+  const fullSize = store.view.fullSize.has(c.id);
   const pictures: { image: HTMLImageElement; scale: number }[] = [];
   const made: Promise<unknown>[] = [];
-  const side = (caption: string, picture: Promise<{ url: string } | null>, scale: number, missing: string) => {
+  const side = (caption: string, picture: Promise<Picture | null>, scale: number, missing: string) => {
     const image = h('img', { alt: caption });
     const figure = h('figure', null, h('figcaption', null, caption), image);
     pictures.push({ image, scale });
@@ -166,18 +152,18 @@ export function beforeAfter(store: Store, actions: Actions, c: Comment): Node | 
   const frames = h(
     'div',
     // Focusable: what is wider than the card scrolls, by keyboard too.
-    { class: fullSize.has(c.id) ? 'frames full' : 'frames', id: `svc-frames-${c.id}`, tabindex: '0' },
+    { class: fullSize ? 'frames full' : 'frames', id: `svc-frames-${c.id}`, tabindex: '0' },
     c.screenshot
       ? side(
           t('verify.before'),
-          picture(`before:${c.id}`, () => before(store, c)),
+          store.images.picture(`before:${c.id}`, () => before(store, c)),
           context ? screenshotScale(context.devicePixelRatio, context.viewport.width) : 1,
           t('verify.noBefore'),
         )
       : null,
     untaken
       ? h('figure', null, h('figcaption', null, t('verify.now')), untaken)
-      : side(t('verify.now'), now(actions, c), screenshotScale(devicePixelRatio, innerWidth), t('verify.noNow')),
+      : side(t('verify.now'), now(store, actions, c), screenshotScale(devicePixelRatio, innerWidth), t('verify.noNow')),
   );
   void Promise.all(made).then(() => atOneScale(pictures));
   const zoom = pictures.length
@@ -187,13 +173,8 @@ export function beforeAfter(store: Store, actions: Actions, c: Comment): Node | 
           class: 'chip',
           type: 'button',
           id: `svc-full-size-${c.id}`,
-          'aria-pressed': String(fullSize.has(c.id)),
-          onClick: (event: Event) => {
-            const full = !fullSize.delete(c.id);
-            if (full) fullSize.add(c.id);
-            frames.classList.toggle('full', full);
-            (event.currentTarget as HTMLElement).setAttribute('aria-pressed', String(full));
-          },
+          'aria-pressed': String(fullSize),
+          onClick: () => store.view.toggle('fullSize', c.id),
         },
         t('verify.fullSize'),
       )

@@ -4,6 +4,7 @@ import { shortSha } from '@svc/contract/sha';
 import { fixStory, statePills } from '@svc/contract/vocabulary';
 import { h, timeAgo } from '../dom.js';
 import type { MessageId } from '../i18n.js';
+import { screenshotPath } from '../images.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
 import { beforeAfter, elementGone } from './before-after.js';
@@ -115,7 +116,7 @@ function thumbnail(store: Store, c: Comment): Node {
   const { t } = store.i18n;
   const image = h('img', { class: 'thumb', alt: t('comment.screenshotAlt') });
   const open = h('button', { class: 'shot', type: 'button', 'aria-label': t('comment.openScreenshot') }, image);
-  void store.screenshots.urlOf(c.id).then((url) => {
+  void store.images.urlOf(screenshotPath(c.id)).then((url) => {
     if (!url) return open.remove();
     image.src = url;
     open.addEventListener('click', () => window.open(url, '_blank', 'noopener'));

@@ -1,48 +1,46 @@
 import type { CommentImage } from '@svc/contract';
 import { imageFiles, reencodedImage, sendImages as sendEach } from '@svc/contract/image-encoding';
 import { h } from '../dom.js';
+import type { Picture } from '../images.js';
 import type { Store } from '../store.js';
+import type { Attached } from '../view-state.js';
 
 // Images attached when writing (a new comment, a reply): picked, pasted or dropped, re-encoded
 // by the browser at once (so that nothing of a file's metadata leaves it), shown as thumbnails
-// that can be taken off, and sent after the text. And the images of a thread, shown on its card.
+// that can be taken off, and sent after the text; held by the view state until then. And the
+// images of a thread, shown on its card (the Store's images fetch them once).
 
-interface Pending {
-  images: { blob: Blob; url: string }[];
-  refused: string | null;
+/** Keeps what form `key` holds (none: forgets it) in the view state, which announces it. */
+function keep(store: Store, key: string, attached: Attached | null): void {
+  const all = new Map(store.view.attached);
+  if (attached) all.set(key, attached);
+  else all.delete(key);
+  store.view.set({ attached: all });
 }
-
-/** What each form holds, by its key (`new`, or `reply-<comment id>`): kept across redraws. */
-const pending = new Map<string, Pending>();
-
-const held = (key: string): Pending => {
-  let state = pending.get(key);
-  if (!state) {
-    state = { images: [], refused: null };
-    pending.set(key, state);
-  }
-  return state;
-};
 
 /** The images form `key` holds, to send. */
-export const imagesToSend = (key: string): Blob[] => (pending.get(key)?.images ?? []).map((image) => image.blob);
+export const imagesToSend = (store: Store, key: string): Blob[] =>
+  (store.view.attached.get(key)?.images ?? []).map((image) => image.blob);
 
 /** Forgets what form `key` held (sent, or the form closed). */
-export function forgetImages(key: string): void {
-  for (const image of pending.get(key)?.images ?? []) URL.revokeObjectURL(image.url);
-  pending.delete(key);
+export function forgetImages(store: Store, key: string): void {
+  const attached = store.view.attached.get(key);
+  if (!attached) return;
+  for (const image of attached.images) URL.revokeObjectURL(image.url);
+  keep(store, key, null);
 }
 
+/** Re-encodes `files` and adds them to form `key`'s images (what cannot be read or is too large, refused). */
 async function add(store: Store, key: string, files: Blob[]) {
-  const state = held(key);
-  state.refused = null;
+  const images: Picture[] = [];
+  let refused: string | null = null;
   for (const file of files) {
     const image = await reencodedImage(file);
     if (typeof image === 'string')
-      state.refused = store.i18n.t(image === 'tooLarge' ? 'images.tooLarge' : 'images.unreadable');
-    else state.images.push({ blob: image, url: URL.createObjectURL(image) });
+      refused = store.i18n.t(image === 'tooLarge' ? 'images.tooLarge' : 'images.unreadable');
+    else images.push({ blob: image, url: URL.createObjectURL(image) });
   }
-  store.view.set({});
+  keep(store, key, { images: [...(store.view.attached.get(key)?.images ?? []), ...images], refused });
 }
 
 /**
@@ -51,7 +49,7 @@ async function add(store: Store, key: string, files: Blob[]) {
  */
 export function imageAttacher(store: Store, key: string, form: HTMLFormElement): Node {
   const { t } = store.i18n;
-  const state = pending.get(key);
+  const state = store.view.attached.get(key);
   form.addEventListener('paste', (event) => {
     const files = imageFiles((event as ClipboardEvent).clipboardData);
     if (!files.length) return;
@@ -100,8 +98,7 @@ export function imageAttacher(store: Store, key: string, form: HTMLFormElement):
                   'aria-label': t('images.remove', { number: i + 1 }),
                   onClick: () => {
                     URL.revokeObjectURL(image.url);
-                    state.images.splice(i, 1);
-                    store.view.set({});
+                    keep(store, key, { ...state, images: state.images.filter((other) => other !== image) });
                   },
                 },
                 '×',
@@ -116,13 +113,10 @@ export function imageAttacher(store: Store, key: string, form: HTMLFormElement):
 
 /** Sends form `key`'s images to the comment (or its reply); how many could not be stored. */
 export async function sendImages(store: Store, key: string, commentId: string, replyId?: string): Promise<number> {
-  const failed = await sendEach(store.api, imagesToSend(key), commentId, replyId);
-  forgetImages(key);
+  const failed = await sendEach(store.api, imagesToSend(store, key), commentId, replyId);
+  forgetImages(store, key);
   return failed;
 }
-
-/** Object URLs of a thread's images, fetched once each with the session's token. */
-const shown = new Map<string, Promise<string | null>>();
 
 /** A thread's images as thumbnails; each opens full size. */
 export function threadImages(store: Store, images: CommentImage[]): Node | null {
@@ -138,12 +132,7 @@ export function threadImages(store: Store, images: CommentImage[]): Node | null 
         { type: 'button', class: 'shot', 'aria-label': t('images.open', { number: i + 1 }) },
         img,
       );
-      let url = shown.get(image.id);
-      if (!url) {
-        url = store.api.blob(image.url).then((blob) => (blob ? URL.createObjectURL(blob) : null));
-        shown.set(image.id, url);
-      }
-      void url.then((src) => {
+      void store.images.urlOf(image.url).then((src) => {
         if (!src) return open.remove();
         img.src = src;
         open.addEventListener('click', () => window.open(src, '_blank', 'noopener'));

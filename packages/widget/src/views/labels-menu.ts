@@ -1,31 +1,10 @@
-import type { Label } from '@svc/contract';
 import { h } from '../dom.js';
 import type { Comment, Store } from '../store.js';
 import type { Actions } from './actions.js';
 
 // The team puts the workspace's labels on a comment from its card: a menu adds one, each label
-// shown has a button that takes it off. The workspace's labels are asked when a card first
-// needs them (once per person signed in), and the panel is drawn again when they arrive.
-
-let known: { userId: string; labels: Label[] | null } | null = null;
-
-function workspaceLabels(store: Store): Label[] | null {
-  const userId = store.session.user?.id ?? '';
-  if (known?.userId !== userId) {
-    const asking = { userId, labels: null as Label[] | null };
-    known = asking;
-    void store.api.call('GET /api/workspace/labels', {}).then(
-      (answer) => {
-        asking.labels = answer.ok ? answer.data.items : [];
-        if (known === asking) store.view.set({});
-      },
-      () => {
-        if (known === asking) known = null;
-      },
-    );
-  }
-  return known.labels;
-}
+// shown has a button that takes it off. The workspace's labels are the Store's lists (asked
+// when a card first needs them, the panel drawn again when they arrive).
 
 /** Its labels: each its name after a dot of its colour; for the team, with a button that takes it off. */
 export function labelChips(store: Store, actions: Actions, c: Comment): Node | null {
@@ -67,7 +46,7 @@ export function labelChips(store: Store, actions: Actions, c: Comment): Node | n
 export function labelMenu(store: Store, actions: Actions, c: Comment): Node | null {
   const { t } = store.i18n;
   const have = new Set(c.labels.map((label) => label.id));
-  const left = (workspaceLabels(store) ?? []).filter((label) => !have.has(label.id));
+  const left = (store.lists.labels() ?? []).filter((label) => !have.has(label.id));
   if (!left.length) return null;
   return h(
     'select',

@@ -10,23 +10,6 @@ import type { Store } from '../store.js';
 /** The people chosen in each field, by the field's id: kept across redraws. */
 const chosen = new Map<string, MentionablePerson[]>();
 
-/** Who the project's comments may mention, asked once per person signed in. */
-let mentionable: { userId: string; people: Promise<MentionablePerson[]> } | null = null;
-
-function peopleOf(store: Store): Promise<MentionablePerson[]> {
-  const userId = store.session.user?.id ?? '';
-  if (mentionable?.userId !== userId) {
-    const asked = store.api.call('GET /api/projects/{key}/people', { params: { key: store.projectKey } });
-    const people = asked.then((answer) => (answer.ok ? answer.data.items : Promise.reject(answer.status)));
-    // Not kept when refused or unreachable: the next @ asks again.
-    people.catch(() => {
-      if (mentionable?.people === people) mentionable = null;
-    });
-    mentionable = { userId, people };
-  }
-  return mentionable.people;
-}
-
 /** What a mentioning field of `form` sends: its text, trimmed, with the chosen people's mentions. */
 export function mentioningText(form: HTMLFormElement, name = 'body'): string {
   const field = form.elements.namedItem(name) as HTMLTextAreaElement;
@@ -102,7 +85,7 @@ export function mentionField(store: Store, textarea: HTMLTextAreaElement): HTMLE
     const asked = caret === textarea.selectionEnd ? mentionQueryAt(textarea.value, caret) : null;
     typed = asked;
     if (!asked) return close();
-    const people = await peopleOf(store).catch(() => [] as MentionablePerson[]);
+    const people = await store.lists.people().catch(() => [] as MentionablePerson[]);
     // Typed on meanwhile: the later keystroke's suggestions win.
     if (typed !== asked) return;
     const count = options.length;
