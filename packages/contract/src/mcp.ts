@@ -21,7 +21,7 @@ import { elementInWords } from './element-words.js';
 import type { AnswerOf, CallOf, Endpoint } from './endpoints.js';
 import { ReadAllBody } from './notifications.js';
 import { stepSentence } from './steps.js';
-import { displayState, ENGLISH, fixStory, timelineSentence } from './vocabulary.js';
+import { displayState, ENGLISH, fixStory, isOverdue, timelineSentence } from './vocabulary.js';
 
 /** The longest a wait_for_feedback call holds, in seconds: under the common client time-outs. */
 export const AGENT_WAIT_MAX_S = 25;
@@ -70,6 +70,8 @@ function brief(comment: Comment) {
     author: comment.author.name,
     assignee: comment.assignee ? comment.assignee.name : null,
     priority: comment.priority,
+    dueOn: comment.dueOn,
+    overdue: isOverdue(comment),
     labels: comment.labels.map((label) => label.name),
     body: comment.body.length > 300 ? `${comment.body.slice(0, 299)}…` : comment.body,
     replies: comment.replyCount,
@@ -176,7 +178,7 @@ export function feedbackTools(host: FeedbackHost): Record<string, Tool> {
   return {
     list_feedback: {
       description:
-        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), assignee (me: yours; none: nobody is on it, free to claim), priority (urgent, high, medium, low, none), label (a label's id), mentions (me: the comments whose text or replies mention you), pageUrl, or q (words that must all appear in the comment or its replies). Returns brief comments; use get_feedback for one in full.",
+        "List this project's feedback comments, newest first, 20 a page (pass nextCursor for more). Filter by status (open: still to fix; applied: fixed, not yet verified or deployed; live; verified; archived), assignee (me: yours; none: nobody is on it, free to claim), priority (urgent, high, medium, low, none), label (a label's id), mentions (me: the comments whose text or replies mention you), dueBy (YYYY-MM-DD: due on or before that day), overdue (true: open and past its due date), pageUrl, or q (words that must all appear in the comment or its replies); sort by due to have the soonest due first. Returns brief comments (dueOn: the day the team means it fixed by); use get_feedback for one in full.",
       input: Type.Omit(FindCommentsQuery, ['project', 'author', 'updatedSince']),
       run: async (args) => {
         const page = await host.send('GET /api/comments', { query: { ...args, project } });

@@ -2,7 +2,7 @@ import type { Comment, CommentStatus, CommentWithReplies } from '@svc/contract';
 import { elementInWords, sourceText } from '@svc/contract/element-words';
 import { shortSha } from '@svc/contract/sha';
 import { stepSentence } from '@svc/contract/steps';
-import { ENGLISH, fixStory, statePills, timelineSentence } from '@svc/contract/vocabulary';
+import { dueText, ENGLISH, fixStory, statePills, timelineSentence } from '@svc/contract/vocabulary';
 import { parseCommandArgs } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { usageError } from '../errors.js';
@@ -45,6 +45,7 @@ export type CommentView = Pick<
   | 'replyCount'
   | 'author'
   | 'assignee'
+  | 'dueOn'
 >;
 
 /** The status as the widget shows it: open, completed, live·sha7, verified or archived. */
@@ -60,7 +61,8 @@ export function describeComment(comment: CommentView): string {
   const firstLine = comment.body.split('\n', 1)[0] ?? '';
   const summary = firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine;
   const on = comment.assignee ? `  (on it: ${comment.assignee.name})` : '';
-  return `${comment.id}  ${stateOf(comment).padEnd(18)} ${comment.pageUrl}  ${comment.author.name}: ${summary}${on}`;
+  const due = dueText(comment);
+  return `${comment.id}  ${stateOf(comment).padEnd(18)} ${comment.pageUrl}  ${comment.author.name}: ${summary}${on}${due ? `  (${due.text})` : ''}`;
 }
 
 /** One comment for a person: body, context, errors, screenshot and replies. */
@@ -91,6 +93,7 @@ export function printComment(comment: CommentWithReplies): void {
       `  on it     ${comment.assignee.name}${comment.assignee.agent ? ' (agent)' : ''} since ${comment.assignedAt}`,
     );
   if (comment.priority !== 'none') printData(`  priority  ${comment.priority}`);
+  if (comment.dueOn) printData(`  due       ${comment.dueOn}${dueText(comment)?.overdue ? ' (overdue)' : ''}`);
   if (comment.labels.length) printData(`  labels    ${comment.labels.map((label) => label.name).join(', ')}`);
   if (comment.repinned) printData(`  pin moved by ${comment.repinned.by.name} at ${comment.repinned.at}`);
   if (comment.screenshot)
