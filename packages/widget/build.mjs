@@ -22,13 +22,15 @@ const widgetBuild = await build({
 appendBundleNotices(widgetBuild.metafile);
 // Loaded on demand: the panel once someone is signed in, the screenshot when one is attached,
 // the markup when a reviewer marks one up, the anchoring when a page has pins or an element is
-// picked, the steps recorder once a reviewer is signed in.
+// picked, the steps recorder once a reviewer is signed in, the replay's recorder once a reviewer
+// is signed in where the project keeps replays.
 for (const [entry, name] of [
   ['panel.ts', 'widget-panel.js'],
   ['screenshot.ts', 'widget-screenshot.js'],
   ['markup.ts', 'widget-markup.js'],
   ['anchoring/index.ts', 'widget-anchoring.js'],
   ['steps.ts', 'widget-steps.js'],
+  ['replay.ts', 'widget-replay.js'],
 ]) {
   const chunk = await build({
     ...BROWSER_BUNDLE,
@@ -77,6 +79,7 @@ const chunks = [
   'widget-screenshot.js',
   'widget-markup.js',
   'widget-steps.js',
+  'widget-replay.js',
 ].map((name) => `${name} ${kb(sizes(name).gzipped)}`);
 const languages = TRANSLATED.map((locale) => `${locale} ${kb(sizes(`widget-locale-${locale}.js`).gzipped)}`);
 const line = `widget.js: ${kb(widget.raw)} minified, ${kb(widget.gzipped)} gzipped (budget ${kb(BUDGET_BYTES)} gzipped); loaded on demand, gzipped: ${chunks.join(', ')}; languages, gzipped: ${languages.join(', ')}`;

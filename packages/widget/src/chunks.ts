@@ -7,6 +7,7 @@ import type { WindowBox } from '@svc/contract/image-encoding';
 import type { Anchoring } from './anchoring/index.js';
 import type { MarkUp } from './markup.js';
 import type { panelActions } from './panel-actions.js';
+import type { ReplayRecorder } from './replay.js';
 import { SCREENSHOT_BUDGET_MS, ScreenshotTooSlow } from './screenshot-budget.js';
 import type { StepsRecorder } from './steps.js';
 import type { signInView } from './views/sign-in.js';
@@ -45,15 +46,19 @@ export interface Chunks {
   __svcScreenshot: Capture;
   __svcMarkup: MarkUp;
   __svcSteps: StepsRecorder;
+  __svcReplay: ReplayRecorder;
 }
 
-const FILES: Record<keyof Chunks, string> = {
-  __svcPanel: 'widget-panel.js',
-  __svcAnchoring: 'widget-anchoring.js',
-  __svcScreenshot: 'widget-screenshot.js',
-  __svcMarkup: 'widget-markup.js',
-  __svcSteps: 'widget-steps.js',
-};
+/** The chunks, by their global's name without `__svc`: `__svcPanel` is widget-panel.js. */
+const CHUNK_NAMES = Object.keys({
+  __svcPanel: 0,
+  __svcAnchoring: 0,
+  __svcScreenshot: 0,
+  __svcMarkup: 0,
+  __svcSteps: 0,
+  __svcReplay: 0,
+} satisfies Record<keyof Chunks, 0>) as (keyof Chunks)[];
+const chunkFile = (name: keyof Chunks) => `widget-${name.slice(5).toLowerCase()}.js`;
 
 /** The languages with a chunk: every one but English (in the widget itself), and the pseudo-language of the tests. */
 export const CHUNK_LOCALES = [...LOCALES.slice(1), PSEUDO_LOCALE];
@@ -77,7 +82,7 @@ let policy: ScriptUrlPolicy | null | undefined;
 function scriptUrl(apiBase: string, file: string): string {
   if (policy === undefined) {
     const ours = new Set(
-      [...Object.values(FILES), ...CHUNK_LOCALES.map(localeFile)].map((name) => `${apiBase}/${name}`),
+      [...CHUNK_NAMES.map(chunkFile), ...CHUNK_LOCALES.map(localeFile)].map((name) => `${apiBase}/${name}`),
     );
     const factory = (window as { trustedTypes?: { createPolicy(name: string, rules: object): ScriptUrlPolicy } })
       .trustedTypes;
@@ -99,7 +104,11 @@ function scriptUrl(apiBase: string, file: string): string {
 
 /** The chunk's exports, loading its script once; a failed load may be tried again later. */
 export function loadChunk<K extends keyof Chunks>(source: ChunkSource, name: K): Promise<Chunks[K]> {
-  return loadScript(source, FILES[name], () => (window as unknown as Partial<Chunks>)[name] as Chunks[K] | undefined);
+  return loadScript(
+    source,
+    chunkFile(name),
+    () => (window as unknown as Partial<Chunks>)[name] as Chunks[K] | undefined,
+  );
 }
 
 /** A language's catalogue, from its chunk. */

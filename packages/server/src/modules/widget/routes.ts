@@ -14,6 +14,7 @@ const SCRIPTS = [
   'widget-screenshot.js',
   'widget-markup.js',
   'widget-steps.js',
+  'widget-replay.js',
   ...[...LOCALES.slice(1), PSEUDO_LOCALE].map((locale) => `widget-locale-${locale}.js`),
 ];
 
