@@ -19,6 +19,9 @@ import {
   Build,
   BuildReportBody,
   BuildReportResult,
+  CHANGES_WAIT_MAX_S,
+  CHANGES_WAITS_PER_CREDENTIAL,
+  CHANGES_WAITS_PER_USER,
   ChallengeBody,
   ChangePasswordBody,
   Comment,
@@ -393,8 +396,7 @@ export const api = {
   }),
   'GET /api/comments/changes': endpoint({
     summary: 'Wait for feedback: comments created or changed since a cursor (long poll)',
-    description:
-      'Without a cursor, answers at once with the cursor of now. With one, answers the comments created or changed since (oldest change first) and the next cursor; when there are none, waits up to `wait` seconds (at most 60) and answers as soon as one of the project (of any project, without `project`) changes. Deleted comments are not reported. One user may hold 10 waits at once, one session or API key 5: past that, 429.',
+    description: `Without a cursor, answers at once with the cursor of now. With one, answers the comments created or changed since (oldest change first) and the next cursor; when there are none, waits up to \`wait\` seconds (at most ${CHANGES_WAIT_MAX_S}) and answers as soon as one of the project (of any project, without \`project\`) changes. Deleted comments are not reported. One user may hold ${CHANGES_WAITS_PER_USER} waits at once, one session or API key ${CHANGES_WAITS_PER_CREDENTIAL}: past that, 429.`,
     query: CommentChangesQuery,
     answers: { 200: CommentChanges },
     problems: [404, 429],

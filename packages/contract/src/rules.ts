@@ -50,6 +50,10 @@ export const IMAGES_PER_PERSON_MAX = 20;
 /** The longest a request for changes may wait for one (`GET /api/comments/changes?wait=`), in seconds. */
 export const CHANGES_WAIT_MAX_S = 60;
 
+/** At most this many such waits at once per user (all their sessions and keys), and per session or API key. */
+export const CHANGES_WAITS_PER_USER = 10;
+export const CHANGES_WAITS_PER_CREDENTIAL = 5;
+
 /**
  * The longest side an image may declare. The pictures the clients make are far smaller (an
  * attached image at most 2,000 pixels a side, a screenshot of the window at most 1,600 wide

@@ -1,9 +1,6 @@
+import { CHANGES_WAITS_PER_CREDENTIAL, CHANGES_WAITS_PER_USER } from '@svc/contract';
 import type { ChangeFeed } from '../db/dialect/index.js';
 import { AppError } from '../errors.js';
-
-/** At most this many waits at once per user (all their sessions and keys), and per credential. */
-export const WAITS_PER_USER = 10;
-export const WAITS_PER_CREDENTIAL = 5;
 
 /** How a change of a project's comments is named on the change feed: `<workspace>/<project>`. */
 export const commentChangeKey = (where: { workspaceId: string; projectId: string }) =>
@@ -53,11 +50,11 @@ export class CommentWatch {
   ): Promise<void> {
     if (this.closed || abort.aborted) return Promise.resolve();
     const counted = [`user:${who.userId}`, `credential:${who.credentialId}`];
-    if ((this.held.get(counted[0] as string) ?? 0) >= WAITS_PER_USER) {
-      throw tooMany(`At most ${WAITS_PER_USER} waits at once per user: let one answer before the next.`);
+    if ((this.held.get(counted[0] as string) ?? 0) >= CHANGES_WAITS_PER_USER) {
+      throw tooMany(`At most ${CHANGES_WAITS_PER_USER} waits at once per user: let one answer before the next.`);
     }
-    if ((this.held.get(counted[1] as string) ?? 0) >= WAITS_PER_CREDENTIAL) {
-      throw tooMany(`At most ${WAITS_PER_CREDENTIAL} waits at once per session or API key.`);
+    if ((this.held.get(counted[1] as string) ?? 0) >= CHANGES_WAITS_PER_CREDENTIAL) {
+      throw tooMany(`At most ${CHANGES_WAITS_PER_CREDENTIAL} waits at once per session or API key.`);
     }
     for (const key of counted) this.held.set(key, (this.held.get(key) ?? 0) + 1);
     const key =
