@@ -114,7 +114,43 @@ export const QuickAccessSignInBody = Type.Object(
   { examples: [{ accessToken: 'svc_acc_…' }] },
 );
 
-export const Me = Type.Object({ user: User, workspace: Workspace });
+/**
+ * What the caller may do in their workspace, as the server's policy says (the same rules guard
+ * the routes): clients show what these allow, and never decide by a role. What they may do with
+ * one comment, reply or label comes with it (its `can`).
+ */
+export const WorkspaceAbilities = Type.Object(
+  {
+    useConsole: Type.Boolean({
+      description: "The console's screens: the team's (a quick-access account comments from the site)",
+    }),
+    listMembers: Type.Boolean({ description: 'See the team' }),
+    manageMembers: Type.Boolean({ description: 'Invite, change the role of, or remove people of the team' }),
+    manageClients: Type.Boolean({ description: 'Make and revoke quick-access links' }),
+    manageAgents: Type.Boolean({ description: 'Add agents and give them keys' }),
+    readLabels: Type.Boolean(),
+    manageLabels: Type.Boolean({ description: 'Create, change and delete labels' }),
+    readAudit: Type.Boolean(),
+    readInsights: Type.Boolean(),
+    export: Type.Boolean({ description: "Export and import the workspace's comments" }),
+    manageSecurity: Type.Boolean({ description: 'How the workspace signs in: two-factor rule, single sign-on' }),
+    manageSettings: Type.Boolean({ description: "The workspace's settings (its default language)" }),
+    readStorage: Type.Boolean({ description: 'What the workspace stores, against its quota' }),
+    holdApiKeys: Type.Boolean({ description: 'Make and revoke API keys of their own' }),
+    manageAllApiKeys: Type.Boolean({ description: "See and revoke everyone's API keys" }),
+    changePassword: Type.Boolean(),
+    manageProjects: Type.Boolean({ description: 'Create, change and delete projects' }),
+    followProjects: Type.Boolean(),
+    comment: Type.Boolean({ description: 'Write comments' }),
+    applyComments: Type.Boolean({ description: 'Record fixes (and so read their commits)' }),
+    assignComments: Type.Boolean({ description: 'Put people on comments: the team divides the work' }),
+    reportBuilds: Type.Boolean({ description: 'Tell the server which build a page comes from' }),
+  },
+  { description: 'What the caller may do in the workspace: clients show these and decide by no role' },
+);
+export type WorkspaceAbilities = Static<typeof WorkspaceAbilities>;
+
+export const Me = Type.Object({ user: User, workspace: Workspace, can: WorkspaceAbilities });
 export type Me = Static<typeof Me>;
 
 export const AddMemberBody = Type.Object(

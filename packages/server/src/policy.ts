@@ -1,9 +1,10 @@
-import type { Role } from '@svc/contract';
+import type { Role, WorkspaceAbilities } from '@svc/contract';
 import type { Actor } from './actor.js';
 import { forbidden } from './errors.js';
 
 /** Who may do what, by role (and below, on one comment, by who wrote it): the one place the product's permissions are written down. */
 const allowedRoles = {
+  'workspace.useConsole': ['admin', 'member'],
   'workspace.addMember': ['admin'],
   'workspace.listMembers': ['admin', 'member'],
   'workspace.manageMembers': ['admin'],
@@ -36,6 +37,7 @@ const allowedRoles = {
 export type Action = keyof typeof allowedRoles;
 
 const refusals: Record<Action, string> = {
+  'workspace.useConsole': 'Quick-access accounts comment from the site; the console is the team’s.',
   'workspace.addMember': 'Only an admin can add members.',
   'workspace.listMembers': 'Quick-access accounts cannot list the team.',
   'workspace.manageMembers': 'Only an admin can invite, change or remove members.',
@@ -67,6 +69,39 @@ const refusals: Record<Action, string> = {
 
 export function can(actor: Actor, action: Action): boolean {
   return (allowedRoles[action] as readonly Role[]).includes(actor.role);
+}
+
+/** The workspace's abilities a client is served (`GET /api/me`): each the rule of one action above. */
+const servedAbilities: Record<keyof WorkspaceAbilities, Action> = {
+  useConsole: 'workspace.useConsole',
+  listMembers: 'workspace.listMembers',
+  manageMembers: 'workspace.manageMembers',
+  manageClients: 'workspace.manageClients',
+  manageAgents: 'workspace.manageAgents',
+  readLabels: 'workspace.readLabels',
+  manageLabels: 'workspace.manageLabels',
+  readAudit: 'workspace.readAudit',
+  readInsights: 'workspace.readInsights',
+  export: 'workspace.export',
+  manageSecurity: 'workspace.manageSecurity',
+  manageSettings: 'workspace.manageSettings',
+  readStorage: 'workspace.readStorage',
+  holdApiKeys: 'apiKeys.manage',
+  manageAllApiKeys: 'apiKeys.manageAll',
+  changePassword: 'account.changePassword',
+  manageProjects: 'projects.manage',
+  followProjects: 'projects.follow',
+  comment: 'comments.create',
+  applyComments: 'comments.apply',
+  assignComments: 'comments.assign',
+  reportBuilds: 'builds.report',
+};
+
+/** What `actor` may do in the workspace, as the guards below decide it. */
+export function workspaceAbilitiesOf(actor: Actor): WorkspaceAbilities {
+  return Object.fromEntries(
+    Object.entries(servedAbilities).map(([ability, action]) => [ability, can(actor, action)]),
+  ) as WorkspaceAbilities;
 }
 
 /** Throws 403 when the actor's role does not allow the action. */
@@ -106,6 +141,9 @@ const commentRefusals: Record<CommentAction, string> = {
 export function canOnComment(actor: Actor, action: CommentAction, comment: { author_id: string }): boolean {
   return commentRules[action](actor, comment);
 }
+
+/** Why the comment's rule refuses the action, in words. */
+export const refusalOnComment = (action: CommentAction): string => commentRefusals[action];
 
 /** Throws 403 when the comment's rule does not let the actor do it. */
 export function authorizeOnComment(actor: Actor, action: CommentAction, comment: { author_id: string }): void {

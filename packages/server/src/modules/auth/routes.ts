@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clientOf } from '../../http/client.js';
 import { toPage } from '../../http/pagination.js';
 import { route } from '../../http/route.js';
+import { workspaceAbilitiesOf } from '../../policy.js';
 import { presentSession, presentUser, presentWorkspace } from './presenter.js';
 import * as service from './service.js';
 
@@ -22,7 +23,11 @@ export const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route(app, 'GET /api/me', { tags }, async (request) => {
     const { user, workspace } = await service.me(ctx, request.actor);
-    return { user: presentUser(user), workspace: presentWorkspace(workspace) };
+    return {
+      user: presentUser(user),
+      workspace: presentWorkspace(workspace),
+      can: workspaceAbilitiesOf(request.actor),
+    };
   });
 
   route(app, 'PATCH /api/me', { tags }, async (request) =>

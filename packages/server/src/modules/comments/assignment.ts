@@ -1,11 +1,11 @@
 import type { Actor } from '../../actor.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { conflict, invalidField, invalidState, unauthenticated } from '../../errors.js';
+import { invalidField, unauthenticated } from '../../errors.js';
 import { nowIso } from '../../ids.js';
-import { authorize } from '../../policy.js';
 import * as accounts from '../auth/repo.js';
 import { excerpt } from './excerpt.js';
+import { authorizeRole, guardComment } from './policy.js';
 import { type CommentDeps, changeComment, requireComment } from './service.js';
 import { recordEvent } from './timeline.js';
 
@@ -36,15 +36,14 @@ const lockPeople = (deps: CommentDeps, actor: Actor, ids: string[]) => (trx: Db)
 
 /** Puts someone (or nobody: null) on the comment; they are told, unless they did it. */
 export function assignComment(deps: CommentDeps, actor: Actor, id: string, assigneeId: string | null) {
-  authorize(actor, 'comments.assign');
+  authorizeRole(actor, 'assign');
   const locked = lockPeople(deps, actor, assigneeId === null ? [] : [assigneeId]);
   return changeComment(
     deps,
     actor,
     id,
     async (trx, comment, now) => {
-      if (comment.status === 'archived')
-        throw invalidState('An archived comment has nobody on it: nothing is left to do.');
+      guardComment(actor, 'assign', comment);
       const assignee = assigneeId === null ? null : (await requireAssignable(trx, actor, assigneeId)).id;
       // The same assignee again changes nothing, and writes no event.
       if (assignee === comment.assignee_id) return null;
@@ -74,7 +73,7 @@ export function assignComment(deps: CommentDeps, actor: Actor, id: string, assig
  * the holder, named in their 409.
  */
 export async function claimComment(deps: CommentDeps, actor: Actor, id: string) {
-  authorize(actor, 'comments.claim');
+  authorizeRole(actor, 'claim');
   return inTransaction(deps.db, async (trx) => {
     // The caller, removed meanwhile, is no one to put on a comment (see lockPeople).
     await lockPeople(deps, actor, [actor.id])(trx);
@@ -90,13 +89,10 @@ export async function claimComment(deps: CommentDeps, actor: Actor, id: string) 
       .executeTakeFirst();
     const comment = await requireComment(trx, actor, id);
     if (taken.numUpdatedRows === 0n) {
-      if (comment.assignee_id === actor.id) return comment;
-      if (comment.assignee_id !== null) {
-        throw conflict(
-          `${comment.assignee_name ?? 'Someone'} is already on this comment: ask them, or someone of the team to assign it to you.`,
-        );
-      }
-      throw invalidState(`Only an open comment can be claimed; this one is ${comment.status}.`);
+      // Not taken: the policy says why (someone else is on it, or it is no longer open), or
+      // that it is the caller's already, which changes nothing.
+      guardComment(actor, 'claim', comment);
+      return comment;
     }
     await recordEvent(trx, comment, 'assigned', actor, { subjectId: actor.id }, now);
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });

@@ -3,11 +3,11 @@ import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
-import { forbidden, invalidField, invalidState, notFound } from '../../errors.js';
+import { invalidField, invalidState, notFound } from '../../errors.js';
 import { nowIso } from '../../ids.js';
-import { authorizeOnComment } from '../../policy.js';
 import { holdToQuota, paceUpload } from '../storage/uploads.js';
 import { type ImagePlace, insertImage, presentImage, storableImage } from './image-store.js';
+import { guardComment, guardReply } from './policy.js';
 import * as repo from './repo.js';
 import { type CommentWriteDeps, requireComment } from './service.js';
 
@@ -35,8 +35,9 @@ export async function attachImage(
 ): Promise<CommentImage> {
   if (ofNow && (verdict || replyId !== undefined)) throw invalidField('/now', 'goes alone: not with reply or verdict');
   const comment = await requireComment(deps.db, actor, commentId);
-  if (ofNow) authorizeOnComment(actor, 'comment.sendNow', comment);
-  else if (replyId === undefined && !verdict) authorizeOnComment(actor, 'comment.attachImage', comment);
+  // Who may (403) first; the picture of now is checked against the state again under the lock.
+  if (ofNow) guardComment(actor, 'sendNow', comment);
+  else if (replyId === undefined && !verdict) guardComment(actor, 'attachImage', comment);
   await paceUpload(deps, actor, bytes);
   const image = storableImage(bytes);
   return inTransaction(deps.db, async (trx) => {
@@ -69,7 +70,7 @@ async function attachmentPlace(db: Db, actor: Actor, commentId: string, replyId:
       .where('id', '=', replyId)
       .executeTakeFirst();
     if (!reply) throw notFound('Reply');
-    if (reply.author_id !== actor.id) throw forbidden('Only its author attaches images to a reply.');
+    guardReply(actor, reply);
   }
   // Pictures of after and of now are no attachments: one a verdict, one a comment.
   const held = await db
@@ -117,13 +118,7 @@ async function verdictPlace(db: Db, actor: Actor, commentId: string) {
  */
 async function nowPlace(trx: Db, actor: Actor, commentId: string) {
   const comment = await requireComment(trx, actor, commentId);
-  if (comment.status !== 'applied' || comment.verified_at) {
-    throw invalidState(
-      comment.verified_at
-        ? 'This fix is verified: the picture of now is for a fix that waits for its verdict.'
-        : `The picture of now is for a fix that waits for its verdict; this comment is ${comment.status}.`,
-    );
-  }
+  guardComment(actor, 'sendNow', comment);
   await trx
     .deleteFrom('images')
     .where('workspace_id', '=', actor.workspaceId)

@@ -253,6 +253,13 @@ describe('the comment lifecycle', () => {
       assign: true,
       claim: false,
       triage: true,
+      attachImage: true,
+      sendNow: true,
+      moves: [
+        { to: 'open', by: 'reopen' },
+        { to: 'verified', by: 'verify' },
+        { to: 'archived', by: 'archive' },
+      ],
     });
     const forMember = await can(member);
     assert.equal(forMember.verify, false, 'a member who is not the author may not verify');

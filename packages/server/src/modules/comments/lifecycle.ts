@@ -1,5 +1,5 @@
 import {
-  type CommentAbilities,
+  type CommentStage,
   type CommentStatus,
   REJECTED_REPLY_PREFIX,
   sameCommit,
@@ -23,8 +23,8 @@ import { type EventDetail, recordEvent, recordLive } from './timeline.js';
 // which locks the comment's row, authorizes once, checks the row's state and guard, runs its
 // effect and announces the change once; the comments, verification and builds features call
 // it, and none writes the state columns itself. The README's lifecycle table is this one
-// (a test holds them together), and who may take each action now is presented with every
-// comment (`can`), so that clients show what the server allows.
+// (a test holds them together), and the comments' policy (policy.ts) reads who may fire each
+// trigger, and from which states, to present with every comment what it allows (`can`).
 
 type Comment = repo.CommentRow;
 
@@ -42,7 +42,7 @@ interface Step<Input> {
 }
 
 /** Who may fire a trigger: a rule of the policy, of the role or of the comment (who wrote it). */
-type Who = { role: Action } | { comment: CommentAction } | 'anyone';
+export type Who = { role: Action } | { comment: CommentAction } | 'anyone';
 
 /** A commit as an apply records it: a normalised SHA (or none) and its link (or none). */
 export interface AppliedCommit {
@@ -317,6 +317,13 @@ export const OTHER_TRANSITIONS = [
   },
 ] as const;
 
+/** Where the comment stands as the board shows it: an applied fix is verified, else Live, else completed. */
+export function stageOf(comment: Pick<Comment, 'status' | 'verified_at' | 'deployed_at'>): CommentStage {
+  if (comment.status !== 'applied') return comment.status;
+  if (comment.verified_at) return 'verified';
+  return comment.deployed_at ? 'live' : 'completed';
+}
+
 /** What the state forbids, in words, per trigger. */
 const REFUSALS: Record<Trigger, (status: CommentStatus) => string> = {
   apply: () => 'An archived comment cannot be applied.',
@@ -326,7 +333,8 @@ const REFUSALS: Record<Trigger, (status: CommentStatus) => string> = {
   delete: (status) => `This comment cannot be deleted; it is ${status}.`,
 };
 
-function mayFire(actor: Actor, who: Who, comment: Comment): boolean {
+/** Whether `actor` is one who may fire a row's trigger on the comment (its state aside). */
+export function mayFire(actor: Actor, who: Who, comment: Comment): boolean {
   if (who === 'anyone') return true;
   return 'comment' in who ? canOnComment(actor, who.comment, comment) : can(actor, who.role);
 }
@@ -370,31 +378,6 @@ export async function fire<T extends Trigger>(
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
   }
   return row.to === 'gone' ? null : ((await repo.findComment(trx, scopeOf(actor), id)) ?? null);
-}
-
-/**
- * What `actor` may do with the comment now, as the table and the policy say: the actions a
- * client shows. An action that would change nothing (archiving an archived comment) is not
- * offered. Replying and moving the pin are no transitions, and stand beside them.
- */
-export function abilitiesOf(actor: Actor, comment: Comment): CommentAbilities {
-  const offered = (trigger: Trigger) =>
-    TRANSITIONS.some(
-      (row) => row.trigger === trigger && row.from.includes(comment.status) && mayFire(actor, row.who, comment),
-    );
-  return {
-    apply: offered('apply'),
-    verify: offered('verify'),
-    reopen: offered('reopen'),
-    archive: offered('archive') && comment.status !== 'archived',
-    delete: offered('delete'),
-    reply: can(actor, 'comments.reply'),
-    repin: canOnComment(actor, 'comment.repin', comment),
-    attachScreenshot: canOnComment(actor, 'comment.attachScreenshot', comment),
-    assign: can(actor, 'comments.assign') && comment.status !== 'archived',
-    claim: can(actor, 'comments.claim') && comment.status === 'open' && comment.assignee_id === null,
-    triage: can(actor, 'comments.triage'),
-  };
 }
 
 function rejectionNote(note: string | undefined): string {

@@ -120,7 +120,8 @@ async function* wholeComments({ db, actor, projectId }: Source, people?: Readonl
           if (event.kind === 'not_fixed' && note) event.note = writtenText(note, people);
         }
       }
-      yield comment;
+      // What the exporter may do with each reply is no part of the thread.
+      yield { ...comment, replies: comment.replies.map(({ can: _abilities, ...reply }) => reply) };
     }
     if (rows.length < PAGE) return;
     after = rows[rows.length - 1]?.id;
