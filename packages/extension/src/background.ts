@@ -4,6 +4,7 @@
 // neither the page's CORS nor its Content-Security-Policy is in the way), shows the launcher by
 // itself on the origins the person allowed, and on the toolbar button's tab.
 
+import type { Me, Project } from '@svc/contract';
 import { pollBadge, refreshBadge } from './badge.js';
 import { browser, type MessageSender, type Tab } from './browser.js';
 import {
@@ -14,6 +15,7 @@ import {
   type TabSession,
   type ToBackground,
   toBase64,
+  type UnlistedSite,
 } from './messages.js';
 import { projectOrigins, readSettings } from './settings.js';
 
@@ -55,12 +57,52 @@ async function request(call: ServerRequest): Promise<ServerAnswer> {
   return { status: response.status, headers, body: toBase64(new Uint8Array(await response.arrayBuffer())) };
 }
 
-/** What the tab's widget needs: the server, the token, and which project this origin belongs to. */
+/** What the tab's widget needs: the server, the token, and which project this origin belongs to (or was filed under). */
 async function tabSession(tab: Tab | undefined): Promise<TabSession | null> {
-  const { server, token, projects } = await readSettings();
+  const { server, token, projects, filedUnder } = await readSettings();
   if (!server || !tab?.url) return null;
   const origin = new URL(tab.url).origin;
-  return { apiBase: server, token, projectKey: projects[origin] ?? null };
+  return { apiBase: server, token, projectKey: projects[origin] ?? filedUnder[origin] ?? null };
+}
+
+/** A call to the person's server with their token; null when signed out or it failed. */
+async function callServer<T>(path: string, init: RequestInit = {}): Promise<T | null> {
+  const { server, token } = await readSettings();
+  if (!server || !token) return null;
+  const response = await fetch(`${server}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+  }).catch(() => null);
+  return response?.ok ? ((await response.json()) as T) : null;
+}
+
+/** The site of the sender's tab (never one a message names: the tab's own address). */
+const siteOf = (tab: Tab | undefined) => (tab?.url ? new URL(tab.url).origin : null);
+
+/** The projects the person may comment under, for the toolbar's tab on a site none lists. */
+async function unlistedSite(tab: Tab | undefined): Promise<UnlistedSite | null> {
+  const origin = siteOf(tab);
+  const me = await callServer<Me>('/api/me');
+  if (!origin || !me) return null;
+  const projects = me.can.comment ? await projectOrigins() : [];
+  return {
+    origin,
+    projects: projects.map(({ key, name }) => ({ key, name })),
+    canAddOrigin: me.can.manageProjects,
+  };
+}
+
+/** Adds the tab's site to the project's allowed origins (the server refuses whoever may not). */
+async function addOrigin(tab: Tab | undefined, key: string): Promise<boolean> {
+  const origin = siteOf(tab);
+  const project = origin && (await callServer<Project>(`/api/projects/${encodeURIComponent(key)}`));
+  if (!origin || !project) return false;
+  const changed = await callServer<Project>(`/api/projects/${encodeURIComponent(key)}`, {
+    method: 'PATCH',
+    body: JSON.stringify({ allowedOrigins: [...new Set([...project.allowedOrigins, origin])] }),
+  });
+  if (changed) await projectOrigins();
+  return Boolean(changed);
 }
 
 /**
@@ -89,6 +131,17 @@ async function answer(message: ToBackground, sender: MessageSender): Promise<unk
       if (!server || !message.url.startsWith(`${server}/`)) return null;
       return request(message);
     }
+    case 'unlisted':
+      return unlistedSite(sender.tab);
+    case 'file-under': {
+      const origin = siteOf(sender.tab);
+      if (!origin) return null;
+      const { filedUnder } = await readSettings();
+      await browser.storage.local.set({ filedUnder: { ...filedUnder, [origin]: message.project } });
+      return null;
+    }
+    case 'add-origin':
+      return addOrigin(sender.tab, message.project);
     case 'sites-allowed':
       return registerOnAllowedOrigins();
     case 'capture':

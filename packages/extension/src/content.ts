@@ -10,13 +10,15 @@ import { Widget } from '../../widget/src/widget.js';
 import { browser } from './browser.js';
 import { browserCapture } from './browser-capture.js';
 import { carriedLocales } from './carried-locales.js';
-import type { TabSession, ToTab } from './messages.js';
+import type { TabSession, ToTab, UnlistedSite } from './messages.js';
 import { requestServerThroughExtension } from './server-requests.js';
+import { pickProject } from './site-picker.js';
 // The widget's chunks, which set their globals here rather than being loaded by script tags.
 import '../../widget/src/panel.js';
 import '../../widget/src/anchoring/index.js';
 import '../../widget/src/screenshot.js';
 import '../../widget/src/markup.js';
+import '../../widget/src/steps.js';
 
 // Screenshots by the browser, the widget's own capture where the browser will not take one.
 const chunks = window as unknown as Chunks;
@@ -69,11 +71,29 @@ async function start(): Promise<Widget | null> {
   return widget;
 }
 
+/** Where no project lists this site: the person picks one to comment under (or adds the site to one), then the widget opens. */
+async function openOnUnlistedSite(): Promise<void> {
+  if (document.querySelector('[data-svc-extension-picker]')) return;
+  const site = await browser.runtime.sendMessage<UnlistedSite | null>({ kind: 'unlisted' });
+  if (!site || !(await pickProject(site))) return;
+  state.__svcExtension = start().catch(() => null);
+  (await state.__svcExtension)?.open();
+}
+
+/** The toolbar button: the widget opened, the page's own launcher pressed, or a project picked first. */
+async function openFromToolbar(): Promise<void> {
+  const widget = await state.__svcExtension;
+  if (widget) return void widget.open();
+  const own = pagesOwnLauncher();
+  if (own) return own.click();
+  await openOnUnlistedSite();
+}
+
 if (!state.__svcExtension) {
   state.__svcExtension = start().catch(() => null);
   browser.runtime.onMessage.addListener((message, sender) => {
     if (sender.id !== browser.runtime.id || (message as ToTab).kind !== 'open') return undefined;
-    void state.__svcExtension?.then((widget) => (widget ? widget.open() : pagesOwnLauncher()?.click()));
+    void openFromToolbar();
     return undefined;
   });
 }

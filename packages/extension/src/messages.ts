@@ -27,8 +27,21 @@ export interface TabSession {
   projectKey: string | null;
 }
 
+/** On a site no project lists: the projects the person may comment under, and whether they may add the site to one. */
+export interface UnlistedSite {
+  origin: string;
+  projects: { key: string; name: string }[];
+  canAddOrigin: boolean;
+}
+
 export type ToBackground =
   | { kind: 'session' }
+  /** The toolbar's tab is on a site no project lists (answered with an UnlistedSite, null when signed out). */
+  | { kind: 'unlisted' }
+  /** Comment under this project on the sender tab's site, from now on. */
+  | { kind: 'file-under'; project: string }
+  /** Add the sender tab's site to this project's allowed origins (an admin); answered true once done. */
+  | { kind: 'add-origin'; project: string }
   | { kind: 'keep-token'; token: string | null }
   | ServerRequest
   | { kind: 'capture' }

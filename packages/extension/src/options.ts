@@ -1,6 +1,14 @@
 // The extension's settings page: the server's address (pre-filled in a build downloaded from
-// that server), the sign-in (the widget's own session: password and second factor), and the
-// sites of the person's projects, where the launcher may appear by itself once allowed.
+// that server), the sign-in (the widget's own session: password and second factor, the
+// workspace's single sign-on, a client's access link), and the sites of the person's projects,
+// where the launcher may appear by itself once allowed.
+//
+// How a session reaches the extension: every way ends here, in this page of the extension's
+// own origin, which no web page can script. Single sign-on runs in a popup this page opens;
+// the server's last page of it posts a one-time code (two minutes, once) to this page's origin
+// only, worth nothing without the binding this page got when it started; this page trades the
+// two for a session. An access link is pasted here: its token is sent in a request's body,
+// never in an address that a server logs.
 
 import { type Messages, pickLocale, translator } from '@svc/contract/i18n';
 import { enVocabulary } from '@svc/contract/locales/en';
@@ -8,6 +16,7 @@ import { keepTokensIn } from '../../widget/src/api.js';
 import { addEnglish, wordsOf } from '../../widget/src/i18n.js';
 import { enFirstLoad, enPanel } from '../../widget/src/locales/en.js';
 import { Session } from '../../widget/src/session.js';
+import { signInWithSso } from '../../widget/src/sso-popup.js';
 import { browser } from './browser.js';
 import { carriedLocales } from './carried-locales.js';
 import { en, translations } from './locales.js';
@@ -52,6 +61,15 @@ const signInForm = element(
   field('password', t('signIn.password'), { type: 'password', autocomplete: 'current-password' }),
   codeField,
   element('button', {}, t('signIn.submit')),
+  element('button', { type: 'button', class: 'secondary', 'data-sso': '' }, t('extension.sso')),
+  status(),
+) as HTMLFormElement;
+const accessLinkForm = element(
+  'form',
+  { id: 'access-link', hidden: '' },
+  field('link', t('extension.accessLink'), { type: 'text', autocomplete: 'off', spellcheck: 'false' }),
+  element('p', { class: 'hint' }, t('extension.accessLinkHint')),
+  element('button', {}, t('extension.accessLinkSubmit')),
   status(),
 ) as HTMLFormElement;
 const signedIn = element(
@@ -64,7 +82,9 @@ const signedIn = element(
   element('button', { type: 'button', 'data-show-on-sites': '', hidden: '' }, t('extension.showOnSites')),
   status(),
 );
-document.querySelector('main')?.append(element('h1', {}, t('extension.title')), serverForm, signInForm, signedIn);
+document
+  .querySelector('main')
+  ?.append(element('h1', {}, t('extension.title')), serverForm, signInForm, accessLinkForm, signedIn);
 const notice = (within: HTMLElement, text: string) => {
   (within.querySelector('.notice') as HTMLElement).textContent = text;
 };
@@ -79,9 +99,12 @@ async function prefilledServer(): Promise<string | null> {
 }
 
 let session: Session | null = null;
+/** The server `session` signs in to. */
+let signInServer = '';
 
 /** The sign-in against `server`, the token kept in the extension's storage. */
 async function showSession(server: string): Promise<void> {
+  signInServer = server;
   const { token } = await readSettings();
   let kept = token;
   keepTokensIn({
@@ -105,6 +128,7 @@ async function showSession(server: string): Promise<void> {
 function drawSession(): void {
   const user = session?.user ?? null;
   signInForm.hidden = !session || !!user;
+  accessLinkForm.hidden = signInForm.hidden || !!session?.challenge;
   signedIn.hidden = !user;
   codeField.hidden = !session?.challenge;
   if (session?.notice) notice(signInForm, session.notice);
@@ -134,7 +158,7 @@ serverForm.addEventListener('submit', (event) => {
     if (!granted) return notice(serverForm, t('extension.serverRefused'));
     notice(serverForm, '');
     const { server: before } = await readSettings();
-    if (before !== server) await browser.storage.local.set({ server, token: null, projects: {} });
+    if (before !== server) await browser.storage.local.set({ server, token: null, projects: {}, filedUnder: {} });
     await showSession(server);
   });
 });
@@ -153,6 +177,64 @@ signInForm.addEventListener('submit', (event) => {
     },
     () => notice(signInForm, t('widget.panelFailed')),
   );
+});
+
+/**
+ * The token of a client's access link as pasted (`…#svc_access=<token>`, the older
+ * `?svc_access=`, or the token alone); null when it is none.
+ */
+function accessTokenOf(text: string): string | null {
+  const pasted = text.trim();
+  if (/^svc_acc_\S+$/.test(pasted)) return pasted;
+  try {
+    const url = new URL(pasted);
+    return new URLSearchParams(url.hash.slice(1)).get('svc_access') ?? url.searchParams.get('svc_access');
+  } catch {
+    return null;
+  }
+}
+
+accessLinkForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const token = accessTokenOf(input(accessLinkForm, 'link').value);
+  if (!session) return;
+  if (!token) return notice(accessLinkForm, t('extension.notAnAccessLink'));
+  notice(accessLinkForm, '');
+  const signingIn = session;
+  void signingIn.exchangeAccessLink(token).then(async (ok) => {
+    if (ok) await signingIn.resume();
+    else notice(accessLinkForm, signingIn.notice);
+    input(accessLinkForm, 'link').value = '';
+    drawSession();
+  });
+});
+
+signInForm.querySelector('[data-sso]')?.addEventListener('click', () => {
+  // Opened in the click itself, so that no blocker stops it; pointed at the provider once found.
+  const popup = window.open('about:blank', 'svc-sso', 'popup,width=520,height=680');
+  if (!popup) return notice(signInForm, t('signIn.popupBlocked'));
+  const email = input(signInForm, 'email').value.trim();
+  if (!email) {
+    popup.close();
+    return notice(signInForm, t('extension.ssoNeedsEmail'));
+  }
+  void (async () => {
+    // Found by the e-mail's domain (one the workspace proved): the workspace's provider.
+    const found = await session?.api.call('GET /api/auth/sso', { query: { email } }).catch(() => null);
+    if (!found?.ok) {
+      popup.close();
+      return notice(signInForm, t('extension.noSso'));
+    }
+    const viaSso = new Session({ apiBase: signInServer, projectKey: '', workspace: found.data.workspaceId }, () =>
+      drawSession(),
+    );
+    viaSso.speak(wordsOf(locale, carriedLocales[locale]));
+    await viaSso.discoverSso();
+    const refused = await signInWithSso(viaSso, popup);
+    if (refused) return notice(signInForm, refused);
+    session = viaSso;
+    drawSession();
+  })();
 });
 
 signedIn.querySelector('[data-sign-out]')?.addEventListener('click', () => {

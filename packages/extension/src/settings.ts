@@ -10,14 +10,17 @@ export interface Settings {
   token: string | null;
   /** Origin → project key, from the person's projects when last listed. */
   projects: Record<string, string>;
+  /** Origin → project key the person chose to comment under on a site no project lists. */
+  filedUnder: Record<string, string>;
 }
 
 export async function readSettings(): Promise<Settings> {
-  const stored = await browser.storage.local.get(['server', 'token', 'projects']);
+  const stored = await browser.storage.local.get(['server', 'token', 'projects', 'filedUnder']);
   return {
     server: typeof stored.server === 'string' ? stored.server : null,
     token: typeof stored.token === 'string' ? stored.token : null,
     projects: (stored.projects as Record<string, string> | undefined) ?? {},
+    filedUnder: (stored.filedUnder as Record<string, string> | undefined) ?? {},
   };
 }
 

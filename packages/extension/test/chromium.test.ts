@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type BrowserContext, chromium, type Page, type Worker } from 'playwright-core';
+import { addClient } from '../../server/test/helpers.js';
+import { startTestProvider } from '../../server/test/oidc-provider.js';
 import { CHROMIUM_PATH } from '../../widget/test/helpers.js';
 import {
   type Box,
@@ -59,8 +61,8 @@ describe('the extension in Chromium', {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Presses the extension's toolbar button on `page`'s tab, as a person's click does. */
-  async function pressToolbarButton(page: Page): Promise<void> {
+  /** Presses the extension's toolbar button on `page`'s tab, as a person's click does, until `shown` is there. */
+  async function pressToolbarButton(page: Page, shown = '[data-svc-widget]'): Promise<void> {
     const browser = await context.browser()?.newBrowserCDPSession();
     assert.ok(browser, 'the browser-level DevTools session');
     const { targetInfos } = await browser.send('Target.getTargets', { filter: [{ type: 'tab' }] });
@@ -74,7 +76,7 @@ describe('the extension in Chromium', {
         { id: extensionId, targetId: tab.targetId } as never,
       );
       try {
-        await page.locator('[data-svc-widget]').waitFor({ state: 'attached', timeout: 15_000 });
+        await page.locator(shown).waitFor({ state: 'attached', timeout: 15_000 });
         break;
       } catch (error) {
         if (press >= 3) throw error;
@@ -85,9 +87,8 @@ describe('the extension in Chromium', {
 
   const inWidget = (page: Page, selector: string) => page.locator(`[data-svc-widget] ${selector}`);
 
-  /** Signs in on the settings page, the address of the server the build came from filled in. */
-  async function signInOnSettingsPage(): Promise<void> {
-    // The settings page the extension opened itself when it was installed, else a new one.
+  /** The settings page the extension opened itself when it was installed, else a new one; the server's address saved. */
+  async function settingsPage(): Promise<Page> {
     const address = `chrome-extension://${extensionId}/options.html`;
     const opened =
       context.pages().find((page) => page.url() === address) ??
@@ -99,9 +100,15 @@ describe('the extension in Chromium', {
     await settings.waitForLoadState();
     assert.equal(await settings.locator('input[name=server]').inputValue(), stack.apiBase);
     await settings.locator('#server button').click();
+    return settings;
+  }
+
+  /** Signs in on the settings page, the address of the server the build came from filled in. */
+  async function signInOnSettingsPage(): Promise<void> {
+    const settings = await settingsPage();
     await settings.locator('input[name=email]').fill(stack.reviewer.email);
     await settings.locator('input[name=password]').fill(MEMBER_PASSWORD);
-    await settings.locator('#sign-in button').click();
+    await settings.locator('#sign-in button:not([type=button])').click();
     await settings.locator('#signed-in .who', { hasText: stack.reviewer.name }).waitFor();
     await settings.locator('#signed-in .sites li', { hasText: stack.siteOrigin }).waitFor();
     await settings.close();
@@ -202,4 +209,100 @@ describe('the extension in Chromium', {
       assert.equal(violations.violations, '0', `violations: ${violations.violated}`);
     });
   }
+  test('a site no project lists: the toolbar button offers the projects to comment under; an admin adds the site to one', async () => {
+    if (!(await worker.evaluate(() => chrome.storage.local.get(['token']))).token) await signInOnSettingsPage();
+    const page = await context.newPage();
+    await page.goto(`${stack.elsewhereOrigin}/pricing`);
+    await pressToolbarButton(page, '[data-svc-extension-picker]');
+    const picker = (selector: string) => page.locator(`[data-svc-extension-picker] ${selector}`);
+    await picker(`[data-project="${stack.projectKey}"]`).waitFor();
+    assert.ok((await picker('.picker').textContent())?.includes(stack.elsewhereOrigin));
+    assert.equal(await picker('[data-add-origin]').count(), 0, 'a member adds no site');
+    // A click the page makes (not the person's) does nothing.
+    await picker('[data-file-under]').evaluate((button) => (button as HTMLElement).click());
+    await page.waitForTimeout(300);
+    assert.equal(await picker('.picker').count(), 1, 'still asking');
+    await picker('[data-file-under]').click();
+    await inWidget(page, '.panel').waitFor();
+    const id = await commentOnButton(page, 'Filed from a site no project lists');
+    const filed = await read(id);
+    assert.ok(filed.pageUrl.startsWith(stack.elsewhereOrigin));
+    assert.equal(filed.projectKey ?? stack.projectKey, stack.projectKey);
+    const listed = await call(stack.api.app, 'GET', `/api/comments?project=${stack.projectKey}`, {
+      token: stack.reviewer.token,
+    });
+    assert.ok(JSON.stringify(listed.body).includes(id), 'under the project chosen');
+
+    // An admin, on that site forgotten: "Add this site" puts it in the project's allowed origins.
+    const kept = await worker.evaluate(() => chrome.storage.local.get(['token']));
+    await worker.evaluate((token) => chrome.storage.local.set({ token, filedUnder: {} }), stack.admin.token);
+    const again = await context.newPage();
+    await again.goto(`${stack.elsewhereOrigin}/pricing`);
+    await pressToolbarButton(again, '[data-svc-extension-picker]');
+    await again.locator('[data-svc-extension-picker] [data-add-origin]').click();
+    await again.locator('[data-svc-widget] .panel').waitFor();
+    const project = await call(stack.api.app, 'GET', `/api/projects/${stack.projectKey}`, { token: stack.admin.token });
+    assert.deepEqual(project.body.allowedOrigins, [stack.siteOrigin, stack.elsewhereOrigin]);
+    await worker.evaluate((token) => chrome.storage.local.set({ token }), kept.token as string);
+  });
+
+  test('the settings page signs in with a client’s access link (pasted, its token sent in a body only)', async () => {
+    const client = await addClient(stack.api.app, stack.admin, undefined, 'Cleo Client');
+    const settings = await settingsPage();
+    if (await settings.locator('[data-sign-out]').isVisible()) await settings.locator('[data-sign-out]').click();
+    await settings.locator('input[name=link]').fill('https://app.example.test/pricing#not_an_access_link');
+    await settings.locator('#access-link button').click();
+    await settings.locator('#access-link .notice', { hasText: '#svc_access=' }).waitFor();
+    await settings.locator('input[name=link]').fill(`${stack.siteOrigin}/pricing#svc_access=${client.accessToken}`);
+    await settings.locator('#access-link button').click();
+    await settings.locator('#signed-in .who', { hasText: 'Cleo Client' }).waitFor();
+    const kept = await worker.evaluate(() => chrome.storage.local.get(['token']));
+    assert.match(String(kept.token), /^svc_sess_/);
+    await settings.locator('[data-sign-out]').click();
+    await settings.close();
+  });
+
+  test('the settings page signs in with the workspace’s single sign-on, in a popup that hands the code back to it', async () => {
+    const idp = await startTestProvider(`${stack.apiBase}/api/auth/sso/callback`);
+    idp.people.set('rita', { email: stack.reviewer.email, email_verified: true });
+    const domain = stack.reviewer.email.split('@')[1] as string;
+    const configured = await call(stack.api.app, 'PUT', '/api/workspace/sso', {
+      token: stack.admin.token,
+      headers: { host: new URL(stack.apiBase).host },
+      body: {
+        issuer: idp.issuer,
+        clientId: idp.clientId,
+        clientSecret: idp.clientSecret,
+        displayName: 'Acme Login',
+        allowedDomains: [domain],
+        newMemberRole: null,
+        requireForMembers: false,
+      },
+    });
+    assert.equal(configured.status, 200, JSON.stringify(configured.body));
+    // The domain's DNS record, as the operator's approval proves it on a closed network.
+    await stack.api.app.ctx.db
+      .updateTable('sso_domains')
+      .set({ proven_at: new Date().toISOString(), proven_by: 'operator' })
+      .where('domain', '=', domain)
+      .execute();
+    try {
+      const settings = await settingsPage();
+      if (await settings.locator('[data-sign-out]').isVisible()) await settings.locator('[data-sign-out]').click();
+      await settings.locator('input[name=email]').fill(stack.reviewer.email);
+      const [popup] = await Promise.all([context.waitForEvent('page'), settings.locator('[data-sso]').click()]);
+      await popup.locator('input[name=login]').fill('rita');
+      await popup.locator('input[name=password]').fill('any');
+      await popup.locator('button[type=submit]').click();
+      const closed = popup.waitForEvent('close');
+      await popup.locator('button[type=submit]', { hasText: /continue/i }).click();
+      await closed;
+      await settings.locator('#signed-in .who', { hasText: stack.reviewer.name }).waitFor();
+      const kept = await worker.evaluate(() => chrome.storage.local.get(['token']));
+      assert.match(String(kept.token), /^svc_sess_/);
+    } finally {
+      await call(stack.api.app, 'DELETE', '/api/workspace/sso', { token: stack.admin.token });
+      await idp.close();
+    }
+  });
 });

@@ -110,7 +110,7 @@ describe('the extension in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no
       `document.querySelector('input[name=email]').value = ${JSON.stringify(stack.reviewer.email)};
        document.querySelector('input[name=password]').value = ${JSON.stringify(MEMBER_PASSWORD)};`,
     );
-    await click(settings, '#sign-in button');
+    await click(settings, '#sign-in button:not([type=button])');
     await until(async () => (await text('#signed-in .who')).includes(stack.reviewer.name));
     await until(async () => (await text('#signed-in .sites')).includes(stack.siteOrigin));
     await click(settings, '[data-show-on-sites]');
