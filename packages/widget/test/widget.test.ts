@@ -743,6 +743,41 @@ describe('the widget in Chromium, on another origin than the API', () => {
     await sleep(300);
     assert.equal(polls.length, after, 'no polls after destroy, not even on refocus');
   });
+
+  test('a pin’s number is the server’s: a list filtered to the open comments numbers a comment as the console does, the fixed one before it still counting', async () => {
+    // A page of their own: the other tests' comments are on /pricing.
+    const pageUrl = `${stack.pageOrigin}/numbered`;
+    await appliedComment(stack, stack.author, { body: 'Fixed first', selector: '#headline', pageUrl });
+    const open = await call(stack.api.app, 'POST', `/api/projects/${stack.projectKey}/comments`, {
+      token: stack.author.token,
+      body: {
+        body: 'Still open',
+        pageUrl,
+        anchor: { selector: 'section.plans > div:nth-of-type(2) > p', x: 4, y: 4 },
+      },
+    });
+    assert.equal(open.body.pin, 2, 'the server numbers it second on its page');
+
+    const page = await openWidget(browser, stack, stack.author, contexts, {
+      url: stack.pageUrl({ path: '/numbered' }),
+    });
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('#svc-tab-comments').click();
+    await widget(page).locator('#svc-filter-open').click();
+    const card = widget(page).locator(`[data-comment="${open.body.id}"]`);
+    await widget(page).locator('#svc-filter-open[aria-pressed="true"]').waitFor();
+    await widget(page).locator('[data-comment]').filter({ hasText: 'Fixed first' }).waitFor({ state: 'detached' });
+    await card.locator('.number').waitFor();
+    assert.equal(await card.locator('.number').textContent(), '2', 'its card');
+    // The pins are drawn anew as their elements are found: read the one drawn once it is.
+    const pin = await page.waitForFunction((id) => {
+      const drawn = document.querySelector('[data-svc-widget]')?.shadowRoot?.querySelector(`.pin[data-pin="${id}"]`);
+      return drawn ? { text: drawn.textContent, label: drawn.getAttribute('aria-label') } : null;
+    }, open.body.id);
+    const { text, label } = (await pin.jsonValue()) as { text: string; label: string };
+    assert.equal(text, '2', 'its pin');
+    assert.match(label, /^Comment 2 by Rita Reviewer/);
+  });
 });
 
 declare global {
