@@ -39,57 +39,66 @@ export function recordPageErrors(options: { console: boolean; network: boolean }
     addEventListener('unhandledrejection', (event) => record({ kind: 'rejection', message: describe(event.reason) }));
   }
   if (options.network) {
-    const ours = (url: string) => url.startsWith(apiBase);
-    const originalFetch = window.fetch;
-    window.fetch = async (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-      const started = performance.now();
-      const failed = (status: number | null, message: string) =>
-        ours(url) ||
-        record({
-          kind: 'network',
-          message,
-          method,
-          url: bare(url),
-          status,
-          durationMs: Math.round(performance.now() - started),
-        });
-      try {
-        const response = await originalFetch(input, init);
-        if (response.status >= 400) failed(response.status, `${method} ${bare(url)} answered ${response.status}`);
-        return response;
-      } catch (error) {
-        failed(null, `${method} ${bare(url)} failed: ${describe(error)}`);
-        throw error;
-      }
-    };
-    const open = XMLHttpRequest.prototype.open;
-    XMLHttpRequest.prototype.open = function (
-      this: XMLHttpRequest,
-      method: string,
-      url: string | URL,
-      ...rest: unknown[]
-    ) {
-      const started = performance.now();
-      this.addEventListener('loadend', () => {
-        if (this.status >= 400 || this.status === 0) {
-          const where = bare(String(url));
-          if (!ours(String(url))) {
-            record({
-              kind: 'network',
-              message: `${method.toUpperCase()} ${where} ${this.status ? `answered ${this.status}` : 'failed'}`,
-              method: method.toUpperCase(),
-              url: where,
-              status: this.status || null,
-              durationMs: Math.round(performance.now() - started),
-            });
-          }
-        }
+    watchRequests((request) => {
+      const { status, error } = request;
+      if (request.url.startsWith(apiBase) || (status !== null && status < 400)) return;
+      const url = bare(request.url);
+      record({
+        kind: 'network',
+        message: `${request.method} ${url} ${status ? `answered ${status}` : `failed${error ? `: ${describe(error)}` : ''}`}`,
+        method: request.method,
+        url,
+        status,
+        durationMs: request.durationMs,
       });
-      return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
-    } as typeof XMLHttpRequest.prototype.open;
+    });
   }
+}
+
+/** A request of the page, once answered: `status` null when no answer came (`error`: why, from fetch). */
+export interface AnsweredRequest {
+  method: string;
+  url: string;
+  status: number | null;
+  durationMs: number;
+  error?: unknown;
+}
+
+/** Calls `answered` for each request the page makes (fetch and XMLHttpRequest) once it is answered or failed. */
+export function watchRequests(answered: (request: AnsweredRequest) => void): void {
+  const since = (started: number) => Math.round(performance.now() - started);
+  const originalFetch = window.fetch;
+  window.fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const started = performance.now();
+    try {
+      const response = await originalFetch(input, init);
+      answered({ method, url, status: response.status, durationMs: since(started) });
+      return response;
+    } catch (error) {
+      answered({ method, url, status: null, durationMs: since(started), error });
+      throw error;
+    }
+  };
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (
+    this: XMLHttpRequest,
+    method: string,
+    url: string | URL,
+    ...rest: unknown[]
+  ) {
+    const started = performance.now();
+    this.addEventListener('loadend', () =>
+      answered({
+        method: method.toUpperCase(),
+        url: String(url),
+        status: this.status || null,
+        durationMs: since(started),
+      }),
+    );
+    return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
+  } as typeof XMLHttpRequest.prototype.open;
 }
 
 /** The page and browser as they are now, with the errors recorded so far. */

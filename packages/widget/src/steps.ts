@@ -10,7 +10,7 @@
 import type { TrailAction, TrailRequest } from '@svc/contract';
 import { STEPS_ACTIONS_MAX, STEPS_KEPT_MS, STEPS_REQUESTS_MAX } from '@svc/contract/rules';
 import { nameOf, roleOf } from './anchoring/features.js';
-import { bare } from './capture.js';
+import { type AnsweredRequest, bare, watchRequests } from './capture.js';
 import { isMasked } from './mask.js';
 
 /** What the chunk gives the widget (`window.__svcSteps`), and the replay's timeline. */
@@ -120,43 +120,16 @@ function typed(event: Event): void {
   typingIn = field;
 }
 
-function answered(method: string, url: string, status: number | null, started: number): void {
+/** A request of the page kept, unless it is the widget's own (to its API). */
+function answered({ method, url, status, durationMs }: AnsweredRequest): void {
   if (!session || url.startsWith(session.embed.apiBase)) return;
   keep(requests, STEPS_REQUESTS_MAX, {
-    method: method.toUpperCase().slice(0, 10),
+    method: method.slice(0, 10),
     url: bare(url).slice(0, 2000),
     status,
-    durationMs: Math.max(0, Math.round(performance.now() - started)),
+    durationMs,
     at: now(),
   });
-}
-
-function watchRequests(): void {
-  const originalFetch = window.fetch;
-  window.fetch = async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    const begun = performance.now();
-    try {
-      const response = await originalFetch(input, init);
-      answered(method, url, response.status, begun);
-      return response;
-    } catch (error) {
-      answered(method, url, null, begun);
-      throw error;
-    }
-  };
-  const open = XMLHttpRequest.prototype.open;
-  XMLHttpRequest.prototype.open = function (
-    this: XMLHttpRequest,
-    method: string,
-    url: string | URL,
-    ...rest: unknown[]
-  ) {
-    const begun = performance.now();
-    this.addEventListener('loadend', () => answered(method, String(url), this.status || null, begun));
-    return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
-  } as typeof XMLHttpRequest.prototype.open;
 }
 
 /** Single-page routes: the history's changes (after the app made them), its back and forward, the hash. */
@@ -182,7 +155,7 @@ function start(widgetSession: SignedIn): void {
   document.addEventListener('click', pressed, true);
   document.addEventListener('input', typed, true);
   watchRoutes();
-  watchRequests();
+  watchRequests(answered);
 }
 
 const recent = <T extends { at: string }>(list: T[]): T[] => {
