@@ -1,7 +1,7 @@
 // The images the widget holds, as object URLs: comments' screenshots (taken and attached after
 // a comment is sent, or again when that failed) and a thread's images, fetched with the
 // session's token; and the pictures made on this page (a screenshot cropped around its element,
-// the element as it is now), each made once.
+// the element as it is now), each made once, and kept with their comment when asked.
 import { ScreenshotTooSlow } from './screenshot-budget.js';
 import type { Session } from './session.js';
 
@@ -37,6 +37,17 @@ export class Images {
     if (!stored?.ok) return t('screenshot.notStored');
     this.urls.delete(screenshotPath(id));
     return null;
+  }
+
+  /**
+   * Keeps a picture of the comment's element with it: `now`, the author's while its fix waits;
+   * `verdict`, with the verdict just given. Best effort: the verdict stands without it.
+   */
+  async keep(id: string, of: 'now' | 'verdict', picture: Blob): Promise<void> {
+    const query = of === 'now' ? { now: true } : { verdict: true };
+    await this.session.api
+      .call('POST /api/comments/{id}/images', { params: { id }, query, body: picture })
+      .catch(() => null);
   }
 
   /** The image at `path` of the API as an object URL, fetched once with the session's token. */

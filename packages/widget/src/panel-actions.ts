@@ -218,12 +218,12 @@ export function panelActions(host: PanelHost): Actions {
       // changed since the card showed it), else the picture the card showed.
       const shown = store.comment(id);
       const now = (await takeNow(id)) ?? (shown ? await nowShown(store, shown) : null);
-      if (now) await store.keepPicture(id, 'verdict', now);
+      if (now) await store.images.keep(id, 'verdict', now);
     },
     pictureNow: async (id) => {
       const shot = await takeNow(id);
       // The author's is kept on the server while the fix waits: the team sees what they see.
-      if (shot && store.comment(id)?.author.id === store.session.user?.id) void store.keepPicture(id, 'now', shot);
+      if (shot && store.comment(id)?.author.id === store.session.user?.id) void store.images.keep(id, 'now', shot);
       return shot;
     },
     uncover: (id, shown) => {

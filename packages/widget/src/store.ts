@@ -28,11 +28,7 @@ export class Store {
   readonly session: Session;
   readonly view: ViewState;
   readonly updates: Updates;
-  /**
-   * The parts only the panel reads, which come with its chunk (see `withPanelParts`), so that
-   * the first load stays small: the images (images.ts), and what is asked once per person
-   * signed in (lists.ts: the workspace's labels, the project's people).
-   */
+  /** The parts only the panel reads, brought by its chunk so that the first load stays small (`withPanelParts`). */
   declare readonly images: Images;
   declare readonly lists: Lists;
   readonly comments: readonly Comment[] = [];
@@ -160,28 +156,15 @@ export class Store {
    * after the current one's, would otherwise replace it).
    */
   private async listComments(cursor: string | null, etag: string | null) {
-    const asked = this.listQuery();
+    const query = listQuery(this);
     const answer = await this.api
       .call(
         'GET /api/comments',
-        {
-          query: {
-            project: this.embed.projectKey,
-            limit: 50,
-            pageUrl: this.allPages ? undefined : this.page(),
-            status: this.status || undefined,
-            assignee: this.assignee || undefined,
-            cursor: cursor ?? undefined,
-          },
-        },
+        { query: { ...query, cursor: cursor ?? undefined } },
         etag ? { 'if-none-match': etag } : {},
       )
       .catch(() => null);
-    return this.listQuery() === asked ? answer : null;
-  }
-
-  private listQuery(): string {
-    return JSON.stringify([this.allPages || this.page(), this.status, this.assignee]);
+    return JSON.stringify(listQuery(this)) === JSON.stringify(query) ? answer : null;
   }
 
   comment(id: string): Comment | undefined {
@@ -261,15 +244,6 @@ export class Store {
   }
 
   /**
-   * Keeps a picture of the comment's element with it: `now`, the author's while its fix waits;
-   * `verdict`, with the verdict just given. Best effort: the verdict stands without it.
-   */
-  async keepPicture(id: string, of: 'now' | 'verdict', picture: Blob): Promise<void> {
-    const query = of === 'now' ? { now: true } : { verdict: true };
-    await this.api.call('POST /api/comments/{id}/images', { params: { id }, query, body: picture }).catch(() => null);
-  }
-
-  /**
    * A change of one comment that the server answers with the comment (the team's triage, a
    * moved pin): put in its place, and `done` said on its card. A refusal is said there too; one
    * of the comment's state (someone took it first) shows the comment as it now stands.
@@ -298,3 +272,12 @@ export class Store {
     return answer;
   }
 }
+
+/** The comments list's query as the store's page and filters are now (a cursor aside). */
+const listQuery = (store: Store) => ({
+  project: store.projectKey,
+  limit: 50,
+  pageUrl: store.allPages ? undefined : store.page(),
+  status: store.status || undefined,
+  assignee: store.assignee || undefined,
+});
