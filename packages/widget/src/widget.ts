@@ -45,23 +45,7 @@ export class Widget {
     });
     this.store = new Store(config, (change) => (this.held ? this.held.add(change) : this.changed(new Set([change]))));
     this.store.api.onUnauthorized = () => this.sessionEnded();
-    // One tab of the browser polls for all of them (same server, same person); each re-reads
-    // its open panel at the cadence of the polls, its own or another tab's.
-    this.poller = new Poller(
-      config.notifyPollMs,
-      async () => {
-        const result = await this.store.updates.poll();
-        if (result.outcome === 'ok') await this.refreshOpenList();
-        return result;
-      },
-      {
-        key: () => `${config.apiBase}|${this.store.session.user?.id ?? ''}`,
-        receive: (shared) => {
-          this.store.updates.sharedCount(shared as { count: number; etag: string | null });
-          void this.refreshOpenList();
-        },
-      },
-    );
+    this.poller = pollerOf(this.store, config, () => this.refreshOpenList());
     this.pins = new PinLayer(this.shell, this.store, config, (id, pageUrl) => this.openComment(id, pageUrl));
     this.picker = new Picker(this.shell, config.pickShortcut, () => this.pins.anchoring());
     this.panel = new PanelContent(
@@ -276,4 +260,27 @@ export class Widget {
     // Cancelled: back where the user was, on the button that started it.
     if (!picked) this.shell.focus('[data-new]');
   }
+}
+
+/**
+ * The poll of the unread count: one tab of the browser polls for all of them (same server, same
+ * person); each re-reads its open panel (`refresh`) at the cadence of the polls, its own or
+ * another tab's.
+ */
+function pollerOf(store: Store, config: WidgetConfig, refresh: () => Promise<void>): Poller {
+  return new Poller(
+    config.notifyPollMs,
+    async () => {
+      const result = await store.updates.poll();
+      if (result.outcome === 'ok') await refresh();
+      return result;
+    },
+    {
+      key: () => `${config.apiBase}|${store.session.user?.id ?? ''}`,
+      receive: (shared) => {
+        store.updates.sharedCount(shared as { count: number; etag: string | null });
+        void refresh();
+      },
+    },
+  );
 }
