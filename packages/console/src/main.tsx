@@ -24,7 +24,7 @@ function App() {
   if (match('/reset', path)) return <CompleteReset />;
   if (match('/sign-up', path) && !me.value) return <CreateWorkspace />;
   if (!me.value) return <SignIn />;
-  if (me.value.user.role === 'client') return <ClientNotice />;
+  if (!me.value.can.useConsole) return <ClientNotice />;
   return <Shell path={path} />;
 }
 

@@ -1,7 +1,7 @@
 // Who is signed in: the `me` answer, loaded once from the stored token and dropped when the
 // server refuses it.
 import { signal } from '@preact/signals';
-import type { Me } from '@svc/contract';
+import type { Me, WorkspaceAbilities } from '@svc/contract';
 import { api } from './api.js';
 import { t } from './i18n.js';
 
@@ -40,4 +40,5 @@ export async function signOut(): Promise<void> {
   me.value = null;
 }
 
-export const isAdmin = () => me.value?.user.role === 'admin';
+/** Whether the server's policy lets the signed-in person do this in their workspace (served with `me`): screens ask this, never a role. */
+export const may = (ability: keyof WorkspaceAbilities): boolean => me.value?.can[ability] ?? false;

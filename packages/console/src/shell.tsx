@@ -1,5 +1,6 @@
 // The signed-in console: the top bar with its navigation and unread badge, and the page the
 // address names.
+import type { WorkspaceAbilities } from '@svc/contract';
 import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { unread } from './badge.js';
@@ -17,7 +18,7 @@ import { Labels } from './screens/labels.js';
 import { MyWork } from './screens/my-work.js';
 import { People } from './screens/people.js';
 import { Projects } from './screens/projects.js';
-import { isAdmin, me, signOut } from './session.js';
+import { may, me, signOut } from './session.js';
 import { Lazy } from './ui.js';
 
 const NAV = [
@@ -34,8 +35,11 @@ const NAV = [
   ['/account', 'nav.account'],
 ] as const satisfies readonly (readonly [string, MessageId])[];
 
-/** Pages only admins are shown (the server refuses the others anyway). */
-const ADMIN_ONLY: readonly string[] = ['/labels', '/audit'];
+/** Pages shown only to those whose abilities let them use them (the server refuses the others anyway). */
+const SHOWN_TO: Partial<Record<string, keyof WorkspaceAbilities>> = {
+  '/labels': 'manageLabels',
+  '/audit': 'readAudit',
+};
 
 // Pages few open, each a chunk of its own loaded when first opened.
 const loadInsights = () => import('./screens/insights.js').then((module) => module.Insights);
@@ -176,7 +180,7 @@ export function Shell({ path }: { path: string }) {
         <div id="console-menu" class="menu">
           <nav aria-label={t('nav.label')}>
             <ul>
-              {NAV.filter(([href]) => isAdmin() || !ADMIN_ONLY.includes(href)).map(([href, label]) => (
+              {NAV.filter(([href]) => may(SHOWN_TO[href] ?? 'useConsole')).map(([href, label]) => (
                 <li key={href}>
                   <Link href={href} aria-current={current === href ? 'page' : undefined}>
                     {t(label)}

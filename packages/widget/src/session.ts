@@ -1,7 +1,7 @@
 // Who the widget speaks for and in which words: the sign-in (password, second factor, a
 // client's link; the workspace's provider in sso-popup.ts, with the panel), the token, the
 // person and their language. Every change is announced (see changes.ts); no DOM here.
-import type { User } from '@svc/contract';
+import type { User, WorkspaceAbilities } from '@svc/contract';
 import type { FetchApiClient } from '@svc/contract/fetch-client';
 import type { Locale } from '@svc/contract/i18n';
 import { type ProblemDocument, problemSentence } from '@svc/contract/vocabulary';
@@ -26,6 +26,8 @@ export class Session {
   readonly challenge: string | null = null;
   /** The workspace's single sign-on, once asked (null: it has none). */
   readonly sso: { workspaceId: string; displayName: string } | null | undefined = undefined;
+  /** What the person may do in the workspace, as the server's policy says (`GET /api/me`); null until read. */
+  readonly can: WorkspaceAbilities | null = null;
   /** The workspace's default language, once read (`GET /api/me`). */
   readonly workspaceLocale: string | null | undefined = undefined;
   /** The language the widget speaks, and its words. */
@@ -93,8 +95,9 @@ export class Session {
     if (!this.api.token) return null;
     const me = await this.api.call('GET /api/me', {}).catch(() => null);
     if (me?.ok) {
-      this.set({ workspaceLocale: me.data.workspace.defaultLocale });
+      this.set({ workspaceLocale: me.data.workspace.defaultLocale, can: me.data.can });
       this.signedIn(me.data.user);
+      this.sendBeacon();
       return me.data.user;
     }
     if (me?.status === 401) this.api.setToken(null);
@@ -136,17 +139,17 @@ export class Session {
   adopt(token: string, user: User): void {
     this.api.setToken(token);
     this.signedIn(user);
+    void this.readMe();
   }
 
   private signedIn(user: User): void {
     this.set({ user, notice: '', challenge: null });
-    this.sendBeacon();
   }
 
   /** Drops the token and the person, saying why (`notice`) when it is not their choice. */
   forget(notice = ''): void {
     this.api.setToken(null);
-    this.set({ user: null, workspaceLocale: undefined, notice });
+    this.set({ user: null, can: null, workspaceLocale: undefined, notice });
   }
 
   /** A refusal of the API as one sentence in the widget's language. */
@@ -163,17 +166,21 @@ export class Session {
 
   /** The workspace's default language, read when nothing before it in the order names one. */
   async readWorkspaceLocale(): Promise<string | null> {
-    if (this.workspaceLocale === undefined && this.user) {
-      const me = await this.api.call('GET /api/me', {}).catch(() => null);
-      this.set({ workspaceLocale: me?.ok ? me.data.workspace.defaultLocale : null });
-    }
+    if (this.workspaceLocale === undefined && this.user) await this.readMe();
     return this.workspaceLocale ?? null;
   }
 
-  /** Tells the server which build this page comes from, once per page load; never retried, never shown. Clients may not report builds, so they do not try. */
+  /** Reads what the person may do, and the workspace's language, once a sign-in gave only who they are. */
+  private async readMe(): Promise<void> {
+    const me = await this.api.call('GET /api/me', {}).catch(() => null);
+    this.set({ workspaceLocale: me?.ok ? me.data.workspace.defaultLocale : null, can: me?.ok ? me.data.can : null });
+    this.sendBeacon();
+  }
+
+  /** Tells the server which build this page comes from, once per page load; never retried, never shown. Only those who may report builds try. */
   private sendBeacon(): void {
     const sha = document.documentElement.getAttribute('data-build-sha');
-    if (!sha || this.beaconSent || this.user?.role === 'client') return;
+    if (!sha || this.beaconSent || !this.can?.reportBuilds) return;
     this.beaconSent = true;
     this.api
       .call('POST /api/projects/{key}/builds', {

@@ -3,7 +3,7 @@ import { isLocale, LOCALE_NAMES, LOCALES } from '@svc/contract/i18n';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t } from '../i18n.js';
-import { isAdmin, me } from '../session.js';
+import { may, me } from '../session.js';
 import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 import { TwoFactorSection } from './two-factor.js';
 
@@ -31,7 +31,7 @@ export function Account() {
         </dl>
       </div>
       <Languages />
-      {isAdmin() ? <Storage /> : null}
+      {may('readStorage') ? <Storage /> : null}
       <h2>{t('account.password')}</h2>
       <form
         class="card"
@@ -165,7 +165,7 @@ function Languages() {
           </select>
         </div>
         <FormError message={mine.error} />
-        {isAdmin() ? (
+        {may('manageSettings') ? (
           <div class="field">
             <label for="workspace-language">{t('account.workspaceLanguage')}</label>
             <div class="hint">{t('account.workspaceLanguageHint')}</div>

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t } from '../i18n.js';
 import { Link } from '../router.js';
-import { isAdmin } from '../session.js';
+import { may } from '../session.js';
 import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad, usePages } from '../ui.js';
 import { KeyShownOnce } from './api-keys.js';
 import { RemoveMember } from './people.js';
@@ -18,14 +18,15 @@ type WorkspaceKey = AnswerOf<'GET /api/workspace/api-keys'>['items'][number];
 type OnIt = AnswerOf<'GET /api/workspace/insights'>['assignees'][number];
 
 export function Agents() {
-  const admin = isAdmin();
+  const manage = may('manageAgents');
+  const seeKeys = may('manageAllApiKeys');
   const team = usePages((cursor) => api.call('GET /api/workspace/members', { query: { limit: 100, cursor } }), [], {
     every: true,
   });
   // Every key of the workspace, for the agents' own (admins only: members are not shown keys).
   const keys = usePages(
     (cursor) =>
-      admin ? api.call('GET /api/workspace/api-keys', { query: { limit: 100, cursor } }) : Promise.resolve(null),
+      seeKeys ? api.call('GET /api/workspace/api-keys', { query: { limit: 100, cursor } }) : Promise.resolve(null),
     [],
     { every: true },
   );
@@ -44,7 +45,7 @@ export function Agents() {
     <>
       <PageTitle>{t('nav.agents')}</PageTitle>
       <p class="muted">{t('agents.lead')}</p>
-      {admin ? (
+      {manage ? (
         <form
           class="card"
           style="margin-bottom:16px"
@@ -72,7 +73,7 @@ export function Agents() {
         </form>
       ) : null}
       {team.data ? null : <Loading error={team.error} />}
-      {team.data && agents.length === 0 ? <p class="empty">{t(admin ? 'agents.noneAdmin' : 'agents.none')}</p> : null}
+      {team.data && agents.length === 0 ? <p class="empty">{t(manage ? 'agents.noneAdmin' : 'agents.none')}</p> : null}
       {agents.length ? (
         <div class="table-wrap">
           <table>
@@ -80,7 +81,7 @@ export function Agents() {
               columns={[
                 t('account.name'),
                 t('agents.working'),
-                ...(admin ? [[t('nav.apiKeys'), 'wide'] as [string, 'wide'], ''] : []),
+                ...(seeKeys ? [[t('nav.apiKeys'), 'wide'] as [string, 'wide'], ''] : []),
               ]}
             />
             <tbody>
@@ -93,7 +94,7 @@ export function Agents() {
                       ? (insights.data.assignees.find((a) => a.assignee?.id === agent.id) ?? null)
                       : undefined
                   }
-                  keys={admin ? (keys.data?.items ?? []).filter((k) => k.owner.id === agent.id) : null}
+                  keys={seeKeys ? (keys.data?.items ?? []).filter((k) => k.owner.id === agent.id) : null}
                   pending={action.pending}
                   onNewKey={async () => {
                     const answer = await action.run(() =>

@@ -4,14 +4,16 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t, tx } from '../i18n.js';
 import { Link } from '../router.js';
-import { isAdmin } from '../session.js';
+import { may } from '../session.js';
 import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
 export function ApiKeys() {
   const mine = useLoad(() => api.call('GET /api/me/api-keys', {}), []);
   const all = useLoad(
     () =>
-      isAdmin() ? api.call('GET /api/workspace/api-keys', { query: { limit: 100 } }) : Promise.resolve(null as never),
+      may('manageAllApiKeys')
+        ? api.call('GET /api/workspace/api-keys', { query: { limit: 100 } })
+        : Promise.resolve(null as never),
     [],
   );
   const [name, setName] = useState('');
@@ -23,7 +25,7 @@ export function ApiKeys() {
   ) => {
     await action.run(() => api.call(endpoint, { params: { id } }));
     mine.reload();
-    if (isAdmin()) all.reload();
+    if (may('manageAllApiKeys')) all.reload();
   };
   return (
     <>
@@ -38,7 +40,7 @@ export function ApiKeys() {
             setCreated({ name: answer.data.name, key: answer.data.key });
             setName('');
             mine.reload();
-            if (isAdmin()) all.reload();
+            if (may('manageAllApiKeys')) all.reload();
           }
         }}
       >
@@ -95,7 +97,7 @@ export function ApiKeys() {
           </table>
         </div>
       ) : null}
-      {isAdmin() && all.data ? (
+      {may('manageAllApiKeys') && all.data ? (
         <>
           <h2>{t('keys.all')}</h2>
           <div class="table-wrap">

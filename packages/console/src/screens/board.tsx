@@ -15,6 +15,7 @@ import { type MessageId, t } from '../i18n.js';
 import { Link } from '../router.js';
 import {
   assigneeName,
+  DuePill,
   FormError,
   LabelChips,
   Loading,
@@ -57,29 +58,24 @@ const SCROLL_STEP = 14;
 /** How much of a long comment a card shows. */
 const EXCERPT_CHARS = 160;
 
-/** The column a comment stands in: verified first, then Live, then completed. */
-function columnOf(c: Comment): Column {
-  if (c.status === 'open') return 'open';
-  if (c.verifiedAt) return 'verified';
-  return c.deployedAt ? 'live' : 'completed';
-}
+/** The column a comment stands in: its stage, as the server says it (the board lists no archived one). */
+const columnOf = (c: Comment): Column => (c.stage === 'archived' ? 'open' : c.stage);
 
-/** Where this person may move the card now, and the request that does it. */
+/** The request of each action a move is made by. */
+const MOVE_BY: Record<Comment['can']['moves'][number]['by'], (c: Comment) => ReturnType<typeof api.call>> = {
+  apply: (c) => api.call('POST /api/comments/{id}/apply', { params: { id: c.id }, body: {} }),
+  reopen: (c) => api.call('POST /api/comments/{id}/reopen', { params: { id: c.id } }),
+  verify: (c) =>
+    api.call('POST /api/comments/{id}/verify', {
+      params: { id: c.id },
+      body: { ok: true, ...(c.commitSha ? { commitSha: c.commitSha } : {}) },
+    }),
+  archive: (c) => api.call('POST /api/comments/{id}/archive', { params: { id: c.id } }),
+};
+
+/** Where this person may move the card now (the comment's `can.moves`), and the request that does it. */
 function movesOf(c: Comment): Partial<Record<Target, () => ReturnType<typeof api.call>>> {
-  const params = { params: { id: c.id } };
-  const from = columnOf(c);
-  const moves: Partial<Record<Target, () => ReturnType<typeof api.call>>> = {};
-  // A fix recorded from the board names no commit, so it is Live as it is made (the server's
-  // rule: nothing to wait for); one applied with its commit, on its page, waits in Completed.
-  if (from === 'open' && c.can.apply)
-    moves.live = () => api.call('POST /api/comments/{id}/apply', { ...params, body: {} });
-  if (from !== 'open' && c.can.reopen) moves.open = () => api.call('POST /api/comments/{id}/reopen', params);
-  if ((from === 'completed' || from === 'live') && c.can.verify) {
-    const verdict = { ok: true, ...(c.commitSha ? { commitSha: c.commitSha } : {}) };
-    moves.verified = () => api.call('POST /api/comments/{id}/verify', { ...params, body: verdict });
-  }
-  if (c.can.archive) moves.archived = () => api.call('POST /api/comments/{id}/archive', params);
-  return moves;
+  return Object.fromEntries(c.can.moves.map((move) => [move.to, () => MOVE_BY[move.by](c)]));
 }
 
 /** The next column `c` may go to, one way or the other along the board (none: null). */
@@ -473,9 +469,10 @@ function BoardCard({
           <bdi>{pageName(c.pageUrl)}</bdi>
         </span>
       </div>
-      {c.priority !== 'none' || c.assignee || c.labels.length ? (
+      {c.priority !== 'none' || c.dueOn || c.assignee || c.labels.length ? (
         <div class="pills">
           <PriorityPill priority={c.priority} />
+          <DuePill comment={c} />
           {c.assignee ? <span class="pill assignee">{assigneeName(c.assignee)}</span> : null}
           <LabelChips labels={c.labels} />
         </div>

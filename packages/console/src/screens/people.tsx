@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t } from '../i18n.js';
-import { isAdmin, me } from '../session.js';
+import { may, me } from '../session.js';
 import {
   ConfirmDialog,
   CopyBox,
@@ -36,7 +36,7 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
   const action = useAction();
   const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
   const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
-  const admin = isAdmin();
+  const manage = may('manageMembers');
   const self = me.value?.user.id;
   const onlyAdmin = members.data?.items.filter((m) => m.role === 'admin').length === 1;
   return (
@@ -51,12 +51,12 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
               <tr>
                 <th scope="col">{t('account.name')}</th>
                 <th scope="col">{t('account.role')}</th>
-                {admin ? (
+                {manage ? (
                   <th scope="col" class="hide-phone">
                     {t('people.lastSignIn')}
                   </th>
                 ) : null}
-                {admin ? (
+                {manage ? (
                   <th scope="col">
                     <span class="skip">{t('ui.actions')}</span>
                   </th>
@@ -76,7 +76,7 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                     {m.agent ? (
                       // An agent is a member with no role to change (it cannot be made admin).
                       t('people.agent')
-                    ) : admin ? (
+                    ) : manage ? (
                       <select
                         aria-label={t('people.roleOf', { name: m.name })}
                         value={m.role}
@@ -95,12 +95,12 @@ function Team({ onLink }: { onLink: (link: ShownLink) => void }) {
                       t('account.roleName', { role: m.role })
                     )}
                   </td>
-                  {admin ? (
+                  {manage ? (
                     <td class="hide-phone">
                       <Time iso={m.lastSignInAt ?? null} />
                     </td>
                   ) : null}
-                  {admin ? (
+                  {manage ? (
                     <td>
                       <div class="row">
                         {/* An agent never signs in: no password to reset, no second factor. */}
@@ -416,10 +416,10 @@ export function People() {
     <>
       <PageTitle>{t('nav.people')}</PageTitle>
       <Team onLink={setLink} />
-      {isAdmin() ? <Invitations onLink={setLink} /> : null}
+      {may('manageMembers') ? <Invitations onLink={setLink} /> : null}
       <ClientLinks onLink={setLink} />
-      {isAdmin() ? <TwoFactorRule /> : null}
-      {isAdmin() ? <SingleSignOnSettings /> : null}
+      {may('manageSecurity') ? <TwoFactorRule /> : null}
+      {may('manageSecurity') ? <SingleSignOnSettings /> : null}
       <Dialog title={link?.title ?? ''} open={link !== null} onClose={() => setLink(null)}>
         {link ? (
           <>

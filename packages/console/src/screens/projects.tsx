@@ -2,12 +2,13 @@
 // install snippets and builds.
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { PROJECT_KEY_PATTERN } from '@svc/contract/project-key';
-import { useEffect, useState } from 'preact/hooks';
+import { REPLAY_SECONDS } from '@svc/contract/rules';
+import { useEffect, useId, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { FollowButton, useFollowing } from '../following.js';
 import { t, tx } from '../i18n.js';
 import { currentQuery, Link, navigate } from '../router.js';
-import { isAdmin } from '../session.js';
+import { may } from '../session.js';
 import { Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
 
 type Project = AnswerOf<'GET /api/projects'>['items'][number];
@@ -80,6 +81,7 @@ function ProjectForm({
     [...new Set([...(project?.allowedOrigins ?? []), ...(addOrigin ? [addOrigin] : [])])].join('\n'),
   );
   const [pageParams, setPageParams] = useState((project?.pageParams ?? []).join(', '));
+  const [replay, setReplay] = useState(project?.replay ?? null);
   const action = useAction();
   return (
     <form
@@ -97,7 +99,12 @@ function ProjectForm({
           ? await action.run(() =>
               api.call('PATCH /api/projects/{key}', {
                 params: { key: project.key },
-                body: { ...fields, repoUrl: repoUrl.trim() || null, appUrl: appUrl.trim() || null },
+                body: {
+                  ...fields,
+                  repoUrl: repoUrl.trim() || null,
+                  appUrl: appUrl.trim() || null,
+                  ...(replay ? { replay } : {}),
+                },
               }),
             )
           : await action.run(() =>
@@ -162,6 +169,7 @@ function ProjectForm({
         value={pageParams}
         onValue={setPageParams}
       />
+      {replay ? <ReplaySettings replay={replay} onChange={setReplay} /> : null}
       <FormError message={action.error} />
       <div class="row">
         <button class="primary" type="submit" disabled={action.pending}>
@@ -172,6 +180,60 @@ function ProjectForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * Whether the project's widget keeps a replay of the moments before a reviewer's comment, how
+ * long, and whether every text is masked in it. Off unless an admin turns it on; the widget reads
+ * it when a page loads, so it takes effect without a deploy.
+ */
+function ReplaySettings({
+  replay,
+  onChange,
+}: {
+  replay: Project['replay'];
+  onChange: (replay: Project['replay']) => void;
+}) {
+  const hintId = useId();
+  return (
+    <fieldset class="replay-settings" aria-describedby={hintId}>
+      <legend>{t('projects.replay')}</legend>
+      <p id={hintId} class="hint">
+        {t('projects.replayHint')}
+      </p>
+      <label class="check">
+        <input
+          type="checkbox"
+          name="replayOn"
+          checked={replay.on}
+          onChange={(e) => onChange({ ...replay, on: (e.target as HTMLInputElement).checked })}
+        />
+        {t('projects.replayOn')}
+      </label>
+      <Field
+        label={t('projects.replaySeconds')}
+        type="number"
+        name="replaySeconds"
+        required
+        min={REPLAY_SECONDS.min}
+        max={REPLAY_SECONDS.max}
+        step={1}
+        disabled={!replay.on}
+        value={String(replay.seconds)}
+        onValue={(value) => onChange({ ...replay, seconds: Number(value) })}
+      />
+      <label class="check">
+        <input
+          type="checkbox"
+          name="replayMaskText"
+          checked={replay.maskAllText}
+          disabled={!replay.on}
+          onChange={(e) => onChange({ ...replay, maskAllText: (e.target as HTMLInputElement).checked })}
+        />
+        {t('projects.replayMaskText')}
+      </label>
+    </fieldset>
   );
 }
 
@@ -212,7 +274,7 @@ export function Projects() {
   const follows = useFollowing();
   const [editing, setEditing] = useState<Project | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
-  const admin = isAdmin();
+  const manage = may('manageProjects');
   const items = list.data?.items ?? [];
   // /projects?edit=<key>&origin=<origin>: the widget's link when it runs on an origin not allowed.
   const [fromWidget] = useState(() => {
@@ -224,7 +286,7 @@ export function Projects() {
   const [editingFromLink, setEditingFromLink] = useState(false);
   useEffect(() => {
     const project = items.find((p) => p.key === fromWidget.key);
-    if (linkUsed || !project || !admin) return;
+    if (linkUsed || !project || !manage) return;
     setLinkUsed(true);
     setEditingFromLink(true);
     setEditing(project);
@@ -238,7 +300,7 @@ export function Projects() {
     <>
       <PageTitle
         actions={
-          admin ? (
+          manage ? (
             <button class="primary" type="button" onClick={() => setEditing('new')}>
               {t('projects.new')}
             </button>
@@ -247,14 +309,14 @@ export function Projects() {
       >
         {t('nav.projects')}
       </PageTitle>
-      {fromWidget.origin && !admin ? (
+      {fromWidget.origin && !manage ? (
         <p class="notice">
           {tx('projects.askAdmin', { origin: <code>{fromWidget.origin}</code>, key: fromWidget.key ?? '' })}
         </p>
       ) : null}
       {list.data ? null : <Loading error={list.error} />}
       {list.data && items.length === 0 ? (
-        <p class="empty">{t(admin ? 'projects.emptyAdmin' : 'projects.empty')}</p>
+        <p class="empty">{t(manage ? 'projects.emptyAdmin' : 'projects.empty')}</p>
       ) : null}
       {items.length ? <p class="muted">{t('following.lead')}</p> : null}
       <FormError message={follows.error} />
@@ -290,7 +352,7 @@ export function Projects() {
                         {t('projects.builds')}
                         <span class="skip"> {t('people.ofName', { name: p.name })}</span>
                       </Link>
-                      {admin ? (
+                      {manage ? (
                         <>
                           <button type="button" onClick={() => setEditing(p)}>
                             {t('projects.edit')}

@@ -35,30 +35,29 @@ export function commentsView(store: Store, actions: Actions): Node[] {
     }),
     t('comments.allPages'),
   );
-  // The team's: whose comments (clients see who is on one, they do not divide the work).
-  const whose =
-    store.session.user && store.session.user.role !== 'client'
-      ? h(
-          'label',
-          { class: 'whose' },
-          `${t('comments.whose')} `,
-          h(
-            'select',
-            {
-              id: 'svc-whose',
-              onChange: (event: Event) =>
-                actions.setAssignee((event.target as HTMLSelectElement).value as '' | 'me' | 'none'),
-            },
-            (
-              [
-                ['', 'comments.anyone'],
-                ['me', 'comments.mine'],
-                ['none', 'comments.unassigned'],
-              ] as const
-            ).map(([value, label]) => h('option', { value, selected: store.assignee === value }, t(label))),
-          ),
-        )
-      : null;
+  // Those who divide the work choose whose comments (clients see who is on one, no more).
+  const whose = store.session.can?.assignComments
+    ? h(
+        'label',
+        { class: 'whose' },
+        `${t('comments.whose')} `,
+        h(
+          'select',
+          {
+            id: 'svc-whose',
+            onChange: (event: Event) =>
+              actions.setAssignee((event.target as HTMLSelectElement).value as '' | 'me' | 'none'),
+          },
+          (
+            [
+              ['', 'comments.anyone'],
+              ['me', 'comments.mine'],
+              ['none', 'comments.unassigned'],
+            ] as const
+          ).map(([value, label]) => h('option', { value, selected: store.assignee === value }, t(label))),
+        ),
+      )
+    : null;
   const numbers = pinNumbers(store);
   const card = (c: Comment) => commentCard(store, actions, c, numbers.get(c.id));
   // This page's comments whose element is not found: apart, so that nobody takes them for pinned.

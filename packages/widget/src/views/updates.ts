@@ -40,12 +40,10 @@ function opener(store: Store, actions: Actions, n: Notification, shown: Node[]):
 const how = (text: string) => h('span', { class: 'how' }, `${text} →`);
 
 /**
- * Whether the reader is shown the commit of a fix: the team is (a client has no use for a hash,
- * nor access to the repository it links to). An update carries no abilities of its reader, so
- * the role says it: a quick-access account is a client's. (A comment's card asks the server's
- * `can` instead, see comment-card.ts.)
+ * Whether the reader is shown the commit of a fix: those who record fixes are (a client has no
+ * use for a hash, nor access to the repository it links to), as the workspace's abilities say.
  */
-const teamReads = (store: Store) => store.session.user?.role !== 'client';
+const teamReads = (store: Store) => store.session.can?.applyComments ?? false;
 
 export function updatesView(store: Store, actions: Actions): Node {
   const { t } = store.i18n;
