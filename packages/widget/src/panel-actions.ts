@@ -6,8 +6,8 @@ import type { Chunks } from './chunks.js';
 import { coversNow, keptRegions } from './hidden-regions.js';
 import { Images } from './images.js';
 import { Lists } from './lists.js';
-import type { MarkUp } from './markup.js';
 import { maskedContext } from './mask.js';
+import { replayKeeper } from './replay-keeper.js';
 import { signInWithSso } from './sso-popup.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
@@ -40,8 +40,8 @@ export interface PanelHost {
   signedOut(): void;
   /** A screenshot of the page as it is, `element` outlined, `cover` painted over (see hidden-regions.ts). */
   screenshot(element: Element | null, cover: readonly WindowBox[]): Promise<Blob>;
-  /** The markup's chunk, loaded the first time. */
-  chunk(name: '__svcMarkup'): Promise<MarkUp>;
+  /** The markup's chunk, or the replay's recorder's, loaded the first time. */
+  chunk<K extends '__svcMarkup' | '__svcReplay'>(name: K): Promise<Chunks[K]>;
   /** The element of the page comment `id` is pinned to, when it is found. */
   elementOf(id: string): Element | null;
   /** Outlines an element of the page for a moment. */
@@ -109,7 +109,24 @@ export function panelActions(host: PanelHost): Actions {
     const shot = await pictureOf(id, element).catch(() => null);
     return shot && croppedAround(shot, box, innerWidth);
   };
+  // The replay of the last moments, where the project keeps them (see replay-keeper.ts): from a
+  // kept session on, or once the reviewer signs in here.
+  const replay = replayKeeper(store, () => host.chunk('__svcReplay'));
+  void replay.keep();
+  const enterPanel = async () => {
+    await host.enterPanel();
+    void replay.keep();
+  };
   return {
+    replayState: () => replay.state(),
+    stopReplay: () => {
+      replay.stop(true);
+      focus('#svc-replay-again');
+    },
+    keepReplayAgain: async () => {
+      await replay.again();
+      focus('#svc-replay-stop');
+    },
     close: () => host.close(),
     startPicking: () => void host.pick(),
     welcomed: (pin) => {
@@ -135,7 +152,7 @@ export function panelActions(host: PanelHost): Actions {
       if (!answer?.ok) return;
       // Not signed in yet: a second factor to answer, or one to set up elsewhere.
       if (!session.user) focus('input');
-      else await host.enterPanel();
+      else await enterPanel();
     },
     continueWithSso: async () => {
       const popup = window.open('', 'svc-sso', 'popup,width=520,height=700');
@@ -143,13 +160,14 @@ export function panelActions(host: PanelHost): Actions {
       view.set({ tab: 'comments' });
       const refused = await signInWithSso(session, popup).catch(() => t('request.unreachable'));
       if (refused || !session.user) session.tell(refused ?? '');
-      else await host.enterPanel();
+      else await enterPanel();
     },
     answerSecondFactor: async (form, code) => {
       await submitting(form, () => session.answerSecondFactor(code));
-      if (session.user) await host.enterPanel();
+      if (session.user) await enterPanel();
     },
     signOut: async () => {
+      replay.stop(false);
       await store.signOut();
       host.signedOut();
       focus('input');
@@ -248,6 +266,7 @@ export function panelActions(host: PanelHost): Actions {
         ? { hidden: { regions: keptRegions(markedShot.hidden), scroll: taken.scroll } }
         : {};
       const context = { ...(taken.box ? { pinnedBox: taken.box } : {}), ...hidden };
+      const pinned = view.draft?.anchor?.selector ?? null;
       const answer = await submitting(form, async () => {
         const answer = await store.createComment(
           view.draft && { ...view.draft, context },
@@ -256,6 +275,9 @@ export function panelActions(host: PanelHost): Actions {
           (captured) => maskedContext({ ...captured, ...recentSteps() }),
         );
         if (answer.ok) {
+          // Left out when the reviewer unticked it: it never leaves the browser then.
+          if ((form.elements.namedItem('replay') as HTMLInputElement | null)?.checked)
+            await replay.send(answer.data.id, pinned);
           keepMarkedShot(null);
           const failed = await sendImages(store, 'new', answer.data.id);
           if (failed) store.confirm(answer.data.id, t('images.notStored', { count: failed }), { refused: true });

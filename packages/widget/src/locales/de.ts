@@ -211,6 +211,12 @@ export const messages: WidgetTranslation = {
   'new.aboutPage': 'Zur ganzen Seite',
   'new.body': 'Ihr Kommentar',
   'new.screenshot': 'Screenshot dieser Seite anhängen',
+  'replay.send': 'Die Wiederholung der letzten {seconds} s mitsenden',
+  'replay.kept':
+    'Die letzten {seconds} s auf dieser Seite werden für Ihre Kommentare aufbewahrt: Eingaben, Passwörter und maskierte Bereiche bleiben außen vor. Ohne Kommentar verlässt nichts Ihren Browser.',
+  'replay.stop': 'Nicht mehr aufbewahren',
+  'replay.offForYou': 'Sie haben Wiederholungen in diesem Browser ausgeschaltet.',
+  'replay.keepAgain': 'Wieder aufbewahren',
   'new.sentWith':
     'Mit Ihrem Kommentar gesendet: die Seitenadresse, der Browser, die Bildschirmgröße und aktuelle Seitenfehler. Passwortfelder werden nie erfasst.',
   'new.cancel': 'Abbrechen',

@@ -214,6 +214,12 @@ export const enPanel = {
   'new.aboutPage': 'About the whole page',
   'new.body': 'Your comment',
   'new.screenshot': 'Attach a screenshot of this page',
+  'replay.send': 'Send the replay of the last {seconds} s',
+  'replay.kept':
+    'The last {seconds} s on this page are kept for your comments: typed text, passwords and masked parts are left out. Nothing leaves your browser without a comment.',
+  'replay.stop': 'Stop keeping them',
+  'replay.offForYou': 'You turned replays off on this browser.',
+  'replay.keepAgain': 'Keep them again',
   'new.sentWith':
     'Sent with your comment: the page address, browser, screen size and recent page errors. Password fields are never captured.',
   'new.cancel': 'Cancel',

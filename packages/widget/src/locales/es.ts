@@ -208,6 +208,12 @@ export const messages: WidgetTranslation = {
   'new.aboutPage': 'Sobre toda la página',
   'new.body': 'Tu comentario',
   'new.screenshot': 'Adjuntar una captura de pantalla de esta página',
+  'replay.send': 'Enviar la repetición de los últimos {seconds} s',
+  'replay.kept':
+    'Los últimos {seconds} s en esta página se guardan para tus comentarios: se excluyen el texto escrito, las contraseñas y las partes ocultas. Nada sale de tu navegador sin un comentario.',
+  'replay.stop': 'Dejar de guardarlos',
+  'replay.offForYou': 'Desactivaste las repeticiones en este navegador.',
+  'replay.keepAgain': 'Guardarlos de nuevo',
   'new.sentWith':
     'Se envía con tu comentario: la dirección de la página, el navegador, el tamaño de la pantalla y los errores recientes de la página. Los campos de contraseña nunca se capturan.',
   'new.cancel': 'Cancelar',

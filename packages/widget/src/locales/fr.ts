@@ -210,6 +210,12 @@ export const messages: WidgetTranslation = {
   'new.aboutPage': 'À propos de toute la page',
   'new.body': 'Votre commentaire',
   'new.screenshot': 'Joindre une capture d’écran de cette page',
+  'replay.send': 'Envoyer le replay des {seconds} dernières secondes',
+  'replay.kept':
+    'Les {seconds} dernières secondes sur cette page sont gardées pour vos commentaires : texte saisi, mots de passe et parties masquées exclus. Rien ne quitte votre navigateur sans commentaire.',
+  'replay.stop': 'Ne plus les garder',
+  'replay.offForYou': 'Vous avez désactivé les replays dans ce navigateur.',
+  'replay.keepAgain': 'Les garder à nouveau',
   'new.sentWith':
     'Envoyé avec votre commentaire : l’adresse de la page, le navigateur, la taille de l’écran et les erreurs récentes de la page. Les champs de mot de passe ne sont jamais capturés.',
   'new.cancel': 'Annuler',

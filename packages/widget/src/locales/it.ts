@@ -208,6 +208,12 @@ export const messages: WidgetTranslation = {
   'new.aboutPage': 'Riguarda tutta la pagina',
   'new.body': 'Il tuo commento',
   'new.screenshot': 'Allega uno screenshot di questa pagina',
+  'replay.send': 'Invia il replay degli ultimi {seconds} s',
+  'replay.kept':
+    'Gli ultimi {seconds} s su questa pagina sono conservati per i tuoi commenti: testo digitato, password e parti mascherate sono esclusi. Nulla lascia il browser senza un commento.',
+  'replay.stop': 'Non conservarli più',
+  'replay.offForYou': 'Hai disattivato i replay in questo browser.',
+  'replay.keepAgain': 'Conservali di nuovo',
   'new.sentWith':
     'Inviati con il tuo commento: l’indirizzo della pagina, il browser, la dimensione dello schermo e gli errori recenti della pagina. I campi password non vengono mai acquisiti.',
   'new.cancel': 'Annulla',

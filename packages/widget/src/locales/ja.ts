@@ -204,6 +204,12 @@ export const messages: WidgetTranslation = {
   'new.aboutPage': 'ページ全体について',
   'new.body': 'コメント',
   'new.screenshot': 'このページのスクリーンショットを添付',
+  'replay.send': '直前 {seconds} 秒のリプレイを送信',
+  'replay.kept':
+    'このページの直前 {seconds} 秒がコメント用に保持されます。入力した文字、パスワード、マスクされた部分は含まれません。コメントなしにブラウザーの外へ出ることはありません。',
+  'replay.stop': '保持をやめる',
+  'replay.offForYou': 'このブラウザーではリプレイをオフにしています。',
+  'replay.keepAgain': '再び保持する',
   'new.sentWith':
     'コメントと一緒に送信されるもの: ページのアドレス、ブラウザー、画面サイズ、最近のページエラー。パスワード欄は記録されません。',
   'new.cancel': 'キャンセル',

@@ -207,6 +207,12 @@ export const messages: WidgetTranslation = {
   'new.aboutPage': 'Over de hele pagina',
   'new.body': 'Je opmerking',
   'new.screenshot': 'Een schermafbeelding van deze pagina bijvoegen',
+  'replay.send': 'De herhaling van de laatste {seconds} s meesturen',
+  'replay.kept':
+    'De laatste {seconds} s op deze pagina worden bewaard voor je opmerkingen: getypte tekst, wachtwoorden en gemaskeerde delen blijven buiten. Niets verlaat je browser zonder opmerking.',
+  'replay.stop': 'Niet meer bewaren',
+  'replay.offForYou': 'Je hebt herhalingen in deze browser uitgezet.',
+  'replay.keepAgain': 'Weer bewaren',
   'new.sentWith':
     'Met je opmerking verstuurd: het paginaadres, de browser, de schermgrootte en recente paginafouten. Wachtwoordvelden worden nooit vastgelegd.',
   'new.cancel': 'Annuleren',

@@ -207,6 +207,12 @@ export const messages: WidgetTranslation = {
   'new.aboutPage': 'Sobre a página inteira',
   'new.body': 'Seu comentário',
   'new.screenshot': 'Anexar uma captura de tela desta página',
+  'replay.send': 'Enviar o replay dos últimos {seconds} s',
+  'replay.kept':
+    'Os últimos {seconds} s nesta página são guardados para seus comentários: texto digitado, senhas e partes mascaradas ficam de fora. Nada sai do seu navegador sem um comentário.',
+  'replay.stop': 'Parar de guardá-los',
+  'replay.offForYou': 'Você desativou os replays neste navegador.',
+  'replay.keepAgain': 'Guardá-los de novo',
   'new.sentWith':
     'Enviado com seu comentário: o endereço da página, o navegador, o tamanho da tela e os erros recentes da página. Campos de senha nunca são capturados.',
   'new.cancel': 'Cancelar',

@@ -197,6 +197,12 @@ export const messages: WidgetTranslation = {
   'new.aboutPage': '关于整个页面',
   'new.body': '你的评论',
   'new.screenshot': '附上此页面的截图',
+  'replay.send': '发送最近 {seconds} 秒的回放',
+  'replay.kept':
+    '此页面最近 {seconds} 秒会为您的评论保留：输入的文字、密码和遮盖的部分不会包含在内。没有评论时，任何内容都不会离开您的浏览器。',
+  'replay.stop': '停止保留',
+  'replay.offForYou': '您已在此浏览器上关闭回放。',
+  'replay.keepAgain': '重新保留',
   'new.sentWith': '随评论一起发送：页面地址、浏览器、屏幕尺寸和最近的页面错误。绝不会记录密码字段。',
   'new.cancel': '取消',
   'new.send': '发送',

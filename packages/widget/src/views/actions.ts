@@ -1,5 +1,6 @@
 import type { Priority } from '@svc/contract';
 import type { Locale } from '@svc/contract/i18n';
+import type { ReplayState } from '../replay-keeper.js';
 import type { StatusFilter } from '../store.js';
 import type { Tab } from '../view-state.js';
 
@@ -40,6 +41,12 @@ export interface Actions {
   uncover(id: string, shown: boolean): void;
   setRejecting(id: string | null): void;
   sendComment(form: HTMLFormElement, body: string, attachScreenshot: boolean): void;
+  /** Whether the last moments are kept for comments now (see replay-keeper.ts). */
+  replayState(): ReplayState;
+  /** The reviewer turns replays off on this browser. */
+  stopReplay(): void;
+  /** And on again. */
+  keepReplayAgain(): void;
   /** Takes the screenshot now and opens the markup on it (again: on the one marked up). */
   markUp(): void;
   /** Take the comment's screenshot again, after it could not be attached. */

@@ -33,6 +33,48 @@ export function keepMarkedShot(shot: { blob: Blob; taken: Taken; hidden: WindowB
   markedShot.url = shot ? URL.createObjectURL(shot.blob) : '';
 }
 
+/**
+ * Where the project keeps replays: that the last moments are kept, the choice to send them with
+ * this comment (ticked), and to stop keeping them on this browser; once stopped, to keep them again.
+ */
+function replayChoice(store: Store, actions: Actions): Node | null {
+  const { t } = store.i18n;
+  const { kept, offForYou, seconds } = actions.replayState();
+  if (offForYou) {
+    return h(
+      'p',
+      { class: 'muted' },
+      `${t('replay.offForYou')} `,
+      h(
+        'button',
+        { class: 'link', type: 'button', id: 'svc-replay-again', onClick: () => actions.keepReplayAgain() },
+        t('replay.keepAgain'),
+      ),
+    );
+  }
+  if (!kept) return null;
+  return h(
+    'div',
+    { class: 'replay' },
+    h(
+      'label',
+      { class: 'toggle' },
+      h('input', { type: 'checkbox', name: 'replay', id: 'svc-new-replay', checked: true }),
+      t('replay.send', { seconds }),
+    ),
+    h(
+      'p',
+      { class: 'muted' },
+      `${t('replay.kept', { seconds })} `,
+      h(
+        'button',
+        { class: 'link', type: 'button', id: 'svc-replay-stop', onClick: () => actions.stopReplay() },
+        t('replay.stop'),
+      ),
+    ),
+  );
+}
+
 /** The new comment's form; `screenshot` is whether “Attach a screenshot” starts checked. */
 export function newCommentView(store: Store, draft: Draft, actions: Actions): Node {
   const { t } = store.i18n;
@@ -74,6 +116,7 @@ export function newCommentView(store: Store, draft: Draft, actions: Actions): No
       }),
       t('new.screenshot'),
     ),
+    replayChoice(store, actions),
     h(
       'div',
       { class: 'attach' },
