@@ -4,7 +4,7 @@ import type { Label, Priority } from '@svc/contract';
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { PRIORITIES } from '@svc/contract/rules';
 import { relativeTimeText } from '@svc/contract/time';
-import { type StateFields, statePills } from '@svc/contract/vocabulary';
+import { type DueFields, dueText, type StateFields, statePills } from '@svc/contract/vocabulary';
 import type { ComponentChildren, ComponentType, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { problemText } from './api.js';
@@ -385,6 +385,13 @@ export function FilterSelect({
 export function PriorityPill({ priority }: { priority: Priority }) {
   if (priority === 'none') return null;
   return <span class={`pill priority-${priority}`}>{t(`priority.${priority}`)}</span>;
+}
+
+/** A comment's due date as a pill, "Due Dec 3"; overdue said in words and in the danger colour. None: nothing. */
+export function DuePill({ comment }: { comment: DueFields }) {
+  const due = dueText(comment, t, intlLocale());
+  if (!due) return null;
+  return <span class={due.overdue ? 'pill due overdue' : 'pill due'}>{due.text}</span>;
 }
 
 /** A comment's labels: each its name, after a dot of its colour (the text keeps the page's contrast). */

@@ -25,9 +25,11 @@ import {
   assigneeName,
   ConfirmDialog,
   Dialog,
+  DuePill,
   Field,
   FormError,
   LabelChips,
+  Lazy,
   Loading,
   PageTitle,
   PriorityPill,
@@ -40,6 +42,9 @@ import {
   usePages,
 } from '../ui.js';
 import { type ListWalk, moreOfList, walkOfHistory } from './comments.js';
+
+/** The replay's player: rrweb's replayer, a chunk of its own, loaded for a comment that has a replay. */
+const loadReplayPlayer = () => import('../replay-player.js').then((module) => module.ReplayPlayer);
 
 type Context = NonNullable<AnswerOf<'GET /api/comments/{id}'>['context']>;
 
@@ -297,6 +302,7 @@ function CommentPage({ comment, reload }: { comment: Comment; reload: () => void
           <>
             <StatusPills comment={comment} />
             <PriorityPill priority={comment.priority} />
+            <DuePill comment={comment} />
           </>
         }
       >
@@ -315,6 +321,7 @@ function CommentPage({ comment, reload }: { comment: Comment; reload: () => void
             <CommentActions comment={comment} act={act} open={setDialog} />
             {dialog ? null : <FormError message={action.error} />}
           </div>
+          {comment.replay ? <Lazy load={loadReplayPlayer} props={{ comment }} /> : null}
           <Discussion comment={comment} act={act} pending={action.pending} />
         </div>
         <aside class="comment-side" aria-label={t('comment.aboutPage')}>
@@ -497,7 +504,7 @@ function FixFacts({ comment }: { comment: Comment }) {
   );
 }
 
-/** Who is on it, its priority and its labels: the team sets them here. */
+/** Who is on it, its priority, its due date and its labels: the team sets them here. */
 function Triage({ comment, act }: { comment: Comment; act: Act }) {
   return (
     <dl class="facts">
@@ -529,6 +536,16 @@ function Triage({ comment, act }: { comment: Comment; act: Act }) {
           t(`priority.${comment.priority}`)
         )}
       </dd>
+      <dt>{t('comment.dueDate')}</dt>
+      <dd>
+        {comment.can.triage ? (
+          <DueChoice key={comment.updatedAt} comment={comment} act={act} />
+        ) : comment.dueOn ? (
+          <DuePill comment={comment} />
+        ) : (
+          t('comment.noDueDate')
+        )}
+      </dd>
       <dt>{t('comment.labels')}</dt>
       <dd>
         {comment.can.triage ? (
@@ -540,6 +557,34 @@ function Triage({ comment, act }: { comment: Comment; act: Act }) {
         )}
       </dd>
     </dl>
+  );
+}
+
+/** The day it should be fixed by: a date field (a whole day, set when chosen) and a button that clears it. */
+function DueChoice({ comment, act }: { comment: Comment; act: Act }) {
+  const set = (dueOn: string | null) =>
+    act(() => api.call('PATCH /api/comments/{id}', { params: { id: comment.id }, body: { dueOn } }));
+  return (
+    <span class="due-choice">
+      <input
+        type="date"
+        aria-label={t('comment.dueDate')}
+        style="width:auto"
+        value={comment.dueOn ?? ''}
+        onChange={(e) => {
+          const day = (e.target as HTMLInputElement).value;
+          if (day !== (comment.dueOn ?? '')) void set(day || null);
+        }}
+      />
+      {comment.dueOn ? (
+        <>
+          <DuePill comment={comment} />
+          <button type="button" class="link" onClick={() => void set(null)}>
+            {t('comment.clearDueDate')}
+          </button>
+        </>
+      ) : null}
+    </span>
   );
 }
 
@@ -812,7 +857,7 @@ function EventEntry({
   }
   return (
     <li class={`history-event timeline-${event.kind}`}>
-      <span>{timelineSentence(event, t)}</span> {when}
+      <span>{timelineSentence(event, t, intlLocale())}</span> {when}
     </li>
   );
 }

@@ -4,13 +4,14 @@
 // action). A comment opened from the list carries the list with it (`ListWalk`), so that its
 // page goes on to the next of them.
 import type { AnswerOf, Endpoints } from '@svc/contract/endpoints';
-import { STATUS_FILTERS } from '@svc/contract/vocabulary';
+import { localDay, STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t } from '../i18n.js';
 import { location as address, currentQuery, Link, navigate } from '../router.js';
 import {
   assigneeName,
+  DuePill,
   FilterSelect,
   FormError,
   LabelChips,
@@ -50,7 +51,18 @@ function filtersUrl(filters: Record<string, string>): string {
 }
 
 type Filters = Record<
-  'project' | 'status' | 'author' | 'assignee' | 'priority' | 'label' | 'pageUrl' | 'q' | 'cursor' | 'view' | 'sort',
+  | 'project'
+  | 'status'
+  | 'author'
+  | 'assignee'
+  | 'priority'
+  | 'label'
+  | 'due'
+  | 'pageUrl'
+  | 'q'
+  | 'cursor'
+  | 'view'
+  | 'sort',
   string
 >;
 
@@ -89,6 +101,7 @@ function filtersOf(params: URLSearchParams): Filters {
     assignee: params.get('assignee') ?? '',
     priority: params.get('priority') ?? '',
     label: params.get('label') ?? '',
+    due: params.get('due') ?? '',
     pageUrl: params.get('pageUrl') ?? '',
     q: params.get('q') ?? '',
     cursor: params.get('cursor') ?? '',
@@ -104,9 +117,17 @@ const sharedQuery = (filters: Filters) => ({
   assignee: filters.assignee || undefined,
   priority: (filters.priority || undefined) as Query['priority'],
   label: filters.label || undefined,
+  ...dueQuery(filters.due),
   pageUrl: filters.pageUrl || undefined,
   q: filters.q || undefined,
 });
+
+/** The due filter as the API's: overdue, or due within the next week (by the reader's calendar). */
+function dueQuery(due: string): Pick<Query, 'overdue' | 'dueBy'> {
+  if (due === 'overdue') return { overdue: 'true' };
+  if (due === 'week') return { dueBy: localDay(new Date(Date.now() + 7 * 86_400_000)) };
+  return {};
+}
 
 /** The query of the list's page these filters show. */
 const listQuery = (filters: Filters): Query => ({
@@ -272,7 +293,7 @@ function CommentFilters({ filters, choices: { team, labels } }: { filters: Filte
   const [page, setPage] = useState(filters.pageUrl);
   // On a phone the filters fold behind one button that counts those in use (the list first).
   const [unfolded, setUnfolded] = useState(false);
-  const inUse = (['project', 'author', 'assignee', 'priority', 'label', 'pageUrl', 'q'] as const).filter(
+  const inUse = (['project', 'author', 'assignee', 'priority', 'label', 'due', 'pageUrl', 'q'] as const).filter(
     (name) => filters[name],
   ).length;
   return (
@@ -348,6 +369,17 @@ function CommentFilters({ filters, choices: { team, labels } }: { filters: Filte
           onValue={(value) => setFilter('label', value)}
         />
         <FilterSelect
+          id="f-due"
+          label={t('comments.due')}
+          value={filters.due}
+          options={[
+            ['', t('comments.anyDue')],
+            ['overdue', t('comments.overdue')],
+            ['week', t('comments.dueThisWeek')],
+          ]}
+          onValue={(value) => setFilter('due', value)}
+        />
+        <FilterSelect
           id="f-sort"
           label={t('comments.sort')}
           value={filters.sort}
@@ -355,6 +387,7 @@ function CommentFilters({ filters, choices: { team, labels } }: { filters: Filte
             ['', t('comments.newestFirst')],
             ['oldest', t('comments.oldestFirst')],
             ['priority', t('comments.urgentFirst')],
+            ['due', t('comments.dueFirst')],
           ]}
           onValue={(value) => setFilter('sort', value)}
         />
@@ -486,6 +519,7 @@ function CommentTable({
                 <span class="pills">
                   <StatusPills comment={c} />
                   <PriorityPill priority={c.priority} />
+                  <DuePill comment={c} />
                 </span>
               </td>
               <td class="hide-phone">{c.projectKey}</td>

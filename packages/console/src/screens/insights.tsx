@@ -98,6 +98,17 @@ function Figures({ insights }: { insights: Insights }) {
     <>
       <ul class="tiles" aria-label={t('insights.inShort')}>
         <li>{tx('insights.openNow', { count: <strong>{number(insights.backlog.open)}</strong> })}</li>
+        <li class={insights.overdue ? 'overdue' : undefined}>
+          {tx('insights.overdueNow', {
+            count: (
+              <Link
+                href={`/comments?due=overdue${insights.project ? `&project=${encodeURIComponent(insights.project)}` : ''}`}
+              >
+                <strong>{number(insights.overdue)}</strong>
+              </Link>
+            ),
+          })}
+        </li>
         {WAITS.map(([key, , tile]) => (
           <li key={key}>{tx(tile, { wait: <strong>{wait(everyone[key].median)}</strong> })}</li>
         ))}

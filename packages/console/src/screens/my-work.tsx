@@ -1,4 +1,4 @@
-// What is this person's to do: the open comments they are on, most urgent first, the new
+// What is this person's to do: the open comments they are on, the soonest due first, the new
 // comments that wait for triage in the projects they follow (open, nobody on them, the longest
 // waiting first), the comments that mention them (newest first), and the fixes of their own
 // comments that wait for their verdict (applied, not yet verified).
@@ -8,7 +8,7 @@ import { api } from '../api.js';
 import { t, tx } from '../i18n.js';
 import { Link } from '../router.js';
 import { me } from '../session.js';
-import { LabelChips, Loading, PageTitle, PriorityPill, StatusPills, Time, useLoad } from '../ui.js';
+import { DuePill, LabelChips, Loading, PageTitle, PriorityPill, StatusPills, Time, useLoad } from '../ui.js';
 
 type Comment = AnswerOf<'GET /api/comments'>['items'][number];
 
@@ -21,7 +21,7 @@ export function MyWork() {
     [],
   );
   const assigned = useLoad(
-    () => api.call('GET /api/comments', { query: { assignee: 'me', status: 'open', sort: 'priority', limit: 100 } }),
+    () => api.call('GET /api/comments', { query: { assignee: 'me', status: 'open', sort: 'due', limit: 100 } }),
     [],
   );
   const mentions = useLoad(() => api.call('GET /api/comments', { query: { mentions: 'me', limit: 20 } }), []);
@@ -67,6 +67,7 @@ function Rows({ items, empty }: { items: Comment[]; empty: string }) {
           <div class="row small">
             <StatusPills comment={c} />
             <PriorityPill priority={c.priority} />
+            <DuePill comment={c} />
             <span class="muted">
               {c.projectKey} · <Time iso={c.updatedAt} />
             </span>
