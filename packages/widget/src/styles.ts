@@ -117,7 +117,7 @@ a{color:var(--pf-accent)}
 .pill.live{background:#ede9fe;color:var(--pf-live)}
 .pill.verified{background:#d1fae5;color:var(--pf-ok)}
 .pill.priority-high{background:#ffedd5;color:#9a3412}
-.pill.priority-urgent{background:#fee2e2;color:#991b1b}
+.pill.priority-urgent,.pill.overdue{background:#fee2e2;color:#991b1b}
 .actions select.priority{font:inherit;font-size:12px;padding:2px 4px;border:1px solid var(--pf-line);border-radius:6px;background:#fff;color:var(--pf-text)}
 .labels{display:flex;flex-wrap:wrap;gap:4px 10px;margin:4px 0;font-size:12px}
 .label{display:inline-flex;align-items:center;gap:4px}

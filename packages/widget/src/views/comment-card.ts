@@ -1,7 +1,7 @@
 import type { Priority } from '@svc/contract';
 import { COMMENT_BODY_MAX, PRIORITIES } from '@svc/contract/rules';
 import { shortSha } from '@svc/contract/sha';
-import { fixStory, statePills } from '@svc/contract/vocabulary';
+import { dueText, fixStory, statePills } from '@svc/contract/vocabulary';
 import { h, timeAgo } from '../dom.js';
 import type { MessageId } from '../i18n.js';
 import { screenshotPath } from '../images.js';
@@ -25,8 +25,12 @@ const showsCommits = (c: Comment) => c.can.triage;
 function pills(store: Store, c: Comment): Node[] {
   const shown = showsCommits(c) ? c : { ...c, deployedBuildSha: null };
   const state = statePills(shown, store.i18n.t).map((pill) => h('span', { class: `pill ${pill.kind}` }, pill.label));
-  if (c.priority === 'none') return state;
-  return [...state, h('span', { class: `pill priority-${c.priority}` }, store.i18n.t(`priority.${c.priority}`))];
+  if (c.priority !== 'none')
+    state.push(h('span', { class: `pill priority-${c.priority}` }, store.i18n.t(`priority.${c.priority}`)));
+  // The team's plan, on a team member's card: the day it should be fixed by, overdue said in words.
+  const due = showsCommits(c) ? dueText(c, store.i18n.t, store.i18n.locale) : null;
+  if (due) state.push(h('span', { class: due.overdue ? 'pill due overdue' : 'pill due' }, due.text));
+  return state;
 }
 
 /**
