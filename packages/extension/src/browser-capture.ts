@@ -30,12 +30,26 @@ function maskedBoxes(): DOMRect[] {
     );
 }
 
+/**
+ * Hides the widget's element until the returned function is called: by a rule in its own shadow
+ * root, as the widget styles itself. A style from outside would lose to its `:host` rules (the
+ * shadow tree's `!important` wins), and its parts set their own visibility: opacity, which none
+ * of them can undo, on the host.
+ */
+function hideWidget(host: Element): () => void {
+  const root = host.shadowRoot;
+  if (!root) return () => {};
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(':host{opacity:0!important}');
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  return () => {
+    root.adoptedStyleSheets = root.adoptedStyleSheets.filter((kept) => kept !== sheet);
+  };
+}
+
 /** The tab as the browser painted it, the widget's element hidden meanwhile; null when the browser will not. */
 async function paintedTab(exclude: Element): Promise<ImageBitmap | null> {
-  const host = exclude as HTMLElement;
-  const shown = host.style.getPropertyValue('visibility');
-  const priority = host.style.getPropertyPriority('visibility');
-  host.style.setProperty('visibility', 'hidden', 'important');
+  const show = hideWidget(exclude);
   let picture: string | null = null;
   try {
     // Two frames: the hiding is painted before the browser takes the picture.
@@ -43,7 +57,7 @@ async function paintedTab(exclude: Element): Promise<ImageBitmap | null> {
     await nextFrame();
     picture = await browser.runtime.sendMessage<string | null>({ kind: 'capture' });
   } finally {
-    host.style.setProperty('visibility', shown, priority);
+    show();
   }
   if (!picture) return null;
   return createImageBitmap(await (await fetch(picture)).blob());

@@ -100,6 +100,8 @@ describe('the extension in Chromium', {
     await settings.waitForLoadState();
     assert.equal(await settings.locator('input[name=server]').inputValue(), stack.apiBase);
     await settings.locator('#server button').click();
+    // Signed in or not, once the page has asked the server.
+    await settings.locator('#signed-in:not([hidden]), #sign-in:not([hidden])').first().waitFor();
     return settings;
   }
 
@@ -146,8 +148,11 @@ describe('the extension in Chromium', {
     assert.equal(comment.anchor.tag, 'button');
     assert.ok(comment.screenshot, 'the screenshot is stored');
     assert.ok(comment.pageUrl.startsWith(stack.siteOrigin));
-    // The browser's picture: the password field and the masked element painted over, uniform.
+    // The browser's picture: the panel not in it (the page's white where it stood), the
+    // password field and the masked element painted over, uniform.
     const stored = await storedScreenshot(stack, id);
+    const panel = await regionIn(page, stored, (await inWidget(page, '.panel').boundingBox()) as Box);
+    assert.ok(panel.spread <= 12 && panel.mean.every((value) => value >= 245), `no panel: ${JSON.stringify(panel)}`);
     for (const selector of ['#secret', '#masked']) {
       const { mean, spread } = await regionIn(page, stored, (await page.locator(selector).boundingBox()) as Box);
       assert.ok(spread <= 12, `${selector} uniform (spread ${spread})`);

@@ -151,4 +151,33 @@ describe('the extension in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.equal(await elsewhere.$$eval('[data-svc-widget]', (found) => found.length), 0);
   });
+  for (const csp of ['strict', 'trusted-types']) {
+    test(`a page whose policy is ${csp}: the launcher by itself, styled and working, no violation reported`, async () => {
+      const page = await browser.newPage();
+      await page.setViewport({ width: 1100, height: 760 });
+      await page.goto(`${stack.siteOrigin}/pricing?csp=${csp}`);
+      const launcher = await find(page, '.launcher');
+      assert.equal(await launcher.evaluate((element) => getComputedStyle(element).position), 'fixed');
+      await launcher.click();
+      await (await find(page, '[role=tab]:last-of-type')).click();
+      await (await find(page, '[data-new]')).click();
+      await (await until(() => page.$('section.plans button'))).click();
+      const body = `Firefox ${csp}: say the price`;
+      await (await find(page, '#svc-new-body')).type(body);
+      await (await find(page, 'input[name=screenshot]')).click();
+      await (await find(page, 'form button[type=submit].primary')).click();
+      await until(() =>
+        page.evaluate(
+          (text) =>
+            [
+              ...(document.querySelector('[data-svc-widget]')?.shadowRoot?.querySelectorAll('[data-comment]') ?? []),
+            ].some((card) => card.textContent?.includes(text)),
+          body,
+        ),
+      );
+      await find(page, '.pin');
+      const seen = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+      assert.equal(seen.violations, '0', `violations: ${seen.violated}`);
+    });
+  }
 });
