@@ -7,12 +7,16 @@
 // tasks, JS heap and DOM counters after a collection, before and after), 1,000 route changes
 // (the same counters), and a screenshot of the page by the widget's own chunk. With
 // BENCH_AGAINST (a git ref), the load is measured for that release's widget too, in the same run.
+// The browser extension, when built (BENCH_EXTENSION=0 leaves it out): its sizes beside the
+// widget's, and the page's load with it, in a browser of its own (an extension needs a profile),
+// the same page on an origin where it runs nothing as that browser's baseline.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { openApp } from '../lib/harness.mjs';
 
@@ -24,6 +28,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A release to compare the load with (a git ref: a tag, a commit), its widget built here; none when unset. */
 const AGAINST = process.env.BENCH_AGAINST;
+const EXTENSION_DIST = path.join(root, 'packages/extension/dist');
+/** Whether the extension is measured too: when built, unless BENCH_EXTENSION=0. */
+const EXTENSION =
+  process.env.BENCH_EXTENSION !== '0' && fs.existsSync(path.join(EXTENSION_DIST, 'chromium/manifest.json'));
 
 if (!fs.existsSync(path.join(root, 'packages/widget/dist/widget.js'))) {
   console.error('Build first: npm run build (the widget is missing).');
@@ -281,6 +289,9 @@ for (const which of widgets) {
   );
 }
 
+// 1b. The extension: its sizes, and the page's load with it, beside the widget's above.
+if (EXTENSION) await measureExtension();
+
 // 2. Idle, both pages open at once, the panel closed; 3. route changes.
 const idle = { with: await open('with'), without: await open('without') };
 await idle.with.page.waitForTimeout(3000);
@@ -339,3 +350,108 @@ againstApi?.close();
 against?.remove();
 await api.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
+
+/**
+ * The extension as the server hands it out (its zip's files), signed in as the admin, the
+ * page's site allowed (the launcher by itself there, as on a project's site the person allowed):
+ * `http://localhost:<port>`, where it runs, and `http://127.0.0.1:<port>` (the server's host,
+ * where it shows nothing), the baseline in the same browser. Per load until 3 s after: long
+ * tasks, blocking time, the browser's busy counters and the JS heap after a collection (the
+ * content script's world is in the page's heap).
+ */
+async function measureExtension() {
+  const gzipped = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length / 1024;
+  const answer = await fetch(`${apiBase}/extension/feedback-extension-chromium.zip`);
+  if (!answer.ok) throw new Error(`the server's extension download answered ${answer.status}`);
+  const archive = Buffer.from(await answer.arrayBuffer());
+  // Its files, as the server zipped them (the build's, made for this server).
+  const { personalise, readExtensionBuilds } = await import(
+    new URL('../../packages/server/dist/modules/extension/builds.js', import.meta.url).href
+  );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-page-extension-'));
+  for (const [name, data] of personalise(readExtensionBuilds().chromium, apiBase)) {
+    fs.writeFileSync(path.join(dir, name), data);
+  }
+  // The person's yes to the site, given here at install (a browser asks it in a click).
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+  manifest.host_permissions.push('http://localhost/*');
+  fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+  const allowed = `http://localhost:${site.address().port}`;
+  await inject('PATCH', '/api/projects/app', admin.token, { allowedOrigins: [origin, allowed] });
+
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-page-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: false,
+    viewport: { width: 1100, height: 760 },
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      `--disable-extensions-except=${dir}`,
+      `--load-extension=${dir}`,
+    ],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  await worker.evaluate(
+    ([server, token, projects]) => chrome.storage.local.set({ server, token, projects }),
+    [apiBase, admin.token, { [allowed]: 'app' }],
+  );
+  while ((await worker.evaluate(() => chrome.scripting.getRegisteredContentScripts())).length === 0) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  for (const page of context.pages()) await page.close();
+  await context.addInitScript(`window.__tasks = [];
+    new PerformanceObserver((list) => window.__tasks.push(...list.getEntries().map((e) => e.duration)))
+      .observe({ type: 'longtask', buffered: true });`);
+
+  const load = async (which) => {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(`${which === 'extension' ? allowed : origin}/orders`, { waitUntil: 'load' });
+    while (which === 'extension' && !(await page.evaluate(`!!document.querySelector('[data-svc-widget]')`))) {
+      await page.waitForTimeout(20);
+    }
+    await page.waitForTimeout(3000);
+    const result = await tasks(page);
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const metric = (name) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+    const { heapKB } = await counters({ cdp });
+    await page.close();
+    return { ...result, busy: metric('TaskDuration'), script: metric('ScriptDuration'), heapKB };
+  };
+  const kinds = ['baseline', 'extension'];
+  for (const which of kinds) await load(which);
+  const runs = { baseline: [], extension: [] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const which of round % 2 ? kinds : [...kinds].reverse()) runs[which].push(await load(which));
+  }
+  await context.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(profile, { recursive: true, force: true });
+
+  const figure = (which, key) => median(runs[which].map((r) => r[key]));
+  console.log(
+    `\nsizes, gzipped: widget.js ${gzipped(path.join(root, 'packages/widget/dist/widget.js')).toFixed(1)} KB (first load); ` +
+      `the extension's content script ${gzipped(path.join(EXTENSION_DIST, 'chromium/content.js')).toFixed(1)} KB (the widget with every chunk and language), ` +
+      `its zip ${(archive.length / 1024).toFixed(1)} KB`,
+  );
+  console.log(
+    '\n| load, until 3 s after (a browser with the extension) | long tasks | total blocking time | busy (counters) | of which script | JS heap |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|');
+  const name = { baseline: 'where it runs nothing (baseline)', extension: 'with the extension (launcher by itself)' };
+  for (const which of kinds) {
+    const ms = (key) => `${figure(which, key).toFixed(0)} ms`;
+    console.log(
+      `| ${name[which]} | ${figure(which, 'count')} | ${ms('blocking')} | ${ms('busy')} | ${ms('script')} | ${figure(which, 'heapKB').toFixed(0)} KB |`,
+    );
+  }
+  const added = (key) => (figure('extension', key) - figure('baseline', key)).toFixed(0);
+  console.log(
+    `added by the extension: busy +${added('busy')} ms, script +${added('script')} ms, blocking +${added('blocking')} ms, the heap +${added('heapKB')} KB (the widget's, signed in, above)`,
+  );
+}
