@@ -1,4 +1,5 @@
-// What is this person's to do: the open comments they are on, the soonest due first, the new
+// What is this person's to do: the open comments they are on, the soonest due first (the most
+// urgent first within a day, and among those without one), the new
 // comments that wait for triage in the projects they follow (open, nobody on them, the longest
 // waiting first), the comments that mention them (newest first), and the fixes of their own
 // comments that wait for their verdict (applied, not yet verified).

@@ -101,7 +101,7 @@ describe('due dates', () => {
     );
   });
 
-  test('lists filter by due date (due by, overdue) and sort by it, soonest first, those without one last, page by page', async () => {
+  test('lists filter by due date (due by, overdue) and sort by it, soonest first, the most urgent first within a day, those without one last, page by page', async () => {
     const project = await createProject(t.app, admin);
     const now = clock.now();
     const ids: Record<string, string> = {};
@@ -113,6 +113,9 @@ describe('due dates', () => {
       assert.equal((await patch(ids[name] as string, { dueOn: dayAfter(now, days) })).status, 200);
     }
     await call(t.app, 'POST', `/api/comments/${ids.pastApplied}/apply`, { token: member.token, body: {} });
+    // Within a day (and among those without one), the most urgent first.
+    await call(t.app, 'PUT', `/api/comments/${ids.soon}/priority`, { token: member.token, body: { priority: 'high' } });
+    await call(t.app, 'PUT', `/api/comments/${ids.none}/priority`, { token: member.token, body: { priority: 'low' } });
     const names = new Map(Object.entries(ids).map(([name, id]) => [id, name]));
     const list = async (url: string) => {
       const answer = await call(t.app, 'GET', url, { token: admin.token });
@@ -128,7 +131,7 @@ describe('due dates', () => {
         `${base}: due on or before the day`,
       );
     }
-    const sorted = ['pastApplied', 'past', 'today', 'soon2', 'soon', 'later', 'none2', 'none'];
+    const sorted = ['pastApplied', 'past', 'today', 'soon', 'soon2', 'later', 'none', 'none2'];
     assert.deepEqual(named(await list(`/api/comments?project=${project.key}&sort=due`)), sorted);
     // Page by page, two at a time: the cursor goes on where the page ended, across the comments without a date too.
     const paged: (string | undefined)[] = [];

@@ -125,12 +125,13 @@ export interface CommentFilter {
 /**
  * The orders that lead with a field of the comment: the most urgent first; the soonest due first,
  * those without a due date after all others (a day no date reaches, so that both dialects put
- * them at the same place and a cursor compares them as any other).
+ * them at the same place and a cursor compares them as any other), the most urgent first within
+ * a day (its priority as one digit after it, 0 urgent … 4 none, so that one key sorts by both).
  */
 export type LeadingKey = 'priority' | 'due';
 const LEADING_KEYS: Record<LeadingKey, { key: RawBuilder<number | string>; direction: 'asc' | 'desc' }> = {
   priority: { key: sql`comments.priority`, direction: 'desc' },
-  due: { key: sql`coalesce(comments.due_on, '9999-12-31')`, direction: 'asc' },
+  due: { key: sql`coalesce(comments.due_on, '9999-12-31') || ' ' || (4 - comments.priority)`, direction: 'asc' },
 };
 
 /** The value a leading order has at comment `id` (where a page that ended there goes on), or undefined: no such comment. */
