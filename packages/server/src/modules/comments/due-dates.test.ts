@@ -62,6 +62,27 @@ describe('due dates', () => {
     );
   });
 
+  test('the CSV export has a column for it (the JSON Lines export carries `dueOn` as the API does)', async () => {
+    const { id } = await createComment(t.app, client, site.key, 'Due in the spreadsheet');
+    await patch(id, { dueOn: '2026-12-03' });
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/api/workspace/export?format=csv&project=${site.key}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    assert.equal(csv.statusCode, 200);
+    const [header = '', ...rows] = csv.body.slice(1).split('\r\n');
+    const row = rows.find((line) => line.startsWith(id)) ?? '';
+    assert.equal(row.split(',')[header.split(',').indexOf('due_on')], '2026-12-03');
+    const jsonl = await t.app.inject({
+      method: 'GET',
+      url: `/api/workspace/export?project=${site.key}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    const line = jsonl.body.split('\n').find((text) => text.includes(id)) ?? '{}';
+    assert.equal(JSON.parse(line).dueOn, '2026-12-03');
+  });
+
   test('a client may not set one (403, nothing written), and is told so by the comment’s abilities', async () => {
     const { id } = await createComment(t.app, client, site.key);
     const refused = await patch(id, { dueOn: '2026-12-03' }, client.token);

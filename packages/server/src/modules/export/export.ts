@@ -195,6 +195,7 @@ const CSV_COLUMNS = [
   'verified_at',
   'replies',
   'updated_at',
+  'due_on',
 ] as const;
 
 /**
@@ -230,6 +231,7 @@ export async function* csvLines(source: Source): AsyncGenerator<string> {
       c.verifiedAt,
       c.replyCount,
       c.updatedAt,
+      c.dueOn,
     ];
     yield `${cells.map(csvField).join(',')}\r\n`;
   }
