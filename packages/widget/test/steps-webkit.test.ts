@@ -1,61 +1,25 @@
 // Steps to reproduce in WebKit (WebKitGTK's MiniBrowser over WebDriver, as webkit.test.ts
 // drives it): the key check of steps-check.ts, and no recorder for a visitor not signed in.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { Builder, By, type WebDriver, type WebElement } from 'selenium-webdriver';
+import { By, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { newReviewer, type Stack, startStack, TYPED_SECRET } from './helpers.js';
 import { assertStepsKept, FAILED_REQUEST_KEPT, RECORDER_REQUESTED } from './steps-check.js';
+import { startWebKit, until, WEBKIT_MISSING } from './webkit-driver.js';
 
-const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
-const MINIBROWSER = process.env.WEBKIT_BROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
-const missing = [DRIVER, MINIBROWSER, '/usr/bin/xvfb-run'].find((file) => !fs.existsSync(file));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
-describe('steps to reproduce in WebKit', { skip: missing && `no ${missing}` }, () => {
+describe('steps to reproduce in WebKit', { skip: WEBKIT_MISSING && `no ${WEBKIT_MISSING}` }, () => {
   let stack: Stack;
-  let driverProcess: ChildProcess;
   let browser: WebDriver;
+  let closeBrowser: (() => Promise<void>) | undefined;
   before(async () => {
     stack = await startStack();
-    const port = await freePort();
-    // Its own process group: closing it takes the virtual display and the browser along.
-    driverProcess = spawn('xvfb-run', ['-a', DRIVER, `--port=${port}`], { stdio: 'ignore', detached: true });
-    browser = await until(() =>
-      new Builder()
-        .usingServer(`http://127.0.0.1:${port}`)
-        .withCapabilities({
-          browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
-        })
-        .build()
-        .catch(() => null),
-    );
-    await browser.manage().window().setRect({ width: 1100, height: 760 });
+    ({ browser, close: closeBrowser } = await startWebKit());
   });
   after(async () => {
-    await browser?.quit().catch(() => undefined);
-    if (driverProcess?.pid) process.kill(-driverProcess.pid);
+    await closeBrowser?.();
     await stack?.close();
   });
 
-  async function until<T>(read: () => Promise<T | undefined | null | false>): Promise<T> {
-    for (let i = 0; i < 300; i++) {
-      const value = await read();
-      if (value) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('waited 30 s');
-  }
   /** A script run in the page, as a string: the test runner's transpiler adds nothing to it. */
   const inPage = <T>(script: string, ...args: unknown[]) => browser.executeScript<T>(script, ...args);
   /** An element of the widget (inside its shadow root), polled for until it is there. */

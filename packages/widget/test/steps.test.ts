@@ -61,6 +61,32 @@ describe('steps to reproduce, recorded for a signed-in reviewer', () => {
     await assertStepsKept(stack, reviewer, list.body.items[0].id);
   });
 
+  test('hash routes and the history’s back are routes taken too, without their query; signing out forgets them all', async () => {
+    const reviewer = await newReviewer(stack, 'Hana Hash');
+    const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+    contexts.push(context);
+    const page = await signedInPage(context, stack, reviewer);
+    await page.goto(stack.pageUrl({ query: 'steps=1' }));
+    await page.waitForFunction(() => '__svcSteps' in window);
+    await page.evaluate(() => {
+      location.hash = '#/cart?coupon=never-kept';
+    });
+    await page.waitForFunction(() => location.hash.startsWith('#/cart'));
+    await page.goBack();
+    await page.waitForFunction(() => location.hash === '');
+    const routes = () =>
+      page.evaluate(`window.__svcSteps.recentActions().filter((a) => a.kind !== 'press').map((a) => a.path)`);
+    await page.waitForFunction(`window.__svcSteps.recentActions().length === 3`);
+    assert.deepEqual(await routes(), ['/pricing', '/pricing#/cart', '/pricing']);
+
+    // Signed out (the token gone): nothing kept, and nothing more.
+    await widget(page).locator('.launcher').click();
+    await widget(page).locator('button', { hasText: 'Sign out' }).click();
+    await page.locator('.plan button', { hasText: 'Choose Team' }).click();
+    assert.deepEqual(await routes(), []);
+    assert.deepEqual(await page.evaluate('window.__svcSteps.recentRequests()'), []);
+  });
+
   test('a visitor who is not signed in never loads the recorder, even reaching for the panel', async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
     contexts.push(context);
