@@ -1,27 +1,16 @@
 // A comment's due date on its card in the widget: a team member reads it (overdue in words and in
 // a colour that keeps its contrast); a client, for whom it is the team's plan, does not.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { seriousViolations } from '../../console/test/helpers.js';
 import { addClient, call } from '../../server/test/helpers.js';
-import { launchBrowser, newReviewer, openWidget, type Stack, screenshot, startStack, widget } from './helpers.js';
+import { newReviewer, openWidget, screenshot, widget, widgetSuite } from './helpers.js';
 
 describe('due dates in the widget', () => {
-  let browser: Browser;
-  let stack: Stack;
-  const contexts: BrowserContext[] = [];
-  before(async () => {
-    browser = await launchBrowser();
-    stack = await startStack();
-  });
-  after(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await stack?.close();
-  });
+  const suite = widgetSuite();
 
   test('a team member’s card says it, overdue in words; a client’s card does not', async () => {
+    const [browser, stack, contexts] = [suite.browser(), suite.stack(), suite.contexts];
     const ids: string[] = [];
     for (const [body, dueOn] of [
       ['The logo is blurry', '2020-01-02'],

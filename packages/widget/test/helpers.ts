@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import {
@@ -469,4 +470,23 @@ export async function fixedAndLive(stack: Stack, ids: string[], sha: string): Pr
     await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, { token, body: { commitSha: sha } });
   const build = await call(stack.api.app, 'POST', `/api/projects/${stack.projectKey}/builds`, { token, body: { sha } });
   if (!build.body.deployedCommentIds?.length) throw new Error(`build ${sha} deployed nothing`);
+}
+
+/**
+ * For a `describe`: a browser and a stack started before its tests and closed after them, with
+ * the browser contexts its tests open (`contexts`, for `openWidget`), closed first.
+ */
+export function widgetSuite() {
+  const started: { browser?: Browser; stack?: Stack } = {};
+  const contexts: BrowserContext[] = [];
+  before(async () => {
+    started.browser = await launchBrowser();
+    started.stack = await startStack();
+  });
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await started.browser?.close();
+    await started.stack?.close();
+  });
+  return { browser: () => started.browser as Browser, stack: () => started.stack as Stack, contexts };
 }
