@@ -84,6 +84,26 @@ describe('operations endpoints', () => {
     assert.ok(ENDPOINTS.length >= 50);
   });
 
+  test("the API reference says what each endpoint does in the contract's words, stating the settings of this server", async () => {
+    const settings = { auditRetentionDays: 30 };
+    const configured = await createTestApp(settings);
+    try {
+      const doc = (await call(configured.app, 'GET', '/openapi.json')).body;
+      for (const endpoint of ENDPOINTS) {
+        const [method = '', path = ''] = endpoint.split(' ');
+        const spec: EndpointSpec = api[endpoint];
+        const operation = doc.paths[path][method.toLowerCase()];
+        assert.ok(spec.summary, `${endpoint} says what it does`);
+        assert.equal(operation.summary, spec.summary, endpoint);
+        const description = typeof spec.description === 'function' ? spec.description(settings) : spec.description;
+        assert.equal(operation.description, description, endpoint);
+      }
+      assert.match(doc.paths['/api/workspace/audit'].get.description, /^Kept 30 days /);
+    } finally {
+      await configured.close();
+    }
+  });
+
   test('with SVC_METRICS_TOKEN set, /metrics asks for it', async () => {
     const guarded = await createTestApp({ metricsToken: 'scrape-me-please-0123' });
     try {
