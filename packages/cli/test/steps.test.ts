@@ -1,6 +1,7 @@
 // `svc-cli comments show` prints the steps that led to a comment, numbered, as the server kept them.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { capturedContext } from '../../server/test/helpers.js';
 import { type LiveServer, Repo, runCli, startLiveServer, withNewProject } from './helpers.js';
 
 const at = (second: number) => `2026-11-22T10:00:0${second}.000Z`;
@@ -25,15 +26,7 @@ describe('svc-cli comments show: steps to reproduce', () => {
         pageUrl: 'https://app.example.test/pricing',
         anchor: { selector: '#team button', x: 1, y: 1, name: 'Team $29' },
         context: {
-          viewport: { width: 1280, height: 720 },
-          screen: { width: 1920, height: 1080 },
-          devicePixelRatio: 1,
-          language: 'en',
-          timeZone: 'UTC',
-          colorScheme: 'light',
-          title: 'Pricing',
-          url: 'https://app.example.test/pricing',
-          buildSha: null,
+          ...capturedContext,
           errors: [{ kind: 'error', message: 'TypeError: plan is undefined', at: at(3) }],
           actions: [
             { kind: 'open', at: at(1), path: '/pricing' },

@@ -2,21 +2,13 @@
 // at 1200 px and on a phone (axe, no overflow, screenshots to look at).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { call, createProject } from '../../server/test/helpers.js';
+import { call, capturedContext, createProject } from '../../server/test/helpers.js';
 import { consoleSuite, look, PHONE } from './helpers.js';
 
 const at = (second: number) => `2026-11-22T10:00:0${second}.000Z`;
 
 const context = {
-  viewport: { width: 1280, height: 720 },
-  screen: { width: 1920, height: 1080 },
-  devicePixelRatio: 1,
-  language: 'en',
-  timeZone: 'UTC',
-  colorScheme: 'light',
-  title: 'Pricing',
-  url: 'https://app.example.test/pricing',
-  buildSha: null,
+  ...capturedContext,
   errors: [{ kind: 'error', message: 'TypeError: Cannot read properties of undefined (reading “plan”)', at: at(3) }],
   actions: [
     { kind: 'open', at: at(1), path: '/pricing' },
@@ -66,11 +58,17 @@ describe('console: steps to reproduce on the comment page', () => {
     ]);
     await look(wide.page, 'comment-steps', wide.errors);
 
-    assert.equal((await call(stack().api.app, 'PATCH', '/api/me', { token: admin.token, body: { locale: 'de' } })).status, 200);
+    assert.equal(
+      (await call(stack().api.app, 'PATCH', '/api/me', { token: admin.token, body: { locale: 'de' } })).status,
+      200,
+    );
     const phone = await open(admin, path, PHONE);
     const german = phone.page.getByRole('list', { name: 'Schritte zum Nachstellen' }).getByRole('listitem');
     await german.first().waitFor();
-    assert.deepEqual((await german.allTextContents()).slice(0, 2), ['/pricing geöffnet', '„Choose Team“ 2-mal gedrückt']);
+    assert.deepEqual((await german.allTextContents()).slice(0, 2), [
+      '/pricing geöffnet',
+      '„Choose Team“ 2-mal gedrückt',
+    ]);
     await look(phone.page, 'comment-steps-phone', phone.errors);
     await call(stack().api.app, 'PATCH', '/api/me', { token: admin.token, body: { locale: null } });
   });

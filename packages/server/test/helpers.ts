@@ -376,6 +376,20 @@ export async function createProject(app: FastifyInstance, admin: Member, extra: 
   return answer.body as { id: string; key: string };
 }
 
+/** What the widget sends with a comment about the browser it was written in (no errors), for a test to add to. */
+export const capturedContext = {
+  viewport: { width: 1280, height: 720 },
+  screen: { width: 1920, height: 1080 },
+  devicePixelRatio: 1,
+  language: 'en',
+  timeZone: 'UTC',
+  colorScheme: 'light',
+  title: 'Pricing',
+  url: 'https://app.example.test/pricing',
+  buildSha: null,
+  errors: [],
+};
+
 export async function createComment(
   app: FastifyInstance,
   user: Member,

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { STEPS_ACTIONS_MAX, STEPS_REQUESTS_MAX } from '@svc/contract';
 import {
   call,
+  capturedContext,
   countRows,
   createProject,
   createTestApp,
@@ -15,18 +16,6 @@ import {
 } from '../../../test/helpers.js';
 
 const at = (second: number) => `2026-11-22T10:00:${String(second).padStart(2, '0')}.000Z`;
-
-const baseContext = {
-  viewport: { width: 1280, height: 720 },
-  screen: { width: 1920, height: 1080 },
-  devicePixelRatio: 2,
-  language: 'en-GB',
-  timeZone: 'Europe/London',
-  colorScheme: 'light',
-  title: 'Pricing',
-  url: 'https://app.example.test/pricing',
-  buildSha: null,
-};
 
 const trail = {
   errors: [
@@ -85,7 +74,7 @@ describe('steps to reproduce, kept with a comment', () => {
     });
 
   test('the steps are read from the actions, failed requests, errors and pin, repeats said once, and kept with the comment', async () => {
-    const created = await create({ ...baseContext, ...trail });
+    const created = await create({ ...capturedContext, ...trail });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.deepEqual(created.body.context.steps, EXPECTED);
     const read = await call(t.app, 'GET', `/api/comments/${created.body.id}`, { token: admin.token });
@@ -99,13 +88,13 @@ describe('steps to reproduce, kept with a comment', () => {
   });
 
   test('without a log of actions (no reviewer’s recorder), no steps are made up from the errors alone', async () => {
-    const created = await create({ ...baseContext, errors: trail.errors });
+    const created = await create({ ...capturedContext, errors: trail.errors });
     assert.equal(created.status, 201);
     assert.equal(created.body.context.steps, undefined);
   });
 
   test('a comment on the page says so as its last step; steps sent by the client are not taken', async () => {
-    const created = await create({ ...baseContext, ...trail, steps: [{ kind: 'opened', path: '/made-up' }] }, null);
+    const created = await create({ ...capturedContext, ...trail, steps: [{ kind: 'opened', path: '/made-up' }] }, null);
     assert.equal(created.status, 201);
     assert.deepEqual(created.body.context.steps.at(-1), { kind: 'pinned', name: null });
     assert.ok(!JSON.stringify(created.body.context.steps).includes('made-up'));
@@ -113,7 +102,7 @@ describe('steps to reproduce, kept with a comment', () => {
 
   test('what an action does not keep (a field’s value) is dropped before it is stored', async () => {
     const created = await create({
-      ...baseContext,
+      ...capturedContext,
       errors: [],
       actions: [{ kind: 'type', at: at(1), name: 'Password', value: 'hunter2-secret' }],
     });
@@ -152,7 +141,7 @@ describe('steps to reproduce, kept with a comment', () => {
   ] as const) {
     test(`a log with ${what} is refused (400) and writes nothing`, async () => {
       const before = await countRows(t.app, 'comments');
-      const answer = await create({ ...baseContext, errors: [], ...context });
+      const answer = await create({ ...capturedContext, errors: [], ...context });
       assert.equal(answer.status, 400, JSON.stringify(answer.body));
       assert.equal(await countRows(t.app, 'comments'), before);
     });
@@ -160,7 +149,7 @@ describe('steps to reproduce, kept with a comment', () => {
 
   test('the fullest log the widget sends is taken, and its steps stay bounded', async () => {
     const answer = await create({
-      ...baseContext,
+      ...capturedContext,
       errors: [],
       actions: Array.from({ length: STEPS_ACTIONS_MAX }, (_, n) => press(n)),
       requests: Array.from({ length: STEPS_REQUESTS_MAX }, (_, n) => ({ ...request(n), status: 503 })),
