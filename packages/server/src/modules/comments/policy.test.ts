@@ -209,6 +209,21 @@ describe(`one policy: what each comment and the workspace say one may do is what
     }
   });
 
+  test('who can read a project is one rule: those a comment of it may mention are those whose scope lets them read its comments', async () => {
+    const elsewhere = await createProject(t.app, admin);
+    const limited = await addClient(t.app, admin, project.key, 'Lena Limited');
+    const everyone = [admin, other, teammate, limited, ...Object.values(callers)];
+    for (const shown of [project, elsewhere]) {
+      const people = await as(admin, 'GET', `/api/projects/${shown.key}/people`);
+      assert.equal(people.status, 200, JSON.stringify(people.body));
+      const mentionable = new Set(people.body.items.map((p: { id: string }) => p.id));
+      for (const person of everyone) {
+        const reads = (await as(person, 'GET', `/api/projects/${shown.key}/comments`)).status === 200;
+        assert.equal(mentionable.has(person.id), reads, `${person.id} on ${shown.key}`);
+      }
+    }
+  });
+
   test('the workspace’s abilities in GET /api/me are what the routes allow, for every role', async () => {
     const { id: openComment } = await createComment(t.app, admin, project.key, 'For the team to take');
     /** Each ability as a request it decides: allowed, anything but 403; refused, 403. */
