@@ -335,7 +335,7 @@ await idle.with.page.evaluate(`(async () => {
 await tasks(idle.with.page);
 const shot = await idle.with.page.evaluate(`(async () => {
   const started = performance.now();
-  await window.__svcScreenshot({ exclude: document.querySelector('[data-svc-widget]'), outline: null, signal: new AbortController().signal });
+  await window.__svcScreenshot({ exclude: document.querySelector('[data-svc-widget]'), outline: null, cover: [], signal: new AbortController().signal });
   return performance.now() - started;
 })()`);
 await idle.with.page.waitForTimeout(200);

@@ -18,7 +18,8 @@ strong{flex:1 1 100%}
 button{font:inherit;padding:6px 10px;border-radius:6px;border:1px solid #4f46e5;background:#4f46e5;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#4f46e5}
 .close{position:absolute;inset:8px 8px auto auto;border:0;background:none;color:#4b5563;font-size:18px;padding:2px 8px}
-.notice{color:#9a3412}`;
+.notice{color:#9a3412}
+.notice:empty{display:none}`;
 
 /**
  * Shows the picker for `site`; resolves with the project chosen once the person picked one (the
