@@ -10,11 +10,11 @@ import { maskedContext } from './mask.js';
 import { replayKeeper } from './replay-keeper.js';
 import { signInWithSso } from './sso-popup.js';
 import type { Store } from './store.js';
+import type { Taken } from './view-state.js';
 import type { Actions } from './views/actions.js';
 import { isUncovered, nowShown, uncover } from './views/before-after.js';
 import { formError, formStatus, submit } from './views/form.js';
 import { forgetImages, imagesToSend, sendImages } from './views/image-attach.js';
-import { keepMarkedShot, markedShot, type Taken } from './views/new-comment.js';
 import { rememberWelcomed } from './views/welcome.js';
 
 /** A signed-in reviewer's last actions and the page's last requests, when their recorder runs (steps.ts). */
@@ -252,18 +252,18 @@ export function panelActions(host: PanelHost): Actions {
     },
     setRejecting: (id) => askOnCard('rejecting', id, 'svc-note-', 'svc-not-fixed-'),
     sendComment: async (form, body, attach) => {
-      const marked = markedShot.blob;
+      const marked = view.draft?.marked;
       const shoot = (element: Element | null) => {
-        if (marked) return Promise.resolve(marked);
+        if (marked) return Promise.resolve(marked.blob);
         formStatus(form, t('screenshot.sentTaking'));
         return host.screenshot(element, []);
       };
       // Where the element is in the window when the screenshot is taken (marked up: was), for
       // its crop on a card (before and after); and what was hidden on it, hidden again in every
       // later picture of the comment (sent attached or not).
-      const taken = markedShot.taken ?? windowNow(view.draft?.element?.isConnected ? view.draft.element : null);
-      const hidden = markedShot.hidden.length
-        ? { hidden: { regions: keptRegions(markedShot.hidden), scroll: taken.scroll } }
+      const taken = marked?.taken ?? windowNow(view.draft?.element?.isConnected ? view.draft.element : null);
+      const hidden = marked?.hidden.length
+        ? { hidden: { regions: keptRegions(marked.hidden), scroll: taken.scroll } }
         : {};
       const context = { ...(taken.box ? { pinnedBox: taken.box } : {}), ...hidden };
       const pinned = view.draft?.anchor?.selector ?? null;
@@ -278,7 +278,7 @@ export function panelActions(host: PanelHost): Actions {
           // Left out when the reviewer unticked it: it never leaves the browser then.
           if ((form.elements.namedItem('replay') as HTMLInputElement | null)?.checked)
             await replay.send(answer.data.id, pinned);
-          keepMarkedShot(null);
+          if (marked) URL.revokeObjectURL(marked.url);
           const failed = await sendImages(store, 'new', answer.data.id);
           if (failed) store.confirm(answer.data.id, t('images.notStored', { count: failed }), { refused: true });
           view.set({ draft: null, highlighted: answer.data.id });
@@ -306,8 +306,8 @@ export function panelActions(host: PanelHost): Actions {
       if (form) formStatus(form, t('markup.taking'));
       // Marked again: the marks drawn before stay in the picture, taken when it was.
       const element = draft.element?.isConnected ? draft.element : null;
-      const taken = markedShot.taken ?? windowNow(element);
-      const image = await (markedShot.blob ? Promise.resolve(markedShot.blob) : host.screenshot(element, [])).catch(
+      const taken = draft.marked?.taken ?? windowNow(element);
+      const image = await (draft.marked ? Promise.resolve(draft.marked.blob) : host.screenshot(element, [])).catch(
         () => null,
       );
       form?.querySelector('.status')?.remove();
@@ -319,14 +319,19 @@ export function panelActions(host: PanelHost): Actions {
       if (!(root instanceof ShadowRoot)) return;
       const markUp = await host.chunk('__svcMarkup').catch(() => null);
       const marked = await markUp?.({ image, windowWidth: taken.width, root, words: store.i18n }).catch(() => null);
-      if (marked) {
-        keepMarkedShot({ blob: marked.image, taken, hidden: [...markedShot.hidden, ...marked.hidden] });
-        view.set({});
+      // Kept with the draft, unless it was cancelled meanwhile.
+      if (marked && view.draft) {
+        const was = view.draft.marked;
+        if (was) URL.revokeObjectURL(was.url);
+        const hidden = [...(was?.hidden ?? []), ...marked.hidden];
+        const url = URL.createObjectURL(marked.image);
+        view.set({ draft: { ...view.draft, marked: { blob: marked.image, url, taken, hidden } } });
       }
       focus('#svc-markup');
     },
     cancelDraft: () => {
-      keepMarkedShot(null);
+      const marked = view.draft?.marked;
+      if (marked) URL.revokeObjectURL(marked.url);
       forgetImages(store, 'new');
       view.set({ draft: null });
       focus('[data-new]');

@@ -2,6 +2,7 @@
 // what is open, and where the pins are. The shell and the actions change it through `set`,
 // which announces the change; the views only read it.
 import type { Anchor, CaptureContext, Comment } from '@svc/contract';
+import type { WindowBox } from '@svc/contract/image-encoding';
 import type { Placement } from './anchoring/index.js';
 import type { Announce, FieldsOf } from './changes.js';
 import type { Picture } from './images.js';
@@ -15,6 +16,21 @@ export interface Draft {
   page: string;
   /** Sent with the page's context (where the element is in the window, what was hidden on its screenshot). */
   context?: Pick<CaptureContext, 'pinnedBox' | 'hidden'>;
+  /** Its screenshot as the reviewer marked it up, sent instead of a new one. */
+  marked?: MarkedShot;
+}
+
+/** The window when a screenshot was taken: where the element was in it, how far it was scrolled. */
+export interface Taken {
+  box: WindowBox | null;
+  scroll: { x: number; y: number };
+  width: number;
+}
+
+/** A marked-up screenshot, with when it was taken and the regions hidden on it (in the window's CSS pixels then), kept with the comment. */
+export interface MarkedShot extends Picture {
+  taken: Taken;
+  hidden: WindowBox[];
 }
 
 /** The images attached to what is being written (re-encoded, not sent yet), and why some were refused. */

@@ -1,4 +1,3 @@
-import type { WindowBox } from '@svc/contract/image-encoding';
 import { COMMENT_BODY_MAX } from '@svc/contract/rules';
 import { h } from '../dom.js';
 import type { Store } from '../store.js';
@@ -7,31 +6,6 @@ import type { Actions } from './actions.js';
 import { formError } from './form.js';
 import { imageAttacher } from './image-attach.js';
 import { mentionField, mentioningText } from './mention-field.js';
-
-/** The window when a screenshot was taken: where the element was in it, how far it was scrolled. */
-export interface Taken {
-  box: WindowBox | null;
-  scroll: { x: number; y: number };
-  width: number;
-}
-
-/**
- * The screenshot as the reviewer marked it up: sent instead of a new one, with when it was
- * taken and the regions hidden on it (in the window's CSS pixels then), kept with the comment.
- */
-export const markedShot: { blob: Blob | null; url: string; taken: Taken | null; hidden: WindowBox[] } = {
-  blob: null,
-  url: '',
-  taken: null,
-  hidden: [],
-};
-
-/** Keeps the marked-up screenshot for the draft (null: none any more). */
-export function keepMarkedShot(shot: { blob: Blob; taken: Taken; hidden: WindowBox[] } | null): void {
-  if (markedShot.url) URL.revokeObjectURL(markedShot.url);
-  Object.assign(markedShot, shot ?? { blob: null, taken: null, hidden: [] });
-  markedShot.url = shot ? URL.createObjectURL(shot.blob) : '';
-}
 
 /**
  * Where the project keeps replays: that the last moments are kept, the choice to send them with
@@ -112,7 +86,7 @@ export function newCommentView(store: Store, draft: Draft, actions: Actions): No
         type: 'checkbox',
         name: 'screenshot',
         id: 'svc-new-shot',
-        checked: store.screenshotByDefault || markedShot.blob !== null,
+        checked: store.screenshotByDefault || draft.marked !== undefined,
       }),
       t('new.screenshot'),
     ),
@@ -120,11 +94,11 @@ export function newCommentView(store: Store, draft: Draft, actions: Actions): No
     h(
       'div',
       { class: 'attach' },
-      markedShot.blob ? h('img', { class: 'marked', src: markedShot.url, alt: t('markup.preview') }) : null,
+      draft.marked ? h('img', { class: 'marked', src: draft.marked.url, alt: t('markup.preview') }) : null,
       h(
         'button',
         { class: 'btn', type: 'button', id: 'svc-markup', onClick: () => actions.markUp() },
-        t(markedShot.blob ? 'markup.again' : 'markup.open'),
+        t(draft.marked ? 'markup.again' : 'markup.open'),
       ),
     ),
     h('p', { class: 'muted' }, t('new.sentWith')),
