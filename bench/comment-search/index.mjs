@@ -103,7 +103,7 @@ async function run(label, database) {
       db: app.database.db.withPlugin(capture),
       reads: app.database.reads.withPlugin(capture),
     };
-    await findComments(captured, actor, params);
+    await findComments({ db: captured.db, database: captured, clock: app.ctx.clock }, actor, params);
     const listQuery = capture.queries.find((q) => q.sql.includes('from "comments"'));
     const explain = database.dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
     const plan = await app.database.db.executeQuery(CompiledQuery.raw(explain + listQuery.sql, listQuery.parameters));
