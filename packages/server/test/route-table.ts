@@ -234,6 +234,10 @@ export function arbitraryFor(schema: Schema | undefined, people: readonly string
       const min = schema.minLength ?? 0;
       if (schema.format === 'email') return fc.emailAddress().filter((e) => e.length <= (schema.maxLength ?? 254));
       if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+      if (schema.format === 'date')
+        return fc
+          .date({ min: new Date('2000-01-01'), max: new Date('2999-12-31'), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10));
       const base = schema.pattern ? fc.stringMatching(new RegExp(schema.pattern, 'u')) : fc.string({ maxLength: max });
       const text = base.map((s) => s.slice(0, max)).filter((s) => s.length >= min);
       return schema['x-mentions'] && people.length ? fc.oneof(text, mentioningText(people, max)) : text;
