@@ -50,7 +50,7 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
  */
 export async function consoleAs(
   browser: Browser,
-  member: Member | null,
+  member: Pick<Member, 'token'> | null,
   viewport = { width: 1200, height: 800 },
   colorScheme: 'light' | 'dark' = 'light',
   touch = false,
