@@ -82,7 +82,9 @@ export function printComment(comment: CommentWithReplies): void {
     for (const error of context.errors) printData(`  ! ${error.kind.padEnd(9)} ${error.message}`);
     if (context.steps?.length) {
       printData(`  ${ENGLISH.t('steps.title').toLowerCase()}`);
-      context.steps.forEach((step, index) => printData(`    ${index + 1}. ${stepSentence(step, ENGLISH.t)}`));
+      for (const [index, step] of context.steps.entries()) {
+        printData(`    ${index + 1}. ${stepSentence(step, ENGLISH.t)}`);
+      }
     }
   }
   if (comment.anchor)

@@ -57,7 +57,6 @@ function StepsToReproduce({ steps }: { steps: NonNullable<Context['steps']> }) {
       <ol class="card steps" aria-labelledby="steps-title">
         {steps.map((step, index) => (
           // The steps never change once kept: their place is who they are.
-          // biome-ignore lint/suspicious/noArrayIndexKey: a kept list, never reordered
           <li key={index}>{stepSentence(step, say)}</li>
         ))}
       </ol>
