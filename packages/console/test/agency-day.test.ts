@@ -221,6 +221,14 @@ describe("an agency's day: project, install, client link, three comments, triage
     await lookAtWidget(client.page, 'agency-client-markup-phone', client.errors);
     await markup.getByRole('button', { name: 'Done' }).tap();
     await form.locator('img.marked').waitFor();
+    // Its preview shows the whole picture, the marks drawn at its top too (a phone's is tall).
+    const cropped = await form.locator('img.marked').evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      const box = img.getBoundingClientRect();
+      const ratio = img.naturalWidth / img.naturalHeight;
+      return getComputedStyle(img).objectFit === 'cover' && Math.abs(ratio - box.width / box.height) > 0.05 * ratio;
+    });
+    assert.equal(cropped, false, 'the marked-up screenshot is not cropped in its preview');
     await lookAtWidget(client.page, 'agency-client-new-comment-phone', client.errors);
     await form.locator('button[type=submit]', { hasText: 'Send' }).tap();
     const cards = widget(client.page).locator('[data-comment]');

@@ -55,7 +55,7 @@ export const panelStyles = `
 .thumbs{display:flex;flex-wrap:wrap;gap:6px;list-style:none;margin:6px 0;padding:0}
 .thumbs li{display:flex;align-items:flex-start}
 .thumbs img{width:64px;height:48px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px;display:block}
-.attach img.marked{width:96px;height:64px;object-fit:cover;border:1px solid var(--pf-line);border-radius:4px}
+.attach img.marked{width:96px;height:64px;object-fit:contain;background:#f3f4f6;border:1px solid var(--pf-line);border-radius:4px}
 .before-after{margin:8px 0}
 .before-after .frames{overflow:auto;max-height:min(70vh,560px);border:1px solid var(--pf-line);border-radius:6px;padding:6px;background:#f9fafb}
 .before-after figure{margin:0 0 8px}
