@@ -142,7 +142,8 @@ describe('the comment page in Chromium', () => {
     const body = await boxOf(page, '.comment-body');
     const picture = await boxOf(page, 'img.screenshot');
     assert.ok(picture.left >= body.right, `the picture (${picture.left}) beside the text (${body.right})`);
-    assert.ok(picture.top < 400, `the picture at the top (${picture.top})`);
+    // Under the triage: who is on it, its priority, its due date and its labels.
+    assert.ok(picture.top < 450, `the picture at the top (${picture.top})`);
     const field = await boxOf(page, 'textarea');
     assert.ok(field.top < WIDE.height, `the reply box begins in the first screen (${field.top})`);
     await look(page, 'comment-page', errors);
