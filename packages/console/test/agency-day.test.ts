@@ -269,6 +269,17 @@ describe("an agency's day: project, install, client link, three comments, triage
     await leadPhone.page.goto(`${base}/mine`);
     await leadPhone.page.locator('ul.work').filter({ hasText: 'before eight' }).waitFor();
     await look(leadPhone.page, 'agency-lead-my-work-phone', leadPhone.errors);
+    // The lead's other screens of the day, on the phone too.
+    for (const [path, shown, name] of [
+      ['/', '3 new comments', 'agency-lead-inbox-phone'],
+      ['/projects/bakery/install', 'Script tag', 'agency-install-phone'],
+      ['/people', 'Cleo Client', 'agency-people-phone'],
+      ['/agents', 'Copy agent', 'agency-agents-phone'],
+    ] as const) {
+      await leadPhone.page.goto(base + path);
+      await leadPhone.page.getByText(shown).first().waitFor();
+      await look(leadPhone.page, name, leadPhone.errors);
+    }
 
     // Triage: each comment to whoever does it, from its page; its number is the widget's.
     const triage = [
