@@ -4,10 +4,10 @@
 // file's pixels), the before and after card with its verdict's picture, and where a pin points
 // (the end of a line's words, read from a Range's client rects).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { call } from '../../server/test/helpers.js';
+import { FIREFOX_MISSING, launchFirefox } from './firefox-browser.js';
 import {
   assertOneReadableScale,
   CONTENT_SPOT,
@@ -24,14 +24,12 @@ import {
 
 type Box = { x: number; y: number; width: number; height: number };
 
-export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-
-describe('the widget in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Firefox at ${FIREFOX_PATH}` }, () => {
+describe('the widget in Firefox', { skip: FIREFOX_MISSING }, () => {
   let browser: Browser;
   let stack: Stack;
   before(async () => {
     stack = await startStack();
-    browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+    browser = await launchFirefox();
   });
   after(async () => {
     await browser?.close();

@@ -1,22 +1,18 @@
 // Steps to reproduce in Firefox (firefox-esr over WebDriver BiDi, as firefox.test.ts drives it):
 // the key check of steps-check.ts, and no recorder for a visitor who is not signed in.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+import { FIREFOX_MISSING, launchFirefox } from './firefox-browser.js';
 import { newReviewer, type Stack, startStack, TYPED_SECRET } from './helpers.js';
 import { assertStepsKept, FAILED_REQUEST_KEPT, RECORDER_REQUESTED } from './steps-check.js';
 
-const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-
-describe('steps to reproduce in Firefox', {
-  skip: !fs.existsSync(FIREFOX_PATH) && `no Firefox at ${FIREFOX_PATH}`,
-}, () => {
+describe('steps to reproduce in Firefox', { skip: FIREFOX_MISSING }, () => {
   let browser: Browser;
   let stack: Stack;
   before(async () => {
     stack = await startStack();
-    browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+    browser = await launchFirefox();
   });
   after(async () => {
     await browser?.close();
