@@ -74,6 +74,8 @@ export function figures(): Record<string, string> {
     'widget.anchoring': kb(gzipped(widgetFile('widget-anchoring.js'))),
     'widget.screenshot': kb(gzipped(widgetFile('widget-screenshot.js'))),
     'widget.markup': kb(gzipped(widgetFile('widget-markup.js'))),
+    'widget.steps': kb(gzipped(widgetFile('widget-steps.js'))),
+    'widget.replay': kb(gzipped(widgetFile('widget-replay.js'))),
     // The language chunks: the smallest and the largest.
     'widget.languages': (() => {
       const sizes = LOCALES.slice(1).map((locale) => gzipped(widgetFile(`widget-locale-${locale}.js`)));
