@@ -19,6 +19,7 @@ import '../../widget/src/anchoring/index.js';
 import '../../widget/src/screenshot.js';
 import '../../widget/src/markup.js';
 import '../../widget/src/steps.js';
+import '../../widget/src/replay.js';
 
 // Screenshots by the browser, the widget's own capture where the browser will not take one.
 const chunks = window as unknown as Chunks;
