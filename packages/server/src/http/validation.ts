@@ -13,8 +13,18 @@ import { AppError, invalidField } from '../errors.js';
  * the routes' schemas are the contract's, so a second app (a test's) compiles nothing again.
  */
 const common = { useDefaults: true, removeAdditional: true as const, allErrors: false, strict: false };
-const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }), ['email', 'date', 'date-time', 'uri']);
-const urlAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }), ['email', 'date', 'date-time', 'uri']);
+const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }), [
+  'email',
+  'date',
+  'date-time',
+  'uri',
+]);
+const urlAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }), [
+  'email',
+  'date',
+  'date-time',
+  'uri',
+]);
 
 /** A validator of a JSON value as a request body is validated (no coercion), for data that arrives another way (an import). */
 export const compileBodyValidator = (schema: object) => bodyAjv.compile(schema);
