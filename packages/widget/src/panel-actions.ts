@@ -2,13 +2,15 @@
 // store, whose announcements redraw the panel, then puts focus where the person expects it.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
 import { croppedAround, type WindowBox } from '@svc/contract/image-encoding';
-import type { Chunks } from './chunks.js';
 import { coversNow, keptRegions } from './hidden-regions.js';
 import { Images } from './images.js';
 import { Lists } from './lists.js';
+import type { MarkUp } from './markup.js';
 import { maskedContext } from './mask.js';
+import type { ReplayRecorder } from './replay.js';
 import { replayKeeper } from './replay-keeper.js';
 import { signInWithSso } from './sso-popup.js';
+import type { StepsRecorder } from './steps.js';
 import type { Store } from './store.js';
 import type { Taken } from './view-state.js';
 import type { Actions } from './views/actions.js';
@@ -19,8 +21,14 @@ import { rememberWelcomed } from './views/welcome.js';
 
 /** A signed-in reviewer's last actions and the page's last requests, when their recorder runs (steps.ts). */
 function recentSteps() {
-  const steps = (window as Partial<Chunks>).__svcSteps;
+  const steps = (window as { __svcSteps?: StepsRecorder }).__svcSteps;
   return steps ? { actions: steps.recentActions(), requests: steps.recentRequests() } : {};
+}
+
+/** The chunks the actions load themselves (see chunks.ts, which loads them). */
+interface LaterChunks {
+  __svcMarkup: MarkUp;
+  __svcReplay: ReplayRecorder;
 }
 
 /** What the actions need of the widget. */
@@ -41,7 +49,7 @@ export interface PanelHost {
   /** A screenshot of the page as it is, `element` outlined, `cover` painted over (see hidden-regions.ts). */
   screenshot(element: Element | null, cover: readonly WindowBox[]): Promise<Blob>;
   /** The markup's chunk, or the replay's recorder's, loaded the first time. */
-  chunk<K extends '__svcMarkup' | '__svcReplay'>(name: K): Promise<Chunks[K]>;
+  chunk<K extends keyof LaterChunks>(name: K): Promise<LaterChunks[K]>;
   /** The element of the page comment `id` is pinned to, when it is found. */
   elementOf(id: string): Element | null;
   /** Outlines an element of the page for a moment. */
