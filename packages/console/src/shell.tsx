@@ -10,7 +10,7 @@ import { Account } from './screens/account.js';
 import { ApiKeys } from './screens/api-keys.js';
 import { AuditLog } from './screens/audit.js';
 import { ProjectBuilds } from './screens/builds.js';
-import { CommentDetail } from './screens/comment.js';
+import { CommentDetail } from './screens/comment/index.js';
 import { Comments } from './screens/comments.js';
 import { Inbox } from './screens/inbox.js';
 import { Install } from './screens/install.js';
