@@ -4,11 +4,14 @@
 // elements marked `data-svc-mask` and the widget's own element blocked (left as an empty box of
 // their size), all text masked when the project says so. What rrweb cannot record (a frame of
 // another origin, a canvas) is said in the recording, not made up. Held in memory only, rolling:
-// a full picture every half period begins a segment, and a segment is dropped once the one after
-// it began more than a period ago, so at most a period and a half is held; a count of events
-// bounds it whatever the page does. It leaves the browser only with a comment (see `take`).
+// a segment begins with a full picture, and one is dropped once the one after it began more than
+// a period ago, so at most a period and a half is held; a count of events bounds it whatever the
+// page does. A full picture blocks the page (an 11,000-element page, a tenth of a second or
+// more), so after the first one a new one is taken only where the page changed since, when the
+// browser is idle; a page that did not change keeps its picture, moved up to the period's start
+// (see `trim`). It leaves the browser only with a comment (see `take`).
 import type { eventWithTime } from '@rrweb/types';
-import { record } from 'rrweb';
+import { EventType, IncrementalSource, record } from 'rrweb';
 import { watchNavigation } from './navigation.js';
 
 export interface ReplayOptions {
@@ -41,10 +44,39 @@ const EDITABLE = '[contenteditable]:not([contenteditable=false])';
 /** Most events held at once: past it, a new full picture and the older ones dropped. */
 const EVENTS_MAX = 20_000;
 
+/**
+ * What the page shows lastingly, replayed as its latest value: a still page's picture, moved up
+ * to the period's start, is still right with them. Keyed by kind and element.
+ */
+const LASTING = new Set<number>([
+  IncrementalSource.Scroll,
+  IncrementalSource.ViewportResize,
+  IncrementalSource.Input,
+  IncrementalSource.MediaInteraction,
+  IncrementalSource.Selection,
+]);
+/** Moments that change nothing on the page: dropped once older than the period. */
+const MOMENTS = new Set<number>([
+  IncrementalSource.MouseMove,
+  IncrementalSource.MouseInteraction,
+  IncrementalSource.TouchMove,
+  IncrementalSource.Drag,
+  IncrementalSource.Log,
+]);
+/** Our custom events that say a state (the route, what is not captured): their latest kept. */
+const LASTING_CUSTOM = new Set(['svc-navigation', 'svc-not-captured']);
+
 let segments: eventWithTime[][] = [];
+/** Whether the page changed since the last segment's picture (its elements, styles, a canvas, anything unknown). */
+let changed = false;
+/** How many events the last segment's picture is made of (its Meta, the page, their adopted style sheets). */
+let pictureLength = 0;
+let inPicture = false;
 let count = 0;
 let stopRecording: (() => void) | undefined;
 let stopWatching: (() => void) | undefined;
+let checkpoints: ReturnType<typeof setInterval> | undefined;
+let pictureAsked = false;
 let periodMs = 60_000;
 
 /** Drops the segments the period no longer needs: those whose next began more than a period ago. */
@@ -52,6 +84,60 @@ function roll(now: number): void {
   while (segments.length > 1 && (segments[1]?.[0]?.timestamp ?? now) <= now - periodMs) {
     count -= segments.shift()?.length ?? 0;
   }
+}
+
+/** How an event still says something once older than the period: the key of its latest value, or null (dropped). */
+function lastingKey(event: eventWithTime): string | null {
+  if (event.type === EventType.IncrementalSnapshot && LASTING.has(event.data.source)) {
+    return `${event.data.source}:${'id' in event.data ? event.data.id : ''}`;
+  }
+  if (event.type === EventType.Custom && LASTING_CUSTOM.has(event.data.tag)) return event.data.tag;
+  return null;
+}
+
+/**
+ * A page unchanged since its picture: what is older than the period dropped without a new
+ * picture. The picture (and what rrweb sends with it) is moved up to the period's start, followed
+ * by the latest lasting values from before it (the scroll, the inputs' masked state, the route),
+ * then what came after: the same replay a new picture would begin, at no cost to the page.
+ */
+function trim(now: number): void {
+  const segment = segments[0];
+  const cutoff = now - periodMs;
+  if (!segment || segments.length > 1 || (segment[0]?.timestamp ?? now) >= cutoff) return;
+  const start = pictureLength;
+  const before = new Map<string, eventWithTime>();
+  let after = start;
+  for (; after < segment.length && (segment[after]?.timestamp ?? now) < cutoff; after++) {
+    const event = segment[after] as eventWithTime;
+    const key = lastingKey(event);
+    if (key) {
+      before.delete(key);
+      before.set(key, event);
+    }
+  }
+  const moved = [...segment.slice(0, start), ...before.values()].map((event) => ({ ...event, timestamp: cutoff }));
+  segments[0] = [...moved, ...segment.slice(after)];
+  count = segments[0].length;
+}
+
+/** Every half period: a page that changed gets a new picture when the browser is idle; a still one is trimmed. */
+function checkpoint(): void {
+  const now = Date.now();
+  roll(now);
+  if (!changed) {
+    trim(now);
+    return;
+  }
+  if (pictureAsked) return;
+  pictureAsked = true;
+  const picture = () => {
+    pictureAsked = false;
+    if (stopRecording) record.takeFullSnapshot(true);
+  };
+  // Safari has no idle callback: a timer then, still out of the page's own task.
+  if ('requestIdleCallback' in window) requestIdleCallback(picture, { timeout: periodMs / 2 });
+  else setTimeout(picture, 0);
 }
 
 /**
@@ -75,13 +161,32 @@ function notCaptured(): void {
 }
 
 function keep(event: eventWithTime, checkout?: boolean): void {
-  if (checkout || !segments.length) {
+  // rrweb says both events of a new picture (its Meta, then the page) are a checkout: the Meta begins the segment.
+  if ((checkout && event.type === EventType.Meta) || !segments.length) {
     segments.push([]);
+    changed = false;
+    pictureLength = 0;
+    inPicture = true;
     // After the full picture: what it could not take.
     queueMicrotask(notCaptured);
   }
-  segments[segments.length - 1]?.push(event);
+  // rrweb sends the shadow roots' adopted style sheets a task after the page: still the picture.
+  if (event.type === EventType.FullSnapshot) {
+    setTimeout(() => {
+      inPicture = false;
+    });
+  }
+  const segment = segments[segments.length - 1] ?? [];
+  segment.push(event);
   count++;
+  if (inPicture) pictureLength = segment.length;
+  else if (
+    event.type === EventType.IncrementalSnapshot &&
+    !LASTING.has(event.data.source) &&
+    !MOMENTS.has(event.data.source)
+  ) {
+    changed = true;
+  }
   roll(event.timestamp);
   if (count > EVENTS_MAX && segments.length > 0) {
     // A page changing without pause: a new picture, and only what follows it kept.
@@ -98,7 +203,6 @@ const recorder: ReplayRecorder = {
     periodMs = seconds * 1000;
     stopRecording = record({
       emit: keep,
-      checkoutEveryNms: periodMs / 2,
       maskAllInputs: true,
       maskInputFn: (text) => (text ? '•••' : ''),
       blockSelector: BLOCKED,
@@ -111,10 +215,13 @@ const recorder: ReplayRecorder = {
       sampling: { mousemove: 100, scroll: 150, input: 'last' },
     });
     stopWatching = watchNavigation(navigated);
+    checkpoints = setInterval(checkpoint, periodMs / 2);
   },
   stop() {
     stopRecording?.();
     stopWatching?.();
+    clearInterval(checkpoints);
+    pictureAsked = false;
     stopRecording = undefined;
     segments = [];
     count = 0;
@@ -122,7 +229,11 @@ const recorder: ReplayRecorder = {
   running: () => stopRecording !== undefined,
   async take(pin) {
     if (!stopRecording || !segments.length) return null;
-    record.addCustomEvent('svc-pin', { ...pin, from: Date.now() - periodMs });
+    const now = Date.now();
+    roll(now);
+    // A still page's replay: the period exactly.
+    if (!changed) trim(now);
+    record.addCustomEvent('svc-pin', { ...pin, from: now - periodMs });
     const events = segments.flat();
     const json = new Blob([JSON.stringify(events)]).stream();
     const gzipped = await new Response(json.pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
