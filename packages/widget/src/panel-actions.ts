@@ -1,78 +1,24 @@
 // What the panel's views ask for (see views/actions.ts): each changes the state through the
 // store, whose announcements redraw the panel, then puts focus where the person expects it.
+// A new comment's are in draft-actions.ts.
 import type { Answer, Endpoint } from '@svc/contract/endpoints';
-import { croppedAround, type WindowBox } from '@svc/contract/image-encoding';
-import { coversNow, keptRegions } from './hidden-regions.js';
+import { croppedAround } from '@svc/contract/image-encoding';
+import { draftActions } from './draft-actions.js';
+import { coversNow } from './hidden-regions.js';
 import { Images } from './images.js';
 import { Lists } from './lists.js';
-import type { MarkUp } from './markup.js';
-import { maskedContext } from './mask.js';
-import type { ReplayRecorder } from './replay.js';
+import { byId, card, type PanelHost, windowNow } from './panel-host.js';
 import { replayKeeper } from './replay-keeper.js';
 import { signInWithSso } from './sso-popup.js';
-import type { StepsRecorder } from './steps.js';
 import type { Store } from './store.js';
-import type { Taken } from './view-state.js';
 import type { Actions } from './views/actions.js';
 import { isUncovered, nowShown, uncover } from './views/before-after.js';
-import { formError, formStatus, submit } from './views/form.js';
-import { forgetImages, imagesToSend, sendImages } from './views/image-attach.js';
+import { submit } from './views/form.js';
+import { imagesToSend, sendImages } from './views/image-attach.js';
 import { rememberWelcomed } from './views/welcome.js';
-
-/** A signed-in reviewer's last actions and the page's last requests, when their recorder runs (steps.ts). */
-function recentSteps() {
-  const steps = (window as { __svcSteps?: StepsRecorder }).__svcSteps;
-  return steps ? { actions: steps.recentActions(), requests: steps.recentRequests() } : {};
-}
-
-/** The chunks the actions load themselves (see chunks.ts, which loads them). */
-interface LaterChunks {
-  __svcMarkup: MarkUp;
-  __svcReplay: ReplayRecorder;
-}
-
-/** What the actions need of the widget. */
-export interface PanelHost {
-  store: Store;
-  /** Moves focus to the first element of the panel matching the selector. */
-  focus(selector: string): HTMLElement | null;
-  showPanel(): void;
-  close(): void;
-  /** Picks an element: for a new comment, or for the pin of `store.view.repinning`. */
-  pick(): Promise<void>;
-  /** Just signed in: the panel, the poll, focus on the tabs. */
-  enterPanel(): Promise<void>;
-  /** The language changed: the widget speaks as the order says (see `Widget.speak`). */
-  speak(): Promise<void>;
-  /** Signed out: polling stops, and the widget speaks as the page or browser says. */
-  signedOut(): void;
-  /** A screenshot of the page as it is, `element` outlined, `cover` painted over (see hidden-regions.ts). */
-  screenshot(element: Element | null, cover: readonly WindowBox[]): Promise<Blob>;
-  /** The markup's chunk, or the replay's recorder's, loaded the first time. */
-  chunk<K extends keyof LaterChunks>(name: K): Promise<LaterChunks[K]>;
-  /** The element of the page comment `id` is pinned to, when it is found. */
-  elementOf(id: string): Element | null;
-  /** Outlines an element of the page for a moment. */
-  flash(element: Element): void;
-  /** Runs `work` with the redraws it announces held until it ends, then drawn once. */
-  batch<T>(work: () => Promise<T>): Promise<T>;
-}
-
-const card = (id: string) => `[data-comment="${CSS.escape(id)}"]`;
 
 /** What a card says once the team's triage is done. */
 const TRIAGED = { archive: 'triage.archived', reopen: 'triage.reopened', claim: 'triage.claimed' } as const;
-const byId = (prefix: string, id: string) => `#${prefix}${CSS.escape(id)}`;
-
-/** The window as it is now, for a screenshot taken now: where `element` is in it, how far it is scrolled. */
-function windowNow(element: Element | null): Taken {
-  const r = element?.getBoundingClientRect();
-  return {
-    box: r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null,
-    scroll: { x: scrollX, y: scrollY },
-    width: innerWidth,
-  };
-}
 
 export function panelActions(host: PanelHost): Actions {
   const { store, focus } = host;
@@ -259,42 +205,6 @@ export function panelActions(host: PanelHost): Actions {
       focus(byId('svc-uncover-', id));
     },
     setRejecting: (id) => askOnCard('rejecting', id, 'svc-note-', 'svc-not-fixed-'),
-    sendComment: async (form, body, attach) => {
-      const marked = view.draft?.marked;
-      const shoot = (element: Element | null) => {
-        if (marked) return Promise.resolve(marked.blob);
-        formStatus(form, t('screenshot.sentTaking'));
-        return host.screenshot(element, []);
-      };
-      // Where the element is in the window when the screenshot is taken (marked up: was), for
-      // its crop on a card (before and after); and what was hidden on it, hidden again in every
-      // later picture of the comment (sent attached or not).
-      const taken = marked?.taken ?? windowNow(view.draft?.element?.isConnected ? view.draft.element : null);
-      const hidden = marked?.hidden.length
-        ? { hidden: { regions: keptRegions(marked.hidden), scroll: taken.scroll } }
-        : {};
-      const context = { ...(taken.box ? { pinnedBox: taken.box } : {}), ...hidden };
-      const pinned = view.draft?.anchor?.selector ?? null;
-      const answer = await submitting(form, async () => {
-        const answer = await store.createComment(
-          view.draft && { ...view.draft, context },
-          body,
-          attach ? shoot : null,
-          (captured) => maskedContext({ ...captured, ...recentSteps() }),
-        );
-        if (answer.ok) {
-          // Left out when the reviewer unticked it: it never leaves the browser then.
-          if ((form.elements.namedItem('replay') as HTMLInputElement | null)?.checked)
-            await replay.send(answer.data.id, pinned);
-          if (marked) URL.revokeObjectURL(marked.url);
-          const failed = await sendImages(store, 'new', answer.data.id);
-          if (failed) store.confirm(answer.data.id, t('images.notStored', { count: failed }), { refused: true });
-          view.set({ draft: null, highlighted: answer.data.id });
-        }
-        return answer;
-      });
-      if (answer?.ok) focus(card(answer.data.id));
-    },
     retryScreenshot: async (id) => {
       store.confirm(id, t('screenshot.taking'));
       const attached = await store.attachScreenshot(id, () => pictureOf(id, host.elementOf(id)));
@@ -307,42 +217,6 @@ export function panelActions(host: PanelHost): Actions {
       await host.speak();
       focus('#svc-language');
     },
-    markUp: async () => {
-      const draft = view.draft;
-      if (!draft) return;
-      const form = focus('#svc-markup')?.closest('form') ?? null;
-      if (form) formStatus(form, t('markup.taking'));
-      // Marked again: the marks drawn before stay in the picture, taken when it was.
-      const element = draft.element?.isConnected ? draft.element : null;
-      const taken = draft.marked?.taken ?? windowNow(element);
-      const image = await (draft.marked ? Promise.resolve(draft.marked.blob) : host.screenshot(element, [])).catch(
-        () => null,
-      );
-      form?.querySelector('.status')?.remove();
-      if (!image) {
-        if (form) formError(form, t('markup.failed'));
-        return;
-      }
-      const root = form?.getRootNode();
-      if (!(root instanceof ShadowRoot)) return;
-      const markUp = await host.chunk('__svcMarkup').catch(() => null);
-      const marked = await markUp?.({ image, windowWidth: taken.width, root, words: store.i18n }).catch(() => null);
-      // Kept with the draft, unless it was cancelled meanwhile.
-      if (marked && view.draft) {
-        const was = view.draft.marked;
-        if (was) URL.revokeObjectURL(was.url);
-        const hidden = [...(was?.hidden ?? []), ...marked.hidden];
-        const url = URL.createObjectURL(marked.image);
-        view.set({ draft: { ...view.draft, marked: { blob: marked.image, url, taken, hidden } } });
-      }
-      focus('#svc-markup');
-    },
-    cancelDraft: () => {
-      const marked = view.draft?.marked;
-      if (marked) URL.revokeObjectURL(marked.url);
-      forgetImages(store, 'new');
-      view.set({ draft: null });
-      focus('[data-new]');
-    },
+    ...draftActions(host, submitting, replay),
   };
 }

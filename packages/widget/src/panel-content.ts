@@ -3,7 +3,7 @@
 import { type ChunkSource, type Chunks, loadChunk } from './chunks.js';
 import { adoptStyles, h, redraw } from './dom.js';
 import { addEnglish } from './i18n.js';
-import type { PanelHost } from './panel-actions.js';
+import type { PanelHost } from './panel-host.js';
 import type { Shell } from './shell.js';
 import type { Store } from './store.js';
 import type { Actions } from './views/actions.js';
