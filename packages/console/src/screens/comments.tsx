@@ -42,7 +42,7 @@ interface Choices {
 const PAGE = 50;
 
 /** The board: a chunk of its own, loaded when first shown. */
-const loadBoard = () => import('./board.js').then((module) => module.Board);
+const loadBoard = () => import('./board/board.js').then((module) => module.Board);
 
 /** The page's path and search for these filters (empty ones left out). */
 function filtersUrl(filters: Record<string, string>): string {
