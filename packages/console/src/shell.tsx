@@ -11,7 +11,7 @@ import { ApiKeys } from './screens/api-keys.js';
 import { AuditLog } from './screens/audit.js';
 import { ProjectBuilds } from './screens/builds.js';
 import { CommentDetail } from './screens/comment/index.js';
-import { Comments } from './screens/comments.js';
+import { Comments } from './screens/comments/index.js';
 import { Inbox } from './screens/inbox.js';
 import { Install } from './screens/install.js';
 import { Labels } from './screens/labels.js';

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../../i18n.js';
 import { Link, navigate } from '../../router.js';
-import { type ListWalk, moreOfList, walkOfHistory } from '../comments.js';
+import { type ListWalk, moreOfList, walkOfHistory } from '../comments/list-walk.js';
 
 /** Set when J or K walks to another comment: its page, once shown, takes the focus to its heading. */
 let focusOnArrival = false;
