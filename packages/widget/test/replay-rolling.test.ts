@@ -4,10 +4,10 @@
 // held begins with that picture, the scroll of before and nothing else older than the period; a
 // page that changed gets a new picture, taken when the browser is idle.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { call } from '../../server/test/helpers.js';
-import { launchBrowser, newReviewer, openWidget, type Stack, startStack } from './helpers.js';
+import { newReviewer, openWidget, widgetSuite } from './helpers.js';
 
 interface ReplayEvent {
   type: number;
@@ -33,27 +33,17 @@ const held = (page: Page) =>
   });
 
 describe('the replay rolls a still page without a new full picture, a changed one with one', () => {
-  let browser: Browser;
-  let stack: Stack;
-  const contexts: BrowserContext[] = [];
-  before(async () => {
-    browser = await launchBrowser();
-    stack = await startStack();
-  });
-  after(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
-    await stack?.close();
-  });
+  const suite = widgetSuite();
 
   test('a still page: one picture, moved up to the period, its scroll kept, no click older than the period; a change: a new picture', async () => {
+    const stack = suite.stack();
     const set = await call(stack.api.app, 'PATCH', `/api/projects/${stack.projectKey}`, {
       token: stack.admin.token,
       body: { replay: { on: true, seconds: PERIOD_S } },
     });
     assert.equal(set.status, 200);
     const reviewer = await newReviewer(stack, 'Rolf Rolling');
-    const page = await openWidget(browser, stack, reviewer, contexts, { url: stack.pageUrl() });
+    const page = await openWidget(suite.browser(), stack, reviewer, suite.contexts, { url: stack.pageUrl() });
     await page.waitForFunction(
       () => (window as { __svcReplay?: { running(): boolean } }).__svcReplay?.running() === true,
     );
