@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { call } from '../../server/test/helpers.js';
-import { FIREFOX_MISSING, launchFirefox } from './firefox-browser.js';
+import { clickInWidget, FIREFOX_MISSING, inWidget, launchFirefox, until } from './firefox-browser.js';
 import {
   assertOneReadableScale,
   CONTENT_SPOT,
@@ -54,33 +54,9 @@ describe('the widget in Firefox', { skip: FIREFOX_MISSING }, () => {
     await find(page, '.launcher');
     return page;
   }
-  const inWidget = (selector: string) => `[data-svc-widget] >>> ${selector}`;
-  /**
-   * An element of the widget, polled for: puppeteer's waits hear of changes to the document,
-   * not to a shadow root's, and would miss what the widget draws later.
-   */
+  /** An element of the widget, polled for. */
   const find = (page: Page, selector: string) => until(() => page.$(inWidget(selector)));
-  /**
-   * Finds and clicks again when the widget redrew the element between the two (a detached node,
-   * or one without a box yet).
-   */
-  const click = async (page: Page, selector: string) => {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await (await find(page, selector)).click();
-      } catch (error) {
-        if (tries >= 5 || !/detached|not clickable/i.test(String(error))) throw error;
-      }
-    }
-  };
-  const until = async <T>(read: () => Promise<T | undefined | null | false>): Promise<T> => {
-    for (let i = 0; i < 300; i++) {
-      const value = await read();
-      if (value) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('waited 30 s');
-  };
+  const click = clickInWidget;
 
   /** Comment `id`'s card shows before and now, both pictures drawn. */
   const showsBeforeAndNow = (page: Page, id: string) =>

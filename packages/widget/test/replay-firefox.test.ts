@@ -3,21 +3,19 @@
 // clicks, the route and the pin, and nothing typed or masked (replay-check.ts). A visitor's page
 // asks for no recorder.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { call } from '../../server/test/helpers.js';
+import { clickInWidget, FIREFOX_MISSING, inWidget, launchFirefox, until, widgetPage } from './firefox-browser.js';
 import { newReviewer, type Stack, startStack } from './helpers.js';
 import { assertReplayKept, REVIEWER_ACTS } from './replay-check.js';
 
-const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-
-describe('replays in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Firefox at ${FIREFOX_PATH}` }, () => {
+describe('replays in Firefox', { skip: FIREFOX_MISSING }, () => {
   let browser: Browser;
   let stack: Stack;
   before(async () => {
     stack = await startStack();
-    browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+    browser = await launchFirefox();
     const on = await call(stack.api.app, 'PATCH', `/api/projects/${stack.projectKey}`, {
       token: stack.admin.token,
       body: { replay: { on: true } },
@@ -29,47 +27,10 @@ describe('replays in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no Firef
     await stack?.close();
   });
 
-  const until = async <T>(read: () => Promise<T | undefined | null | false>): Promise<T> => {
-    for (let i = 0; i < 300; i++) {
-      const value = await read();
-      if (value) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('waited 30 s');
-  };
-  const inWidget = (selector: string) => `[data-svc-widget] >>> ${selector}`;
-  /** Clicks an element of the widget, found again when the widget redrew it meanwhile. */
-  const click = async (page: Page, selector: string) => {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await (await until(() => page.$(inWidget(selector)))).click();
-      } catch (error) {
-        if (tries >= 5 || !/detached|not clickable/i.test(String(error))) throw error;
-      }
-    }
-  };
   const requested = (page: Page) =>
     page.evaluate(() => performance.getEntriesByType('resource').some((r) => r.name.includes('widget-replay')));
-
-  async function newPage(token: string | null): Promise<Page> {
-    const page = await (await browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1100, height: 760 });
-    if (token) {
-      await page.evaluateOnNewDocument(
-        (key, value) => {
-          if (!sessionStorage.getItem('svc-test-seeded')) {
-            localStorage.setItem(key, value);
-            sessionStorage.setItem('svc-test-seeded', '1');
-          }
-        },
-        `svc:token:${stack.apiBase}`,
-        token,
-      );
-    }
-    await page.goto(stack.pageUrl({ query: 'steps=1&broken=1' }));
-    await until(() => page.$(inWidget('.launcher')));
-    return page;
-  }
+  const newPage = (token: string | null) => widgetPage(browser, stack, token, 'steps=1&broken=1');
+  const click = clickInWidget;
 
   test('the stored replay holds the clicks, the route and the pin, never the secret typed, a password or masked text', async () => {
     const reviewer = await newReviewer(stack, 'Fenna Firefox');

@@ -3,11 +3,11 @@
 // (replay-check.ts); a visitor's page asks for no recorder.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { By, type WebDriver, type WebElement } from 'selenium-webdriver';
+import type { WebDriver } from 'selenium-webdriver';
 import { call } from '../../server/test/helpers.js';
 import { newReviewer, type Stack, startStack } from './helpers.js';
 import { assertReplayKept, REVIEWER_ACTS } from './replay-check.js';
-import { startWebKit, until, WEBKIT_MISSING } from './webkit-driver.js';
+import { startWebKit, until, WEBKIT_MISSING, widgetIn } from './webkit-driver.js';
 
 describe('replays in WebKit', { skip: WEBKIT_MISSING && `no ${WEBKIT_MISSING}` }, () => {
   let stack: Stack;
@@ -27,26 +27,7 @@ describe('replays in WebKit', { skip: WEBKIT_MISSING && `no ${WEBKIT_MISSING}` }
     await stack?.close();
   });
 
-  /** A script run in the page, as a string: the test runner's transpiler adds nothing to it. */
-  const inPage = <T>(script: string, ...args: unknown[]) => browser.executeScript<T>(script, ...args);
-  /** An element of the widget (inside its shadow root), polled for until it is there. */
-  const find = (selector: string): Promise<WebElement> =>
-    until(async () => {
-      const host = await browser.findElement(By.css('[data-svc-widget]'));
-      const found = await (await host.getShadowRoot()).findElements(By.css(selector));
-      return found[0] ?? null;
-    });
-  /** Clicks a widget element, found again when the widget redrew it meanwhile (a stale node). */
-  const click = async (selector: string) => {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await (await find(selector)).click();
-      } catch (error) {
-        if (tries >= 5 || (error as Error).name !== 'StaleElementReferenceError') throw error;
-      }
-    }
-  };
-  const onPage = (selector: string) => browser.findElement(By.css(selector));
+  const { find, click, inPage, onPage } = widgetIn(() => browser);
   const url = () => stack.pageUrl({ query: 'steps=1&broken=1' });
 
   test('the stored replay holds the clicks, the route and the pin, never the secret typed, a password or masked text', async () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
-import { FIREFOX_MISSING, launchFirefox } from './firefox-browser.js';
+import { clickInWidget, FIREFOX_MISSING, inWidget, launchFirefox, until, widgetPage } from './firefox-browser.js';
 import { newReviewer, type Stack, startStack, TYPED_SECRET } from './helpers.js';
 import { assertStepsKept, FAILED_REQUEST_KEPT, RECORDER_REQUESTED } from './steps-check.js';
 
@@ -19,48 +19,10 @@ describe('steps to reproduce in Firefox', { skip: FIREFOX_MISSING }, () => {
     await stack?.close();
   });
 
-  const until = async <T>(read: () => Promise<T | undefined | null | false>): Promise<T> => {
-    for (let i = 0; i < 300; i++) {
-      const value = await read();
-      if (value) return value;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('waited 30 s');
-  };
   /** A script of steps-check.ts run in the page. */
   const inPage = (page: Page, script: string) => page.evaluate(`(() => { ${script} })()`) as Promise<boolean>;
-  const inWidget = (selector: string) => `[data-svc-widget] >>> ${selector}`;
-  /** Clicks an element of the widget, found again when the widget redrew it meanwhile. */
-  const click = async (page: Page, selector: string) => {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await (await until(() => page.$(inWidget(selector)))).click();
-      } catch (error) {
-        if (tries >= 5 || !/detached|not clickable/i.test(String(error))) throw error;
-      }
-    }
-  };
-
-  async function newPage(token: string | null): Promise<Page> {
-    // A context of its own: a visitor's page shares no storage (no token) with the reviewer's.
-    const page = await (await browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1100, height: 760 });
-    if (token) {
-      await page.evaluateOnNewDocument(
-        (key, value) => {
-          if (!sessionStorage.getItem('svc-test-seeded')) {
-            localStorage.setItem(key, value);
-            sessionStorage.setItem('svc-test-seeded', '1');
-          }
-        },
-        `svc:token:${stack.apiBase}`,
-        token,
-      );
-    }
-    await page.goto(stack.pageUrl({ query: 'steps=1' }));
-    await until(() => page.$(inWidget('.launcher')));
-    return page;
-  }
+  const newPage = (token: string | null) => widgetPage(browser, stack, token, 'steps=1');
+  const click = clickInWidget;
 
   test('the click, route and field are kept as steps, and the secret typed is nowhere', async () => {
     const reviewer = await newReviewer(stack, 'Fenna Firefox');

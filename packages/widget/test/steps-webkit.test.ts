@@ -2,10 +2,10 @@
 // drives it): the key check of steps-check.ts, and no recorder for a visitor not signed in.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { By, type WebDriver, type WebElement } from 'selenium-webdriver';
+import type { WebDriver } from 'selenium-webdriver';
 import { newReviewer, type Stack, startStack, TYPED_SECRET } from './helpers.js';
 import { assertStepsKept, FAILED_REQUEST_KEPT, RECORDER_REQUESTED } from './steps-check.js';
-import { startWebKit, until, WEBKIT_MISSING } from './webkit-driver.js';
+import { startWebKit, until, WEBKIT_MISSING, widgetIn } from './webkit-driver.js';
 
 describe('steps to reproduce in WebKit', { skip: WEBKIT_MISSING && `no ${WEBKIT_MISSING}` }, () => {
   let stack: Stack;
@@ -20,26 +20,7 @@ describe('steps to reproduce in WebKit', { skip: WEBKIT_MISSING && `no ${WEBKIT_
     await stack?.close();
   });
 
-  /** A script run in the page, as a string: the test runner's transpiler adds nothing to it. */
-  const inPage = <T>(script: string, ...args: unknown[]) => browser.executeScript<T>(script, ...args);
-  /** An element of the widget (inside its shadow root), polled for until it is there. */
-  const find = (selector: string): Promise<WebElement> =>
-    until(async () => {
-      const host = await browser.findElement(By.css('[data-svc-widget]'));
-      const found = await (await host.getShadowRoot()).findElements(By.css(selector));
-      return found[0] ?? null;
-    });
-  /** Clicks a widget element, found again when the widget redrew it meanwhile (a stale node). */
-  const click = async (selector: string) => {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await (await find(selector)).click();
-      } catch (error) {
-        if (tries >= 5 || (error as Error).name !== 'StaleElementReferenceError') throw error;
-      }
-    }
-  };
-  const onPage = (selector: string) => browser.findElement(By.css(selector));
+  const { find, click, inPage, onPage } = widgetIn(() => browser);
 
   test('the click, route and field are kept as steps, and the secret typed is nowhere', async () => {
     const reviewer = await newReviewer(stack, 'Wren WebKit');

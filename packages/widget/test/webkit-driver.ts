@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { Builder, type WebDriver } from 'selenium-webdriver';
+import { Builder, By, type WebDriver, type WebElement } from 'selenium-webdriver';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = process.env.WEBKIT_BROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
@@ -54,5 +54,35 @@ export async function startWebKit(): Promise<{ browser: WebDriver; close: () => 
       await browser.quit().catch(() => undefined);
       if (driverProcess.pid) process.kill(-driverProcess.pid);
     },
+  };
+}
+
+/** Reaching into a page and its widget (inside its shadow root) through the browser `driver` gives, once started. */
+export function widgetIn(driver: () => WebDriver) {
+  /** An element of the widget, polled for until it is there. */
+  const find = (selector: string): Promise<WebElement> =>
+    until(async () => {
+      const host = await driver().findElement(By.css('[data-svc-widget]'));
+      const found = await (await host.getShadowRoot()).findElements(By.css(selector));
+      return found[0] ?? null;
+    });
+  /** Reads a widget element, found again when the widget redrew it between the two (a stale node). */
+  const fresh = async <T>(selector: string, read: (element: WebElement) => Promise<T>): Promise<T> => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await read(await find(selector));
+      } catch (error) {
+        if (tries >= 5 || (error as Error).name !== 'StaleElementReferenceError') throw error;
+      }
+    }
+  };
+  return {
+    find,
+    fresh,
+    click: (selector: string) => fresh(selector, (element) => element.click()),
+    /** A script run in the page, as a string: the test runner's transpiler adds nothing to it. */
+    inPage: <T>(script: string, ...args: unknown[]) => driver().executeScript<T>(script, ...args),
+    /** An element of the page itself. */
+    onPage: (selector: string) => driver().findElement(By.css(selector)),
   };
 }

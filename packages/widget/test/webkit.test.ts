@@ -5,7 +5,7 @@
 // and where a pin points (the end of a line's words, read from a Range's client rects).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { By, type WebDriver, type WebElement } from 'selenium-webdriver';
+import { By, type WebDriver } from 'selenium-webdriver';
 import { call } from '../../server/test/helpers.js';
 import {
   assertOneReadableScale,
@@ -20,7 +20,7 @@ import {
   type Stack,
   startStack,
 } from './helpers.js';
-import { startWebKit, until, WEBKIT_MISSING } from './webkit-driver.js';
+import { startWebKit, until, WEBKIT_MISSING, widgetIn } from './webkit-driver.js';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -37,26 +37,7 @@ describe('the widget in WebKit', { skip: WEBKIT_MISSING && `no ${WEBKIT_MISSING}
     await stack?.close();
   });
 
-  /** An element of the widget (inside its shadow root), polled for until it is there. */
-  const find = (selector: string): Promise<WebElement> =>
-    until(async () => {
-      const host = await browser.findElement(By.css('[data-svc-widget]'));
-      const found = await (await host.getShadowRoot()).findElements(By.css(selector));
-      return found[0] ?? null;
-    });
-  /** Reads a widget element, found again when the widget redrew it between the two (a stale node). */
-  const fresh = async <T>(selector: string, read: (element: WebElement) => Promise<T>): Promise<T> => {
-    for (let tries = 1; ; tries++) {
-      try {
-        return await read(await find(selector));
-      } catch (error) {
-        if (tries >= 5 || (error as Error).name !== 'StaleElementReferenceError') throw error;
-      }
-    }
-  };
-  const click = (selector: string) => fresh(selector, (element) => element.click());
-  /** A script run in the page, as a string: the test runner's transpiler adds nothing to it. */
-  const inPage = <T>(script: string, ...args: unknown[]) => browser.executeScript<T>(script, ...args);
+  const { find, fresh, click, inPage } = widgetIn(() => browser);
 
   /** Comment `id`'s card shows before and now, both pictures drawn. */
   const showsBeforeAndNow = (id: string) =>
