@@ -69,7 +69,9 @@ describe('the board, the console on a phone, agents', () => {
     const first = await aim();
     for (let step = 1; step <= 12; step++)
       await touch('touchMove', x0 + ((first.x - x0) * step) / 12, y0 + ((first.y - y0) * step) / 12);
-    for (let rest = 0; rest < 400; rest++) {
+    // Held at the edge until the column is in view: the page scrolls a step a frame, and a busy
+    // machine draws few frames, so a time bounds the wait rather than a count of moves.
+    for (let rest = 0, until = Date.now() + 30_000; Date.now() < until; rest++) {
       const end = await to.boundingBox();
       if (end && end.y + 20 < clear) break;
       await touch('touchMove', first.x, bottom - (rest % 2));
