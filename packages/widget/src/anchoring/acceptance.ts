@@ -3,6 +3,7 @@
 // pinned one, found changed in its place among its look-alikes. A new rule is one more entry
 // in `ACCEPTANCE`.
 import type { Anchor } from '@svc/contract';
+import { nested } from './features.js';
 import {
   asManyLookAlike,
   asManyShowItsText,
@@ -14,7 +15,6 @@ import {
 import type { Refusal } from './refusals.js';
 import type { RootIndex } from './root-index.js';
 import type { Scored } from './score.js';
-import { nested } from './selectors.js';
 import {
   ACCEPT,
   ACCEPT_BY_TEXT,

@@ -1,17 +1,10 @@
 // The anchor of a picked element: a description rich enough to find it again after the page
 // changed, bounded in size (see the contract's `Anchor`).
 import type { Anchor } from '@svc/contract';
-import { contentOf, contextOf, type Features, featuresOf, QUOTE_CONTEXT_MAX, textAround } from './features.js';
-import { RootIndex } from './root-index.js';
+import { readingOf } from './reading.js';
 import { framesOf, otherSelectors, pathSelector, type Root } from './selectors.js';
 import { sourceOf } from './source.js';
-import { Deadline } from './steps.js';
-import { twinHintsOf, twinsOf } from './twins.js';
-
-/** How many elements of the page show `text` (the innermost with all of it). */
-function showing(root: Root, text: string): number {
-  return Math.min(1000, new RootIndex(root, new Deadline()).showing(text));
-}
+import { twinHintsOf } from './twins.js';
 
 const some = <T extends object>(value: T) => (Object.keys(value).length ? value : undefined);
 const nonEmpty = (text: string) => text || undefined;
@@ -19,22 +12,19 @@ const nonEmpty = (text: string) => text || undefined;
 /** Builds the anchor of `el`; `offset` is where in it the reviewer clicked. */
 export function describeElement(el: Element, offset: { x: number; y: number } = { x: 0, y: 0 }): Anchor {
   const root = el.getRootNode() as Root;
-  // Read part by part: the element and the text around it, its selectors, its twins and how
-  // many show its text, where it is, the code it comes from.
-  const features: Features = featuresOf(el);
-  const context = contextOf(el, features.text);
-  const content = features.text ? '' : contentOf(el);
-  const prefix = features.text ? textAround(el, 'before', QUOTE_CONTEXT_MAX) : '';
-  const suffix = features.text ? textAround(el, 'after', QUOTE_CONTEXT_MAX) : '';
+  // Read once (reading.ts): the element, the text around it, its look-alikes and twins, how
+  // many show its text; then its selectors, what tells it from its twins, where it is, the code
+  // it comes from, each from that reading.
+  const { features, context, content, prefix, suffix, scopeId, twins, before, alikes, alikesBefore, kin, showing } =
+    readingOf(el, root);
   const selector = pathSelector(el, root);
   const frames = framesOf(el);
-  const selectors = otherSelectors(el, features, root, selector);
-  const { twins, before, alikes, alikesBefore, kin } = twinsOf(el, features, root, context.parent ?? '', content);
+  const selectors = otherSelectors(features, scopeId, root, selector);
   const twinHints = twinHintsOf(el, twins, { prefix, suffix });
   // None when the page's reading misses the element's own text (a select's text is its
   // options', a long text is cut where the element's is not, a custom element's is slotted):
   // the anchor then says nothing of how many show it, rather than zero, which is refused.
-  const textCount = (features.text && showing(root, features.text)) || undefined;
+  const textCount = showing || undefined;
   const view = el.ownerDocument.defaultView ?? window;
   const box = el.getBoundingClientRect();
   const source = sourceOf(el);

@@ -6,7 +6,6 @@
 // id, test id, name, type, place and the text around it. Of a password field, its value alone.
 import type { Anchor, AnchorAttributes } from '@svc/contract';
 import { isMasked, isValueMasked, masksWithin } from '../mask.js';
-import { lastingUrl } from './similarity.js';
 
 export const TEXT_MAX = 200;
 export const CONTEXT_MAX = 120;
@@ -59,6 +58,12 @@ export function shownText(masks: boolean): (node: Node) => boolean {
     return shown;
   };
 }
+
+/** Whether one is inside the other (or they are the same). */
+export const nested = (a: Element, b: Element) => a.contains(b) || b.contains(a);
+
+/** An address as builds and tracking leave it: without its query, nor a build hash in its file name; its fragment, which names a place, kept. */
+export const lastingUrl = (url: string) => url.replace(/\?[^#]*/, '').replace(/[.-][\da-f]{6,}(?=\.\w+(?:#|$))/i, '');
 
 /** Reads an element's text; an index passes one that remembers. */
 export type TextReader = (el: Element) => string;

@@ -6,29 +6,18 @@ import {
   contextOf,
   type Features,
   featuresOf,
+  nested,
   parentText,
   stableClass,
   stableClasses,
   textAround,
   textOf,
 } from './features.js';
-import { first, inPageOrder, matching, nested, type Root } from './selectors.js';
+import { first, inPageOrder, matching, type Root } from './selectors.js';
 import { lookOf, ofKind } from './similarity.js';
 import type { Deadline, Steps } from './steps.js';
 import { TextStarts } from './text-starts.js';
 import { LOOK_ALIKES_READ } from './thresholds.js';
-
-/** Of `elements`, those whose text is `text` and none of whose children has all of it. */
-export function countShowing(elements: Iterable<Element>, text: string, textOf: (el: Element) => string): number {
-  let count = 0;
-  const seen = new Set<Element>();
-  for (const el of elements) {
-    if (seen.has(el)) continue;
-    seen.add(el);
-    if (textOf(el) === text && ![...el.children].some((child) => textOf(child) === text)) count += 1;
-  }
-  return count;
-}
 
 /** What is read of a candidate only when it is compared in full. */
 export interface Surroundings {
@@ -159,9 +148,7 @@ export class RootIndex {
 
   /** How many elements show `text` as the innermost element with all of it (a span in a link counts once). */
   showing(text: string): number {
-    return once(this.showingCounts, text, () =>
-      countShowing(this.textStarts.startingAs(text), text, (el) => this.featuresOf(el).text),
-    );
+    return once(this.showingCounts, text, () => this.textStarts.showing(text, this.textOf));
   }
 
   /** How many elements have `tag` and at least `classes` (stable, see `ofKind`), counted once. */

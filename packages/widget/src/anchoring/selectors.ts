@@ -1,7 +1,7 @@
 // Selectors of different kinds for one element: each breaks under a different change (an id
 // regenerated, a class renamed, a sibling inserted), so together they survive more than one.
 import type { AnchorFrame } from '@svc/contract';
-import { type Features, looksGenerated } from './features.js';
+import type { Features } from './features.js';
 
 export type Root = Document | ShadowRoot;
 
@@ -18,9 +18,6 @@ export const isElement = (node: unknown): node is Element => (node as Node | nul
 /** Sorts elements in the page's order. */
 export const inPageOrder = (a: Element, b: Element) =>
   a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
-
-/** Whether one is inside the other (or they are the same). */
-export const nested = (a: Element, b: Element) => a.contains(b) || b.contains(a);
 
 /** Every element of `root` matching `selector`; none when the selector is not valid. */
 export function matching(root: Root, selector: string): Element[] {
@@ -75,8 +72,12 @@ export function pathSelector(el: Element, root: Root = el.getRootNode() as Root)
   return steps.join(' > ');
 }
 
-/** Other unique selectors for the element: by a stable id or test id, by naming attributes, by classes. */
-export function otherSelectors(el: Element, features: Features, root: Root, primary: string): string[] {
+/**
+ * Other unique selectors for the element: by a stable id or test id, by naming attributes, by
+ * classes (within `scopeId`, the stable id of the closest element around it with an id, when
+ * it has one).
+ */
+export function otherSelectors(features: Features, scopeId: string | undefined, root: Root, primary: string): string[] {
   const tag = CSS.escape(features.tag);
   const found: string[] = [];
   const consider = (selector: string) => {
@@ -109,8 +110,7 @@ export function otherSelectors(el: Element, features: Features, root: Root, prim
       .join('');
     consider(`${tag}${classes}`);
     // Within the closest ancestor with a stable id, when the classes alone are shared.
-    const scope = el.parentElement?.closest('[id]');
-    if (scope && !looksGenerated(scope.id)) consider(`#${CSS.escape(scope.id)} ${tag}${classes}`);
+    if (scopeId !== undefined) consider(`#${CSS.escape(scopeId)} ${tag}${classes}`);
   }
   return found;
 }

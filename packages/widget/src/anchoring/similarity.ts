@@ -54,9 +54,6 @@ export function lookOf(tag: string, text: string, classes: readonly string[], at
   return JSON.stringify([tag, text, classes, sorted]);
 }
 
-/** An address as builds and tracking leave it: without its query, nor a build hash in its file name; its fragment, which names a place, kept. */
-export const lastingUrl = (url: string) => url.replace(/\?[^#]*/, '').replace(/[.-][\da-f]{6,}(?=\.\w+(?:#|$))/i, '');
-
 /** Links and sources: the same address (1), the same but for its query, fragment or a build hash in the file name (0.9), or another (0). */
 export function sameUrl(a: string, b: string): number {
   if (a === b) return 1;

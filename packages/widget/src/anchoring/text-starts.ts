@@ -3,9 +3,8 @@
 // Read once per pass (see RootIndex), at most once however many anchors ask.
 import { isMasked, masksWithin } from '../mask.js';
 import { normalize, SKIPPED } from './features.js';
-import { isDocument, type Root } from './selectors.js';
-import { lower } from './similarity.js';
-import { type Deadline, finish, type Steps } from './steps.js';
+import type { Root } from './selectors.js';
+import { Deadline, finish, type Steps } from './steps.js';
 
 /** Elements by the start of a text: parents of text nodes, and elements by their first text. */
 export interface TextIndex {
@@ -36,8 +35,10 @@ export class TextStarts {
     const byText = { parents: new Map<string, Element[]>(), firsts: new Map<string, Element[]>() };
     const filed = new Set<Element>();
     const root = this.root;
-    const top = isDocument(root) ? (root.body ?? root.documentElement) : root;
-    const walker = (isDocument(root) ? root : root.ownerDocument).createTreeWalker(top, NodeFilter.SHOW_TEXT);
+    // A shadow root's document is its owner; a document has none.
+    const page = (root.ownerDocument ?? root) as Document;
+    const top = root === page ? (page.body ?? page.documentElement) : root;
+    const walker = page.createTreeWalker(top, NodeFilter.SHOW_TEXT);
     // Masked text is no text of the page (as `textOf` reads it): asked of each node only where
     // the page masks anything.
     const masks = masksWithin(top);
@@ -69,10 +70,15 @@ export class TextStarts {
   /** Every element whose text (see `textOf`) may be `text`: those whose first text node starts as `text` does. */
   startingAs(text: string): Element[] {
     const { firsts } = this.texts();
-    const start = lower(text.slice(0, 8));
+    const start = text.slice(0, 8).toLowerCase();
     const found: Element[] = [];
     for (let length = 1; length <= start.length; length += 1) found.push(...(firsts.get(start.slice(0, length)) ?? []));
     return found;
+  }
+
+  /** How many elements show `text` as the innermost element with all of it (a span in a link counts once); `textOf` reads their text. */
+  showing(text: string, textOf: (el: Element) => string): number {
+    return countShowing(this.startingAs(text), text, textOf);
   }
 
   /** Elements whose text starts like `text` (any tag): the parents of text nodes starting so, and their ancestors whose text starts there too. */
@@ -86,7 +92,23 @@ export class TextStarts {
   }
 }
 
-export const textKey = (text: string) => lower(normalize(text).slice(0, 8));
+/** How many elements of `root` show `text` (see `TextStarts.showing`), read at once, outside a pass. */
+export const showingOn = (root: Root, text: string, textOf: (el: Element) => string) =>
+  new TextStarts(root, new Deadline()).showing(text, textOf);
+
+/** Of `elements`, those whose text is `text` and none of whose children has all of it. */
+export function countShowing(elements: Iterable<Element>, text: string, textOf: (el: Element) => string): number {
+  let count = 0;
+  const seen = new Set<Element>();
+  for (const el of elements) {
+    if (seen.has(el)) continue;
+    seen.add(el);
+    if (textOf(el) === text && ![...el.children].some((child) => textOf(child) === text)) count += 1;
+  }
+  return count;
+}
+
+export const textKey = (text: string) => normalize(text).slice(0, 8).toLowerCase();
 
 export const SPACE = /\s/;
 

@@ -2,12 +2,9 @@
 // row's "Edit" link beside every other row's. What tells the pinned one from its twins is
 // recorded when it is pinned (describe.ts: its rank, and the hints of twin-hints/) and read
 // back when the page changed (resolve.ts), its rank last: a reordered list keeps how many
-// there are, not their order.
+// there are, not their order. Which elements are its twins is read with the rest of it (reading.ts).
 import type { Anchor } from '@svc/contract';
-import { contentOf, contextOf, type Features, stableAttributes, stableClasses, textOf } from './features.js';
 import type { RootIndex } from './root-index.js';
-import { nested, type Root } from './selectors.js';
-import { lookOf, ofKind } from './similarity.js';
 import type { Quote, TwinHint, TwinHintFields } from './twin-hints/hint.js';
 import { byItem } from './twin-hints/item.js';
 import { byQuote, sidesOf } from './twin-hints/quote.js';
@@ -21,32 +18,6 @@ import { byShape } from './twin-hints/shape.js';
  * its own. Its rank among them comes last.
  */
 export const TWIN_HINTS: readonly TwinHint[] = [byItem, byShape, bySelector, byQuote];
-
-/**
- * How many other elements look the same (tag, text, classes, attributes but the id, and what
- * it holds when it has no text), and how many of them come before it in the page: its
- * look-alikes; and of those, its twins (the other elements themselves), which also have the
- * same text around them (their parent's): only their places tell them apart. And how many are
- * of its kind, whatever their text (see `ofKind`), itself included.
- */
-export function twinsOf(el: Element, features: Features, root: Root, parent: string, content: string) {
-  const look = lookOf(features.tag, features.text, features.classes, features.attributes);
-  const found = { twins: [] as Element[], before: 0, alikes: 0, alikesBefore: 0, kin: 0 };
-  for (const other of root.querySelectorAll(CSS.escape(features.tag))) {
-    if (other === el) {
-      found.before = found.twins.length;
-      found.alikesBefore = found.alikes;
-    }
-    if (found.kin < 1000 && ofKind(features.classes, stableClasses(other))) found.kin += 1;
-    if (found.twins.length >= 1000 || nested(other, el)) continue;
-    if (textOf(other) !== features.text) continue;
-    if (lookOf(features.tag, features.text, stableClasses(other), stableAttributes(other)) !== look) continue;
-    if (content && contentOf(other) !== content) continue;
-    found.alikes += 1;
-    if ((contextOf(other, features.text).parent ?? '') === parent) found.twins.push(other);
-  }
-  return found;
-}
 
 /**
  * The pinned element of its twins, as many as then: the one in the item whose text told it
