@@ -51,12 +51,24 @@ describe('the board, the console on a phone, agents', () => {
    * the page has scrolled it under the finger.
    */
   async function dragByTouch(page: Page, from: Locator, to: Locator) {
-    const start = await from.boundingBox();
-    assert.ok(start);
     const cdp = await page.context().newCDPSession(page);
     const touch = (type: 'touchStart' | 'touchMove', x: number, y: number) =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: [{ x: Math.round(x), y: Math.round(y) }] });
-    const [x0, y0] = [start.x + start.width / 2, start.y + start.height / 2];
+    const lifted = () => from.evaluate((handle) => !!handle.closest('.board-card')?.classList.contains('lifted'));
+    // The finger down on the handle, moved until the card is lifted. A board drawn again just
+    // then (its lists read again after the last move) may have moved the handle from under the
+    // finger: that touch pans the page instead, and the finger goes down again where it is now.
+    let [x0, y0] = [0, 0];
+    for (let tries = 1; ; tries++) {
+      const start = await from.boundingBox();
+      assert.ok(start);
+      [x0, y0] = [start.x + start.width / 2, start.y + start.height / 2];
+      await touch('touchStart', x0, y0);
+      for (let step = 1; step <= 3; step++) await touch('touchMove', x0, y0 + step * 6);
+      if (await lifted()) break;
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      assert.ok(tries < 3, 'the card is lifted by its handle');
+    }
     // At the bottom edge the page scrolls under the finger; above `clear` it is still.
     const bottom = PHONE.height - 12;
     const clear = PHONE.height - 80;
@@ -65,7 +77,6 @@ describe('the board, the console on a phone, agents', () => {
       assert.ok(end);
       return { x: end.x + end.width / 2, y: Math.min(end.y + Math.min(end.height / 2, 40), clear) };
     };
-    await touch('touchStart', x0, y0);
     const first = await aim();
     for (let step = 1; step <= 12; step++)
       await touch('touchMove', x0 + ((first.x - x0) * step) / 12, y0 + ((first.y - y0) * step) / 12);
