@@ -303,16 +303,43 @@ describe('the widget in Chromium, on another origin than the API', () => {
     await widget(page).locator('.launcher').click();
     await widget(page).locator('[role=tab]', { hasText: 'Comments' }).click();
     const card = widget(page).locator(`[data-comment="${id}"]`);
-    // Over the button once it stands still (the list may still be settling on a loaded machine).
+    // Over the button once it stands still: after the picture of now is drawn above it (it is
+    // taken once the card shows, and pushes the button down as it arrives).
+    await card
+      .locator('.before-after img')
+      .evaluate((img: HTMLImageElement) =>
+        img.decode().then(() => new Promise((resolve) => requestAnimationFrame(resolve))),
+      );
     await card.locator('button', { hasText: 'Verified' }).hover();
-    await page.mouse.down();
-    // A reply notifies the author: the next poll re-reads the list, whose card now differs.
-    const reread = page.waitForResponse((r) => r.url().includes('/comments?') && r.status() === 200);
+    // A reply notifies the author: the next poll re-reads the list, whose card now differs. That
+    // list is held on its way until the button is pressed, so that it arrives while it is (the
+    // widget holds a redraw for a second at most), however slow the machine.
+    let press = () => {};
+    const pressed = new Promise<void>((resolve) => {
+      press = resolve;
+    });
+    let asked = () => {};
+    const reading = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    await page.route(
+      (url) => url.pathname.endsWith('/comments'),
+      async (route) => {
+        asked();
+        await pressed;
+        await route.continue();
+      },
+    );
     await call(stack.api.app, 'POST', `/api/comments/${id}/replies`, {
       token: stack.admin.token,
       body: { body: 'Meanwhile' },
     });
+    await reading;
+    const reread = page.waitForResponse((r) => r.url().includes('/comments?') && r.status() === 200);
+    await page.mouse.down();
+    press();
     await reread;
+    await page.unroute((url) => url.pathname.endsWith('/comments'));
     await page.mouse.up();
     // The verdict first takes its picture of now: slow on a busy machine.
     await card.locator('.pill.verified').waitFor({ timeout: 20_000 });
