@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, ENDPOINTS, type EndpointSpec } from '@svc/contract/api';
+import { api, ENDPOINTS, type EndpointSpec, REPLAY_TYPES } from '@svc/contract/api';
 import { call, createTestApp, signUp, type TestApp } from '../../../test/helpers.js';
 
 describe('operations endpoints', () => {
@@ -49,18 +49,23 @@ describe('operations endpoints', () => {
     assert.equal(apply.security, undefined, 'the others take the bearer token');
   });
 
-  test('every route that takes an image declares its body: PNG, JPEG and WebP bytes, so a generated client can upload', async () => {
+  test('every route that takes a file declares its body (an image: PNG, JPEG and WebP bytes; a replay: gzip), so a generated client can upload', async () => {
     const doc = (await call(t.app, 'GET', '/openapi.json')).body;
     const uploads = Object.entries(api)
       .filter(([, spec]) => (spec as EndpointSpec).raw === 'body')
       .map(([endpoint]) => endpoint)
       .sort();
-    assert.deepEqual(uploads, ['POST /api/comments/{id}/images', 'PUT /api/comments/{id}/screenshot']);
+    assert.deepEqual(uploads, [
+      'POST /api/comments/{id}/images',
+      'PUT /api/comments/{id}/replay',
+      'PUT /api/comments/{id}/screenshot',
+    ]);
     for (const endpoint of uploads) {
       const [method = '', path = ''] = endpoint.split(' ');
       const body = doc.paths[path][method.toLowerCase()].requestBody;
       assert.equal(body?.required, true, endpoint);
-      assert.deepEqual(Object.keys(body.content), ['image/png', 'image/jpeg', 'image/webp'], endpoint);
+      const types = endpoint.endsWith('/replay') ? [...REPLAY_TYPES] : ['image/png', 'image/jpeg', 'image/webp'];
+      assert.deepEqual(Object.keys(body.content), types, endpoint);
       for (const media of Object.values(body.content) as { schema: object }[]) {
         assert.deepEqual(media.schema, { type: 'string', format: 'binary', description: 'The bytes of the file' });
       }
