@@ -2,7 +2,7 @@
 // a comment is sent, or again when that failed) and a thread's images, fetched with the
 // session's token; and the pictures made on this page (a screenshot cropped around its element,
 // the element as it is now), each made once, and kept with their comment when asked.
-import { ScreenshotTooSlow } from './screenshot-budget.js';
+import { tookTooLong } from './screenshot-budget.js';
 import type { Session } from './session.js';
 
 /** A picture made on this page, with its object URL. */
@@ -29,7 +29,7 @@ export class Images {
     try {
       image = await take();
     } catch (error) {
-      return error instanceof ScreenshotTooSlow ? t('screenshot.tooSlow') : t('screenshot.notTaken');
+      return tookTooLong(error) ? t('screenshot.tooSlow') : t('screenshot.notTaken');
     }
     const stored = await this.session.api
       .call('PUT /api/comments/{id}/screenshot', { params: { id }, body: image })
