@@ -305,11 +305,13 @@ describe('the widget in Chromium, on another origin than the API', () => {
     const card = widget(page).locator(`[data-comment="${id}"]`);
     // Over the button once it stands still: after the picture of now is drawn above it (it is
     // taken once the card shows, and pushes the button down as it arrives).
-    await card
-      .locator('.before-after img')
-      .evaluate((img: HTMLImageElement) =>
-        img.decode().then(() => new Promise((resolve) => requestAnimationFrame(resolve))),
-      );
+    await page.waitForFunction((id) => {
+      const img = document
+        .querySelector('[data-svc-widget]')
+        ?.shadowRoot?.querySelector<HTMLImageElement>(`[data-comment="${id}"] .before-after img`);
+      return !!img && img.complete && img.naturalWidth > 0;
+    }, id);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await card.locator('button', { hasText: 'Verified' }).hover();
     // A reply notifies the author: the next poll re-reads the list, whose card now differs. That
     // list is held on its way until the button is pressed, so that it arrives while it is (the
