@@ -42,7 +42,7 @@ const SHOWN_TO: Partial<Record<string, keyof WorkspaceAbilities>> = {
 };
 
 // Pages few open, each a chunk of its own loaded when first opened.
-const loadInsights = () => import('./screens/insights.js').then((module) => module.Insights);
+const loadInsights = () => import('./screens/insights/insights.js').then((module) => module.Insights);
 const loadAgents = () => import('./screens/agents.js').then((module) => module.Agents);
 
 function page(path: string) {

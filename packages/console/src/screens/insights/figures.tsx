@@ -1,18 +1,12 @@
-// The team's loop in numbers: how many comments wait for a fix day by day, how long each step
-// takes (written → fixed → Live → verified) and whose fixes hold (people, API keys, agents),
-// and what is stuck. Loaded on its own when opened: its chart library is not in the console's
-// initial JavaScript. The filters live in the address.
-import type { InsightsRow, InsightWho } from '@svc/contract';
-import type { AnswerOf } from '@svc/contract/endpoints';
+// The figures of a period: the tiles in short, the backlog chart, each step's waits, whose
+// fixes hold, who is on what, and what waits longest.
+import type { Insights, InsightsRow, InsightWho } from '@svc/contract';
 import { durationText } from '@svc/contract/vocabulary';
-import { useEffect, useRef } from 'preact/hooks';
-import uPlot from 'uplot';
-import { api } from '../api.js';
-import { intlLocale, type MessageId, t, tx } from '../i18n.js';
-import { currentQuery, Link, navigate } from '../router.js';
-import { assigneeName, FilterSelect, Loading, PageTitle, Time, useLoad } from '../ui.js';
+import { intlLocale, type MessageId, t, tx } from '../../i18n.js';
+import { Link } from '../../router.js';
+import { assigneeName, Time } from '../../ui.js';
+import { BacklogChart } from './backlog-chart.js';
 
-type Insights = AnswerOf<'GET /api/workspace/insights'>;
 type Waiting = Insights['oldestWaiting'][number];
 
 const WHO_WORDS: Record<InsightWho, MessageId> = {
@@ -28,67 +22,13 @@ const WAITS = [
   ['toVerified', 'insights.toVerified', 'insights.toVerifiedTile'],
 ] as const satisfies readonly (readonly [string, MessageId, MessageId])[];
 
-/** The periods offered, in days back from now (the API takes any from 1 to 366). */
-const PERIODS = [7, 30, 90, 365] as const;
-const DEFAULT_DAYS = '30';
-
-function filtersUrl(filters: Record<string, string>): string {
-  const query = new URLSearchParams(
-    Object.entries(filters).filter(([name, value]) => value && !(name === 'days' && value === DEFAULT_DAYS)),
-  );
-  return query.size ? `/insights?${query}` : '/insights';
-}
-
 const percent = (rate: number | null) =>
   rate === null ? '—' : new Intl.NumberFormat(intlLocale(), { style: 'percent' }).format(rate);
 const wait = (ms: number | null) => (ms === null ? '—' : durationText(ms, t, intlLocale()));
 const number = (n: number) => n.toLocaleString(intlLocale());
-/** A colour of the stylesheet (6-digit hex), for the chart's canvas. */
-const cssVar = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
-export function Insights() {
-  const params = currentQuery();
-  const filters = { project: params.get('project') ?? '', days: params.get('days') ?? DEFAULT_DAYS };
-  const setFilter = (name: keyof typeof filters, value: string) =>
-    navigate(filtersUrl({ ...filters, [name]: value }), true);
-  const projects = useLoad(() => api.call('GET /api/projects', {}), []);
-  const insights = useLoad(
-    () =>
-      api.call('GET /api/workspace/insights', {
-        query: { project: filters.project || undefined, days: Number(filters.days) },
-      }),
-    [filters.project, filters.days],
-  );
-  const data = insights.data;
-  return (
-    <>
-      <PageTitle>{t('nav.insights')}</PageTitle>
-      <p class="muted">{t('insights.lead')}</p>
-      <form class="filters" aria-label={t('insights.filter')} onSubmit={(event) => event.preventDefault()}>
-        <FilterSelect
-          id="i-project"
-          label={t('comments.project')}
-          value={filters.project}
-          options={[
-            ['', t('comments.allProjects')],
-            ...(projects.data?.items ?? []).map((p) => [p.key, p.name] as const),
-          ]}
-          onValue={(value) => setFilter('project', value)}
-        />
-        <FilterSelect
-          id="i-days"
-          label={t('insights.period')}
-          value={filters.days}
-          options={PERIODS.map((days) => [String(days), t('insights.lastDays', { days })] as const)}
-          onValue={(value) => setFilter('days', value)}
-        />
-      </form>
-      {data ? <Figures insights={data} /> : <Loading error={insights.error} />}
-    </>
-  );
-}
-
-function Figures({ insights }: { insights: Insights }) {
+/** What the period's numbers say; a quiet period (nothing written, open or fixed) says so in a line. */
+export function Figures({ insights }: { insights: Insights }) {
   const everyone = insights.rows[0] as InsightsRow;
   const ways = insights.rows.slice(1).filter((row) => row.fixes > 0 || row.verified > 0 || row.toLive.count > 0);
   const quiet =
@@ -280,131 +220,5 @@ function WaitingList({ items, since, empty }: { items: Waiting[]; since: Message
         </li>
       ))}
     </ol>
-  );
-}
-
-/** Open comments at the end of each day, with those written and fixed that day; the numbers also as a table. */
-function BacklogChart({ days }: { days: Insights['backlog']['days'] }) {
-  const holder = useRef<HTMLDivElement>(null);
-  const readout = useRef<HTMLParagraphElement>(null);
-  const first = days[0];
-  const last = days.at(-1);
-  const peak = days.reduce((top, day) => (day.open > top.open ? day : top), first ?? { day: '', open: 0 });
-  const summary =
-    first && last
-      ? t('insights.summary', {
-          first: first.open,
-          firstDay: first.day,
-          last: last.open,
-          lastDay: last.day,
-          peak: peak.open,
-          peakDay: peak.day,
-        })
-      : t('insights.noDays');
-  useEffect(() => {
-    const element = holder.current;
-    if (!element) return;
-    const say = (index: number | null | undefined) => {
-      const day = days[index ?? days.length - 1];
-      if (readout.current && day)
-        readout.current.textContent = t('insights.readout', {
-          day: day.day,
-          open: day.open,
-          written: day.created,
-          fixed: day.fixed,
-        });
-    };
-    const series = (label: string, color: string, more: Partial<uPlot.Series> = {}): uPlot.Series => ({
-      label,
-      stroke: color,
-      width: 2,
-      points: { show: false },
-      ...more,
-    });
-    const axis = {
-      stroke: cssVar('--pf-muted'),
-      grid: { stroke: cssVar('--pf-line'), width: 1 },
-      ticks: { show: false },
-    };
-    const accent = cssVar('--pf-accent');
-    const chart = new uPlot(
-      {
-        width: element.clientWidth,
-        height: 220,
-        legend: { show: false },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
-        series: [
-          {},
-          series(t('insights.open'), accent, { fill: `${accent}2e` }),
-          series(t('insights.written'), cssVar('--pf-notify'), { width: 1.5, dash: [4, 4] }),
-          series(t('insights.fixed'), cssVar('--pf-ok'), { width: 1.5 }),
-        ],
-        axes: [
-          {
-            ...axis,
-            values: (_chart, splits) =>
-              splits.map((at) =>
-                new Date(at * 1000).toLocaleDateString(intlLocale(), {
-                  month: 'short',
-                  day: 'numeric',
-                  timeZone: 'UTC',
-                }),
-              ),
-          },
-          { ...axis, size: 44 },
-        ],
-        hooks: { setCursor: [(chart) => say(chart.cursor.idx)] },
-      },
-      [
-        days.map((day) => Date.parse(`${day.day}T12:00:00Z`) / 1000),
-        days.map((day) => day.open),
-        days.map((day) => day.created),
-        days.map((day) => day.fixed),
-      ],
-      element,
-    );
-    say(null);
-    const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height: 220 }));
-    resize.observe(element);
-    return () => {
-      resize.disconnect();
-      chart.destroy();
-    };
-  }, [days]);
-  return (
-    <>
-      <ul class="legend" aria-hidden="true">
-        <li class="open">{t('insights.open')}</li>
-        <li class="written">{t('insights.written')}</li>
-        <li class="fixed">{t('insights.fixed')}</li>
-      </ul>
-      <div class="chart" ref={holder} role="img" aria-label={summary} />
-      <p class="muted readout" ref={readout} aria-hidden="true" />
-      <details>
-        <summary>{t('insights.numbers')}</summary>
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('insights.day')}</th>
-                <th scope="col">{t('insights.openAtEnd')}</th>
-                <th scope="col">{t('insights.written')}</th>
-                <th scope="col">{t('insights.fixed')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...days].reverse().map((day) => (
-                <tr key={day.day}>
-                  <th scope="row">{day.day}</th>
-                  <td>{day.open}</td>
-                  <td>{day.created}</td>
-                  <td>{day.fixed}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
-    </>
   );
 }
