@@ -58,7 +58,7 @@ const CHUNK_NAMES = Object.keys({
   __svcSteps: 0,
   __svcReplay: 0,
 } satisfies Record<keyof Chunks, 0>) as (keyof Chunks)[];
-const chunkFile = (name: keyof Chunks) => `widget-${name.slice(5).toLowerCase()}.js`;
+export const chunkFile = (name: keyof Chunks) => `widget-${name.slice(5).toLowerCase()}.js`;
 
 /** The languages with a chunk: every one but English (in the widget itself), and the pseudo-language of the tests. */
 export const CHUNK_LOCALES = [...LOCALES.slice(1), PSEUDO_LOCALE];
@@ -120,26 +120,37 @@ export function loadLocale(source: ChunkSource, locale: string): Promise<Message
   );
 }
 
+/** Runs a chunk's file where no script tag may load it; resolves once it has run. */
+type ChunkInjector = (file: string) => Promise<unknown>;
+let injector: ChunkInjector | null = null;
+
+/**
+ * The browser extension's way to run a chunk: its own copy of the file, in the world of its
+ * content script (a script tag would load the server's into the page's world).
+ */
+export function injectChunksWith(inject: ChunkInjector): void {
+  injector = inject;
+}
+
 function loadScript<T>({ apiBase, nonce }: ChunkSource, file: string, exported: () => T | undefined): Promise<T> {
   let promise = loading.get(file) as Promise<T> | undefined;
-  // Already here: the browser extension carries every chunk in its own script.
-  const carried = promise ? undefined : exported();
-  if (carried) return Promise.resolve(carried);
   if (!promise) {
     promise = new Promise<T>((resolve, reject) => {
-      const script = document.createElement('script');
       const failed = () => {
         loading.delete(file);
         reject(new Error(`${file} did not load`));
       };
-      script.src = scriptUrl(apiBase, file);
-      script.async = true;
-      if (nonce) script.nonce = nonce;
-      script.onload = () => {
+      const ran = () => {
         const value = exported();
         if (value) resolve(value);
         else failed();
       };
+      if (injector) return void injector(file).then(ran, failed);
+      const script = document.createElement('script');
+      script.src = scriptUrl(apiBase, file);
+      script.async = true;
+      if (nonce) script.nonce = nonce;
+      script.onload = ran;
       script.onerror = failed;
       document.head.append(script);
     });
