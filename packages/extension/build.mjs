@@ -1,6 +1,7 @@
-// Builds the browser extension: the widget's own code (its chunks and languages carried in the
-// content script: an extension loads no code from elsewhere), the background and the settings
-// page, into an unpacked folder and a zip for Chromium-based browsers and for Firefox:
+// Builds the browser extension: the widget's own code (its first load in the content script,
+// its chunks and languages the widget's build of them, carried beside it and run in the tab when
+// the widget needs them: an extension loads no code from elsewhere), the background and the
+// settings page, into an unpacked folder and a zip for Chromium-based browsers and for Firefox:
 // dist/chromium/, dist/firefox/, dist/feedback-extension-chromium.zip, …-firefox.zip.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,22 @@ export const BROWSERS = ['chromium', 'firefox'];
 const here = (file) => new URL(file, import.meta.url).pathname;
 const { version } = JSON.parse(fs.readFileSync(here('./package.json'), 'utf8'));
 const output = here('./dist/');
+const widgetDist = here('../widget/dist/');
+
+// The widget's chunks as the widget built them (the same bytes its server hands out): built
+// before, and after the last change of its sources, so that they match the content script's widget.
+const widgetBuilt =
+  fs.existsSync(path.join(widgetDist, 'widget.js')) && fs.statSync(path.join(widgetDist, 'widget.js')).mtimeMs;
+const widgetChanged = Math.max(
+  ...fs
+    .readdirSync(here('../widget/src/'), { recursive: true })
+    .map((name) => fs.statSync(here(`../widget/src/${name}`)).mtimeMs),
+);
+if (!widgetBuilt || widgetBuilt < widgetChanged) {
+  console.error("The widget's chunks are missing or older than its sources: npm run build -w @svc/widget first.");
+  process.exit(1);
+}
+const chunkNames = fs.readdirSync(widgetDist).filter((name) => /^widget-[\w-]+\.js$/.test(name));
 const staging = stagingFor(output);
 const scripts = path.join(staging, 'scripts');
 fs.mkdirSync(scripts);
@@ -36,6 +53,7 @@ for (const [entry, name] of [
 const files = new Map([
   ...['content.js', 'background.js', 'options.js'].map((name) => [name, fs.readFileSync(path.join(scripts, name))]),
   ...['options.html', 'options.css'].map((name) => [name, fs.readFileSync(here(`./src/${name}`))]),
+  ...chunkNames.map((name) => [name, fs.readFileSync(path.join(widgetDist, name))]),
   ...[16, 32, 48, 128].map((size) => [`icon-${size}.png`, icon(size)]),
 ]);
 fs.rmSync(scripts, { recursive: true });
@@ -55,7 +73,7 @@ for (const browser of BROWSERS) {
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const content = files.get('content.js');
 console.log(
-  `extension: content.js ${kb(content.length)} minified, ${kb(gzipSync(content, { level: 9 }).length)} gzipped; ${BROWSERS.map(
+  `extension: content.js ${kb(content.length)} minified, ${kb(gzipSync(content, { level: 9 }).length)} gzipped (the widget's first load; its ${chunkNames.length} chunks and languages beside it, run when needed); ${BROWSERS.map(
     (browser) => `${browser}.zip ${kb(fs.statSync(path.join(staging, `feedback-extension-${browser}.zip`)).size)}`,
   ).join(', ')}`,
 );

@@ -6,7 +6,8 @@
 export const PERMISSIONS = {
   // The server's address and the person's session, in the extension's own storage.
   storage: true,
-  // The launcher: registered on the origins the person allowed, injected into the tab of the toolbar button.
+  // The launcher: registered on the origins the person allowed, injected into the tab of the toolbar button;
+  // the widget's chunks (the extension's own files) injected beside it when the widget needs them.
   scripting: true,
   // The toolbar button (and its shortcut) opens the widget on this tab only, until it is left.
   activeTab: true,

@@ -2,7 +2,8 @@
 // extension's own storage, which no page can read), makes every request to the server for the
 // tabs (from the extension's origin, which its host permission for the server lets through, so
 // neither the page's CORS nor its Content-Security-Policy is in the way), shows the launcher by
-// itself on the origins the person allowed, and on the toolbar button's tab.
+// itself on the origins the person allowed, and on the toolbar button's tab, where it runs the
+// widget's chunks as the widget needs them.
 
 import type { Me, Project } from '@svc/contract';
 import { pollBadge, refreshBadge } from './badge.js';
@@ -115,6 +116,21 @@ async function captureTab(tab: Tab | undefined): Promise<string | null> {
   return browser.tabs.captureVisibleTab(tab.windowId, { format: 'png' }).catch(() => null);
 }
 
+/** The widget's chunks and languages (`widget-panel.js`, `widget-locale-de.js`): the only files a tab may have run. */
+const CHUNK_FILE = /^widget-[\w-]+\.js$/;
+
+/**
+ * Runs one of the widget's chunks, the extension's own file, in the content script's world of
+ * the frame that asked (an extension's script: neither the page's policy nor its Trusted Types
+ * apply). The tab's host permission allows it: the site's, or the toolbar button's.
+ */
+async function injectChunk(file: string, sender: MessageSender): Promise<boolean> {
+  const tabId = sender.tab?.id;
+  if (tabId === undefined || !CHUNK_FILE.test(file)) return false;
+  await browser.scripting.executeScript({ target: { tabId, frameIds: [sender.frameId ?? 0] }, files: [file] });
+  return true;
+}
+
 async function answer(message: ToBackground, sender: MessageSender): Promise<unknown> {
   switch (message.kind) {
     case 'session':
@@ -146,6 +162,8 @@ async function answer(message: ToBackground, sender: MessageSender): Promise<unk
       return registerOnAllowedOrigins();
     case 'capture':
       return captureTab(sender.tab);
+    case 'inject':
+      return injectChunk(message.file, sender);
     default:
       return null;
   }

@@ -11,6 +11,7 @@ export interface Tab {
 export interface MessageSender {
   id?: string;
   tab?: Tab;
+  frameId?: number;
   url?: string;
 }
 
@@ -59,7 +60,7 @@ export interface Browser {
     onRemoved: Event<(permissions: Permissions) => void>;
   };
   scripting: {
-    executeScript(injection: { target: { tabId: number }; files: string[] }): Promise<unknown>;
+    executeScript(injection: { target: { tabId: number; frameIds?: number[] }; files: string[] }): Promise<unknown>;
     registerContentScripts(scripts: RegisteredContentScript[]): Promise<void>;
     unregisterContentScripts(filter?: { ids: string[] }): Promise<void>;
     getRegisteredContentScripts(filter?: { ids: string[] }): Promise<RegisteredContentScript[]>;

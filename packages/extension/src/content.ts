@@ -1,29 +1,31 @@
-// The content script: the widget itself (its chunks and languages carried here, none loaded
+// The content script: the widget's first load (its chunks and languages run here when the
+// widget first needs them, each the widget's own build carried in the extension, none loaded
 // from anywhere), on the page of an origin the person allowed, or of the tab whose toolbar
 // button they pressed. Its world is not the page's: the page sees the widget's elements, never
 // this script's variables (the token among them).
-import type { Messages } from '@svc/contract/i18n';
 import { keepTokensIn } from '../../widget/src/api.js';
-import type { Chunks } from '../../widget/src/chunks.js';
+import { type Chunks, chunkFile, injectChunksWith } from '../../widget/src/chunks.js';
 import { DEFAULT_PICK_SHORTCUT, shortcutFrom, type WidgetConfig } from '../../widget/src/config.js';
 import { Widget } from '../../widget/src/widget.js';
 import { browser } from './browser.js';
 import { browserCapture } from './browser-capture.js';
-import { carriedLocales } from './carried-locales.js';
 import type { TabSession, ToTab, UnlistedSite } from './messages.js';
 import { requestServerThroughExtension } from './server-requests.js';
 import { pickProject } from './site-picker.js';
-// The widget's chunks, which set their globals here rather than being loaded by script tags.
-import '../../widget/src/panel.js';
-import '../../widget/src/anchoring/index.js';
-import '../../widget/src/screenshot.js';
-import '../../widget/src/markup.js';
-import '../../widget/src/steps.js';
-import '../../widget/src/replay.js';
 
-// Screenshots by the browser, the widget's own capture where the browser will not take one.
-const chunks = window as unknown as Chunks;
-chunks.__svcScreenshot = browserCapture(chunks.__svcScreenshot);
+/**
+ * Runs one of the widget's chunks in this script's world, where its global is read: the
+ * background injects the extension's copy of the file into this frame (a script tag would run
+ * the server's in the page's world, which a strict policy refuses anyway).
+ */
+async function injectChunk(file: string): Promise<void> {
+  if (!(await browser.runtime.sendMessage<boolean | null>({ kind: 'inject', file }))) {
+    throw new Error(`${file} was not injected`);
+  }
+  // Screenshots by the browser, the widget's own capture where the browser will not take one.
+  const chunks = window as unknown as Chunks;
+  if (file === chunkFile('__svcScreenshot')) chunks.__svcScreenshot = browserCapture(chunks.__svcScreenshot);
+}
 
 const state = globalThis as { __svcExtension?: Promise<Widget | null> };
 
@@ -39,7 +41,7 @@ async function start(): Promise<Widget | null> {
   if (pagesOwnLauncher()) return null;
   const session = await browser.runtime.sendMessage<TabSession | null>({ kind: 'session' });
   if (!session?.projectKey) return null;
-  (window as { __svcLocales?: Record<string, Messages> }).__svcLocales = carriedLocales;
+  injectChunksWith(injectChunk);
   requestServerThroughExtension(session.apiBase);
   let token = session.token;
   keepTokensIn({

@@ -45,6 +45,8 @@ export type ToBackground =
   | { kind: 'keep-token'; token: string | null }
   | ServerRequest
   | { kind: 'capture' }
+  /** Run one of the widget's chunks (a file of the extension) in the sender's frame, beside its content script; answered true once it ran. */
+  | { kind: 'inject'; file: string }
   /** The settings page: the person allowed sites (the launcher is registered there before it says so). */
   | { kind: 'sites-allowed' };
 
