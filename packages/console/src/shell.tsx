@@ -16,7 +16,7 @@ import { Inbox } from './screens/inbox.js';
 import { Install } from './screens/install.js';
 import { Labels } from './screens/labels.js';
 import { MyWork } from './screens/my-work.js';
-import { People } from './screens/people.js';
+import { People } from './screens/people/index.js';
 import { Projects } from './screens/projects.js';
 import { may, me, signOut } from './session.js';
 import { Lazy } from './ui.js';

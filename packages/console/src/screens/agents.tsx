@@ -10,7 +10,7 @@ import { Link } from '../router.js';
 import { may } from '../session.js';
 import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad, usePages } from '../ui.js';
 import { KeyShownOnce } from './api-keys.js';
-import { RemoveMember } from './people.js';
+import { RemoveMember } from './people/remove-member.js';
 
 type Member = AnswerOf<'GET /api/workspace/members'>['items'][number];
 type WorkspaceKey = AnswerOf<'GET /api/workspace/api-keys'>['items'][number];
