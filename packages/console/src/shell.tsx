@@ -17,7 +17,7 @@ import { Install } from './screens/install.js';
 import { Labels } from './screens/labels.js';
 import { MyWork } from './screens/my-work.js';
 import { People } from './screens/people/index.js';
-import { Projects } from './screens/projects.js';
+import { Projects } from './screens/projects/index.js';
 import { may, me, signOut } from './session.js';
 import { Lazy } from './ui.js';
 
