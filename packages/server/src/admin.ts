@@ -47,13 +47,16 @@ Runs against the database the server is configured with (DATABASE_URL or SVC_DAT
   reseal-secrets
       After a key rotation (SVC_SECRET_KEY new, the old one in SVC_SECRET_KEY_PREVIOUS):
       encrypts every stored secret with the new key, so the old one can be dropped.
-  import <file>
+  import <file> [--screenshots <zip>]
       Brings in a JSON Lines export (svc-cli export --all, GET /api/workspace/export) with
       the ids it had: its workspace, projects, people, comments, replies and timelines. The
       whole file is checked first; a file that names a workspace already here, an id of
       another workspace, or a person or project it does not list, is refused and nothing is
       written. Running the same file again adds nothing. People come without passwords or
       links: an admin makes them reset links and rotates client links.
+      --screenshots: the same workspace's zip of screenshots, images and replays (svc-cli
+      export --screenshots), checked with the file (each of a comment the file holds, as
+      its upload would be, within the storage quota) and written with its comments.
   backup <file>
       A consistent copy of the SQLite database into <file> (which must not exist), taken
       while the server runs (SQLite's online backup), then checked. On PostgreSQL, use
@@ -82,6 +85,7 @@ async function main(argv: string[]): Promise<void> {
       email: { type: 'string' },
       name: { type: 'string' },
       workspace: { type: 'string' },
+      screenshots: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -124,16 +128,22 @@ async function main(argv: string[]): Promise<void> {
 
     if (command === 'import') {
       if (!target) throw new UsageError('import needs the export file, e.g. import ./workspace-comments.jsonl');
-      const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), target);
-      if (!fs.existsSync(file)) throw new Refused(`There is no file ${file}.`);
-      process.stderr.write(`Importing ${file}…\n`);
+      const here = (name: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), name);
+      const file = here(target);
+      const zip = values.screenshots === undefined ? undefined : here(values.screenshots);
+      for (const named of [file, zip])
+        if (named && !fs.existsSync(named)) throw new Refused(`There is no file ${named}.`);
+      process.stderr.write(`Importing ${file}${zip ? ` with ${zip}` : ''}…\n`);
+      const said = {
+        checked: 'Checking: %d comments read',
+        pictures: 'Checking: %d files of the zip read',
+        written: 'Importing: %d comments written',
+      };
       const report = await importExport(
         database.db,
         () => fs.createReadStream(file),
-        (phase, comments) =>
-          process.stderr.write(
-            phase === 'checked' ? `Checking: ${comments} comments read\n` : `Importing: ${comments} comments written\n`,
-          ),
+        (phase, count) => process.stderr.write(`${said[phase].replace('%d', String(count))}\n`),
+        zip ? { pictures: { zip, rules: deps.rules } } : {},
       ).catch((error: Error) => {
         throw error instanceof ImportError ? new Refused(`${file}: ${error.message}; nothing was imported.`) : error;
       });
@@ -141,6 +151,12 @@ async function main(argv: string[]): Promise<void> {
       process.stdout.write(
         `Workspace "${report.workspace.name}" (${report.workspace.id}): added ${added.projects} projects, ${added.labels} labels, ${added.users} people, ${added.comments} comments, ${added.replies} replies, ${added.events} timeline events; already here: ${present.projects} projects, ${present.labels} labels, ${present.users} people, ${present.comments} comments.\n`,
       );
+      if (report.pictures) {
+        const { added: pictures, present: already } = report.pictures;
+        process.stdout.write(
+          `From the zip: added ${pictures.screenshots} screenshots, ${pictures.images} images, ${pictures.replays} replays; already here: ${already}.\n`,
+        );
+      }
       if (report.withoutEmail.length) {
         process.stdout.write(
           `Imported without their e-mail (another account here has it): ${report.withoutEmail.join(', ')}\n`,

@@ -440,7 +440,9 @@ export async function countRows(
     | 'sessions'
     | 'workspaces'
     | 'sso_providers'
-    | 'refused_origins',
+    | 'refused_origins'
+    | 'images'
+    | 'attachments',
 ) {
   const row = await app.database.db
     .selectFrom(table)

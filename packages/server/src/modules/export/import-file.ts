@@ -104,7 +104,26 @@ const ExportedEvent = Type.Object({
 });
 
 /** What the API's comment says that no import reads: what the exporter could do, and what is counted or drawn again. */
-const PRESENTED_ONLY = ['can', 'pin', 'mentions', 'imageCount', 'screenshot'] as const;
+const PRESENTED_ONLY = ['can', 'pin', 'mentions', 'imageCount'] as const;
+
+/**
+ * An image of the thread as the comment lists it: where it belongs (the comment, a reply, a
+ * verdict's event, the commit of a picture of now) and who sent it and when; its bytes come
+ * from the export's zip (`<project key>/<comment id>/<image id>.<ext>`), which cannot say this.
+ */
+const ExportedImage = Type.Object({
+  id: id('img'),
+  kind: Type.Union([Type.Literal('attachment'), Type.Literal('after'), Type.Literal('now')]),
+  replyId: Nullable(id('rpl')),
+  eventId: Nullable(id('evt')),
+  commitSha: Nullable(Sha),
+  by: Nullable(Person),
+  createdAt: Timestamp,
+});
+export type ExportedImage = Static<typeof ExportedImage>;
+
+/** A screenshot's or replay's date as the comment gives it; its bytes, too, come from the zip. */
+const ExportedAttachment = Nullable(Type.Object({ createdAt: Timestamp }));
 
 /** The fields every export has held: each one added since is optional, so that an older export still imports. */
 const FIRST_FIELDS = [
@@ -153,6 +172,9 @@ export const ExportedComment = Type.Object({
   labels: Type.Optional(Type.Array(ExportedLabelRef, { maxItems: 20 })),
   replies: Type.Array(ExportedReply, { maxItems: 100_000 }),
   timeline: Type.Array(ExportedEvent, { maxItems: 100_000 }),
+  screenshot: Type.Optional(ExportedAttachment),
+  replay: Type.Optional(ExportedAttachment),
+  images: Type.Optional(Type.Array(ExportedImage, { maxItems: 100_000 })),
 });
 export type ExportedComment = Static<typeof ExportedComment>;
 

@@ -2,12 +2,16 @@ import { mentionedIds, mentionToken, PRIORITIES, replaceMentions } from '@svc/co
 import type { Insertable, Kysely } from 'kysely';
 import type { Tables } from '../../db/schema.js';
 import { inTransaction } from '../../db/transaction.js';
+import { newId } from '../../ids.js';
+import type { RateRules } from '../../limits/rules.js';
 import { normaliseEmail } from '../auth/service.js';
 import { remeasure } from '../comments/measures.js';
 import { recordMentions } from '../comments/mentions.js';
 import { anchorColumns, plainColumnsOf } from '../comments/presenter.js';
 import { insertComments } from '../comments/repo.js';
 import { REPLAY_OFF, replayColumns } from '../projects/service.js';
+import { sizeText, storageOf } from '../storage/quota.js';
+import { holdToQuota } from '../storage/uploads.js';
 import {
   type ExportedComment,
   type ExportedLabel,
@@ -16,6 +20,7 @@ import {
   ImportError,
   readExport,
 } from './import-file.js';
+import { ExportZip, type ZipPicture } from './import-zip.js';
 
 export { ImportError };
 
@@ -26,7 +31,11 @@ export { ImportError };
 // import creates its workspace: a file naming a workspace that is here already is refused,
 // unless that workspace was made by this very file (its header's digest), so that running it
 // again adds nothing. Accounts come without passwords or links (an export holds none): admins
-// make reset links or rotate client links.
+// make reset links or rotate client links. With the export's zip (screenshots, images, replays),
+// the check reads every file of it too, held to what its upload may be, each of a comment the
+// file holds and within the workspace's storage quota; each is then written with its comment
+// (its place in the thread, its author and date from the file), once: a picture that is there
+// already is not written again.
 
 /** Comments checked and written per round trip (and per transaction). */
 const BATCH = 200;
@@ -38,10 +47,20 @@ export interface ImportReport {
   present: { projects: number; labels: number; users: number; comments: number };
   /** People imported without their e-mail, another account of this server having it. */
   withoutEmail: string[];
+  /** With the zip: its files written, and those already here. */
+  pictures?: { added: { screenshots: number; images: number; replays: number }; present: number };
 }
 
-/** Where an import is: checking the file (nothing written yet), or writing it. */
-export type ImportProgress = (phase: 'checked' | 'written', comments: number) => void;
+/** Where an import is: checking the file (nothing written yet), checking the zip's files, or writing them. */
+export type ImportProgress = (phase: 'checked' | 'pictures' | 'written', count: number) => void;
+
+export interface ImportOptions {
+  /**
+   * The export's zip of screenshots, images and replays (GET /api/workspace/export/screenshots),
+   * and the server's rules (its storage quota, for a workspace without one of its own).
+   */
+  pictures?: { zip: string; rules: RateRules };
+}
 
 /** Rows per insert statement: well under either database's limit of bound parameters. */
 const ROWS_PER_INSERT = 1000;
@@ -71,13 +90,36 @@ export async function importExport(
   db: Kysely<Tables>,
   open: () => NodeJS.ReadableStream,
   progress: ImportProgress = () => {},
+  options: ImportOptions = {},
 ): Promise<ImportReport> {
-  const plan = await checkExport(db, open(), progress);
+  const zip = options.pictures ? await ExportZip.open(options.pictures.zip) : null;
+  try {
+    return await importWith(
+      db,
+      open,
+      progress,
+      zip && options.pictures ? { zip, rules: options.pictures.rules } : null,
+    );
+  } finally {
+    zip?.close();
+  }
+}
+
+async function importWith(
+  db: Kysely<Tables>,
+  open: () => NodeJS.ReadableStream,
+  progress: ImportProgress,
+  pictures: Pictures | null,
+): Promise<ImportReport> {
+  const zip = pictures?.zip ?? null;
+  const plan = await checkExport(db, open(), progress, zip);
+  if (pictures) await checkPictures(db, plan, pictures, progress);
   const report: ImportReport = {
     workspace: plan.workspace,
     added: { projects: 0, labels: 0, users: 0, comments: 0, replies: 0, events: 0 },
     present: { projects: 0, labels: 0, users: 0, comments: 0 },
     withoutEmail: [],
+    ...(zip && { pictures: { added: { screenshots: 0, images: 0, replays: 0 }, present: 0 } }),
   };
   await db
     .insertInto('workspaces')
@@ -88,7 +130,7 @@ export async function importExport(
   let written = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await writeComments(db, report, plan, batch);
+    await writeComments(db, report, plan, batch, pictures);
     written += batch.length;
     batch = [];
     progress('written', written);
@@ -106,6 +148,12 @@ export async function importExport(
   return report;
 }
 
+/** The export's zip, and the rules its pictures are held to (the server's storage quota). */
+interface Pictures {
+  zip: ExportZip;
+  rules: RateRules;
+}
+
 /** What the check learnt that the writes need. */
 interface ImportPlan {
   workspace: { id: string; name: string };
@@ -119,7 +167,7 @@ interface ImportPlan {
 /** The ids of `table` among `ids` that belong to a workspace other than `workspaceId`. */
 async function foreignIds(
   db: Kysely<Tables>,
-  table: 'projects' | 'labels' | 'users' | 'comments' | 'replies' | 'comment_events',
+  table: 'projects' | 'labels' | 'users' | 'comments' | 'replies' | 'comment_events' | 'images',
   workspaceId: string,
   ids: string[],
 ): Promise<Set<string>> {
@@ -145,6 +193,7 @@ async function checkExport(
   db: Kysely<Tables>,
   input: NodeJS.ReadableStream,
   progress: ImportProgress,
+  zip: ExportZip | null,
 ): Promise<ImportPlan> {
   let plan: ImportPlan | null = null;
   const people = new Set<string>();
@@ -236,6 +285,7 @@ async function checkExport(
           );
         }
       }
+      if (zip) checkPlaces(zip, line, record, people);
       batch.push({ line, comment: record });
       if (batch.length >= BATCH) await checkBatch(workspaceId);
     }
@@ -243,6 +293,103 @@ async function checkExport(
   if (!plan) throw new ImportError('the file is empty');
   await checkBatch(plan.workspace.id);
   return plan;
+}
+
+/**
+ * The zip's files of `comment` are in its project, and each image one the comment lists (the
+ * zip says which comment an image is of, the file where in its thread: a reply of its own, a
+ * verdict of its timeline, a person the file lists).
+ */
+function checkPlaces(zip: ExportZip, line: number, comment: ExportedComment, people: Set<string>) {
+  const replies = new Set(comment.replies.map((reply) => reply.id));
+  const events = new Set(comment.timeline.map((event) => event.id));
+  const images = new Map((comment.images ?? []).map((image) => [image.id, image]));
+  for (const picture of zip.byComment.get(comment.id) ?? []) {
+    const refuse = (why: string) => {
+      throw new ImportError(`${zip.label}: ${picture.name}: ${why} (line ${line})`);
+    };
+    if (picture.projectKey !== comment.projectKey)
+      refuse(`comment ${comment.id} is of project "${comment.projectKey}" in the file`);
+    if (picture.imageId === null) continue;
+    const image = images.get(picture.imageId);
+    if (!image) return refuse(`comment ${comment.id} lists no image ${picture.imageId}`);
+    if (image.replyId !== null && !replies.has(image.replyId))
+      refuse(`its reply ${image.replyId} is not the comment's`);
+    if (image.eventId !== null && !events.has(image.eventId))
+      refuse(`its verdict ${image.eventId} is not in the comment's timeline`);
+    if (image.by && !people.has(image.by.id)) refuse(`its author ${image.by.id} is not listed before it`);
+  }
+  zip.matched.add(comment.id);
+}
+
+/**
+ * The zip's files, once the file is checked: each of a comment the file holds, with an image
+ * id of no other workspace, held to its upload's checks; and what they add within the storage
+ * quota of the workspace (its own, if it is here already; else the server's).
+ */
+async function checkPictures(db: Kysely<Tables>, plan: ImportPlan, { zip, rules }: Pictures, progress: ImportProgress) {
+  const defaultQuotaBytes = rules.storageQuotaBytes;
+  const workspaceId = plan.workspace.id;
+  for (const [commentId, pictures] of zip.byComment) {
+    const [first] = pictures;
+    if (!zip.matched.has(commentId) && first)
+      throw new ImportError(`${zip.label}: ${first.name}: the file holds no comment ${commentId}`);
+  }
+  const all = [...zip.byComment.values()].flat();
+  const imageIds = all.flatMap((picture) => (picture.imageId ? [picture.imageId] : []));
+  const [foreign] = await foreignIds(db, 'images', workspaceId, imageIds);
+  if (foreign) throw new ImportError(`${zip.label}: image ${foreign} belongs to another workspace on this server`);
+  let adding = 0;
+  let checked = 0;
+  for (let at = 0; at < all.length; at += ROWS_PER_INSERT) {
+    const page = all.slice(at, at + ROWS_PER_INSERT);
+    const here = await picturesHere(db, workspaceId, page);
+    for (const picture of page) {
+      const { bytes } = await zip.storable(picture);
+      if (!here.has(slotOf(picture))) adding += bytes.length;
+      checked += 1;
+      if (checked % 100 === 0) progress('pictures', checked);
+    }
+  }
+  progress('pictures', checked);
+  const here = await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst();
+  const { usedBytes, quotaBytes } = here
+    ? await storageOf(db, workspaceId, defaultQuotaBytes)
+    : { usedBytes: 0, quotaBytes: defaultQuotaBytes };
+  if (usedBytes + adding > quotaBytes) {
+    throw new ImportError(
+      `${zip.label}: its screenshots, images and replays take ${sizeText(adding)}, past the storage quota of the workspace (${sizeText(quotaBytes)}${usedBytes ? `, ${sizeText(usedBytes)} of it used` : ''}): raise the server's (SVC_STORAGE_QUOTA_MB), or import the file alone, give the workspace a quota of its own (set-storage-quota) and import both again`,
+    );
+  }
+}
+
+/** Where a picture goes: its comment's screenshot or replay, or its image. */
+const slotOf = (picture: ZipPicture) => picture.imageId ?? `${picture.commentId}/${picture.kind}`;
+
+/** The slots of `pictures` that hold a picture already in the workspace (the same import run before). */
+async function picturesHere(db: Kysely<Tables>, workspaceId: string, pictures: ZipPicture[]): Promise<Set<string>> {
+  const imageIds = pictures.flatMap((picture) => (picture.imageId ? [picture.imageId] : []));
+  const commentIds = [...new Set(pictures.filter((picture) => !picture.imageId).map((picture) => picture.commentId))];
+  const here = new Set<string>();
+  if (imageIds.length) {
+    const rows = await db
+      .selectFrom('images')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', imageIds)
+      .execute();
+    for (const row of rows) here.add(row.id);
+  }
+  if (commentIds.length) {
+    const rows = await db
+      .selectFrom('attachments')
+      .select(['comment_id', 'kind'])
+      .where('workspace_id', '=', workspaceId)
+      .where('comment_id', 'in', commentIds)
+      .execute();
+    for (const row of rows) here.add(`${row.comment_id}/${row.kind}`);
+  }
+  return here;
 }
 
 /** Every person and project a comment names is one the file lists before it; its replies are its own. */
@@ -366,8 +513,23 @@ async function writeUser(
   report.added.users++;
 }
 
+/** A batch of comments, each with its pictures from the zip (when there is one), in one transaction. */
 async function writeComments(
   db: Kysely<Tables>,
+  report: ImportReport,
+  plan: ImportPlan,
+  comments: ExportedComment[],
+  pictures: Pictures | null,
+) {
+  await inTransaction(db, async (trx: Kysely<Tables>) => {
+    await insertNewComments(trx, report, plan, comments);
+    if (pictures) await writePictures(trx, report, comments, pictures);
+  });
+}
+
+/** The comments of the batch that are not here yet, with their replies, timelines, labels and mentions. */
+async function insertNewComments(
+  trx: Kysely<Tables>,
   report: ImportReport,
   { projectIds, names }: ImportPlan,
   comments: ExportedComment[],
@@ -375,7 +537,7 @@ async function writeComments(
   const workspaceId = report.workspace.id;
   // Texts come as written, by id (import-file.ts): stored with the names of the file's people.
   const named = (text: string) => replaceMentions(text, (id) => mentionToken({ id, name: names.get(id) ?? '' }));
-  await inTransaction(db, async (trx: Kysely<Tables>) => {
+  {
     const existing = new Set(
       (
         await trx
@@ -463,5 +625,83 @@ async function writeComments(
       workspaceId,
       fresh.map((c) => c.id),
     );
-  });
+  }
+}
+
+/**
+ * The batch's pictures from the zip, each in its place: a comment's screenshot and replay (one
+ * each), its images with their ids, reply, verdict, commit and author as the file lists them.
+ * One that is here already is left as it is (the same import run again adds nothing); an image
+ * of a reply deleted since is not written. Held to the workspace's quota, as an upload is.
+ */
+async function writePictures(
+  trx: Kysely<Tables>,
+  report: ImportReport,
+  comments: ExportedComment[],
+  { zip, rules }: Pictures,
+) {
+  const workspaceId = report.workspace.id;
+  const counts = report.pictures ?? { added: { screenshots: 0, images: 0, replays: 0 }, present: 0 };
+  const replyIds = comments.flatMap((c) =>
+    (c.images ?? []).flatMap((image) => (image.replyId && zip.byComment.has(c.id) ? [image.replyId] : [])),
+  );
+  const replies = new Set<string>();
+  for (let at = 0; at < replyIds.length; at += ROWS_PER_INSERT) {
+    const rows = await trx
+      .selectFrom('replies')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', replyIds.slice(at, at + ROWS_PER_INSERT))
+      .execute();
+    for (const row of rows) replies.add(row.id);
+  }
+  let added = 0;
+  for (const c of comments) {
+    const images = new Map((c.images ?? []).map((image) => [image.id, image]));
+    for (const picture of zip.byComment.get(c.id) ?? []) {
+      const image = picture.imageId ? images.get(picture.imageId) : undefined;
+      if (image?.replyId && !replies.has(image.replyId)) continue;
+      const { bytes, contentType } = await zip.storable(picture);
+      const stored = {
+        workspace_id: workspaceId,
+        comment_id: c.id,
+        content_type: contentType,
+        bytes,
+        size: bytes.length,
+      };
+      const result = image
+        ? await trx
+            .insertInto('images')
+            .values({
+              ...stored,
+              id: image.id,
+              kind: image.kind,
+              reply_id: image.replyId,
+              event_id: image.eventId,
+              commit_sha: image.commitSha,
+              author_id: image.by?.id ?? null,
+              created_at: image.createdAt,
+            })
+            .onConflict((oc) => oc.doNothing())
+            .executeTakeFirst()
+        : await trx
+            .insertInto('attachments')
+            .values({
+              ...stored,
+              id: newId('att'),
+              kind: picture.kind === 'replay' ? 'replay' : 'screenshot',
+              created_at: (picture.kind === 'replay' ? c.replay : c.screenshot)?.createdAt ?? c.createdAt,
+            })
+            .onConflict((oc) => oc.doNothing())
+            .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) {
+        counts.present += 1;
+        continue;
+      }
+      added += bytes.length;
+      counts.added[picture.kind === 'image' ? 'images' : picture.kind === 'replay' ? 'replays' : 'screenshots'] += 1;
+    }
+  }
+  // Counted by the triggers as every upload is (migration 0025): refused past the quota, the batch rolled back.
+  if (added) await holdToQuota(trx, { rules }, workspaceId, added);
 }

@@ -15,7 +15,7 @@ import type { Db } from '../../db/schema.js';
 const PAGE = 500;
 
 // A comment's replay is its attachment too: `site/cmt_….replay.json.gz`, beside its screenshot.
-const EXTENSIONS: Record<string, string> = {
+export const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
