@@ -50,6 +50,14 @@ export const Offset = (description?: string) =>
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
 
+/**
+ * A calendar day as written, `YYYY-MM-DD`: no time of day and no time zone, so that it is the
+ * same day for everyone who reads it. A day that does not exist (2026-02-30) is refused.
+ */
+export const dayOf = (description: string) =>
+  Type.String({ format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description, examples: ['2026-12-03'] });
+export const Day = dayOf('A calendar day, YYYY-MM-DD');
+
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   cursor: Type.Optional(Line({ minLength: 1, maxLength: 200, description: 'Opaque; from nextCursor' })),

@@ -9,14 +9,9 @@ import { type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Anchor } from './anchor.js';
 import { api, type EndpointSpec, FIX_WORDS } from './api.js';
-import {
-  ApplyBody,
-  type Comment,
-  CommentChangesQuery,
-  type CommentWithReplies,
-  FindCommentsQuery,
-  ReplyBody,
-} from './comments.js';
+import { CommentChangesQuery, FindCommentsQuery } from './comment-filters.js';
+import { ApplyBody, ReplyBody } from './comment-requests.js';
+import type { Comment, CommentWithReplies } from './comments.js';
 import { elementInWords } from './element-words.js';
 import type { AnswerOf, CallOf, Endpoint } from './endpoints.js';
 import { ReadAllBody } from './notifications.js';
