@@ -15,17 +15,31 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { openApp } from '../lib/harness.mjs';
+import {
+  CHROMIUM,
+  counters,
+  heavyPage,
+  LONG_TASKS,
+  launchChromium,
+  median,
+  openApi,
+  openPage,
+  requireBuilt,
+  root,
+  screenshotOf,
+  serveSite,
+  signUp,
+  tasks,
+  loadCost as tracedLoad,
+  under,
+  WIDGET_THERE,
+} from './stack.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 300);
 const ROUTES = Number(process.env.BENCH_ROUTES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A release to compare the load with (a git ref: a tag, a commit), its widget built here; none when unset. */
 const AGAINST = process.env.BENCH_AGAINST;
 const EXTENSION_DIST = path.join(root, 'packages/extension/dist');
@@ -33,21 +47,11 @@ const EXTENSION_DIST = path.join(root, 'packages/extension/dist');
 const EXTENSION =
   process.env.BENCH_EXTENSION !== '0' && fs.existsSync(path.join(EXTENSION_DIST, 'chromium/manifest.json'));
 
-if (!fs.existsSync(path.join(root, 'packages/widget/dist/widget.js'))) {
-  console.error('Build first: npm run build (the widget is missing).');
-  process.exit(1);
-}
+requireBuilt('packages/widget/dist/widget.js', 'Build first: npm run build (the widget is missing).');
 
 // The API, in this process: a workspace whose project allows the page's origin, a reviewer.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-page-'));
-const api = await openApp({ dialect: 'sqlite', file: path.join(dataDir, 'svc.db') }, { signup: 'open' });
-await api.listen({ port: 0, host: '127.0.0.1' });
-const apiBase = `http://127.0.0.1:${api.server.address().port}`;
-const inject = async (method, url, token, payload) => {
-  const answer = await api.inject({ method, url, payload, headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (answer.statusCode >= 300) throw new Error(`${method} ${url}: ${answer.statusCode} ${answer.body}`);
-  return answer.json();
-};
+const api = await openApi();
+const apiBase = api.base;
 
 /**
  * The widget of `ref`, built in a worktree of its own with this checkout's dependencies (but
@@ -99,43 +103,15 @@ async function apiWithWidgetOf(dist) {
 const against = AGAINST ? widgetOf(AGAINST) : null;
 const againstApi = against ? await apiWithWidgetOf(against.dist) : null;
 
-const table = Array.from(
-  { length: 1000 },
-  (_, r) => `<tr>${Array.from({ length: 10 }, (_, c) => `<td>Row ${r + 1}, cell ${c + 1}</td>`).join('')}</tr>`,
-).join('');
-const pageHtml = (base) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Orders</title>
-<style>body{margin:0;padding:24px;font:16px/1.4 sans-serif}td{padding:4px 8px;white-space:nowrap}tr:nth-child(odd){background:#eef2ff}</style>
-</head><body><nav><a href="/orders">Orders</a> <a href="/customers">Customers</a></nav><main><h1>Orders</h1><table><tbody>${table}</tbody></table></main>
-<script>
-  // The app's router: a route change writes the address and redraws the main content's head.
-  window.go = (route) => {
-    history.pushState({}, '', route);
-    document.querySelector('main h1').textContent = route.slice(1);
-  };
-</script>
-${base ? `<script src="${base}/widget.js" data-api-base="${base}" data-project-key="app" data-notify-poll-ms="1000" async></script>` : ''}
-</body></html>`;
 /** The page by its query: none, the widget (`?with`), or the release compared with's (`?against`). */
-const pages = { without: pageHtml(null), with: pageHtml(apiBase), against: pageHtml(againstApi?.base ?? null) };
-const site = http.createServer((request, response) => {
-  const which = ['with', 'against'].find((key) => new URL(request.url ?? '/', 'http://x').searchParams.has(key));
-  response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[which ?? 'without']);
+const site = await serveSite({
+  without: heavyPage(null),
+  with: heavyPage(apiBase),
+  against: heavyPage(againstApi?.base ?? null),
 });
-await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${site.address().port}`;
-
-const admin = await inject('POST', '/api/signup', null, {
-  workspaceName: 'Bench',
-  name: 'Ada Admin',
-  email: 'ada@bench.test',
-  password: 'a long passphrase',
-});
-await inject('POST', '/api/projects', admin.token, { key: 'app', name: 'App', allowedOrigins: [origin] });
-
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-});
+const origin = site.origin;
+const admin = await signUp(api, origin);
+const browser = await launchChromium();
 
 /** The widgets measured: this build's, and the release compared with's when there is one. */
 const widgets = againstApi ? ['with', 'against'] : ['with'];
@@ -151,71 +127,16 @@ const label = {
  * A fresh page of the app (`which`: without a widget, with it, with the release's), signed in
  * unless asked otherwise; long tasks recorded from the start, and traced when asked.
  */
-async function open(which, { trace = false, signedOut = false } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-  const signedIn = Object.values(widgetBase)
-    .filter((base) => base && !signedOut)
-    .map((base) => `localStorage.setItem(${JSON.stringify(`svc:token:${base}`)}, ${JSON.stringify(admin.token)});`);
-  await context.addInitScript(
-    `${signedIn.join('\n')}
-     window.__tasks = [];
-     new PerformanceObserver((list) => window.__tasks.push(...list.getEntries().map((e) => e.duration)))
-       .observe({ type: 'longtask', buffered: true });`,
-  );
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable');
-  if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'v8'] });
-  await page.goto(`${origin}/orders${which === 'without' ? '' : `?${which}`}`, { waitUntil: 'load' });
-  // Asked of the page itself: a locator would load the driver's own script into the page,
-  // whose memory and time would be counted as the widget's.
-  while (which !== 'without' && !(await page.evaluate(`!!document.querySelector('[data-svc-widget]')`))) {
-    await page.waitForTimeout(20);
-  }
-  return { context, page, cdp };
-}
+const open = (which, { trace = false, signedOut = false } = {}) =>
+  openPage(browser, `${origin}/orders${which === 'without' ? '' : `?${which}`}`, {
+    bases: Object.values(widgetBase).filter(Boolean),
+    token: signedOut ? null : admin.token,
+    trace,
+    ready: which === 'without' ? null : WIDGET_THERE,
+  });
 
-const tasks = async (page) => {
-  const durations = await page.evaluate('window.__tasks.splice(0)');
-  return { count: durations.length, blocking: durations.reduce((sum, d) => sum + Math.max(0, d - 50), 0) };
-};
-/** JS heap and DOM counters once garbage is collected. */
-const counters = async ({ cdp }) => {
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { metrics } = await cdp.send('Performance.getMetrics');
-  const metric = (name) => metrics.find((m) => m.name === name)?.value ?? 0;
-  const dom = await cdp.send('Memory.getDOMCounters');
-  return { heapKB: metric('JSHeapUsedSize') / 1024, nodes: dom.nodes, listeners: dom.jsEventListeners };
-};
 const grew = (before, after) =>
   `heap ${(after.heapKB - before.heapKB).toFixed(0)} KB, nodes ${after.nodes - before.nodes}, listeners ${after.listeners - before.listeners}`;
-
-/** The main thread's events of a trace (complete ones, with a duration), in time order. */
-function mainThreadEvents(trace) {
-  const { traceEvents } = JSON.parse(trace.toString());
-  const main = traceEvents.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  return traceEvents
-    .filter((e) => e.pid === main?.pid && e.tid === main?.tid && e.ph === 'X' && e.dur)
-    .sort((a, b) => a.ts - b.ts);
-}
-
-/** The time covered by `spans` (nested or overlapping ones counted once), in ms. */
-function covered(spans) {
-  let total = 0;
-  let end = 0;
-  for (const span of spans) {
-    if (span.ts >= end) total += span.dur;
-    else if (span.ts + span.dur > end) total += span.ts + span.dur - end;
-    end = Math.max(end, span.ts + span.dur);
-  }
-  return total / 1000;
-}
-
-/** The events that run a script of `base` (its evaluation, compilation and every call into it). */
-const scriptOf = (base) => (e) => {
-  const url = e.args?.data?.url ?? e.args?.fileName ?? e.args?.data?.scriptName ?? '';
-  return typeof url === 'string' && url.startsWith(`${base}/`);
-};
 
 /**
  * The page's load until 3 s after: long tasks, the main thread's busy time as the browser's
@@ -225,20 +146,9 @@ const scriptOf = (base) => (e) => {
  * tasks differently when a script is pending.
  */
 async function loadCost(which) {
-  const opened = await open(which, { trace: true });
-  await opened.page.waitForTimeout(3000);
-  const result = await tasks(opened.page);
-  const { metrics } = await opened.cdp.send('Performance.getMetrics');
-  const metric = (name) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
-  const events = mainThreadEvents(await browser.stopTracing());
-  await opened.context.close();
-  return {
-    ...result,
-    busy: metric('TaskDuration'),
-    script: metric('ScriptDuration'),
-    traced: covered(events),
-    own: which === 'without' ? 0 : covered(events.filter(scriptOf(widgetBase[which]))),
-  };
+  const scripts = which === 'without' ? {} : { own: under(widgetBase[which]) };
+  const { events, samples, ...figures } = await tracedLoad(browser, await open(which, { trace: true }), scripts);
+  return { own: 0, ownSampled: 0, ...figures };
 }
 
 /** The JS heap 3 s after the page's load, after a collection, in KB: untraced (a trace holds memory of its own). */
@@ -250,7 +160,6 @@ async function heapAfterLoad(which, signedOut) {
   return heapKB;
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(`host-page benchmark: ${ROUNDS} rounds; idle ${IDLE_SECONDS} s; ${ROUTES} route changes`);
 
 // 1. The page's load, in turn (each round in another order), after one of each unreported
@@ -283,7 +192,7 @@ for (const which of widgets) {
   const added = (key) => loadFigure(which, key) - loadFigure('without', key);
   const heapAdded = (signedIn) => (heap(which, signedIn) - heap('without', signedIn)).toFixed(0);
   console.log(
-    `added by ${label[which].replace('with ', '')}: its scripts ${loadFigure(which, 'own').toFixed(0)} ms by the trace (goal ≤ 50); ` +
+    `added by ${label[which].replace('with ', '')}: its scripts ${loadFigure(which, 'own').toFixed(0)} ms by the trace (goal ≤ 50; ${loadFigure(which, 'ownSampled').toFixed(0)} ms by its CPU profile, which counts what their promises' continuations run too); ` +
       `the main thread ${added('traced').toFixed(0)} ms by the trace (ratio ${(loadFigure(which, 'traced') / loadFigure('without', 'traced')).toFixed(2)}), ${added('busy').toFixed(0)} ms by the counters; ` +
       `the heap +${heapAdded(true)} KB signed in, +${heapAdded(false)} KB signed out`,
   );
@@ -322,26 +231,9 @@ for (const which of ['without', 'with']) {
 }
 
 // 4. A screenshot of the heavy page by the widget's chunk, as the widget takes it.
-await idle.with.page.evaluate(`(async () => {
-  const base = ${JSON.stringify(apiBase)};
-  await new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = base + '/widget-screenshot.js';
-    script.onload = resolve;
-    script.onerror = reject;
-    document.head.append(script);
-  });
-})()`);
-await tasks(idle.with.page);
-const shot = await idle.with.page.evaluate(`(async () => {
-  const started = performance.now();
-  await window.__svcScreenshot({ exclude: document.querySelector('[data-svc-widget]'), outline: null, cover: [], signal: new AbortController().signal });
-  return performance.now() - started;
-})()`);
-await idle.with.page.waitForTimeout(200);
-const shotTasks = await tasks(idle.with.page);
+const shot = await screenshotOf(idle.with.page, apiBase);
 console.log(
-  `\nscreenshot of the page: ${shot.toFixed(0)} ms until encoded, ${shotTasks.count} long tasks, ${shotTasks.blocking.toFixed(0)} ms of blocking time (goal ≤ 200 ms)`,
+  `\nscreenshot of the page: ${shot.ms.toFixed(0)} ms until encoded, ${shot.count} long tasks, ${shot.blocking.toFixed(0)} ms of blocking time (goal ≤ 200 ms)`,
 );
 
 await browser.close();
@@ -349,7 +241,6 @@ site.close();
 againstApi?.close();
 against?.remove();
 await api.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
 
 /**
  * The extension as the server hands it out (its zip's files), signed in as the admin, the
@@ -376,8 +267,8 @@ async function measureExtension() {
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
   manifest.host_permissions.push('http://localhost/*');
   fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
-  const allowed = `http://localhost:${site.address().port}`;
-  await inject('PATCH', '/api/projects/app', admin.token, { allowedOrigins: [origin, allowed] });
+  const allowed = `http://localhost:${site.port}`;
+  await api.inject('PATCH', '/api/projects/app', admin.token, { allowedOrigins: [origin, allowed] });
 
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-page-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -403,9 +294,7 @@ async function measureExtension() {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   for (const page of context.pages()) await page.close();
-  await context.addInitScript(`window.__tasks = [];
-    new PerformanceObserver((list) => window.__tasks.push(...list.getEntries().map((e) => e.duration)))
-      .observe({ type: 'longtask', buffered: true });`);
+  await context.addInitScript(LONG_TASKS);
 
   const load = async (which) => {
     const page = await context.newPage();
