@@ -247,9 +247,12 @@ export function postgresDatabase(databaseUrl: string): Database {
       await sql`select id from comments where workspace_id = ${workspaceId} and id = ${id} for update`.execute(trx);
     },
     lockRows: async (trx, rows, mode) => {
-      const lock = mode === 'share' ? sql`for share` : sql`for no key update`;
+      const lock = { share: sql`for share`, update: sql`for no key update`, delete: sql`for update` }[mode];
       if (rows.table === 'workspaces') {
         await sql`select id from workspaces where id = ${rows.workspaceId} ${lock}`.execute(trx);
+      } else if (rows.table === 'comments') {
+        await sql`select id from comments where workspace_id = ${rows.workspaceId}
+          and project_id = ${rows.projectId} order by id ${lock}`.execute(trx);
       } else if (rows.ids.length > 0) {
         // In one order, so that two changes locking the same rows never wait for each other.
         await sql`select id from ${sql.table(rows.table)} where workspace_id = ${rows.workspaceId}

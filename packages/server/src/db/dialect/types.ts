@@ -29,10 +29,11 @@ export interface ChangeFeed {
   heard(): boolean;
 }
 
-/** Rows `lockRows` locks: a workspace's own, or some of its people's or labels'. */
+/** Rows `lockRows` locks: a workspace's own, some of its people's or labels', or every comment of one of its projects. */
 export type LockedRows =
   | { table: 'workspaces'; workspaceId: string }
-  | { table: 'users' | 'labels'; workspaceId: string; ids: readonly string[] };
+  | { table: 'users' | 'labels'; workspaceId: string; ids: readonly string[] }
+  | { table: 'comments'; workspaceId: string; projectId: string };
 
 /** The database the server runs on: its connection, its change feed, and what differs between SQLite and PostgreSQL. */
 export interface Database {
@@ -69,12 +70,14 @@ export interface Database {
    * `trx` ends, so that what a change checks of them holds until it commits: a cap counted
    * under the workspace's lock, a person or label read under theirs. `share`: others may check
    * them too meanwhile, none may change them; `update`: one change of them at a time, and no
-   * check of them meanwhile. Locks are taken workspace first, then people and labels, then
-   * comments, so that two changes never wait for each other. PostgreSQL: `select … for share`
-   * or `for no key update` (which rows that only refer to them do not wait for). SQLite needs
-   * nothing: its one connection runs one transaction at a time.
+   * check of them meanwhile; `delete`: about to be deleted, so that nothing may refer to them
+   * meanwhile either. Locks are taken workspace first, then people and labels, then comments,
+   * then a project's row (which a write in one of its comments refers to), so that two changes
+   * never wait for each other. PostgreSQL: `select … for share`, `for no key update` (which
+   * rows that only refer to them do not wait for) or `for update`. SQLite needs nothing: its
+   * one connection runs one transaction at a time.
    */
-  lockRows(trx: Db, rows: LockedRows, mode: 'share' | 'update'): Promise<void>;
+  lockRows(trx: Db, rows: LockedRows, mode: 'share' | 'update' | 'delete'): Promise<void>;
   /** An aggregate: the values of `column` in rows where `filter` holds, as a JSON array (read it with `parseJsonArray`). */
   jsonArrayOf(column: RawBuilder<unknown>, filter: RawBuilder<unknown>): RawBuilder<unknown>;
   /** What `jsonArrayOf` gave, as an array (none when no row held). */

@@ -4,11 +4,13 @@ import { IMAGE_MAX_BYTES, IMAGES_PER_PERSON_MAX } from '@svc/contract';
 import {
   addClient,
   addMember,
+  amid,
   call,
   createComment,
   createProject,
   createTestApp,
   type Member,
+  RACE_POINTS,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -348,5 +350,64 @@ describe('images of a thread: attached without their metadata, read like the scr
       assert.equal((await read(stranger, `/api/comments/${id}/images/${now?.id}`)).statusCode, 404);
       assert.equal((await t.app.database.db.selectFrom('images').select('id').execute()).length, before.length);
     });
+  });
+});
+
+describe('images while their project is deleted', () => {
+  let t: TestApp;
+  let admin: Member;
+  before(async () => {
+    t = await createTestApp({ limits: { uploadsPerMinute: 100_000, uploadMegabytesPerHour: 100_000 } });
+    admin = await signUp(t.app);
+  });
+  after(() => t.close());
+
+  test('fifty uploads at once while the project is deleted: each stored before (and gone with it) or told the comment is gone, the deletion 204, none a 500', async () => {
+    const other = await t.twin();
+    for (const [round, answered] of RACE_POINTS.entries()) {
+      const project = await createProject(t.app, admin);
+      const comments = await Promise.all(
+        [0, 1, 2, 3, 4].map((i) => createComment(t.app, admin, project.key, `Doomed ${i}`)),
+      );
+      const { answers, meanwhile: deleted } = await amid(
+        Array.from(
+          { length: 50 },
+          (_, i) => () =>
+            // Images of the thread and screenshots (the comments' author's), each a write that counts its bytes.
+            t.app.inject({
+              method: i % 2 ? 'POST' : 'PUT',
+              url: `/api/comments/${comments[i % comments.length]?.id}/${i % 2 ? 'images' : 'screenshot'}`,
+              headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/png' },
+              payload: cleanPng,
+            }),
+        ),
+        answered,
+        () => call(other, 'DELETE', `/api/projects/${project.key}`, { token: admin.token }),
+      );
+      assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
+      for (const answer of answers) assert.ok([200, 201, 404].includes(answer.statusCode), answer.body);
+      const left = await t.app.database.db
+        .selectFrom('images')
+        .select('id')
+        .where(
+          'comment_id',
+          'in',
+          comments.map((comment) => comment.id),
+        )
+        .execute();
+      assert.deepEqual(left, [], `round ${round}`);
+      const screenshots = await t.app.database.db
+        .selectFrom('attachments')
+        .select('id')
+        .where('workspace_id', '=', admin.workspaceId)
+        .execute();
+      assert.deepEqual(screenshots, [], 'nor a screenshot');
+      const stored = await t.app.database.db
+        .selectFrom('workspaces')
+        .select('stored_bytes')
+        .where('id', '=', admin.workspaceId)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(stored.stored_bytes), 0, 'the count of what the workspace stores went with them');
+    }
   });
 });

@@ -134,26 +134,32 @@ export async function putScreenshot(deps: CommentWriteDeps, actor: Actor, commen
   guardComment(actor, 'attachScreenshot', comment);
   await paceUpload(deps, actor, bytes);
   const { bytes: stored, contentType } = storableImage(bytes);
-  return inTransaction(deps.db, async (trx) => {
-    // Two at once replace one another rather than both finding no screenshot to replace.
-    await deps.database.lockComment(trx, actor.workspaceId, comment.id);
-    const now = nowIso(deps.clock);
-    await repo.putScreenshot(trx, {
-      id: newId('att'),
-      workspace_id: actor.workspaceId,
-      comment_id: comment.id,
-      content_type: contentType,
-      bytes: stored,
-      size: stored.length,
-      created_at: now,
-    });
-    await holdToQuota(trx, deps, actor.workspaceId, stored.length);
-    // A change of the comment: an agent waiting on it (woken by its creation a moment before) hears of its screenshot.
-    await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
-    await recordEvent(trx, comment, 'screenshot_added', actor, {}, now);
-    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-    return requireComment(trx, actor, commentId);
-  });
+  // The comment deleted meanwhile: refused as it would be a moment later.
+  return unlessGone(
+    deps.database,
+    () =>
+      inTransaction(deps.db, async (trx) => {
+        // Two at once replace one another rather than both finding no screenshot to replace.
+        await deps.database.lockComment(trx, actor.workspaceId, comment.id);
+        const now = nowIso(deps.clock);
+        await repo.putScreenshot(trx, {
+          id: newId('att'),
+          workspace_id: actor.workspaceId,
+          comment_id: comment.id,
+          content_type: contentType,
+          bytes: stored,
+          size: stored.length,
+          created_at: now,
+        });
+        await holdToQuota(trx, deps, actor.workspaceId, stored.length);
+        // A change of the comment: an agent waiting on it (woken by its creation a moment before) hears of its screenshot.
+        await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
+        await recordEvent(trx, comment, 'screenshot_added', actor, {}, now);
+        await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+        return requireComment(trx, actor, commentId);
+      }),
+    () => notFound('Comment'),
+  );
 }
 
 export async function getScreenshot({ db }: Pick<AppContext, 'db'>, actor: Actor, commentId: string) {

@@ -150,12 +150,19 @@ export async function deleteProject(deps: Deps, actor: Actor, key: string): Prom
   authorize(actor, 'projects.manage');
   await inTransaction(deps.db, async (trx) => {
     const project = await getProject({ db: trx }, actor, key);
-    const recipients = await repo.unreadRecipientsOfProject(trx, project.id);
-    const credentials = await credentialHashesOf(
+    const limited = await repo.accountsLimitedToProject(trx, project.id);
+    // What goes with it locked before the project's row, in the order of every other change
+    // (see `Database.lockRows`): a write in one of its comments (an upload, a reply) holds the
+    // comment and then refers to the project, and would otherwise wait for this deletion while
+    // it waited for that comment.
+    await deps.database.lockRows(trx, { table: 'users', workspaceId: actor.workspaceId, ids: limited }, 'delete');
+    await deps.database.lockRows(
       trx,
-      actor.workspaceId,
-      await repo.accountsLimitedToProject(trx, project.id),
+      { table: 'comments', workspaceId: actor.workspaceId, projectId: project.id },
+      'delete',
     );
+    const recipients = await repo.unreadRecipientsOfProject(trx, project.id);
+    const credentials = await credentialHashesOf(trx, actor.workspaceId, limited);
     await repo.deleteProject(trx, project.id);
     await recordAudit(trx, auditBy(actor), 'project_deleted', projectTarget(project), project.name);
     for (const userId of recipients) await deps.database.changes.publish(trx, { kind: 'unread', key: userId });
