@@ -283,6 +283,29 @@ describe(`insights (${dialect})`, () => {
     assert.deepEqual(await read(30, project.id), afterDelete);
   });
 
+  test('figures read while the deltas are folded are those of before the fold: fifty reads at once never see a fold half-done', async () => {
+    const fresh = await createProject(t.app, admin);
+    const read = (projectId: string | null) =>
+      readInsights(t.app.database, actor, { projectId, projectKey: projectId ? fresh.key : null, days: 30, now: NOW });
+    for (let round = 0; round < 5; round++) {
+      // Deltas to fold: a comment written, fixed by a person, Live and verified.
+      await history(admin, fresh.key, 'applied', [
+        [5 * DAY, 'created'],
+        [4 * DAY, 'applied'],
+        [3 * DAY, 'live'],
+        [2 * DAY, 'verified'],
+      ]);
+      const expected = [await read(fresh.id), await read(null)];
+      assert.equal(row(expected[0] as Insights, 'person').fixes, round + 1);
+      const [, ...reads] = await Promise.all([
+        t.app.database.compactInsightRollups(),
+        ...Array.from({ length: 25 }, () => [read(fresh.id), read(null)]).flat(),
+      ]);
+      for (const [i, insights] of reads.entries())
+        assert.deepEqual(insights, expected[i % 2], `round ${round}, read ${i}`);
+    }
+  });
+
   test('who is on the open comments: how many each holds and since when, nobody counted too; applied ones are not', async () => {
     const fresh = await createProject(t.app, admin);
     const dana = await addMember(t.app, admin, 'member', 'Dana Dev');

@@ -102,15 +102,25 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
     where ${inScope} and e.kind in (${list(FIGURE_KINDS)}) and e.fix_via in (${list(FIX_VIAS)})
       and e.created_at >= ${from} and e.created_at < ${`${nextDay(firstDay)}T00:00:00.000Z`}
     group by e.kind, e.fix_via`.execute(db);
-  // The whole days after it: compacted rows of each period (totals, and waits by bucket), and
-  // deltas not folded yet. `compacted` as a literal: SQLite uses a partial index only when the
-  // query names its condition, not a parameter.
+  // The whole days after it: compacted rows of each period (totals, and waits by bucket; their
+  // period read as ''), and deltas not folded yet. In one statement, so that both are read as
+  // of one moment: a fold committed between two reads would be read by neither (or by both).
+  // `compacted` as a literal: SQLite uses a partial index only when the query names its
+  // condition, not a parameter.
   const afterFirst = nextDay(firstDay);
   const periods = afterFirst <= today ? periodsOf(afterFirst, today) : [];
-  const compacted = periods.length
+  const deltas = db
+    .selectFrom('insight_rollups')
+    .select(['period', 'kind', 'who', 'bucket', 'n', 'flagged', 'wait_sum', 'wait_min', 'wait_max'])
+    .where('workspace_id', '=', actor.workspaceId)
+    .$if(scope.projectId !== null, (query) => query.where('project_id', '=', project))
+    .where('compacted', '=', sql.lit(0))
+    .where('period', '>=', firstDay)
+    .where('period', '<=', today);
+  const rollups = periods.length
     ? db
         .selectFrom('insight_rollups')
-        .select(['kind', 'who', 'bucket'])
+        .select([sql<string>`''`.as('period'), 'kind', 'who', 'bucket'])
         .select((eb) => [
           eb.fn.sum<number>('n').as('n'),
           eb.fn.sum<number>('flagged').as('flagged'),
@@ -125,22 +135,12 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
         .where('kind', 'in', FIGURE_KINDS)
         .where('who', 'in', FIX_VIAS)
         .groupBy(['kind', 'who', 'bucket'])
+        .unionAll(deltas)
         .execute()
-    : Promise.resolve([]);
-  const deltas = (first: string) =>
-    db
-      .selectFrom('insight_rollups')
-      .select(['period', 'kind', 'who', 'bucket', 'n', 'flagged', 'wait_sum', 'wait_min', 'wait_max'])
-      .where('workspace_id', '=', actor.workspaceId)
-      .$if(scope.projectId !== null, (query) => query.where('project_id', '=', project))
-      .where('compacted', '=', sql.lit(0))
-      .where('period', '>=', first)
-      .where('period', '<=', today)
-      .execute();
-  const [firstRows, compactedRows, deltaRows, openByDay, stuckOnes] = await Promise.all([
+    : deltas.execute();
+  const [firstRows, rollupRows, openByDay, stuckOnes] = await Promise.all([
     firstDayEvents,
-    compacted,
-    deltas(firstDay),
+    rollups,
     backlog(database, actor, scope, firstDay, today),
     stuck(database, actor, scope),
   ]);
@@ -152,6 +152,8 @@ export async function readInsights(database: Database, actor: Actor, scope: Insi
       addTo(into.waits, bucketOf(ms), { n: 1, sum: ms, min: ms, max: ms });
     }
   }
+  const compactedRows = rollupRows.filter((row) => row.period === '');
+  const deltaRows = rollupRows.filter((row) => row.period !== '');
   for (const row of compactedRows) {
     const into = tally(row.kind, row.who);
     if (row.bucket === -2) {
@@ -231,7 +233,8 @@ async function backlog(
     .where('status', '=', 'open');
   if (scope.projectId) openNow = openNow.where('project_id', '=', scope.projectId);
   // Compacted day totals (bucket -2; a month's period is shorter than a day's), and the deltas
-  // not folded yet (filed under their projects), summed alike.
+  // not folded yet (filed under their projects), summed alike; in one statement, read as of one
+  // moment whatever fold commits meanwhile.
   const sums = () =>
     db
       .selectFrom('insight_rollups')
@@ -246,17 +249,15 @@ async function backlog(
     .where('compacted', '=', sql.lit(1))
     .where('bucket', '=', -2)
     .where((eb) => eb.fn('length', ['period']), '=', 10)
-    .groupBy(['period', 'kind', 'who'])
-    .execute();
+    .groupBy(['period', 'kind', 'who']);
   const unfolded = sums()
     .where('compacted', '=', sql.lit(0))
     .$if(scope.projectId !== null, (query) => query.where('project_id', '=', scope.projectId as string))
-    .groupBy(['period', 'kind', 'who'])
-    .execute();
-  const [openRow, rollups, deltas] = await Promise.all([openNow.executeTakeFirstOrThrow(), moved, unfolded]);
+    .groupBy(['period', 'kind', 'who']);
+  const [openRow, rollups] = await Promise.all([openNow.executeTakeFirstOrThrow(), moved.unionAll(unfolded).execute()]);
   const open = Number(openRow.n);
   const byDay = new Map<string, { created: number; sentBack: number; fixed: number; archived: number }>();
-  for (const row of [...rollups, ...deltas]) {
+  for (const row of rollups) {
     const day = byDay.get(row.period) ?? { created: 0, sentBack: 0, fixed: 0, archived: 0 };
     byDay.set(row.period, day);
     const n = Number(row.n);
