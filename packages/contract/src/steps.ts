@@ -45,6 +45,17 @@ const same = (a: Step, b: Step) => JSON.stringify({ ...a, times: 0 }) === JSON.s
  * same path (a replaceState), are left out. The last `STEPS_MAX` are kept.
  */
 export function stepsToReproduce(source: StepsSource, anchor: Anchor | null): Step[] {
+  return timedSteps(source, anchor).map(({ step }) => step);
+}
+
+/** A step and when it happened (a repeated press: its first time); the pin's time is the comment's, not kept here. */
+export interface TimedStep {
+  step: Step;
+  at: string | null;
+}
+
+/** `stepsToReproduce` with the time of each step: what lets a reader play a replay from one. */
+export function timedSteps(source: StepsSource, anchor: Anchor | null): TimedStep[] {
   const timed: { at: string; order: number; step: Step }[] = [];
   const add = (at: string, step: Step) => timed.push({ at, order: timed.length, step });
   for (const action of source.actions ?? []) {
@@ -79,16 +90,16 @@ export function stepsToReproduce(source: StepsSource, anchor: Anchor | null): St
     }
   }
   timed.sort((a, b) => a.at.localeCompare(b.at) || a.order - b.order);
-  const steps: Step[] = [];
-  for (const { step } of timed) {
-    const last = steps[steps.length - 1];
+  const steps: TimedStep[] = [];
+  for (const { at, step } of timed) {
+    const last = steps[steps.length - 1]?.step;
     if (last && same(last, step)) {
       if (last.kind === 'pressed') last.times = (last.times ?? 1) + 1;
       continue;
     }
-    steps.push(step);
+    steps.push({ step, at });
   }
-  steps.push({ kind: 'pinned', name: pinnedName(anchor) });
+  steps.push({ step: { kind: 'pinned', name: pinnedName(anchor) }, at: null });
   return steps.slice(-STEPS_MAX);
 }
 

@@ -92,7 +92,7 @@ describe('replay of the last moments: a reviewer only, where the project keeps i
     recorded = id;
   });
 
-  test('the console plays it on the comment page to the pin: a timeline of the clicks, the route, the error and the failed request, ending on the pinned element (1200 and 390 px, axe)', async () => {
+  test('the console plays it on the comment page to the pin: a timeline of the clicks, the route, the error and the failed request, each mark a named button, ending on the pinned element; the steps to reproduce play from their moment (1200 and 390 px, axe)', async () => {
     assert.ok(recorded, 'the recording of the test before');
     for (const [viewport, name] of [
       [{ width: 1200, height: 900 }, 'replay-console'],
@@ -101,9 +101,14 @@ describe('replay of the last moments: a reviewer only, where the project keeps i
       const { context, page, errors } = await consoleAs(browser, stack.admin, viewport);
       contexts.push(context);
       await page.goto(`${stack.apiBase}/comments/${recorded}`);
-      const marks = page.getByRole('list', { name: 'What happened' }).getByRole('listitem');
+      // The timeline's marks, each a button named by when and what happened (marks too close to
+      // tell apart under a finger are one button, named by all): the one text is the steps'.
+      const timeline = page.getByRole('toolbar', { name: 'What happened' });
+      const marks = timeline.getByRole('button');
       await marks.first().waitFor({ timeout: 60_000 });
-      const said = (await marks.allTextContents()).map((text) => text.replace(/^\d+:\d\d /, ''));
+      assert.equal(await page.getByRole('list', { name: 'What happened' }).count(), 0, 'no second list of the steps');
+      const names = await marks.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
+      const said = names.flatMap((name) => name.replace(/^\d+:\d\d /, '').split('; '));
       assert.ok(said.filter((text) => text === 'Click').length >= 3, said.join(' | '));
       assert.ok(said.includes('Went to /pricing/team'), said.join(' | '));
       assert.ok(
@@ -132,6 +137,33 @@ describe('replay of the last moments: a reviewer only, where the project keeps i
         name,
         errors.filter((error) => !refusedByPolicy.test(error)),
       );
+      // By keyboard: the marks are one tab stop, the arrow keys, Home and End go along them, and
+      // Enter plays from the one chosen.
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+      await marks.first().focus();
+      await page.keyboard.press('End');
+      assert.match(String(await focused()), /^\d+:\d\d .*Pinned the comment$/, 'End: the pin');
+      assert.deepEqual(
+        await marks.evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).tabIndex).filter((i) => i === 0)),
+        [0],
+        'one tab stop',
+      );
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await focused(), names[1] ?? names[0], 'ArrowRight: the next mark');
+      await page.keyboard.press('Enter');
+      await page.getByText('The replay ends on the pinned element, outlined.').waitFor({ state: 'detached' });
+      // A step the replay holds plays from there: the pin's, from just before it.
+      const steps = page.getByRole('list', { name: 'Steps to reproduce' }).getByRole('listitem');
+      const playPin = steps.last().getByRole('button', { name: /^Play from \d+:\d\d$/ });
+      assert.ok((await steps.getByRole('button', { name: /^Play from / }).count()) >= 2, 'the steps the replay holds');
+      await playPin.click();
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.textContent),
+        'Pause',
+        'the focus on the player, playing',
+      );
+      await page.getByText('The replay ends on the pinned element, outlined.').waitFor({ timeout: 60_000 });
     }
   });
 

@@ -360,6 +360,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': 'تشغيل',
   'replay.pause': 'إيقاف مؤقت',
   'replay.timeline': 'ما حدث',
+  'replay.playFrom': 'التشغيل من {time}',
   'replay.click': 'نقرة',
   'replay.navigation': 'انتقل إلى {path}',
   'replay.error': 'خطأ',

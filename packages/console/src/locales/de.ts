@@ -367,6 +367,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': 'Abspielen',
   'replay.pause': 'Pause',
   'replay.timeline': 'Was geschah',
+  'replay.playFrom': 'Ab {time} abspielen',
   'replay.click': 'Klick',
   'replay.navigation': 'Zu {path} gewechselt',
   'replay.error': 'Fehler',

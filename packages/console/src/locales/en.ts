@@ -362,6 +362,7 @@ export const en = {
   'replay.play': 'Play',
   'replay.pause': 'Pause',
   'replay.timeline': 'What happened',
+  'replay.playFrom': 'Play from {time}',
   'replay.click': 'Click',
   'replay.navigation': 'Went to {path}',
   'replay.error': 'Error',

@@ -366,6 +366,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': 'Reproducir',
   'replay.pause': 'Pausa',
   'replay.timeline': 'Qué pasó',
+  'replay.playFrom': 'Reproducir desde {time}',
   'replay.click': 'Clic',
   'replay.navigation': 'Fue a {path}',
   'replay.error': 'Error',

@@ -370,6 +370,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': 'Lire',
   'replay.pause': 'Pause',
   'replay.timeline': 'Ce qui s’est passé',
+  'replay.playFrom': 'Lire à partir de {time}',
   'replay.click': 'Clic',
   'replay.navigation': 'Allé à {path}',
   'replay.error': 'Erreur',

@@ -366,6 +366,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': 'Riproduci',
   'replay.pause': 'Pausa',
   'replay.timeline': 'Cosa è successo',
+  'replay.playFrom': 'Riproduci da {time}',
   'replay.click': 'Clic',
   'replay.navigation': 'Andato a {path}',
   'replay.error': 'Errore',

@@ -364,6 +364,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': '再生',
   'replay.pause': '一時停止',
   'replay.timeline': '起きたこと',
+  'replay.playFrom': '{time} から再生',
   'replay.click': 'クリック',
   'replay.navigation': '{path} へ移動',
   'replay.error': 'エラー',

@@ -364,6 +364,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': 'Afspelen',
   'replay.pause': 'Pauzeren',
   'replay.timeline': 'Wat er gebeurde',
+  'replay.playFrom': 'Afspelen vanaf {time}',
   'replay.click': 'Klik',
   'replay.navigation': 'Naar {path}',
   'replay.error': 'Fout',

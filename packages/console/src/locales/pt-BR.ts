@@ -364,6 +364,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': 'Reproduzir',
   'replay.pause': 'Pausar',
   'replay.timeline': 'O que aconteceu',
+  'replay.playFrom': 'Reproduzir a partir de {time}',
   'replay.click': 'Clique',
   'replay.navigation': 'Foi para {path}',
   'replay.error': 'Erro',

@@ -353,6 +353,7 @@ export const messages: ConsoleTranslation = {
   'replay.play': '播放',
   'replay.pause': '暂停',
   'replay.timeline': '发生了什么',
+  'replay.playFrom': '从 {time} 开始播放',
   'replay.click': '点击',
   'replay.navigation': '前往 {path}',
   'replay.error': '错误',

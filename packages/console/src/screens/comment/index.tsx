@@ -29,7 +29,7 @@ import { ContextFacts } from './where-written.js';
 import { BodyText } from './written-text.js';
 
 /** The replay's player: rrweb's replayer, a chunk of its own, loaded for a comment that has a replay. */
-const loadReplayPlayer = () => import('../../replay-player.js').then((module) => module.ReplayPlayer);
+const loadReplayPlayer = () => import('./replay-player.js').then((module) => module.ReplayPlayer);
 
 export function CommentDetail({ id }: { id: string }) {
   const loaded = useLoad(() => api.call('GET /api/comments/{id}', { params: { id } }), [id]);
@@ -124,7 +124,7 @@ function CommentPage({ comment, reload }: { comment: Comment; reload: () => void
             </>
           ) : null}
           <WaitingPair comment={comment} />
-          {comment.context ? <ContextFacts context={comment.context} /> : null}
+          {comment.context ? <ContextFacts comment={comment} context={comment.context} /> : null}
         </aside>
       </div>
 

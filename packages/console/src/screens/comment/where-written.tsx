@@ -1,34 +1,53 @@
-// Where the comment was written: the steps that led to it, the browser and page, the page's errors.
+// Where the comment was written: the steps that led to it (each one the replay holds, with a way
+// to play from there), the browser and page, the page's errors.
 
 import { shortSha } from '@svc/contract/sha';
 import { stepSentence } from '@svc/contract/steps';
 import { speaker, t } from '../../i18n.js';
 import { TableHead, Time } from '../../ui.js';
-import type { Context } from './model.js';
+import type { Comment, Context } from './model.js';
+import { clock, momentIn, shownReplay, stepTimes } from './replay-moments.js';
 
-/** The steps that led to the comment (from a signed-in reviewer's widget), numbered, in the reader's language. */
-function StepsToReproduce({ steps }: { steps: NonNullable<Context['steps']> }) {
+/**
+ * The steps that led to the comment (from a signed-in reviewer's widget), numbered, in the
+ * reader's language; while the replay plays, a step it holds offers to play from there.
+ */
+function StepsToReproduce({ steps, times }: { steps: NonNullable<Context['steps']>; times: (number | null)[] }) {
   const { t: say } = speaker();
+  const replay = shownReplay.value;
   return (
     <>
       <h2 id="steps-title">{t('steps.title')}</h2>
       <ol class="card steps" aria-labelledby="steps-title">
-        {steps.map((step, index) => (
-          // The steps never change once kept: their place is who they are.
-          <li key={index}>{stepSentence(step, say)}</li>
-        ))}
+        {steps.map((step, index) => {
+          const moment = replay ? momentIn(replay, step, times[index] ?? null) : null;
+          return (
+            // The steps never change once kept: their place is who they are.
+            <li key={index}>
+              {stepSentence(step, say)}
+              {replay && moment !== null ? (
+                <>
+                  {' '}
+                  <button type="button" class="link small" onClick={() => replay.playFrom(moment)}>
+                    {t('replay.playFrom', { time: clock(moment) })}
+                  </button>
+                </>
+              ) : null}
+            </li>
+          );
+        })}
       </ol>
     </>
   );
 }
 
 /** The browser and page the comment was written in, the steps that led to it, and the page's recent errors. */
-export function ContextFacts({ context }: { context: Context }) {
+export function ContextFacts({ comment, context }: { comment: Comment; context: Context }) {
   const software = (s: { name: string; version: string | null } | null) =>
     s ? `${s.name} ${s.version ?? ''}`.trim() : t('comment.unknown');
   return (
     <>
-      {context.steps?.length ? <StepsToReproduce steps={context.steps} /> : null}
+      {context.steps?.length ? <StepsToReproduce steps={context.steps} times={stepTimes(comment)} /> : null}
       <h2>{t('comment.whereWritten')}</h2>
       <div class="card">
         <dl class="facts">

@@ -1,13 +1,17 @@
 // The replay of the moments before a comment, played on its page: rrweb's replayer, in a chunk
 // of its own loaded when a comment has one. Under it, a timeline marks what happened: the
 // clicks (from the recording), the routes taken (the recording's and the steps'), the page's
-// errors and failed requests (from what the widget sent with the comment) and the pin; it ends
-// on the pinned element, outlined. What the recorder could not capture is said.
+// errors and failed requests (from what the widget sent with the comment) and the pin, each a
+// button that plays from there; it ends on the pinned element, outlined. The marks are the
+// timeline only: the Steps to reproduce say the story in words (and offer to play from a step).
+// What the recorder could not capture is said.
 import type { Comment, CommentContext } from '@svc/contract';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Replayer } from 'rrweb';
-import { api } from './api.js';
-import { t } from './i18n.js';
+import { api } from '../../api.js';
+import { t } from '../../i18n.js';
+import { clock, LEAD_IN_MS, shownReplay } from './replay-moments.js';
+import { type Mark, type MarkKind, ReplayTimeline } from './replay-timeline.js';
 
 interface ReplayEvent {
   type: number;
@@ -20,15 +24,6 @@ interface ReplayEvent {
     width?: number;
     href?: string;
   };
-}
-
-type MarkKind = 'click' | 'navigation' | 'error' | 'request' | 'pin';
-
-interface Mark {
-  kind: MarkKind;
-  /** Milliseconds from the start of the replay. */
-  at: number;
-  label: string;
 }
 
 /** rrweb's event types and sources, as its recorder numbers them. */
@@ -85,11 +80,6 @@ export function marksOf(events: readonly ReplayEvent[], context: CommentContext 
   return marks.sort((a, b) => a.at - b.at);
 }
 
-const clock = (ms: number) => {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-};
-
 /**
  * The replayed page's styles, applied through the CSSOM: its frame has the console's policy,
  * which applies no inline style (its <style> elements and style attributes) but lets scripts
@@ -140,6 +130,7 @@ export function ReplayPlayer({ comment }: { comment: Comment }) {
   const [notCaptured, setNotCaptured] = useState<{ frames: number; canvases: number } | null>(null);
   const [ended, setEnded] = useState(false);
   const url = comment.replay?.url ?? '';
+  const controls = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     let gone = false;
@@ -196,6 +187,16 @@ export function ReplayPlayer({ comment }: { comment: Comment }) {
       setMarks(marksOf(events, comment.context));
       setLength(total);
       setState('ready');
+      shownReplay.value = {
+        start: events[0]!.timestamp,
+        length: total,
+        pinnedAt: pin ? pin.timestamp : null,
+        playFrom: (at) => {
+          seekRef.current(Math.max(0, at - LEAD_IN_MS));
+          stage.current?.closest('section')?.scrollIntoView({ block: 'start' });
+          controls.current?.focus({ preventScroll: true });
+        },
+      };
       // From the start of the period the project keeps (what came before only set the page up).
       const from = Number(pin?.data.payload?.from ?? 0) - events[0]!.timestamp;
       replayer.play(Math.max(0, Math.min(from, total)));
@@ -205,6 +206,7 @@ export function ReplayPlayer({ comment }: { comment: Comment }) {
     load().catch(() => !gone && setState('failed'));
     return () => {
       gone = true;
+      shownReplay.value = null;
       clearInterval(ticking);
       player.current?.destroy();
       player.current = null;
@@ -217,7 +219,11 @@ export function ReplayPlayer({ comment }: { comment: Comment }) {
     setEnded(false);
     replayer.play(at);
     setPlaying(true);
+    setNow(at);
   };
+  // The steps' "play from here" call the seek of the player as it is drawn now.
+  const seekRef = useRef(seek);
+  seekRef.current = seek;
 
   return (
     <section class="replay" aria-labelledby="replay-title">
@@ -235,6 +241,7 @@ export function ReplayPlayer({ comment }: { comment: Comment }) {
           <div class="replay-controls">
             <button
               type="button"
+              ref={controls}
               onClick={() => {
                 const replayer = player.current;
                 if (!replayer) return;
@@ -250,27 +257,7 @@ export function ReplayPlayer({ comment }: { comment: Comment }) {
               {clock(now)} / {clock(length)}
             </span>
           </div>
-          <div class="replay-track" aria-hidden="true">
-            <div class="replay-progress" style={`width:${length ? (100 * now) / length : 0}%`} />
-            {marks.map((mark, i) => (
-              <span
-                key={`${mark.kind}-${i}`}
-                class={`replay-mark ${mark.kind}`}
-                style={`left:${length ? (100 * mark.at) / length : 0}%`}
-                title={mark.label}
-              />
-            ))}
-          </div>
-          <ol class="replay-marks" aria-label={t('replay.timeline')}>
-            {marks.map((mark, i) => (
-              <li key={`${mark.kind}-${i}`} class={mark.kind}>
-                <button type="button" class="link" onClick={() => seek(mark.at)}>
-                  {clock(mark.at)}
-                </button>{' '}
-                {mark.label}
-              </li>
-            ))}
-          </ol>
+          <ReplayTimeline marks={marks} length={length} now={now} seek={seek} />
           {notCaptured ? (
             <p class="hint">
               {t('replay.notCaptured', { frames: notCaptured.frames, canvases: notCaptured.canvases })}
