@@ -1,5 +1,5 @@
+import { constants } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import readline from 'node:readline';
 import {
   BodyText,
   COMMENT_BODY_MAX,
@@ -23,8 +23,14 @@ import { compileBodyValidator } from '../../http/validation.js';
 // every field typed and bounded (a comment's body as a comment's, an anchor as a pin's), ids
 // with their prefix. An import reads the file once to check all of it, then again to write.
 
-/** A line longer than this is refused before it is parsed (a comment with its replies and timeline fits many times). */
-export const MAX_LINE_CHARS = 16 * 1024 * 1024;
+/**
+ * The longest line read, in bytes: as long as a string may be here, so the longest line an
+ * export can write (a comment's, its thread made one string by JSON.stringify). A thread has no
+ * bound of its own (any number of replies, each up to 10,000 characters: some 1,600 of them
+ * pass 16 MiB), so no shorter limit would take every export. A longer line is refused as it
+ * arrives, before it is held whole.
+ */
+export const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH;
 
 const id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,60}$` });
 // A name by the contract's rule for names, up to the length the file format has always taken.
@@ -244,12 +250,10 @@ export const headerDigest = (header: unknown) => createHash('sha256').update(JSO
 export async function* readExport(
   input: NodeJS.ReadableStream,
 ): AsyncGenerator<{ line: number; record: ExportRecord; digest: string }> {
-  const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
   let digest = '';
-  for await (const text of lines) {
+  for await (const text of linesOf(input)) {
     line += 1;
-    if (text.length > MAX_LINE_CHARS) throw new ImportError(`line ${line} is longer than ${MAX_LINE_CHARS} characters`);
     if (!text.trim()) continue;
     let record: { type?: unknown; [key: string]: unknown };
     try {
@@ -282,4 +286,34 @@ export async function* readExport(
     yield { line, record: record as ExportRecord, digest };
   }
   if (!digest) throw new ImportError('the file is empty');
+}
+
+/**
+ * The lines of `input` (UTF-8; LF or CRLF), each at most `maxBytes`: a longer one is an
+ * ImportError naming it as soon as it passes the limit, before it is held whole.
+ */
+export async function* linesOf(input: NodeJS.ReadableStream, maxBytes = MAX_LINE_BYTES): AsyncGenerator<string> {
+  let parts: Buffer[] = [];
+  let held = 0;
+  let line = 1;
+  const text = (last: Buffer) => {
+    const bytes = parts.length ? Buffer.concat([...parts, last]) : last;
+    parts = [];
+    held = 0;
+    line += 1;
+    const end = bytes.length && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    return bytes.toString('utf8', 0, end);
+  };
+  for await (const chunk of input) {
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a)) {
+      if (held + end > maxBytes) break;
+      yield text(bytes.subarray(0, end));
+      bytes = bytes.subarray(end + 1);
+    }
+    held += bytes.length;
+    if (held > maxBytes) throw new ImportError(`line ${line} is longer than ${maxBytes.toLocaleString('en')} bytes`);
+    if (bytes.length) parts.push(bytes);
+  }
+  if (held) yield text(Buffer.alloc(0));
 }

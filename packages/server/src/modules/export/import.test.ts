@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
+import { COMMENT_BODY_MAX } from '@svc/contract';
 import type { FastifyInstance } from 'fastify';
 import {
   addClient,
@@ -23,6 +24,7 @@ import { buildApp } from '../../app.js';
 import type { DatabaseConfig } from '../../config.js';
 import { jsonLines } from './export.js';
 import { ImportError, importExport } from './import.js';
+import { linesOf } from './import-file.js';
 
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
 
@@ -647,5 +649,50 @@ describe('an export always imports: a workspace filled with edge cases, exported
       fileOf(lines(await exported(source, admin.workspaceId, admin.id))),
     );
     assert.equal(report.added.comments, 2);
+  });
+
+  test('a thread of 1,700 replies of 10,000 characters each, its line past 16 MiB, imports whole', async () => {
+    const made = await createTestDatabase();
+    const source = await buildApp(testConfig(made.database));
+    cleanups.push(made.drop, () => source.close());
+    const admin = await signUp(source);
+    const project = await createProject(source, admin);
+    const { id } = await createComment(source, admin, project.key, 'A long thread');
+    const records = (await exported(source, admin.workspaceId, admin.id)) as Record<string, any>[];
+    const thread = records.find((record) => record.type === 'comment') as Record<string, any>;
+    const author = { id: admin.id, name: 'Ada Admin', role: 'admin' };
+    // As many replies as the API takes, each as long as it takes one (a thread has no bound of its own).
+    thread.replies = Array.from({ length: 1_700 }, (_, n) => ({
+      id: `rpl_LONG${n}`,
+      commentId: id,
+      author,
+      kind: 'user',
+      body: `${n} ${'x'.repeat(COMMENT_BODY_MAX - 1 - String(n).length)}`,
+      createdAt: thread.createdAt,
+    }));
+    thread.replyCount = thread.replies.length;
+    const file = lines(records);
+    assert.ok(file.length > 16 * 1024 * 1024);
+    const target = await createTestDatabase();
+    cleanups.push(target.drop);
+    const there = await buildApp(testConfig(target.database));
+    cleanups.push(() => there.close());
+    const report = await importExport(there.database.db, fileOf(file));
+    assert.equal(report.added.replies, 1_700);
+  });
+
+  test('a line past the limit is refused as it arrives, naming it, before it is held whole', async () => {
+    const read = async (chunks: string[], maxBytes: number) => {
+      const seen: string[] = [];
+      for await (const line of linesOf(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), maxBytes))
+        seen.push(line);
+      return seen;
+    };
+    assert.deepEqual(await read(['ab', 'c\r\nde\n', '\nf'], 4), ['abc', 'de', '', 'f']);
+    await assert.rejects(
+      read(['abc\n', 'de', 'fg', 'h\n'], 3),
+      (error: Error) => error instanceof ImportError && error.message === 'line 2 is longer than 3 bytes',
+    );
+    await assert.rejects(read(['abcd\nxy\n'], 3), /line 1 is longer than 3 bytes/);
   });
 });
