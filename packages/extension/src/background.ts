@@ -187,6 +187,11 @@ browser.action.onClicked.addListener((tab) => {
 
 browser.permissions.onAdded.addListener(() => void registerOnAllowedOrigins());
 browser.permissions.onRemoved.addListener(() => void registerOnAllowedOrigins());
+// The server's own origin is left out once its address is known: registered before (at install,
+// its host permission already granted), the content script would run on every page of the server.
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && 'server' in changes) void registerOnAllowedOrigins();
+});
 browser.runtime.onInstalled.addListener(() => {
   void readSettings().then(({ server }) => {
     if (!server) void browser.runtime.openOptionsPage();
