@@ -81,6 +81,30 @@ export function isMasked(node: Node): boolean {
  */
 export const masksWithin = (node: Node) => masksOf(node.getRootNode()) !== Masks.None;
 
+/**
+ * What one document or shadow root masks, read once and handed on (describing an element reads
+ * all of it with one: anchoring/reading.ts): all of it (held by a masked host or frame), what
+ * is inside an element marked `data-svc-mask` where `some` is, and what its password fields hold.
+ */
+export interface Masking {
+  readonly all: boolean;
+  readonly some: boolean;
+  readonly passwords: ReadonlySet<Element>;
+}
+
+/** What `node`'s document or shadow root masks (see `Masking`), read now. */
+export function maskingOf(node: Node): Masking {
+  const root = node.getRootNode();
+  const masks = masksOf(root);
+  const fields = (root as Root).querySelectorAll?.('input') ?? [];
+  const within = root.nodeType === ELEMENT ? [root as Element, ...fields] : fields;
+  return {
+    all: masks === Masks.All,
+    some: masks !== Masks.None,
+    passwords: new Set([...within].filter(isPasswordField)),
+  };
+}
+
 /** Whether what a field holds (its value) may not be recorded: a password field's, or a masked field's. */
 export const isValueMasked = (el: Element) => isPasswordField(el) || isMasked(el);
 

@@ -6,21 +6,31 @@ import { framesOf, otherSelectors, pathSelector, type Root } from './selectors.j
 import { sourceOf } from './source.js';
 import { twinHintsOf } from './twins.js';
 
-const some = <T extends object>(value: T) => (Object.keys(value).length ? value : undefined);
-const nonEmpty = (text: string) => text || undefined;
-
 /** Builds the anchor of `el`; `offset` is where in it the reviewer clicked. */
 export function describeElement(el: Element, offset: { x: number; y: number } = { x: 0, y: 0 }): Anchor {
   const root = el.getRootNode() as Root;
   // Read once (reading.ts): the element, the text around it, its look-alikes and twins, how
   // many show its text; then its selectors, what tells it from its twins, where it is, the code
   // it comes from, each from that reading.
-  const { features, context, content, prefix, suffix, scopeId, twins, before, alikes, alikesBefore, kin, showing } =
-    readingOf(el, root);
+  const {
+    masking,
+    features,
+    context,
+    content,
+    prefix,
+    suffix,
+    scopeId,
+    twins,
+    before,
+    alikes,
+    alikesBefore,
+    kin,
+    showing,
+  } = readingOf(el, root);
   const selector = pathSelector(el, root);
   const frames = framesOf(el);
   const selectors = otherSelectors(features, scopeId, root, selector);
-  const twinHints = twinHintsOf(el, twins, { prefix, suffix });
+  const twinHints = twinHintsOf(el, twins, { prefix, suffix }, masking);
   // None when the page's reading misses the element's own text (a select's text is its
   // options', a long text is cut where the element's is not, a custom element's is slotted):
   // the anchor then says nothing of how many show it, rather than zero, which is refused.
@@ -33,20 +43,14 @@ export function describeElement(el: Element, offset: { x: number; y: number } = 
     x: Math.round(offset.x),
     y: Math.round(offset.y),
     tag: features.tag,
-    role: nonEmpty(features.role),
-    name: nonEmpty(features.name),
-    text: features.text
-      ? {
-          exact: features.text,
-          prefix: nonEmpty(prefix),
-          suffix: nonEmpty(suffix),
-        }
-      : undefined,
-    attributes: some(features.attributes),
+    role: features.role || undefined,
+    name: features.name || undefined,
+    text: features.text ? { exact: features.text, prefix, suffix } : undefined,
+    attributes: Object.keys(features.attributes).length ? features.attributes : undefined,
     classes: features.classes.length ? features.classes : undefined,
-    label: nonEmpty(features.label),
-    content: nonEmpty(content),
-    context: some(context),
+    label: features.label || undefined,
+    content: content || undefined,
+    context: Object.keys(context).length ? context : undefined,
     twins: twins.length || undefined,
     twinsBefore: twins.length ? before : undefined,
     ...twinHints,

@@ -4,8 +4,9 @@
 // What the page masks (see mask.ts) is read as if it said nothing: its text, its value, the
 // words of its attributes; an element pinned inside a mask is told by its tag, role, classes,
 // id, test id, name, type, place and the text around it. Of a password field, its value alone.
+// Asked of the page, or of what the element's root masks read once and handed on (see reading.ts).
 import type { Anchor, AnchorAttributes } from '@svc/contract';
-import { isMasked, isValueMasked, masksWithin } from '../mask.js';
+import { isMasked, isValueMasked, MASK_SELECTOR, type Masking, masksWithin } from '../mask.js';
 
 export const TEXT_MAX = 200;
 export const CONTEXT_MAX = 120;
@@ -15,6 +16,16 @@ export const CONTENT_MAX = 200;
 /** Elements whose text is not the page's. */
 export const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 
+/** Whether nothing `node` says may be recorded (mask.ts's `isMasked`), by `masking` where one is handed on. */
+export function maskedIn(node: Node, masking?: Masking): boolean {
+  if (!masking || masking.all || !masking.some) return masking ? masking.all : isMasked(node);
+  return (node.nodeType === 1 ? (node as Element) : node.parentElement)?.closest(MASK_SELECTOR) != null;
+}
+
+/** Whether what a field holds may not be recorded (see mask.ts's `isValueMasked`): by `masking` when one is handed on. */
+const valueMaskedIn = (el: Element, masking?: Masking) =>
+  masking ? masking.passwords.has(el) || maskedIn(el, masking) : isValueMasked(el);
+
 /** White space collapsed and trimmed. */
 export const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -22,13 +33,13 @@ export const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
  * The element's text, white space collapsed, at most `max` characters: it reads only as many
  * text nodes as it needs, so a container's text costs no more than a button's.
  */
-export function textOf(el: Node, max = TEXT_MAX): string {
-  if (isMasked(el)) return '';
+export function textOf(el: Node, max = TEXT_MAX, masking?: Masking): string {
+  if (maskedIn(el, masking)) return '';
   // Most elements hold one text node: no walk needed.
   const only = el.firstChild;
   if (only && only === el.lastChild && only.nodeType === 3) return normalize(only.nodeValue ?? '').slice(0, max);
   const walker = (el.ownerDocument ?? (el as Document)).createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  const shown = shownText(masksWithin(el));
+  const shown = shownText(masking ? masking.some : masksWithin(el), masking);
   let text = '';
   let parent: Element | null = null;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -47,13 +58,13 @@ export function textOf(el: Node, max = TEXT_MAX): string {
  * where `masks`: see `masksWithin`). Each element holding text is asked once in a row of its
  * text nodes.
  */
-export function shownText(masks: boolean): (node: Node) => boolean {
+export function shownText(masks: boolean, masking?: Masking): (node: Node) => boolean {
   let parent: Element | null | undefined;
   let shown = false;
   return (node) => {
     if (node.parentElement !== parent) {
       parent = node.parentElement;
-      shown = !parent || (!SKIPPED.has(parent.tagName) && !(masks && isMasked(parent)));
+      shown = !parent || (!SKIPPED.has(parent.tagName) && !(masks && maskedIn(parent, masking)));
     }
     return shown;
   };
@@ -68,6 +79,11 @@ export const lastingUrl = (url: string) => url.replace(/\?[^#]*/, '').replace(/[
 /** Reads an element's text; an index passes one that remembers. */
 export type TextReader = (el: Element) => string;
 const readText: TextReader = (el) => textOf(el);
+
+/** Reads an element's text by `masking` (see `maskedIn`). */
+export function textReaderOf(masking: Masking): TextReader {
+  return (el) => textOf(el, TEXT_MAX, masking);
+}
 
 /** Ids and classes that a build or a framework makes up (`:r3:`, `ember412`, `css-1x2y3z`, `Button_root__3xYz1`). */
 export function looksGenerated(value: string): boolean {
@@ -93,12 +109,7 @@ const TAG_ROLES: Record<string, string> = {
   button: 'button',
   img: 'img',
   textarea: 'textbox',
-  h1: 'heading',
-  h2: 'heading',
-  h3: 'heading',
-  h4: 'heading',
-  h5: 'heading',
-  h6: 'heading',
+  ...Object.fromEntries(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((tag) => [tag, 'heading'])),
   li: 'listitem',
   ul: 'list',
   ol: 'list',
@@ -153,26 +164,26 @@ const NAMED_BY_CONTENT = new Set([
 const attr = (el: Element, name: string) => el.getAttribute(name)?.trim() || '';
 
 /** The text of the `<label>` of a form field. */
-export function labelOf(el: Element): string {
+export function labelOf(el: Element, masking?: Masking): string {
   const labels = (el as HTMLInputElement).labels;
-  return labels?.[0] ? textOf(labels[0]) : '';
+  return labels?.[0] ? textOf(labels[0], TEXT_MAX, masking) : '';
 }
 
 /** Its accessible name, as far as it can be told cheaply: aria-labelledby, aria-label, alt, its label, its text when its role is named by content, title. */
-export function nameOf(el: Element, role: string, read: TextReader = readText): string {
+export function nameOf(el: Element, role: string, read: TextReader = readText, masking?: Masking): string {
   const root = el.getRootNode() as Document | ShadowRoot;
   const labelledBy = attr(el, 'aria-labelledby');
   if (labelledBy) {
     const named = normalize(
       labelledBy
         .split(/\s+/)
-        .map((id) => (root.getElementById?.(id) ? textOf(root.getElementById(id) as Element) : ''))
+        .map((id) => (root.getElementById?.(id) ? textOf(root.getElementById(id) as Element, TEXT_MAX, masking) : ''))
         .join(' '),
     );
     if (named) return named.slice(0, TEXT_MAX);
   }
   // Masked, its own words are not read: only a <label> may name it (as masked as that is).
-  if (isMasked(el)) return labelOf(el);
+  if (maskedIn(el, masking)) return labelOf(el, masking);
   const label = attr(el, 'aria-label') || attr(el, 'alt');
   if (label) return normalize(label).slice(0, TEXT_MAX);
   const tag = el.localName;
@@ -181,7 +192,7 @@ export function nameOf(el: Element, role: string, read: TextReader = readText): 
     if (tag === 'input' && (type === 'submit' || type === 'button' || type === 'reset')) {
       return normalize((el as HTMLInputElement).value).slice(0, TEXT_MAX);
     }
-    return labelOf(el) || normalize(attr(el, 'placeholder') || attr(el, 'title')).slice(0, TEXT_MAX);
+    return labelOf(el, masking) || normalize(attr(el, 'placeholder') || attr(el, 'title')).slice(0, TEXT_MAX);
   }
   if (NAMED_BY_CONTENT.has(role)) {
     const text = read(el);
@@ -193,7 +204,7 @@ export function nameOf(el: Element, role: string, read: TextReader = readText): 
 const TEST_ID_ATTRIBUTES = ['data-testid', 'data-test', 'data-test-id', 'data-cy', 'data-qa'];
 
 /** Attributes that name what an element is rather than its state; an id only when it does not look generated. */
-export function stableAttributes(el: Element): AnchorAttributes {
+export function stableAttributes(el: Element, masking?: Masking): AnchorAttributes {
   const found: AnchorAttributes = {};
   const keep = (key: keyof AnchorAttributes, value: string) => {
     if (value) found[key] = value.slice(0, 300);
@@ -209,7 +220,7 @@ export function stableAttributes(el: Element): AnchorAttributes {
   keep('name', attr(el, 'name'));
   if (el.localName === 'input' || el.localName === 'button') keep('type', attr(el, 'type'));
   // A masked element's words and addresses are not read: its names for the code are.
-  if (isMasked(el)) return found;
+  if (maskedIn(el, masking)) return found;
   keep('href', attr(el, 'href'));
   keep('src', attr(el, 'src'));
   keep('alt', attr(el, 'alt'));
@@ -247,6 +258,17 @@ export function stableClasses(el: Element): string[] {
   return classes;
 }
 
+/** What an element looks like, in one string: look-alikes have the same. */
+export function lookOf(tag: string, text: string, classes: readonly string[], attributes: AnchorAttributes): string {
+  const { id, ...rest } = attributes;
+  const sorted = Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1));
+  return JSON.stringify([tag, text, classes, sorted]);
+}
+
+/** Whether an element with `classes` is of the kind of one with `pinned` classes: it has them all, perhaps more. */
+export const ofKind = (pinned: readonly string[], classes: readonly string[]) =>
+  pinned.every((name) => classes.includes(name));
+
 /** What is read off every candidate: cheap, and bounded whatever the element's size. */
 export interface Features {
   tag: string;
@@ -258,17 +280,17 @@ export interface Features {
   label: string;
 }
 
-export function featuresOf(el: Element, text: TextReader = readText): Features {
+export function featuresOf(el: Element, text: TextReader = readText, masking?: Masking): Features {
   const role = roleOf(el);
   const field = el.localName === 'input' || el.localName === 'select' || el.localName === 'textarea';
   return {
     tag: el.localName,
     role,
-    name: nameOf(el, role, text),
+    name: nameOf(el, role, text, masking),
     text: text(el),
-    attributes: stableAttributes(el),
+    attributes: stableAttributes(el, masking),
     classes: stableClasses(el),
-    label: field ? labelOf(el) : '',
+    label: field ? labelOf(el, masking) : '',
   };
 }
 
@@ -282,8 +304,12 @@ const MASKED_CONTENT_ATTRIBUTES = ['name', 'type'];
 const PASSWORD_CONTENT_ATTRIBUTES = CONTENT_ATTRIBUTES.filter((name) => name !== 'value');
 
 /** The attributes of `child` that `contentOf` reads: a masked element's names, a password field's all but its value. */
-const contentAttributes = (child: Element) =>
-  isMasked(child) ? MASKED_CONTENT_ATTRIBUTES : isValueMasked(child) ? PASSWORD_CONTENT_ATTRIBUTES : CONTENT_ATTRIBUTES;
+const contentAttributes = (child: Element, masking?: Masking) =>
+  maskedIn(child, masking)
+    ? MASKED_CONTENT_ATTRIBUTES
+    : valueMaskedIn(child, masking)
+      ? PASSWORD_CONTENT_ATTRIBUTES
+      : CONTENT_ATTRIBUTES;
 
 /**
  * What an element without text holds, in a line: the tags, lasting classes and naming
@@ -291,15 +317,15 @@ const contentAttributes = (child: Element) =>
  * for a checkbox or a radio button, its value. Look-alikes without text differ by it. Empty
  * when it holds nothing that says so.
  */
-export function contentOf(el: Element): string {
+export function contentOf(el: Element, masking?: Masking): string {
   const type = el.localName === 'input' ? attr(el, 'type').toLowerCase() : '';
   if (type === 'checkbox' || type === 'radio')
-    return isValueMasked(el) ? '' : normalize(attr(el, 'value')).slice(0, CONTENT_MAX);
+    return valueMaskedIn(el, masking) ? '' : normalize(attr(el, 'value')).slice(0, CONTENT_MAX);
   const inside = el.getElementsByTagName('*');
   const parts: string[] = [];
   for (let i = 0; i < inside.length && i < CONTENT_ELEMENTS; i += 1) {
     const child = inside[i] as Element;
-    const said = contentAttributes(child).flatMap((name) => {
+    const said = contentAttributes(child, masking).flatMap((name) => {
       const value = attr(child, name);
       // An address as a new build or a tracking parameter leaves it.
       const kept = name === 'href' || name === 'src' ? lastingUrl(value) : value;
@@ -331,21 +357,13 @@ export function siblingText(el: Element, direction: 'previous' | 'next', read: T
   return '';
 }
 
-/** The element `up` levels above `el`, if any. */
-export function above(el: Element, up: number): Element | null {
-  let around: Element | null = el;
-  for (let level = 0; level < up && around; level += 1) around = around.parentElement;
-  return around;
-}
-
-/** The start of the text of the element `up` levels above `el` ('' when there is none): the anchor's `twinsByItem`. */
-export function itemText(el: Element, up: number, read: TextReader = readText): string {
-  const around = above(el, up);
-  return around ? read(around).slice(0, CONTEXT_MAX) : '';
-}
-
 /** The page's text just before or just after the element, outside it (a quote's prefix or suffix). */
-export function textAround(el: Element, direction: 'before' | 'after', max = QUOTE_CONTEXT_MAX): string {
+export function textAround(
+  el: Element,
+  direction: 'before' | 'after',
+  max = QUOTE_CONTEXT_MAX,
+  masking?: Masking,
+): string {
   const root = el.ownerDocument.body ?? el.ownerDocument.documentElement;
   if (!root.contains(el)) return '';
   const walker = el.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -353,7 +371,7 @@ export function textAround(el: Element, direction: 'before' | 'after', max = QUO
   if (direction === 'after') while (start.lastChild) start = start.lastChild;
   walker.currentNode = start;
   const parts: string[] = [];
-  const shown = shownText(masksWithin(el));
+  const shown = shownText(masking ? masking.some : masksWithin(el), masking);
   let length = 0;
   while (length < max) {
     const node = direction === 'before' ? walker.previousNode() : walker.nextNode();

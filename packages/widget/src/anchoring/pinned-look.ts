@@ -2,10 +2,9 @@
 // looks as it did and holds what it held, how many look so or show its text now against how
 // many did when it was pinned. The questions the resolver's rules ask (resolve.ts, told-apart.ts).
 import type { Anchor } from '@svc/contract';
-import { lastingClass, nested } from './features.js';
+import { lastingClass, lookOf, nested } from './features.js';
 import type { RootIndex } from './root-index.js';
 import { type Scored, score } from './score.js';
-import { lookOf } from './similarity.js';
 
 /** The first element each of the anchor's selectors finds. */
 export const bySelectorsOf = (index: RootIndex, anchor: Anchor) =>

@@ -12,7 +12,7 @@
 // its words, an element a fix reworded in its place weighs in (replaced.ts).
 import type { Anchor } from '@svc/contract';
 import { ACCEPTANCE, rivalOf } from './acceptance.js';
-import { featuresOf, nested } from './features.js';
+import { featuresOf, lookOf, nested } from './features.js';
 import {
   bySelectorsOf,
   fewerOfKind,
@@ -26,7 +26,6 @@ import { madeAsPinned, reworded } from './replaced.js';
 import { RootIndex } from './root-index.js';
 import { candidates, identified, type Scored, score, showsNeighboursText } from './score.js';
 import { matching, type Root } from './selectors.js';
-import { lookOf } from './similarity.js';
 import { Deadline, finish, type Steps } from './steps.js';
 import {
   AROUND_FOR_CHANGED,

@@ -6,7 +6,9 @@ import {
   contextOf,
   type Features,
   featuresOf,
+  lookOf,
   nested,
+  ofKind,
   parentText,
   stableClass,
   stableClasses,
@@ -14,7 +16,6 @@ import {
   textOf,
 } from './features.js';
 import { first, inPageOrder, matching, type Root } from './selectors.js';
-import { lookOf, ofKind } from './similarity.js';
 import type { Deadline, Steps } from './steps.js';
 import { TextStarts } from './text-starts.js';
 import { LOOK_ALIKES_READ } from './thresholds.js';

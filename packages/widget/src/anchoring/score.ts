@@ -3,10 +3,10 @@
 // part (its identity, the element itself, the text around it, its place). The resolver
 // (resolve.ts) decides from these scores which candidate, if any, is the element.
 import type { Anchor } from '@svc/contract';
-import { lastingClass, looksGenerated } from './features.js';
+import { lastingClass, looksGenerated, ofKind } from './features.js';
 import type { RootIndex } from './root-index.js';
 import { matching, type Root } from './selectors.js';
-import { adjacent, jaccard, ofKind, sameText, sameUrl, similarity, stoodBeside } from './similarity.js';
+import { adjacent, jaccard, sameText, sameUrl, similarity, stoodBeside } from './similarity.js';
 import type { Steps } from './steps.js';
 import { SAME_TAG_MAX, WEIGHTS } from './thresholds.js';
 

@@ -1,5 +1,4 @@
 // How alike two readings of an element are: texts, addresses, neighbours, lists of classes.
-import type { AnchorAttributes } from '@svc/contract';
 
 export const lower = (text: string) => text.toLowerCase();
 
@@ -47,13 +46,6 @@ export function bigrams(x: string, y: string): number {
   return (2 * shared) / (x.length + y.length - 2);
 }
 
-/** What an element looks like, in one string: look-alikes have the same. */
-export function lookOf(tag: string, text: string, classes: readonly string[], attributes: AnchorAttributes): string {
-  const { id, ...rest } = attributes;
-  const sorted = Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1));
-  return JSON.stringify([tag, text, classes, sorted]);
-}
-
 /** Links and sources: the same address (1), the same but for its query, fragment or a build hash in the file name (0.9), or another (0). */
 export function sameUrl(a: string, b: string): number {
   if (a === b) return 1;
@@ -89,10 +81,6 @@ export const quoteSides = (pinned: { prefix?: string; suffix?: string }, prefix:
   before: adjacent(pinned.prefix ?? '', prefix, 'before') === 1,
   after: adjacent(pinned.suffix ?? '', suffix, 'after') === 1,
 });
-
-/** Whether an element with `classes` is of the kind of one with `pinned` classes: it has them all, perhaps more. */
-export const ofKind = (pinned: readonly string[], classes: readonly string[]) =>
-  pinned.every((name) => classes.includes(name));
 
 export const jaccard = (a: readonly string[], b: readonly string[]) => {
   if (!a.length && !b.length) return 1;

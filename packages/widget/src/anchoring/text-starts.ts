@@ -1,10 +1,10 @@
 // Where a text is on a page: one walk of its text nodes files each element under the start of
 // its text, so that the elements that may show a text are found without reading every element.
 // Read once per pass (see RootIndex), at most once however many anchors ask.
-import { isMasked, masksWithin } from '../mask.js';
-import { normalize, SKIPPED } from './features.js';
+import { type Masking, masksWithin } from '../mask.js';
+import { maskedIn, normalize, SKIPPED } from './features.js';
 import type { Root } from './selectors.js';
-import { Deadline, finish, type Steps } from './steps.js';
+import type { Deadline, Steps } from './steps.js';
 
 /** Elements by the start of a text: parents of text nodes, and elements by their first text. */
 export interface TextIndex {
@@ -12,12 +12,23 @@ export interface TextIndex {
   firsts: Map<string, Element[]>;
 }
 
+/** A walk of the page's text nodes under way (see `TextStarts.reading`): what it filed so far. */
+interface Walk {
+  walker: TreeWalker;
+  masks: boolean;
+  byText: TextIndex;
+  filed: Set<Element>;
+}
+
 export class TextStarts {
   private index: TextIndex | null = null;
 
   constructor(
     private readonly root: Root,
-    private readonly deadline: Deadline,
+    /** When to stop for now, in a pass; none when read at once. */
+    private readonly deadline: Deadline | undefined,
+    /** What the page masks, read once and handed on (see features.ts's `maskedIn`); else asked of each node. */
+    private readonly masking?: Masking,
   ) {}
 
   /** Whether the page's texts were read (in this pass). */
@@ -32,19 +43,42 @@ export class TextStarts {
    */
   *reading(): Steps<TextIndex> {
     if (this.index) return this.index;
-    const byText = { parents: new Map<string, Element[]>(), firsts: new Map<string, Element[]>() };
-    const filed = new Set<Element>();
+    const walk = this.walk();
+    while (!this.file(walk, () => this.deadline?.due() ?? false)) yield;
+    this.index ??= walk.byText;
+    return this.index;
+  }
+
+  /** The page's texts, read at once where they were not yet (see `reading`). */
+  private texts(): TextIndex {
+    if (this.index) return this.index;
+    const walk = this.walk();
+    this.file(walk, () => false);
+    this.index ??= walk.byText;
+    return this.index;
+  }
+
+  private walk(): Walk {
     const root = this.root;
     // A shadow root's document is its owner; a document has none.
     const page = (root.ownerDocument ?? root) as Document;
     const top = root === page ? (page.body ?? page.documentElement) : root;
-    const walker = page.createTreeWalker(top, NodeFilter.SHOW_TEXT);
     // Masked text is no text of the page (as `textOf` reads it): asked of each node only where
     // the page masks anything.
-    const masks = masksWithin(top);
+    return {
+      walker: page.createTreeWalker(top, NodeFilter.SHOW_TEXT),
+      masks: this.masking ? this.masking.some : masksWithin(top),
+      byText: { parents: new Map(), firsts: new Map() },
+      filed: new Set(),
+    };
+  }
+
+  /** Files the text nodes `walk` has left, until `due` says to stop for now; whether it got to the end. */
+  private file(walk: Walk, due: () => boolean): boolean {
+    const { walker, masks, byText, filed } = walk;
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
-      if (!parent || SKIPPED.has(parent.tagName) || (masks && isMasked(parent))) continue;
+      if (!parent || SKIPPED.has(parent.tagName) || (masks && maskedIn(parent, this.masking))) continue;
       const key = startKey(node.nodeValue ?? '');
       if (!key) continue;
       const parents = byText.parents.get(key);
@@ -57,14 +91,9 @@ export class TextStarts {
         firsts.push(el);
       }
       byText.firsts.set(key, firsts);
-      if (this.deadline.due()) yield;
+      if (due()) return false;
     }
-    this.index ??= byText;
-    return this.index;
-  }
-
-  private texts(): TextIndex {
-    return this.index ?? finish(this.reading());
+    return true;
   }
 
   /** Every element whose text (see `textOf`) may be `text`: those whose first text node starts as `text` does. */
@@ -92,9 +121,9 @@ export class TextStarts {
   }
 }
 
-/** How many elements of `root` show `text` (see `TextStarts.showing`), read at once, outside a pass. */
-export const showingOn = (root: Root, text: string, textOf: (el: Element) => string) =>
-  new TextStarts(root, new Deadline()).showing(text, textOf);
+/** How many elements of `root` show `text` (see `TextStarts.showing`), read at once by `masking`, outside a pass. */
+export const showingOn = (root: Root, text: string, textOf: (el: Element) => string, masking: Masking) =>
+  new TextStarts(root, undefined, masking).showing(text, textOf);
 
 /** Of `elements`, those whose text is `text` and none of whose children has all of it. */
 export function countShowing(elements: Iterable<Element>, text: string, textOf: (el: Element) => string): number {

@@ -2,7 +2,7 @@
 // recorded of them (twins.ts), and the one that alone changed among them (its tag, a class, its
 // text edited), found in its place among the others.
 import type { Anchor } from '@svc/contract';
-import { nested } from './features.js';
+import { nested, ofKind } from './features.js';
 import {
   asManyLookAlike,
   asManyShowItsText,
@@ -17,7 +17,7 @@ import {
 import type { RootIndex } from './root-index.js';
 import type { Scored } from './score.js';
 import { inPageOrder, isDocument, type Root } from './selectors.js';
-import { ofKind, similarity } from './similarity.js';
+import { similarity } from './similarity.js';
 import type { Steps } from './steps.js';
 import { AROUND_FOR_CHANGED, BETWEEN_MAX, IDENTITY, SIDES_FOR_CHANGED } from './thresholds.js';
 import { ofTwins } from './twins.js';

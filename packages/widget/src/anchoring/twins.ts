@@ -4,6 +4,7 @@
 // back when the page changed (resolve.ts), its rank last: a reordered list keeps how many
 // there are, not their order. Which elements are its twins is read with the rest of it (reading.ts).
 import type { Anchor } from '@svc/contract';
+import type { Masking } from '../mask.js';
 import type { RootIndex } from './root-index.js';
 import type { Quote, TwinHint, TwinHintFields } from './twin-hints/hint.js';
 import { byItem } from './twin-hints/item.js';
@@ -49,6 +50,6 @@ export function ofTwins(index: RootIndex, anchor: Anchor, twins: Element[]): Ele
   return ranked;
 }
 
-/** What tells the pinned element `el` from its `twins`, each hint's part of its anchor. */
-export const twinHintsOf = (el: Element, twins: Element[], quote: Quote): TwinHintFields =>
-  Object.assign({}, ...TWIN_HINTS.map((hint) => hint.record?.(el, twins, quote)));
+/** What tells the pinned element `el` from its `twins`, each hint's part of its anchor, read by `masking` (see `TwinHint.record`). */
+export const twinHintsOf = (el: Element, twins: Element[], quote: Quote, masking: Masking): TwinHintFields =>
+  Object.assign({}, ...TWIN_HINTS.map((hint) => hint.record?.(el, twins, quote, masking)));

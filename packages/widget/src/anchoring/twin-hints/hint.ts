@@ -2,6 +2,7 @@
 // part of the anchor when the element is pinned (describe.ts) and reads it back when the page
 // changed. A new hint is one more entry in `TWIN_HINTS`, in the order they are tried.
 import type { Anchor } from '@svc/contract';
+import type { Masking } from '../../mask.js';
 import type { RootIndex } from '../root-index.js';
 
 /** The anchor's fields that the twin hints record. */
@@ -14,8 +15,11 @@ export interface Quote {
 }
 
 export interface TwinHint {
-  /** Its part of the anchor of `el` among its `twins` (a field left undefined when it tells nothing). */
-  record?(el: Element, twins: Element[], quote: Quote): Partial<TwinHintFields>;
+  /**
+   * Its part of the anchor of `el` among its `twins` (a field left undefined when it tells
+   * nothing), read by `masking`, what their root masks (read once with the rest of `el`).
+   */
+  record?(el: Element, twins: Element[], quote: Quote, masking: Masking): Partial<TwinHintFields>;
   /** Whether `twin` agrees with what was recorded (always, when nothing was): read where the page did not change around it. */
   fits?(index: RootIndex, anchor: Anchor, twin: Element): boolean;
   /** Of the twins (as many as when it was pinned, in the page's order), the one this hint names alone; else undefined. */

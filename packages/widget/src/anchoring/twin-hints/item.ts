@@ -1,18 +1,31 @@
 // The item around a twin whose text was its own (its table row with its number, its card with
 // its title, a code sample): it moves with the pinned element where the twins' order changed.
 import type { Anchor } from '@svc/contract';
-import { above, itemText } from '../features.js';
+import { CONTEXT_MAX, type TextReader, textReaderOf } from '../features.js';
 import type { RootIndex } from '../root-index.js';
 import { TWINS_READ_MAX, type TwinHint } from './hint.js';
 
 /** How far above an element the one around it that tells it from its twins is looked for. */
 const ITEM_UP_MAX = 8;
 
+/** The element `up` levels above `el`, if any. */
+function above(el: Element, up: number): Element | null {
+  let around: Element | null = el;
+  for (let level = 0; level < up && around; level += 1) around = around.parentElement;
+  return around;
+}
+
+/** The start of the text of the element `up` levels above `el` ('' when there is none): the anchor's `twinsByItem`. */
+function itemText(el: Element, up: number, read: TextReader): string {
+  const around = above(el, up);
+  return around ? read(around).slice(0, CONTEXT_MAX) : '';
+}
+
 /**
  * The closest element around `el` whose text is its own among the elements as far above its
  * twins: when it holds some of them too, with how many and how many of those come before `el`.
  */
-function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
+function itemOf(el: Element, twins: Element[], read: TextReader): Anchor['twinsByItem'] {
   if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
   let around = el.parentElement;
   for (let up = 1; up <= ITEM_UP_MAX && around; up += 1, around = around.parentElement) {
@@ -20,8 +33,8 @@ function itemOf(el: Element, twins: Element[]): Anchor['twinsByItem'] {
     const inside = twins.filter((twin) => holder.contains(twin));
     // Holding them all, it tells none apart.
     if (inside.length === twins.length) return undefined;
-    const text = itemText(el, up);
-    if (!text || twins.some((twin) => !holder.contains(twin) && itemText(twin, up) === text)) continue;
+    const text = itemText(el, up, read);
+    if (!text || twins.some((twin) => !holder.contains(twin) && itemText(twin, up, read) === text)) continue;
     if (!inside.length) return { up, text };
     const before = inside.filter((twin) => twin.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
     return { up, text, holds: inside.length + 1, before: before.length };
@@ -35,7 +48,7 @@ const inItem = (index: RootIndex, anchor: Anchor, twin: Element) => {
 };
 
 export const byItem: TwinHint = {
-  record: (el, twins) => ({ twinsByItem: itemOf(el, twins) }),
+  record: (el, twins, _quote, masking) => ({ twinsByItem: itemOf(el, twins, textReaderOf(masking)) }),
   fits: inItem,
   // The one twin in the item whose text told it from theirs; or, where that item held some of
   // them too, the one at its rank there, while it holds as many.

@@ -2,17 +2,20 @@
 // before its header row, not the same "Add to cart" before each card's title): it tells the
 // pinned one from them where their items were reordered, each with its title.
 import type { Anchor } from '@svc/contract';
-import { textAround } from '../features.js';
+import type { Masking } from '../../mask.js';
+import { QUOTE_CONTEXT_MAX, textAround } from '../features.js';
 import type { RootIndex } from '../root-index.js';
 import { quoteSides } from '../similarity.js';
 import { TWINS_READ_MAX, type TwinHint } from './hint.js';
 
 /** On which side the text just before or after `el` (`prefix`, `suffix`) is its own among its twins. */
-function ownSide(prefix: string, suffix: string, twins: Element[]): Anchor['twinsByQuote'] {
-  if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
+function ownSide(prefix: string, suffix: string, twins: Element[], masking: Masking): Anchor['twinsByQuote'] {
+  // Without a text on either side, none is its own.
+  if (!twins.length || twins.length > TWINS_READ_MAX || (!prefix && !suffix)) return undefined;
   const own = { before: Boolean(prefix), after: Boolean(suffix) };
+  const around = (twin: Element, side: 'before' | 'after') => textAround(twin, side, QUOTE_CONTEXT_MAX, masking);
   for (const twin of twins) {
-    const sides = quoteSides({ prefix, suffix }, textAround(twin, 'before'), textAround(twin, 'after'));
+    const sides = quoteSides({ prefix, suffix }, around(twin, 'before'), around(twin, 'after'));
     if (sides.before) own.before = false;
     if (sides.after) own.after = false;
   }
@@ -26,7 +29,7 @@ export function sidesOf(index: RootIndex, twin: Element, text: NonNullable<Ancho
 }
 
 export const byQuote: TwinHint = {
-  record: (_el, twins, quote) => ({ twinsByQuote: ownSide(quote.prefix, quote.suffix, twins) }),
+  record: (_el, twins, quote, masking) => ({ twinsByQuote: ownSide(quote.prefix, quote.suffix, twins, masking) }),
   // The one with both sides; or, where none has (the text beyond its item changed with their
   // order), the one with a side that was its own.
   tell(index, anchor, twins) {

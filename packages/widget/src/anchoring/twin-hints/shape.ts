@@ -2,6 +2,7 @@
 // replies, the article with another picture): it moves with the pinned element where the
 // twins' text is all the same.
 import type { Anchor } from '@svc/contract';
+import type { Masking } from '../../mask.js';
 import { stableAttributes, stableClasses } from '../features.js';
 import type { ShapeRead } from '../root-index.js';
 import { TWINS_READ_MAX, type TwinHint } from './hint.js';
@@ -19,7 +20,10 @@ const SHAPE_UP_MAX = 12;
  * holding more than `SHAPE_ELEMENTS_MAX` elements has no shape, whichever anchor asks first.
  */
 class Shapes {
-  constructor(private readonly known = new Map<Element, ShapeRead | null>()) {}
+  constructor(
+    private readonly known = new Map<Element, ShapeRead | null>(),
+    private readonly masking?: Masking,
+  ) {}
 
   /** The shapes of `el` and of the `up` elements above it, as one hash; undefined where one is too large. */
   around(el: Element, up: number): string | undefined {
@@ -49,7 +53,7 @@ class Shapes {
       children.push(read.shape);
     }
     children.sort((a, b) => a - b);
-    const attributes = Object.entries(stableAttributes(el)).join(';');
+    const attributes = Object.entries(stableAttributes(el, this.masking)).join(';');
     const shape =
       fnv(FNV_START, `${el.localName}.${stableClasses(el).join('.')}[${attributes}](${children.join(',')})`) >>> 0;
     const read = { shape, size };
@@ -71,7 +75,7 @@ function fnv(start: number, part: string): number {
  * twin has it (the comment with two replies beside the one with one, a reply to a comment like
  * another's but not as deep).
  */
-function shapeOf(el: Element, twins: Element[]): Anchor['twinsByShape'] {
+function shapeOf(el: Element, twins: Element[], masking: Masking): Anchor['twinsByShape'] {
   if (!twins.length || twins.length > TWINS_READ_MAX) return undefined;
   let up = 0;
   for (let around = el.parentElement; around && up < SHAPE_UP_MAX; around = around.parentElement) {
@@ -79,14 +83,14 @@ function shapeOf(el: Element, twins: Element[]): Anchor['twinsByShape'] {
     up += 1;
     if (twins.every((twin) => holder.contains(twin))) break;
   }
-  const shapes = new Shapes();
+  const shapes = new Shapes(undefined, masking);
   const shape = shapes.around(el, up);
   if (!shape || twins.some((twin) => shapes.around(twin, up) === shape)) return undefined;
   return { up, shape };
 }
 
 export const byShape: TwinHint = {
-  record: (el, twins) => ({ twinsByShape: shapeOf(el, twins) }),
+  record: (el, twins, _quote, masking) => ({ twinsByShape: shapeOf(el, twins, masking) }),
   fits(index, anchor, twin) {
     const shape = anchor.twinsByShape;
     return !shape || new Shapes(index.shapes).around(twin, shape.up) === shape.shape;
