@@ -17,6 +17,11 @@ export const BROWSERS = ['chromium', 'firefox'];
 const here = (file) => new URL(file, import.meta.url).pathname;
 const { version } = JSON.parse(fs.readFileSync(here('./package.json'), 'utf8'));
 const output = here('./dist/');
+/**
+ * The content script, gzipped, parsed on every page the extension runs on: the widget's first
+ * load and the extension's own parts, no chunk (a chunk imported here would be parsed on every page).
+ */
+const CONTENT_BUDGET_BYTES = 25 * 1024;
 const widgetDist = here('../widget/dist/');
 
 // The widget's chunks as the widget built them (the same bytes its server hands out): built
@@ -72,9 +77,14 @@ for (const browser of BROWSERS) {
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const content = files.get('content.js');
-console.log(
-  `extension: content.js ${kb(content.length)} minified, ${kb(gzipSync(content, { level: 9 }).length)} gzipped (the widget's first load; its ${chunkNames.length} chunks and languages beside it, run when needed); ${BROWSERS.map(
-    (browser) => `${browser}.zip ${kb(fs.statSync(path.join(staging, `feedback-extension-${browser}.zip`)).size)}`,
-  ).join(', ')}`,
-);
+const contentGzipped = gzipSync(content, { level: 9 }).length;
+const line = `extension: content.js ${kb(content.length)} minified, ${kb(contentGzipped)} gzipped (budget ${kb(CONTENT_BUDGET_BYTES)}: the widget's first load; its ${chunkNames.length} chunks and languages beside it, run when needed); ${BROWSERS.map(
+  (browser) => `${browser}.zip ${kb(fs.statSync(path.join(staging, `feedback-extension-${browser}.zip`)).size)}`,
+).join(', ')}`;
+if (contentGzipped > CONTENT_BUDGET_BYTES) {
+  console.error(`${line}: OVER BUDGET (${contentGzipped} bytes)`);
+  fs.rmSync(staging, { recursive: true, force: true });
+  process.exit(1);
+}
+console.log(line);
 publish(staging, output);
