@@ -3,7 +3,8 @@
 // blanked, a password field's value emptied), and so in every text the widget records with a
 // comment: the anchor's texts, attributes and content (anchoring/features.ts), the page's title
 // and errors (`maskedContext`). One rule, here, for each of those: a later feature that records
-// the page's words asks `isMasked` (and, for what a field holds, `isValueMasked`) too.
+// the page's words asks `isMasked` (and, for what a field holds, `isValueMasked`) too, or reads
+// what a root masks once (`maskingOf`) where it reads much of one root, as describing an element does.
 import type { CaptureContext } from '@svc/contract';
 
 /** What a page puts on an element whose content must not leave it. */
