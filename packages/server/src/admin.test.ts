@@ -17,7 +17,8 @@ import {
   TEST_SECRET_KEY,
   testConfig,
 } from '../test/helpers.js';
-import { noisePng } from '../test/images.js';
+import { cleanPng, noisePng } from '../test/images.js';
+import { zipOf } from '../test/zip.js';
 import { buildApp } from './app.js';
 import type { DatabaseConfig } from './config.js';
 import { keepDomains, listDomains } from './modules/sso/domains.js';
@@ -307,24 +308,45 @@ describe('the admin command on a closed server', () => {
       const owner = await signUp(source, 'Ines Imported');
       const project = await createProject(source, owner);
       const { id } = await createComment(source, owner, project.key, 'Moved with its id');
-      const file = path.join(dir, 'export.jsonl');
-      const exported = await source.inject({
-        method: 'GET',
-        url: '/api/workspace/export',
-        headers: { authorization: `Bearer ${owner.token}` },
+      const shot = await source.inject({
+        method: 'PUT',
+        url: `/api/comments/${id}/screenshot`,
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'image/png' },
+        payload: cleanPng,
       });
-      fs.writeFileSync(file, exported.body);
+      assert.equal(shot.statusCode, 200, shot.body);
+      const file = path.join(dir, 'export.jsonl');
+      const zip = path.join(dir, 'export.zip');
+      const download = (url: string) =>
+        source.inject({ method: 'GET', url, headers: { authorization: `Bearer ${owner.token}` } });
+      fs.writeFileSync(file, (await download('/api/workspace/export')).body);
+      fs.writeFileSync(zip, (await download('/api/workspace/export/screenshots')).rawPayload);
       await source.close();
 
-      const first = admin('import', file);
+      refusedWith(
+        admin('import', file, '--screenshots', path.join(dir, 'missing.zip')),
+        /There is no file .*missing\.zip/,
+      );
+      const wrong = path.join(dir, 'wrong.zip');
+      fs.writeFileSync(wrong, await zipOf(new Map([[`${project.key}/cmt_ELSEWHERE.png`, cleanPng]])));
+      refusedWith(
+        admin('import', file, '--screenshots', wrong),
+        /wrong\.zip: .*cmt_ELSEWHERE\.png: the file holds no comment cmt_ELSEWHERE.*nothing was imported/,
+      );
+      const first = admin('import', file, '--screenshots', zip);
       assert.equal(first.code, 0, first.stderr);
-      assert.match(first.stdout, /added 1 projects, 0 labels, 1 people, 1 comments, 0 replies, 1 timeline events/);
-      assert.match(first.stderr, /Checking: 1 comments read\n[\s\S]*Importing: 1 comments written/);
-      const second = admin('import', file);
+      assert.match(first.stdout, /added 1 projects, 0 labels, 1 people, 1 comments, 0 replies, 2 timeline events/);
+      assert.match(first.stdout, /From the zip: added 1 screenshots, 0 images, 0 replays; already here: 0/);
+      assert.match(
+        first.stderr,
+        /Checking: 1 comments read\n[\s\S]*Checking: 1 files of the zip read\n[\s\S]*Importing: 1 comments written/,
+      );
+      const second = admin('import', file, '--screenshots', zip);
       assert.match(
         second.stdout,
         /added 0 projects, 0 labels, 0 people, 0 comments.*already here: 1 projects, 0 labels, 1 people, 1 comments/,
       );
+      assert.match(second.stdout, /From the zip: added 0 screenshots, 0 images, 0 replays; already here: 1/);
 
       const reset = admin('reset-password', owner.email);
       assert.equal(reset.code, 0, reset.stderr);
@@ -334,6 +356,12 @@ describe('the admin command on a closed server', () => {
         assert.equal(login.status, 200);
         const comment = await call(app, 'GET', `/api/comments/${id}`, { token: login.body.token });
         assert.equal(comment.body.body, 'Moved with its id');
+        const screenshot = await app.inject({
+          method: 'GET',
+          url: `/api/comments/${id}/screenshot`,
+          headers: { authorization: `Bearer ${login.body.token}` },
+        });
+        assert.deepEqual(screenshot.rawPayload, cleanPng);
       });
 
       misusedWith(admin('import'), /import needs the export file/);

@@ -1,4 +1,5 @@
 import yauzl from 'yauzl';
+import yazl from 'yazl';
 
 /** The files of a zip archive: name → contents. */
 export async function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
@@ -21,4 +22,14 @@ export async function unzip(archive: Buffer): Promise<Map<string, Buffer>> {
     zip.readEntry();
   });
   return files;
+}
+
+/** A zip archive of these files (name → contents), stored as the export stores them. */
+export async function zipOf(files: Map<string, Buffer>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const [name, bytes] of files) zip.addBuffer(bytes, name, { compress: false });
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

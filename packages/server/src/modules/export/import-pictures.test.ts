@@ -6,7 +6,6 @@ import { after, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { IMAGE_SIDE_MAX_PX, SCREENSHOT_MAX_BYTES } from '@svc/contract';
 import type { FastifyInstance } from 'fastify';
-import yazl from 'yazl';
 import {
   addMember,
   call,
@@ -19,7 +18,7 @@ import {
   testConfig,
 } from '../../../test/helpers.js';
 import { cleanPng, cleanWebp, jpegWithMetadata, noisePng, pngChunk, SECRETS } from '../../../test/images.js';
-import { unzip } from '../../../test/zip.js';
+import { unzip, zipOf } from '../../../test/zip.js';
 import { buildApp } from '../../app.js';
 import { issueApiKey } from '../api-keys/service.js';
 import { ImportError, type ImportOptions, importExport } from './import.js';
@@ -50,16 +49,6 @@ function pngDeclaring(width: number, height: number): Buffer {
     pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-/** A zip of these files, as the export writes one (stored, not compressed). */
-async function zipOf(files: Map<string, Buffer>): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const [name, bytes] of files) zip.addBuffer(bytes, name, { compress: false });
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 describe('an import brings the export’s zip: screenshots, images and replays, with their comments', () => {
