@@ -13,13 +13,12 @@ export function requestServerThroughExtension(apiBase: string): void {
     if (!url.startsWith(`${apiBase}/`)) return own(input, init);
     // Read from the call as the widget makes it (no Request built here: in Firefox a Request of
     // the page's, made from this script's objects, would not give its body back).
-    const body = await bodyBytes(init.body);
     const call: ServerRequest = {
       kind: 'request',
       url,
       method: init.method ?? 'GET',
       headers: headersOf(init.headers),
-      body: body?.length ? toBase64(body) : null,
+      body: await bodyBase64(init.body),
     };
     const answer = await browser.runtime.sendMessage<ServerAnswer | null>(call);
     if (!answer) throw new TypeError(`${url} could not be reached`);
@@ -42,10 +41,24 @@ function headersOf(headers: HeadersInit | undefined): Record<string, string> {
   return { ...(headers as Record<string, string>) };
 }
 
-/** A request's body as bytes: the widget sends JSON (a string) or an image (a Blob). */
-async function bodyBytes(body: BodyInit | null | undefined): Promise<Uint8Array | null> {
+/** A request's body in base64 (null: none): the widget sends JSON (a string) or an image (a Blob). */
+async function bodyBase64(body: BodyInit | null | undefined): Promise<string | null> {
   if (body === undefined || body === null) return null;
-  if (typeof body === 'string') return new TextEncoder().encode(body);
-  if (body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
-  return new Uint8Array(await new Response(body).arrayBuffer());
+  if (typeof body === 'string') return body ? toBase64(new TextEncoder().encode(body)) : null;
+  return (await blobBase64(body instanceof Blob ? body : await new Response(body).blob())) || null;
+}
+
+/**
+ * A Blob's bytes in base64, read as a data: address. Not through its ArrayBuffer: in Firefox
+ * that buffer is the page's world's, and a typed array of this script's over it cannot be cut
+ * (`subarray` throws "Permission denied to access property constructor"), which failed every
+ * image's upload; a string crosses between the two worlds whole.
+ */
+function blobBase64(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).slice(String(reader.result).indexOf(',') + 1));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
 }

@@ -1,7 +1,8 @@
 // The extension in Debian's Chromium (loaded unpacked into a persistent profile, headless):
 // the settings page's sign-in, the toolbar button's widget on a project's site that carries no
-// script of ours, a pin with a screenshot, shown again after a reload, and a page the person did
-// not enable left untouched.
+// script of ours, a pin with a screenshot, a reply, the toolbar badge, the fix verified before
+// and after, the pin after a reload, and a page the person did not enable left untouched and
+// unheard of by the server.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,14 +13,20 @@ import { addClient } from '../../server/test/helpers.js';
 import { startTestProvider } from '../../server/test/oidc-provider.js';
 import { CHROMIUM_PATH } from '../../widget/test/helpers.js';
 import {
+  answeredAndFixed,
+  assertMaskedBlank,
   type Box,
   call,
   extensionFor,
   MEMBER_PASSWORD,
+  pictureSize,
   regionIn,
   type Stack,
+  serverRequestsDuring,
   startStack,
+  storedPictureOfNow,
   storedScreenshot,
+  until,
 } from './helpers.js';
 
 describe('the extension in Chromium', {
@@ -120,6 +127,8 @@ describe('the extension in Chromium', {
   async function commentOnButton(page: Page, body: string): Promise<string> {
     await inWidget(page, '.panel [role=tab]').last().click();
     await inWidget(page, '[data-new]').click();
+    // Picking has the page's clicks once its hint shows.
+    await inWidget(page, '.hint').waitFor();
     await page.locator('section.plans button').click();
     await inWidget(page, '#svc-new-body').fill(body);
     await inWidget(page, 'form button[type=submit].primary').click();
@@ -132,7 +141,7 @@ describe('the extension in Chromium', {
   const read = async (id: string) =>
     (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: stack.reviewer.token })).body;
 
-  test('sign in on the settings page, comment on a project’s site through the toolbar button (the browser’s picture, masked), the pin after a reload; a page not enabled untouched', async () => {
+  test('sign in on the settings page, comment on a project’s site through the toolbar button (the browser’s picture, masked), a reply, the badge, the fix verified before and after, the pin after a reload; a page not enabled untouched, no request', async () => {
     await signInOnSettingsPage();
     // The session is the extension's: no page's storage holds it.
     const kept = await worker.evaluate(() => chrome.storage.local.get(['token']));
@@ -153,38 +162,69 @@ describe('the extension in Chromium', {
     const stored = await storedScreenshot(stack, id);
     const panel = await regionIn(page, stored, (await inWidget(page, '.panel').boundingBox()) as Box);
     assert.ok(panel.spread <= 12 && panel.mean.every((value) => value >= 245), `no panel: ${JSON.stringify(panel)}`);
-    for (const selector of ['#secret', '#masked']) {
-      const { mean, spread } = await regionIn(page, stored, (await page.locator(selector).boundingBox()) as Box);
-      assert.ok(spread <= 12, `${selector} uniform (spread ${spread})`);
-      // The mask's colour (#d1d5db), within what the picture's compression moves.
-      for (const [c, value] of mean.entries()) {
-        assert.ok(Math.abs(value - ([209, 213, 219][c] ?? 0)) <= 6, `${selector} in the mask's colour: ${mean}`);
-      }
-    }
-
-    // A reply by the admin: the toolbar badge counts it, once the background reads the count
-    // again (when a tab's widget starts: the reload below).
-    assert.equal(await worker.evaluate(() => chrome.action.getBadgeText({})), '');
-    const reply = await call(stack.api.app, 'POST', `/api/comments/${id}/replies`, {
-      token: stack.admin.token,
-      body: { body: 'Which price?' },
+    await assertMaskedBlank(page, stored, {
+      password: (await page.locator('#secret').boundingBox()) as Box,
+      masked: (await page.locator('#masked').boundingBox()) as Box,
     });
-    assert.equal(reply.status, 201);
 
-    // After a reload, the toolbar button again: the pin is where it was, the badge says 1.
+    // A reply written in the panel: stored, under the reviewer's name.
+    const card = inWidget(page, `[data-comment="${id}"]`);
+    await card.locator(`#svc-replies-${id}`).click();
+    await card.locator('textarea[name=body]').fill('The Team plan, under its name');
+    await card.locator('button[type=submit]', { hasText: 'Send reply' }).click();
+    await card.locator('.replies li', { hasText: 'The Team plan, under its name' }).waitFor();
+    const replied = await read(id);
+    assert.deepEqual(
+      replied.replies.map((reply: { body: string; author: { name: string } }) => [reply.body, reply.author.name]),
+      [['The Team plan, under its name', stack.reviewer.name]],
+    );
+
+    // The team replies and applies a fix: the toolbar badge counts both, once the background
+    // reads the count again (when a tab's widget starts: the reload below).
+    assert.equal(await worker.evaluate(() => chrome.action.getBadgeText({})), '');
+    await answeredAndFixed(stack, id);
+
+    // After a reload, the toolbar button again: the pin is where it was, the badge says 2.
     await page.reload();
     await pressToolbarButton(page);
     await inWidget(page, '.pin').first().waitFor();
-    for (let i = 0; i < 50 && (await worker.evaluate(() => chrome.action.getBadgeText({}))) !== '1'; i++) {
-      await page.waitForTimeout(100);
-    }
-    assert.equal(await worker.evaluate(() => chrome.action.getBadgeText({})), '1');
+    await until(async () => (await worker.evaluate(() => chrome.action.getBadgeText({}))) === '2', 'the badge');
 
-    // A page the person did not enable nor open the extension on: nothing of ours.
+    // The fix to verify: the card shows the comment's picture before and the element now (that
+    // picture kept on the server for the team), and the verdict is given there.
+    await inWidget(page, '.panel [role=tab]').last().click();
+    const fixed = inWidget(page, `[data-comment="${id}"]`);
+    assert.equal(await fixed.locator('a.sha').getAttribute('href'), 'https://github.com/acme/site/commit/a1b2c3d');
+    const frames = fixed.locator('.before-after figure');
+    await until(
+      () =>
+        frames.evaluateAll(
+          (figures) => figures.length === 2 && figures.every((f) => (f.querySelector('img')?.naturalWidth ?? 0) > 0),
+        ),
+      'the pictures before and now',
+    );
+    assert.deepEqual(await fixed.locator('.before-after figcaption').allTextContents(), ['Before', 'Now']);
+    const now = await storedPictureOfNow(stack, id);
+    assert.ok(
+      (await pictureSize(page, now)).every((side) => side > 0),
+      'a picture',
+    );
+    await fixed.locator('button', { hasText: 'Verified' }).click();
+    const verified = await until(async () => {
+      const comment = await read(id);
+      return comment.verifiedAt ? comment : null;
+    }, 'the verdict');
+    assert.equal(verified.replies.at(-1).body, 'Verified ✓');
+    await page.close();
+
+    // A page the person did not enable nor open the extension on: nothing of ours, no request to
+    // the server (every other tab of ours closed, the badge's next read put off meanwhile).
+    await worker.evaluate(() => chrome.alarms.clearAll());
     const elsewhere = await context.newPage();
-    await elsewhere.goto(`${stack.elsewhereOrigin}/pricing`);
-    await elsewhere.waitForTimeout(500);
-    assert.equal(await elsewhere.locator('[data-svc-widget]').count(), 0);
+    const requests = await serverRequestsDuring(stack, () => elsewhere.goto(`${stack.elsewhereOrigin}/pricing`));
+    assert.deepEqual(requests, [], 'no request to the server');
+    assert.equal(await elsewhere.locator('[data-svc-widget], [data-svc-extension-picker]').count(), 0);
+    await elsewhere.close();
   });
 
   test('a page that carries the widget’s script too: one launcher, the toolbar button opening the page’s', async () => {

@@ -1,6 +1,7 @@
 // The extension's tests: the real API server, a site of a project that carries no script of
 // ours (another port), and the extension built for that server (as its download page serves
 // it), loaded into a browser.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,7 +34,17 @@ export interface Stack {
   admin: Member;
   reviewer: Member & { name: string };
   projectKey: string;
+  /** Every request the API server answered, in order (what the extension asked of it). */
+  requests: ServerRequestSeen[];
   close: () => Promise<void>;
+}
+
+export interface ServerRequestSeen {
+  method: string;
+  url: string;
+  status: number;
+  contentType: string | undefined;
+  bytes: number;
 }
 
 /**
@@ -80,6 +91,16 @@ const POLICIES: Record<string, string> = {
 
 export async function startStack(): Promise<Stack> {
   const api = await createTestApp({ limits: { repliesPerMinute: 100_000, commentsPerMinute: 100_000 } });
+  const requests: ServerRequestSeen[] = [];
+  api.app.addHook('onResponse', async (request, reply) => {
+    requests.push({
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      contentType: request.headers['content-type'],
+      bytes: Number(request.headers['content-length'] ?? 0),
+    });
+  });
   const apiBase = (await api.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   const site = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -109,6 +130,7 @@ export async function startStack(): Promise<Stack> {
     admin,
     reviewer,
     projectKey: project.key,
+    requests,
     close: async () => {
       await new Promise((resolve) => site.close(resolve));
       await api.close();
@@ -182,6 +204,99 @@ export function regionIn(
       return { mean, spread };
     },
     [[...image], box] as const,
+  );
+}
+
+/**
+ * The masked parts of `image` blank (`boxes`: the password field's and the `data-svc-mask`
+ * element's, in CSS pixels): each one colour, nothing written in it, the masked element in the
+ * mask's colour (#d1d5db, within what the picture's compression moves).
+ */
+export async function assertMaskedBlank(
+  page: { evaluate: Page['evaluate'] },
+  image: Buffer,
+  boxes: { password: Box; masked: Box },
+): Promise<void> {
+  for (const [name, box] of Object.entries(boxes)) {
+    const { mean, spread } = await regionIn(page, image, box);
+    assert.ok(spread <= 12, `${name} uniform (spread ${spread})`);
+    if (name !== 'masked') continue;
+    for (const [c, value] of mean.entries()) {
+      assert.ok(Math.abs(value - ([209, 213, 219][c] ?? 0)) <= 6, `${name} in the mask's colour: ${mean}`);
+    }
+  }
+}
+
+/** `read`'s first answer that is truthy, read again every 100 ms for up to 30 s. */
+export async function until<T>(read: () => Promise<T | undefined | null | false>, what = 'a condition'): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const value = await read();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`waited 30 s for ${what}`);
+}
+
+/** Comment `id` as the API gives it to its author (`stack.reviewer`). */
+export const readComment = async (stack: Stack, id: string) =>
+  (await call(stack.api.app, 'GET', `/api/comments/${id}`, { token: stack.reviewer.token })).body;
+
+/** The commit the tests' fixes are applied in. */
+export const FIX_COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
+
+/**
+ * The team answers comment `id` while its author is away: the admin replies, then applies a fix
+ * in a commit (as the CLI does). Each one notifies the author: two unread updates.
+ */
+export async function answeredAndFixed(stack: Stack, id: string): Promise<void> {
+  const token = stack.admin.token;
+  const reply = await call(stack.api.app, 'POST', `/api/comments/${id}/replies`, {
+    token,
+    body: { body: 'Which price?' },
+  });
+  assert.equal(reply.status, 201);
+  const applied = await call(stack.api.app, 'POST', `/api/comments/${id}/apply`, {
+    token,
+    body: { commitSha: FIX_COMMIT, commitUrl: 'https://github.com/acme/site/commit/a1b2c3d' },
+  });
+  assert.equal(applied.status, 200, JSON.stringify(applied.body));
+}
+
+/** The picture of now the author's widget stored for comment `id`'s fix, as bytes, once it is there. */
+export async function storedPictureOfNow(stack: Stack, id: string): Promise<Buffer> {
+  const image = await until(
+    async () =>
+      ((await readComment(stack, id)).images as { kind: string; url: string; commitSha: string | null }[]).find(
+        (kept) => kept.kind === 'now',
+      ),
+    'the picture of now',
+  );
+  assert.equal(image.commitSha, FIX_COMMIT, 'taken for the fix in its commit');
+  const stored = await stack.api.app.inject({
+    method: 'GET',
+    url: image.url.replace(/^https?:\/\/[^/]+/, ''),
+    headers: { authorization: `Bearer ${stack.reviewer.token}` },
+  });
+  assert.equal(stored.statusCode, 200);
+  return stored.rawPayload;
+}
+
+/** The requests the API server answered while `action` ran (and `settle` ms after it). */
+export async function serverRequestsDuring(stack: Stack, action: () => Promise<unknown>, settle = 1000) {
+  const from = stack.requests.length;
+  await action();
+  await new Promise((resolve) => setTimeout(resolve, settle));
+  return stack.requests.slice(from).map(({ method, url }) => `${method} ${url}`);
+}
+
+/** The width and height of `image`, decoded by the browser of `page`. */
+export function pictureSize(page: { evaluate: Page['evaluate'] }, image: Buffer): Promise<[number, number]> {
+  return page.evaluate(
+    async (bytes) => {
+      const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]));
+      return [bitmap.width, bitmap.height] as [number, number];
+    },
+    [...image],
   );
 }
 
