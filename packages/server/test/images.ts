@@ -113,6 +113,21 @@ export function noisePng(width: number, height: number, seed = 1): Buffer {
   ]);
 }
 
+/** A PNG declaring `width` × `height`, its pixel data a token few bytes. */
+export function pngOf(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // RGB
+  return Buffer.concat([
+    cleanPng.subarray(0, 8),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** The clean PNG with text, EXIF and time chunks after its header. */
 export function pngWithMetadata(png = cleanPng): Buffer {
   const headerEnd = 8 + 12 + png.readUInt32BE(8);

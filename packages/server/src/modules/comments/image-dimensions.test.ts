@@ -11,26 +11,11 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
-import { cleanJpeg, cleanPng, cleanWebp, pngChunk } from '../../../test/images.js';
+import { cleanJpeg, cleanPng, cleanWebp, pngOf } from '../../../test/images.js';
 
 // Decompression bombs: a file of a few hundred bytes whose header declares more pixels than
 // anything should draw. Each is whole by its structure (the metadata walk would take it); only
 // its declared size refuses it.
-
-/** A PNG declaring `width` × `height`, its pixel data a token few bytes. */
-function pngOf(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // RGB
-  return Buffer.concat([
-    cleanPng.subarray(0, 8),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** The clean JPEG with its start of frame saying `width` × `height`. */
 function jpegOf(width: number, height: number): Buffer {

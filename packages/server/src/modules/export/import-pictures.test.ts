@@ -17,7 +17,7 @@ import {
   signUp,
   testConfig,
 } from '../../../test/helpers.js';
-import { cleanPng, cleanWebp, jpegWithMetadata, noisePng, pngChunk, SECRETS } from '../../../test/images.js';
+import { cleanPng, cleanWebp, jpegWithMetadata, noisePng, pngOf, SECRETS } from '../../../test/images.js';
 import { unzip, zipOf } from '../../../test/zip.js';
 import { buildApp } from '../../app.js';
 import { issueApiKey } from '../api-keys/service.js';
@@ -35,21 +35,6 @@ const replay = gzipSync(
     { type: 2, timestamp: 1001, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: {} } },
   ]),
 );
-
-/** A PNG whose header declares `width` × `height` (its pixels a token few bytes). */
-function pngDeclaring(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 2;
-  return Buffer.concat([
-    cleanPng.subarray(0, 8),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 describe('an import brings the export’s zip: screenshots, images and replays, with their comments', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-import-pictures-'));
@@ -253,7 +238,7 @@ describe('an import brings the export’s zip: screenshots, images and replays, 
       ],
       [
         'past the dimension limit',
-        changed(image, pngDeclaring(IMAGE_SIDE_MAX_PX + 1, 10)),
+        changed(image, pngOf(IMAGE_SIDE_MAX_PX + 1, 10)),
         /img_\w+\.jpg: An image may be at most 16,384 pixels a side/,
         null,
       ],
