@@ -58,6 +58,7 @@ export class TextStarts {
     return this.index;
   }
 
+  /** A walk of the page's text nodes, from its start. */
   private walk(): Walk {
     const root = this.root;
     // A shadow root's document is its owner; a document has none.
