@@ -6,10 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { LOCALES, messageArguments, translator } from '@svc/contract/i18n';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { unzip } from '../../../test/zip.js';
 import { BROWSERS, readExtensionBuilds, zipName } from './builds.js';
 import { extensionPage } from './page.js';
+import { english, translations } from './page-words.js';
 
 const builds = readExtensionBuilds();
 
@@ -32,6 +34,26 @@ describe('the extension’s page and downloads', { skip: !builds && 'the extensi
       assert.ok(page.body.includes(step), step);
     }
     assert.ok(page.body.includes(`<code id="server">${server}</code>`));
+    assert.match(page.body, /<html lang="en" dir="ltr">/);
+  });
+
+  test('the page speaks the language asked: the browser’s first of ours, else the address’s ?locale= (the console’s), right to left in Arabic', async () => {
+    const asked = (url: string, acceptLanguage: string) =>
+      api.app.inject({ method: 'GET', url, headers: { 'accept-language': acceptLanguage } });
+    const german = await asked('/extension', 'sv;q=1, de-AT;q=0.9, en;q=0.8');
+    assert.equal(german.statusCode, 200);
+    assert.match(String(german.headers.vary), /accept-language/i);
+    assert.match(german.body, /<html lang="de" dir="ltr">/);
+    assert.match(german.body, /<h1>Jede Website prüfen: die Browsererweiterung<\/h1>/);
+    assert.match(german.body, /Entpackte Erweiterung laden/);
+    assert.ok(german.body.includes(`<code id="server">${server}</code>`), 'the server named');
+    for (const browser of BROWSERS) assert.ok(german.body.includes(`href="/extension/${zipName(browser)}"`));
+    const japanese = await asked('/extension?locale=ja', 'de');
+    assert.match(japanese.body, /<html lang="ja" dir="ltr">/);
+    assert.match(japanese.body, /ブラウザー拡張機能/);
+    const arabic = await asked('/extension', 'ar-EG');
+    assert.match(arabic.body, /<html lang="ar" dir="rtl">/);
+    assert.match(arabic.body, /إضافة المتصفح/);
   });
 
   for (const browser of BROWSERS) {
@@ -85,8 +107,25 @@ test('a server without the extension’s build: none found, and a page saying ho
   } finally {
     fs.rmSync(empty, { recursive: true });
   }
-  const page = extensionPage({ server: 'https://feedback.example.com', version: null });
+  const page = extensionPage({
+    server: 'https://feedback.example.com',
+    version: null,
+    words: translator('en', english),
+  });
   assert.match(page, /Not built on this server/);
   assert.match(page, /npm run build/);
   assert.ok(!page.includes('.zip'));
+});
+
+test('the page’s words in every language: each message, with the placeholders and the markup of its English', () => {
+  const tags = (message: string) => (message.match(/<\/?[a-z]+/g) ?? []).sort();
+  for (const locale of LOCALES.filter((l) => l !== 'en')) {
+    const messages = translations[locale as Exclude<typeof locale, 'en'>];
+    for (const [id, message] of Object.entries(english)) {
+      const translated = messages[id as keyof typeof english];
+      assert.ok((translated && translated !== message) || id === 'firefoxTitle', `${locale} ${id} translated`);
+      assert.deepEqual(messageArguments(translated).sort(), messageArguments(message).sort(), `${locale} ${id}`);
+      assert.deepEqual(tags(translated), tags(message), `${locale} ${id}: its markup`);
+    }
+  }
 });

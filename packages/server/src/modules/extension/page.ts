@@ -1,28 +1,21 @@
 // The extension's page: what it is for, each browser's download and the steps to install an
 // unsigned build (what works, and what does not, without a store), the address it will use.
-// Plain HTML and a stylesheet of its own, no script: the pages' policy runs none inline.
+// Plain HTML and a stylesheet of its own, no script: the pages' policy runs none inline. In the
+// language the person asks for (see http/page-language.ts), its words in page-words.ts.
+import type { Translator } from '@svc/contract/i18n';
 import { BROWSERS, type Browser, zipName } from './builds.js';
+import type { english } from './page-words.js';
+
+type WordId = keyof typeof english;
+export type ExtensionPageWords = Translator<typeof english>;
 
 /** Text for an HTML element or attribute (the server's address comes from the request's Host). */
 const html = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-const STEPS: Record<Browser, { title: string; steps: string[] }> = {
-  chromium: {
-    title: 'Chrome, Edge, Brave and other Chromium browsers',
-    steps: [
-      'Download <a href="{zip}" download>{name}</a> and unzip it into a folder you keep (the browser loads the extension from there, and forgets it if the folder goes).',
-      'Open <code>chrome://extensions</code> (<code>edge://extensions</code>, <code>brave://extensions</code>) and turn on <em>Developer mode</em>.',
-      'Press <em>Load unpacked</em> and pick the unzipped folder. The extension asks to reach this server and opens its settings page.',
-    ],
-  },
-  firefox: {
-    title: 'Firefox',
-    steps: [
-      'Download <a href="{zip}" download>{name}</a>.',
-      'Open <code>about:debugging#/runtime/this-firefox</code>, press <em>Load Temporary Add-on…</em> and pick the zip. The settings page opens.',
-      'A temporary add-on lasts until Firefox closes: this build is not signed by Mozilla, and Firefox keeps only signed add-ons. To keep it, on Firefox ESR, Developer Edition or Nightly set <code>xpinstall.signatures.required</code> to <code>false</code> in <code>about:config</code> and install the zip from <code>about:addons</code> (<em>Install Add-on From File…</em>); on Firefox itself, your administrator signs it once at addons.mozilla.org (unlisted, free) and hands out the signed file.',
-    ],
-  },
+/** Each browser's section: its title, its download's words and its steps (message ids of page-words.ts). */
+const SECTIONS: Record<Browser, { title: WordId; download: WordId; steps: WordId[] }> = {
+  chromium: { title: 'chromiumTitle', download: 'chromiumDownload', steps: ['chromium1', 'chromium2', 'chromium3'] },
+  firefox: { title: 'firefoxTitle', download: 'firefoxDownload', steps: ['firefox1', 'firefox2', 'firefox3'] },
 };
 
 const STYLE = `body { font: 16px/1.55 system-ui, sans-serif; margin: 0; color: #1f2937; background: #f9fafb; }
@@ -35,40 +28,52 @@ code { background: #f3f4f6; padding: .1rem .3rem; border-radius: 4px; overflow-w
 .muted { color: #6b7280; }
 li { margin: .35rem 0; }`;
 
-const shell = (body: string) => `<!doctype html>
-<html lang="en">
+const shell = (words: ExtensionPageWords, body: string) => `<!doctype html>
+<html lang="${words.locale}" dir="${words.dir}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Browser extension · feedback</title><style>${STYLE}</style></head>
+<title>${words.t('title')}</title><style>${STYLE}</style></head>
 <body><main>
-<h1>Review any site: the browser extension</h1>
+<h1>${words.t('heading')}</h1>
 ${body}
 </main></body>
 </html>
 `;
 
-/** The page for `server` (this server's address as the extension will use it); the build's `version`, null when not built. */
-export function extensionPage({ server, version }: { server: string; version: string | null }): string {
+/**
+ * The page for `server` (this server's address as the extension will use it) in `words`' language;
+ * the build's `version`, null when not built.
+ */
+export function extensionPage({
+  server,
+  version,
+  words,
+}: {
+  server: string;
+  version: string | null;
+  words: ExtensionPageWords;
+}): string {
+  const { t } = words;
   if (!version) {
-    return shell(`<section id="not-built"><h2>Not built on this server</h2>
-<p>This server has no build of the extension to hand out. Whoever runs it builds it with <code>npm run build</code>
-(or <code>npm run build -w @svc/extension</code> alone) in the server's checkout, then restarts the server.</p></section>`);
+    return shell(
+      words,
+      `<section id="not-built"><h2>${t('notBuiltTitle')}</h2>
+<p>${t('notBuilt')}</p></section>`,
+    );
   }
   const browsers = BROWSERS.map((browser) => {
-    const { title, steps } = STEPS[browser];
+    const section = SECTIONS[browser];
     const zip = `/extension/${zipName(browser)}`;
-    const fill = (step: string) => step.replace('{zip}', zip).replace('{name}', zipName(browser));
-    return `<section id="${browser}"><h2>${title}</h2>
-<p><a class="download" href="${zip}" download>Download for ${browser === 'firefox' ? 'Firefox' : 'Chromium browsers'}</a></p>
-<ol>${steps.map((step) => `<li>${fill(step)}</li>`).join('\n')}</ol></section>`;
+    const file = `<a href="${zip}" download>${zipName(browser)}</a>`;
+    return `<section id="${browser}"><h2>${t(section.title)}</h2>
+<p><a class="download" href="${zip}" download>${t(section.download)}</a></p>
+<ol>${section.steps.map((step) => `<li>${t(step, { file })}</li>`).join('\n')}</ol></section>`;
   }).join('\n');
-  return shell(`<p>Pin comments on any page you open, including pages that carry no script of ours (a client's staging site,
-a page whose Content-Security-Policy forbids foreign scripts), with the same pins, panel and verify loop as the widget,
-on this server.</p>
-<p class="muted">Version ${html(version)}. The download is made for this server: it asks to reach
-<code id="server">${html(server)}</code> when installed, and its settings page starts with that address.</p>
+  return shell(
+    words,
+    `<p>${t('intro')}</p>
+<p class="muted">${t('version', { version: html(version), server: `<code id="server">${html(server)}</code>` })}</p>
 ${browsers}
-<section id="sign-in"><h2>Then</h2>
-<p>On the settings page, sign in with your e-mail and password (and your authenticator's code), with your workspace's
-single sign-on, or with a client access link. Then let it show its launcher on your projects' sites, or press its
-toolbar button (<kbd>Alt</kbd>+<kbd>Shift</kbd>+<kbd>K</kbd>) on any tab.</p></section>`);
+<section id="sign-in"><h2>${t('signInTitle')}</h2>
+<p>${t('signIn', { keys: '<kbd>Alt</kbd>+<kbd>Shift</kbd>+<kbd>K</kbd>' })}</p></section>`,
+  );
 }

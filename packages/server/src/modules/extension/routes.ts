@@ -4,9 +4,11 @@
 // secret, and the person signs in from its settings page.
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
+import { pageWords } from '../../http/page-language.js';
 import { publicBase } from '../../http/server.js';
 import { BROWSERS, type Browser, personalise, readExtensionBuilds, zipName, zipOf } from './builds.js';
 import { extensionPage } from './page.js';
+import { english, translations } from './page-words.js';
 
 export const EXTENSION_PAGE = '/extension';
 
@@ -37,7 +39,14 @@ export const extensionRoutes: FastifyPluginAsync = async (app) => {
       .code(builds ? 200 : 503)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .send(extensionPage({ server: publicBase(request, app.ctx.config.publicUrl), version })),
+      .header('vary', 'accept-language')
+      .send(
+        extensionPage({
+          server: publicBase(request, app.ctx.config.publicUrl),
+          version,
+          words: pageWords(request, english, translations),
+        }),
+      ),
   );
   for (const browser of BROWSERS) {
     app.get(`${EXTENSION_PAGE}/${zipName(browser)}`, { schema: { hide: true } }, async (request, reply) => {

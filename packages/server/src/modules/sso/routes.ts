@@ -1,33 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { pageWords } from '../../http/page-language.js';
 import { route } from '../../http/route.js';
 import { publicBase } from '../../http/server.js';
+import { english, POPUP_PAGE, POPUP_SCRIPT, popupPage, translations } from './popup-page.js';
 import * as service from './service.js';
-
-const POPUP_PAGE = '/sso/done';
-
-const POPUP_HTML = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Signing in…</title></head>
-<body style="font-family:system-ui,sans-serif;padding:24px">
-<p id="said">Signing in… This window closes by itself; if it stays, close it and go back to the page.</p>
-<script src="${POPUP_PAGE}.js"></script>
-</body>
-</html>
-`;
-
-const POPUP_SCRIPT = `(() => {
-  const answer = new URLSearchParams(location.hash.slice(1));
-  history.replaceState(null, '', location.pathname);
-  const to = answer.get('to');
-  if (window.opener && to) {
-    window.opener.postMessage({ type: 'svc-sso', code: answer.get('sso_code'), error: answer.get('sso_error') }, to);
-    window.close();
-  }
-  if (answer.get('sso_error')) document.getElementById('said').textContent = 'Single sign-on did not work: ' + answer.get('sso_error');
-})();
-`;
 
 export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ctx = app.ctx;
@@ -77,16 +55,15 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // The popup's last page: hands the answer after '#' to the widget's page (its origin was
-  // checked at the start and written by the server) and closes. Its script is a file: the
-  // pages' Content-Security-Policy allows no inline script.
-  app.get(POPUP_PAGE, { schema: { hide: true } }, async (_request, reply) =>
+  // The popup's last page (popup-page.ts), in the person's language.
+  app.get(POPUP_PAGE, { schema: { hide: true } }, async (request, reply) =>
     reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
+      .header('vary', 'accept-language')
       // It must still know the page that opened it (the pages' default, same-origin, would cut it off).
       .header('cross-origin-opener-policy', 'unsafe-none')
-      .send(POPUP_HTML),
+      .send(popupPage(pageWords(request, english, translations))),
   );
   app.get(`${POPUP_PAGE}.js`, { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(POPUP_SCRIPT),

@@ -286,6 +286,31 @@ describe('single sign-on with a real OpenID provider', () => {
     const page = await t.app.inject({ method: 'GET', url: '/sso/done' });
     assert.equal(page.headers['cross-origin-opener-policy'], 'unsafe-none');
     assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
+    assert.match(page.body, /<html lang="en" dir="ltr">/);
+    assert.match(page.body, /This window closes by itself/);
+  });
+
+  test("the popup's last page speaks the person's language (their browser's, or the one the address asks for), right to left in Arabic", async () => {
+    const asked = async (url: string, acceptLanguage?: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url,
+          headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {},
+        })
+      ).body;
+    const french = await asked('/sso/done', 'fr-CA,fr;q=0.9,en;q=0.5');
+    assert.match(french, /<html lang="fr" dir="ltr">/);
+    assert.match(french, /<title>Connexion…<\/title>/);
+    assert.match(french, /Cette fenêtre se ferme d’elle-même/);
+    assert.match(
+      french,
+      /data-failed="L&#8217;authentification unique n&#8217;a pas fonctionné :"|data-failed="L’authentification unique n’a pas fonctionné :"/,
+    );
+    const arabic = await asked('/sso/done?locale=ar', 'fr');
+    assert.match(arabic, /<html lang="ar" dir="rtl">/);
+    assert.match(arabic, /جارٍ تسجيل الدخول/);
+    assert.match(await asked('/sso/done', 'sv, *;q=0.5'), /<html lang="en"/, 'none of ours: English');
   });
 
   test("the browser extension's settings page: its sign-in comes back to it, an extension's page being no web page's origin", async () => {
