@@ -34,7 +34,7 @@ export interface Stack {
   admin: Member;
   reviewer: Member & { name: string };
   projectKey: string;
-  /** Every request the API server answered, in order (what the extension asked of it). */
+  /** Every request the API server answered, in the order it answered them. */
   requests: ServerRequestSeen[];
   close: () => Promise<void>;
 }
@@ -92,14 +92,17 @@ const POLICIES: Record<string, string> = {
 export async function startStack(): Promise<Stack> {
   const api = await createTestApp({ limits: { repliesPerMinute: 100_000, commentsPerMinute: 100_000 } });
   const requests: ServerRequestSeen[] = [];
-  api.app.addHook('onResponse', async (request, reply) => {
-    requests.push({
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      contentType: request.headers['content-type'],
-      bytes: Number(request.headers['content-length'] ?? 0),
-    });
+  // On the HTTP server itself: some answers (the polled unread count) are made before Fastify's hooks.
+  api.app.server.prependListener('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    response.on('finish', () =>
+      requests.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        status: response.statusCode,
+        contentType: request.headers['content-type'],
+        bytes: Number(request.headers['content-length'] ?? 0),
+      }),
+    );
   });
   const apiBase = (await api.app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
   const site = http.createServer((request, response) => {
@@ -282,7 +285,7 @@ export async function storedPictureOfNow(stack: Stack, id: string): Promise<Buff
 }
 
 /** The requests the API server answered while `action` ran (and `settle` ms after it). */
-export async function serverRequestsDuring(stack: Stack, action: () => Promise<unknown>, settle = 1000) {
+export async function serverRequestsDuring(stack: Stack, action: () => Promise<unknown>, settle = 3000) {
   const from = stack.requests.length;
   await action();
   await new Promise((resolve) => setTimeout(resolve, settle));
