@@ -40,3 +40,6 @@ export function pageWords<T extends Messages>(
   return translator(locale, english, locale === 'en' ? {} : translations[locale]);
 }
 export type PageWords<T extends Messages> = ReturnType<typeof pageWords<T>>;
+
+/** Text for an HTML element or attribute of such a page (a request's Host, a provider's words): never markup. */
+export const htmlText = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -3,14 +3,12 @@
 // Plain HTML and a stylesheet of its own, no script: the pages' policy runs none inline. In the
 // language the person asks for (see http/page-language.ts), its words in page-words.ts.
 import type { Translator } from '@svc/contract/i18n';
+import { htmlText as html } from '../../http/page-language.js';
 import { BROWSERS, type Browser, zipName } from './builds.js';
 import type { english } from './page-words.js';
 
 type WordId = keyof typeof english;
 export type ExtensionPageWords = Translator<typeof english>;
-
-/** Text for an HTML element or attribute (the server's address comes from the request's Host). */
-const html = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Each browser's section: its title, its download's words and its steps (message ids of page-words.ts). */
 const SECTIONS: Record<Browser, { title: WordId; download: WordId; steps: WordId[] }> = {

@@ -4,6 +4,7 @@
 // file: the pages' Content-Security-Policy allows no inline script. The provider's reason for a
 // refusal is told as the server words it.
 import type { Locale, Translation, Translator } from '@svc/contract/i18n';
+import { htmlText as html } from '../../http/page-language.js';
 
 export const POPUP_PAGE = '/sso/done';
 
@@ -60,9 +61,6 @@ export const translations: Record<Exclude<Locale, 'en'>, Translation<typeof engl
     failed: 'لم ينجح الدخول الموحّد:',
   },
 };
-
-/** Text for an HTML element or attribute. */
-const html = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export const popupPage = ({ locale, dir, t }: Translator<typeof english>) => `<!doctype html>
 <html lang="${locale}" dir="${dir}">
