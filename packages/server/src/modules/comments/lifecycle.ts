@@ -2,21 +2,31 @@ import {
   type CommentStage,
   type CommentStatus,
   REJECTED_REPLY_PREFIX,
-  sameCommit,
-  type TimelineKind,
   VERIFIED_REPLY,
   VERIFY_NOTE_MAX,
 } from '@svc/contract';
 import { type Actor, scopeOf } from '../../actor.js';
-import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
-import { invalidField, invalidState, notFound } from '../../errors.js';
-import { newId, nowIso } from '../../ids.js';
+import { invalidState, notFound } from '../../errors.js';
+import { nowIso } from '../../ids.js';
 import { type Action, authorize, authorizeOnComment, type CommentAction, can, canOnComment } from '../../policy.js';
-import { excerpt } from './excerpt.js';
+import {
+  type AppliedCommit,
+  addReply,
+  checkVerdictCommit,
+  fixEvent,
+  isNewFix,
+  type LifecycleDeps,
+  markReopened,
+  recordFix,
+  rejectionNote,
+  type Step,
+  type TimelineEntry,
+  type VerifyInput,
+} from './lifecycle-effects.js';
 import { mention, resolveMentions } from './mentions.js';
 import * as repo from './repo.js';
-import { type EventDetail, recordEvent, recordLive } from './timeline.js';
+import { recordEvent, recordLive } from './timeline.js';
 
 // The comment's lifecycle, written once, as the table below: from, trigger, who may, guard,
 // next state, and what else happens. Every change of a comment's state goes through `fire`,
@@ -25,37 +35,12 @@ import { type EventDetail, recordEvent, recordLive } from './timeline.js';
 // it, and none writes the state columns itself. The README's lifecycle table is this one
 // (a test holds them together), and the comments' policy (policy.ts) reads who may fire each
 // trigger, and from which states, to present with every comment what it allows (`can`).
+// What the rows write besides the status, where several share it, is in lifecycle-effects.ts.
 
 type Comment = repo.CommentRow;
 
-export type LifecycleDeps = Pick<AppContext, 'database' | 'events' | 'clock'>;
-
-/** What a transition needs: the transaction, its deps, who acts, the comment as locked, and the input. */
-interface Step<Input> {
-  trx: Db;
-  deps: LifecycleDeps;
-  actor: Actor;
-  comment: Comment;
-  input: Input;
-  /** A note as the effect stored it (a verdict's, its mentions resolved), for its event to repeat. */
-  storedNote?: string;
-}
-
 /** Who may fire a trigger: a rule of the policy, of the role or of the comment (who wrote it). */
 export type Who = { role: Action } | { comment: CommentAction } | 'anyone';
-
-/** A commit as an apply records it: a normalised SHA (or none) and its link (or none). */
-export interface AppliedCommit {
-  sha: string | null;
-  url: string | null;
-}
-
-export interface VerifyInput {
-  ok: boolean;
-  note?: string;
-  /** The commit the verdict is about, as the client showed it: refused when the comment was applied again since. */
-  commitSha?: string;
-}
 
 interface Inputs {
   apply: AppliedCommit;
@@ -90,52 +75,6 @@ interface Transition<T extends Trigger> {
    */
   event?(step: Step<Inputs[T]>): TimelineEntry | readonly TimelineEntry[];
 }
-
-type TimelineEntry = { kind: TimelineKind } & EventDetail;
-
-/** Two applies record the same fix when both name the same commit (or neither names one). */
-function sameAppliedCommit(stored: string | null, given: string | null): boolean {
-  return stored === null || given === null ? stored === given : sameCommit(stored, given);
-}
-
-/** Whether an apply records another fix than the one the comment holds (any fix of an open comment). */
-const isNewFix = (comment: Comment, input: AppliedCommit) =>
-  !(comment.status === 'applied' && sameAppliedCommit(comment.commit_sha, input.sha));
-
-/**
- * A new fix: stored with its commit (or none) and link, verified again by its author; with a
- * commit it waits for the build that holds it, without one it is Live as it is made.
- */
-async function recordFix({ trx, deps, actor, comment, input }: Step<AppliedCommit>): Promise<boolean> {
-  const now = nowIso(deps.clock);
-  await repo.updateComment(trx, actor.workspaceId, comment.id, {
-    status: 'applied',
-    commit_sha: input.sha,
-    commit_url: input.url,
-    applied_by_id: actor.id,
-    applied_at: now,
-    verified_at: null,
-    deployed_at: input.sha === null ? now : null,
-    deployed_build_sha: null,
-    updated_at: now,
-  });
-  await deps.events.raise(trx, {
-    type: 'CommentApplied',
-    workspaceId: actor.workspaceId,
-    commentId: comment.id,
-    actorId: actor.id,
-    authorId: comment.author_id,
-    commitSha: input.sha,
-    commitUrl: input.url,
-    excerpt: excerpt(comment.body),
-  });
-  return true;
-}
-
-const fixEvent = ({ comment, input }: Step<AppliedCommit>): TimelineEntry => ({
-  kind: comment.status === 'applied' ? 'reapplied' : 'applied',
-  commitSha: input.sha,
-});
 
 /** The transitions, in the order the README's table lists them. */
 export const TRANSITIONS: readonly Transition<Trigger>[] = [
@@ -378,54 +317,6 @@ export async function fire<T extends Trigger>(
     await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
   }
   return row.to === 'gone' ? null : ((await repo.findComment(trx, scopeOf(actor), id)) ?? null);
-}
-
-function rejectionNote(note: string | undefined): string {
-  const text = note?.trim() ?? '';
-  if (text.length === 0) throw invalidField('/note', 'is required when ok is false');
-  if (text.length > VERIFY_NOTE_MAX) throw invalidField('/note', `must be at most ${VERIFY_NOTE_MAX} characters`);
-  return text;
-}
-
-/** A verdict about a commit the comment no longer records is about a fix that has been replaced. */
-function checkVerdictCommit({ comment, input }: Step<VerifyInput>): void {
-  if (input.commitSha !== undefined && !sameAppliedCommit(comment.commit_sha, input.commitSha)) {
-    throw invalidState('This comment was applied again with another commit since: verify the new fix.');
-  }
-}
-
-async function markReopened(trx: Db, deps: LifecycleDeps, actor: Actor, comment: Comment, excerptOf: string) {
-  await repo.updateComment(trx, actor.workspaceId, comment.id, {
-    status: 'open',
-    verified_at: null,
-    updated_at: nowIso(deps.clock),
-  });
-  await deps.events.raise(trx, {
-    type: 'CommentReopened',
-    workspaceId: actor.workspaceId,
-    commentId: comment.id,
-    actorId: actor.id,
-    appliedById: comment.applied_by_id,
-    assigneeId: comment.assignee_id,
-    excerpt: excerpt(excerptOf),
-  });
-}
-
-/** An automated reply (verification) notifies nobody: it raises no ReplyAdded. */
-async function addReply(
-  trx: Db,
-  actor: Actor,
-  comment: Comment,
-  reply: { author_id: string | null; kind: 'user' | 'system'; body: string },
-  at: string,
-) {
-  await repo.insertReply(trx, {
-    id: newId('rpl'),
-    workspace_id: actor.workspaceId,
-    comment_id: comment.id,
-    ...reply,
-    created_at: at,
-  });
 }
 
 /**
