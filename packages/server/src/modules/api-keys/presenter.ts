@@ -1,6 +1,6 @@
 import type { ApiKey } from '@svc/contract';
 import type { Static } from 'typebox';
-import type { ApiKeyTable } from '../../db/schema.js';
+import type { ApiKeyTable } from '../../db/account-tables.js';
 
 /** A key as listed: never its secret, only its last four characters. */
 export const presentApiKey = (

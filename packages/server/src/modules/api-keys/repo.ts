@@ -1,4 +1,5 @@
-import type { ApiKeyTable, Db } from '../../db/schema.js';
+import type { ApiKeyTable } from '../../db/account-tables.js';
+import type { Db } from '../../db/schema.js';
 
 /** The user's keys, newest first, from the keyset position `before`. */
 export function listApiKeys(db: Db, workspaceId: string, userId: string, page: { before?: string; limit: number }) {

@@ -1,7 +1,7 @@
 import type { LoginResult, SecondFactorAsked, Session, User, Workspace } from '@svc/contract';
 import { isLocale } from '@svc/contract/i18n';
 import type { Selectable } from 'kysely';
-import type { WorkspaceTable } from '../../db/schema.js';
+import type { WorkspaceTable } from '../../db/account-tables.js';
 import type { UserRow } from './repo.js';
 
 export const presentUser = (row: UserRow): User => ({

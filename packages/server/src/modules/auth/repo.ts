@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
-import type { Db, SessionTable, UserTable } from '../../db/schema.js';
+import type { SessionTable, UserTable } from '../../db/account-tables.js';
+import type { Db } from '../../db/schema.js';
 import { newId, nowIso } from '../../ids.js';
 
 /** A user row (its second factor aside: see two-factor/repo.ts) with the key of the project a quick-access account is limited to. */

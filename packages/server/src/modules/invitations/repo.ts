@@ -1,4 +1,5 @@
-import type { Db, OneTimeLinkTable } from '../../db/schema.js';
+import type { OneTimeLinkTable } from '../../db/account-tables.js';
+import type { Db } from '../../db/schema.js';
 
 export async function insertLink(db: Db, row: OneTimeLinkTable) {
   await db.insertInto('one_time_links').values(row).execute();

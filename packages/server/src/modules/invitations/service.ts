@@ -4,7 +4,7 @@
 import type { AcceptInviteBody, CompletePasswordResetBody, CreateInviteBody } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import type { OneTimeLinkTable } from '../../db/schema.js';
+import type { OneTimeLinkTable } from '../../db/account-tables.js';
 import { inTransaction } from '../../db/transaction.js';
 import { AppError, notFound, unauthenticated } from '../../errors.js';
 import type { Client } from '../../http/client.js';

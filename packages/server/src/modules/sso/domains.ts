@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { createRequire } from 'node:module';
 import { DOMAIN_PROOF_LABEL, DOMAIN_PROOF_PREFIX, type SsoDomain } from '@svc/contract';
-import type { Db, SsoDomainTable } from '../../db/schema.js';
+import type { SsoDomainTable } from '../../db/account-tables.js';
+import type { Db } from '../../db/schema.js';
 import { conflict, invalidField, invalidState, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 

@@ -1,4 +1,5 @@
-import type { Db, SsoAttemptTable, SsoProviderTable } from '../../db/schema.js';
+import type { SsoAttemptTable, SsoProviderTable } from '../../db/account-tables.js';
+import type { Db } from '../../db/schema.js';
 import { newId } from '../../ids.js';
 
 export const findProvider = (db: Db, workspaceId: string) =>

@@ -1,5 +1,6 @@
 import type { TwoFactorRequired } from '@svc/contract';
-import type { Db, SignInChallengeTable } from '../../db/schema.js';
+import type { SignInChallengeTable } from '../../db/account-tables.js';
+import type { Db } from '../../db/schema.js';
 import { newId } from '../../ids.js';
 
 /** Whose second factor: a user of a workspace. */
