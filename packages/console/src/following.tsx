@@ -2,7 +2,7 @@
 // follows or leaves one: on the projects page, and on an inbox item of new comments.
 import { api } from './api.js';
 import { t } from './i18n.js';
-import { useAction, useLoad } from './ui.js';
+import { useAction, useLoad } from './loading.js';
 
 /** The caller's projects by key, each followed or not; `set` follows or leaves one. */
 export function useFollowing() {

@@ -5,6 +5,7 @@ import type { RefObject } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { unread } from './badge.js';
 import { intlLocale, type MessageId, t, tx } from './i18n.js';
+import { Lazy } from './loading.js';
 import { Link, match } from './router.js';
 import { Account } from './screens/account.js';
 import { ApiKeys } from './screens/api-keys.js';
@@ -19,7 +20,6 @@ import { MyWork } from './screens/my-work.js';
 import { People } from './screens/people/index.js';
 import { Projects } from './screens/projects/index.js';
 import { may, me, signOut } from './session.js';
-import { Lazy } from './ui.js';
 
 const NAV = [
   ['/', 'nav.inbox'],

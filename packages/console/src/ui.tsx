@@ -1,138 +1,16 @@
-// The console's shared pieces: data loading, forms, dialogs, copy buttons, status pills, times.
+// The console's shared pieces of a screen: its title, form fields and errors, dialogs (and the
+// one that asks before what cannot be undone), copy boxes, times, tables' heads and filters.
+// Loading data and sending requests are in loading.tsx; a comment's pills in comment-pills.tsx.
 
-import type { Label, Priority } from '@svc/contract';
-import type { Answer, Endpoint } from '@svc/contract/endpoints';
-import { PRIORITIES } from '@svc/contract/rules';
 import { relativeTimeText } from '@svc/contract/time';
-import { type DueFields, dueText, type StateFields, statePills } from '@svc/contract/vocabulary';
-import type { ComponentChildren, ComponentType, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes, TextareaHTMLAttributes } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import { problemText } from './api.js';
 import { intlLocale, t } from './i18n.js';
+import type { AnswerWith, useAction } from './loading.js';
 
-/** An answer whose success carries `T` (what `api.call` gives for one endpoint). */
-export type AnswerWith<T> =
-  | { ok: true; status: number; data: T; etag: string | null }
-  | Extract<Answer<Endpoint>, { ok: false }>;
-
-/** Loads with `load` whenever `deps` change; `reload` loads again. */
-export function useLoad<T>(load: () => Promise<AnswerWith<T> | null>, deps: unknown[]) {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let live = true;
-    setState((s) => ({ ...s, loading: true }));
-    load().then(
-      (answer) => {
-        if (!live || !answer) return;
-        setState(answer.ok ? { data: answer.data, loading: false } : { error: problemText(answer), loading: false });
-      },
-      () => live && setState({ error: problemText(null), loading: false }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [...deps, round]);
-  return { ...state, reload: () => setRound((r) => r + 1) };
-}
-
-/** One page of a list, as the API pages them. */
-interface PageOf<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-/**
- * A list loaded a page at a time (`loadPage` with the cursor of the next): `data.items` holds
- * every row loaded so far, `more` loads the next page, and `reload` loads again as many rows as
- * were shown, so that a change made on a later page does not send the reader back to the first.
- * `every` loads every page at once (the options of a filter).
- */
-export function usePages<T>(
-  loadPage: (cursor?: string) => Promise<AnswerWith<PageOf<T>> | null>,
-  deps: unknown[],
-  { every = false } = {},
-) {
-  const [state, setState] = useState<{ data?: { items: T[] }; next: string | null; error?: string; loading: boolean }>({
-    next: null,
-    loading: true,
-  });
-  const [round, setRound] = useState(0);
-  const shown = useRef(0);
-  const live = useRef(0);
-  const fetchPages = async (from: T[], cursor: string | undefined, atLeast: number) => {
-    const mine = ++live.current;
-    setState((s) => ({ ...s, loading: true }));
-    let items = from;
-    let next = cursor ?? null;
-    try {
-      do {
-        const answer = await loadPage(next ?? undefined);
-        if (mine !== live.current || !answer) return;
-        if (!answer.ok) {
-          setState((s) => ({ ...s, error: problemText(answer), loading: false }));
-          return;
-        }
-        items = [...items, ...answer.data.items];
-        next = answer.data.nextCursor;
-      } while (next && items.length < atLeast);
-      shown.current = items.length;
-      setState({ data: { items }, next, loading: false });
-    } catch {
-      if (mine === live.current) setState((s) => ({ ...s, error: problemText(null), loading: false }));
-    }
-  };
-  useEffect(() => {
-    void fetchPages([], undefined, every ? Number.POSITIVE_INFINITY : shown.current);
-  }, [...deps, round]);
-  return {
-    ...state,
-    reload: () => setRound((r) => r + 1),
-    more: () => {
-      if (state.next && !state.loading) void fetchPages(state.data?.items ?? [], state.next, 0);
-    },
-  };
-}
-
-/** "Show more" under a paged list, while it has more. */
-export function MoreRows({
-  pages,
-  label,
-}: {
-  pages: { next: string | null; loading: boolean; more: () => void };
-  label: string;
-}) {
-  if (!pages.next) return null;
-  return (
-    <p>
-      <button type="button" disabled={pages.loading} onClick={pages.more}>
-        {pages.loading ? t('ui.loading') : label}
-      </button>
-    </p>
-  );
-}
-
-/** Runs a request for a form: pending while it runs, the server's reason when refused. */
-export function useAction() {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState('');
-  async function run<T>(request: () => Promise<AnswerWith<T>>): Promise<{ data: T } | null> {
-    setPending(true);
-    setError('');
-    try {
-      const answer = await request();
-      if (answer.ok) return answer;
-      setError(problemText(answer));
-      return null;
-    } catch {
-      setError(problemText(null));
-      return null;
-    } finally {
-      setPending(false);
-    }
-  }
-  return { pending, error, setError, run };
-}
+// Until the comment page's screens (screens/comment/) import these from their own modules.
+export { assigneeName, DuePill, LabelChips, PriorityPill, priorityOptions, StatusPills } from './comment-pills.js';
+export { Lazy, Loading, useAction, useLoad, usePages } from './loading.js';
 
 /** The page's heading; `title` names it in the window's title where the heading is more than words. */
 export function PageTitle({
@@ -197,35 +75,6 @@ export function FormError({ message }: { message: string }) {
       {message}
     </p>
   ) : null;
-}
-
-export function Loading({ error, label = t('ui.loading') }: { error?: string; label?: string }) {
-  return error ? (
-    <p class="error" role="alert">
-      {error}
-    </p>
-  ) : (
-    <p class="muted" role="status">
-      {label}
-    </p>
-  );
-}
-
-/**
- * A part loaded when first shown (a page, the board), drawn with `props`: its code is a chunk of
- * its own, kept out of the initial JavaScript.
- */
-export function Lazy<P extends object>({ load, props }: { load: () => Promise<ComponentType<P>>; props: P }) {
-  const [Part, setPart] = useState<ComponentType<P> | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    load().then(
-      (part) => setPart(() => part),
-      () => setFailed(true),
-    );
-  }, []);
-  if (Part) return <Part {...props} />;
-  return <Loading error={failed ? t('nav.pageFailed') : undefined} />;
 }
 
 /**
@@ -309,19 +158,6 @@ export function CopyBox({ label, text, multiline = false }: { label: string; tex
   );
 }
 
-/** Open / Completed / Live · sha7 / Verified / Archived, as the widget shows them. */
-export function StatusPills({ comment }: { comment: StateFields }) {
-  return (
-    <span class="pills">
-      {statePills(comment, t).map((pill) => (
-        <span key={pill.kind} class={`pill ${pill.kind}`}>
-          {pill.label}
-        </span>
-      ))}
-    </span>
-  );
-}
-
 /** "5 minutes ago", with the date and time on hover and for screen readers' date navigation. */
 export function Time({ iso }: { iso: string | null }) {
   if (!iso) return <span class="muted">—</span>;
@@ -380,55 +216,6 @@ export function FilterSelect({
     </div>
   );
 }
-
-/** A comment's priority as a pill; none is shown as nothing. */
-export function PriorityPill({ priority }: { priority: Priority }) {
-  if (priority === 'none') return null;
-  return <span class={`pill priority-${priority}`}>{t(`priority.${priority}`)}</span>;
-}
-
-/** A comment's due date as a pill, "Due Dec 3"; overdue said in words and in the danger colour. None: nothing. */
-export function DuePill({ comment }: { comment: DueFields }) {
-  const due = dueText(comment, t, intlLocale());
-  if (!due) return null;
-  return <span class={due.overdue ? 'pill due overdue' : 'pill due'}>{due.text}</span>;
-}
-
-/** A comment's labels: each its name, after a dot of its colour (the text keeps the page's contrast). */
-export function LabelChips({ labels }: { labels: readonly Label[] }) {
-  if (labels.length === 0) return null;
-  return (
-    <span class="pills">
-      {labels.map((label) => (
-        <span key={label.id} class="pill label">
-          <span class={`dot ${label.color}`} aria-hidden="true" />
-          {label.name}
-        </span>
-      ))}
-    </span>
-  );
-}
-
-/** Who is on a comment, agents said as such. */
-export const assigneeName = (assignee: { name: string; agent: boolean }) =>
-  assignee.agent ? t('comment.agentName', { name: assignee.name }) : assignee.name;
-
-/**
- * A comment's page in short: its path (with the query that tells pages apart), or its site for
- * a home page, which "/" alone would not say.
- */
-export function pageName(pageUrl: string): string {
-  try {
-    const url = new URL(pageUrl);
-    const path = url.pathname + url.search;
-    return path === '/' ? url.host : path;
-  } catch {
-    return pageUrl;
-  }
-}
-
-/** The priorities as a menu's options, the most urgent first. */
-export const priorityOptions = () => [...PRIORITIES].reverse().map((p) => [p, t(`priority.${p}`)] as const);
 
 /** The options of a filter by person: anyone, then each one listed. */
 export const peopleOptions = (people: readonly { id: string; name: string }[] | undefined) =>

@@ -3,8 +3,9 @@ import { isLocale, LOCALE_NAMES, LOCALES } from '@svc/contract/i18n';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, t } from '../i18n.js';
+import { Loading, useAction, useLoad } from '../loading.js';
 import { may, me } from '../session.js';
-import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
+import { Field, FormError, PageTitle, TableHead, Time } from '../ui.js';
 import { TwoFactorSection } from './two-factor.js';
 
 export function Account() {

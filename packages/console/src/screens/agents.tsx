@@ -6,9 +6,10 @@ import type { AnswerOf } from '@svc/contract/endpoints';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t } from '../i18n.js';
+import { Loading, useAction, useLoad, usePages } from '../loading.js';
 import { Link } from '../router.js';
 import { may } from '../session.js';
-import { Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad, usePages } from '../ui.js';
+import { Field, FormError, PageTitle, TableHead, Time } from '../ui.js';
 import { KeyShownOnce } from './api-keys.js';
 import { RemoveMember } from './people/remove-member.js';
 

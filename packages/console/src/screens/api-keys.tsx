@@ -3,9 +3,10 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { t, tx } from '../i18n.js';
+import { Loading, useAction, useLoad } from '../loading.js';
 import { Link } from '../router.js';
 import { may } from '../session.js';
-import { CopyBox, Dialog, Field, FormError, Loading, PageTitle, TableHead, Time, useAction, useLoad } from '../ui.js';
+import { CopyBox, Dialog, Field, FormError, PageTitle, TableHead, Time } from '../ui.js';
 
 export function ApiKeys() {
   const mine = useLoad(() => api.call('GET /api/me/api-keys', {}), []);

@@ -6,8 +6,9 @@ import type { AnswerOf } from '@svc/contract/endpoints';
 import { useMemo } from 'preact/hooks';
 import { api } from '../api.js';
 import { type MessageId, t } from '../i18n.js';
+import { Loading, useLoad, usePages } from '../loading.js';
 import { currentQuery, navigate } from '../router.js';
-import { FilterSelect, Loading, PageTitle, peopleOptions, TableHead, Time, useLoad, usePages } from '../ui.js';
+import { FilterSelect, PageTitle, peopleOptions, TableHead, Time } from '../ui.js';
 
 type Event = AnswerOf<'GET /api/workspace/audit'>['items'][number];
 

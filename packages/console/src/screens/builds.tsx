@@ -4,8 +4,9 @@ import { deriveCommitUrl } from '@svc/contract/commit-url';
 import { shortSha } from '@svc/contract/sha';
 import { api } from '../api.js';
 import { t, tx } from '../i18n.js';
+import { Loading, MoreRows, useLoad, usePages } from '../loading.js';
 import { Link } from '../router.js';
-import { Loading, MoreRows, PageTitle, TableHead, Time, useLoad, usePages } from '../ui.js';
+import { PageTitle, TableHead, Time } from '../ui.js';
 
 export function ProjectBuilds({ projectKey }: { projectKey: string }) {
   const project = useLoad(() => api.call('GET /api/projects/{key}', { params: { key: projectKey } }), [projectKey]);

@@ -9,8 +9,9 @@ import { api } from '../api.js';
 import { setUnread } from '../badge.js';
 import { useFollowing } from '../following.js';
 import { type MessageId, t } from '../i18n.js';
+import { Loading, MoreRows, useAction, usePages } from '../loading.js';
 import { Link } from '../router.js';
-import { FormError, Loading, MoreRows, PageTitle, TableHead, Time, useAction, usePages } from '../ui.js';
+import { FormError, PageTitle, TableHead, Time } from '../ui.js';
 
 type Notification = AnswerOf<'GET /api/me/notifications'>['items'][number];
 

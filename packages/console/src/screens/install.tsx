@@ -2,10 +2,11 @@
 // server's address and the project's key filled in.
 import { api } from '../api.js';
 import { t, tx } from '../i18n.js';
+import { Loading, useLoad } from '../loading.js';
 import { Link } from '../router.js';
 import { me } from '../session.js';
 import { installSnippets } from '../snippets.js';
-import { CopyBox, Loading, PageTitle, useLoad } from '../ui.js';
+import { CopyBox, PageTitle } from '../ui.js';
 
 export function Install({ projectKey }: { projectKey: string }) {
   const project = useLoad(() => api.call('GET /api/projects/{key}', { params: { key: projectKey } }), [projectKey]);

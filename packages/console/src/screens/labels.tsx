@@ -4,18 +4,10 @@ import type { Label, LabelColor } from '@svc/contract';
 import { LABEL_COLORS } from '@svc/contract/rules';
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { LabelChips } from '../comment-pills.js';
 import { t } from '../i18n.js';
-import {
-  ConfirmDialog,
-  Field,
-  FormError,
-  LabelChips,
-  Loading,
-  PageTitle,
-  TableHead,
-  useAction,
-  useLoad,
-} from '../ui.js';
+import { Loading, useAction, useLoad } from '../loading.js';
+import { ConfirmDialog, Field, FormError, PageTitle, TableHead } from '../ui.js';
 
 function ColorSelect({
   value,

@@ -6,10 +6,12 @@
 
 import type { AnswerOf } from '@svc/contract/endpoints';
 import { api } from '../api.js';
+import { DuePill, LabelChips, PriorityPill, StatusPills } from '../comment-pills.js';
 import { t, tx } from '../i18n.js';
+import { Loading, useLoad } from '../loading.js';
 import { Link } from '../router.js';
 import { me } from '../session.js';
-import { DuePill, LabelChips, Loading, PageTitle, PriorityPill, StatusPills, Time, useLoad } from '../ui.js';
+import { PageTitle, Time } from '../ui.js';
 
 type Comment = AnswerOf<'GET /api/comments'>['items'][number];
 

@@ -5,9 +5,10 @@ import type { LoginResult, SecondFactorAsked } from '@svc/contract';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { type MessageId, t, tx } from '../i18n.js';
+import { type AnswerWith, useAction, useLoad } from '../loading.js';
 import { Link, navigate } from '../router.js';
 import { adoptSession, signedOutReason } from '../session.js';
-import { type AnswerWith, Field, FormError, useAction, useLoad } from '../ui.js';
+import { Field, FormError } from '../ui.js';
 import { SingleSignOn } from './sso.js';
 import { SecondFactorStep } from './two-factor.js';
 

@@ -5,8 +5,9 @@ import type { PutSsoBody, SsoDiscovery, SsoDomain } from '@svc/contract';
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { type MessageId, t } from '../i18n.js';
+import { Loading, useAction, useLoad } from '../loading.js';
 import { adoptSession } from '../session.js';
-import { CopyBox, Field, FormError, Loading, useAction, useLoad } from '../ui.js';
+import { CopyBox, Field, FormError } from '../ui.js';
 
 /** The provider's answer, after '#': a one-time code to exchange, or why it was refused; taken out of the address. */
 function useProviderAnswer() {

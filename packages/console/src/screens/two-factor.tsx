@@ -4,8 +4,9 @@ import type { SecondFactorAsked, TwoFactorEnrolment, TwoFactorRequired } from '@
 import { useId, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { intlLocale, type MessageId, t, tx } from '../i18n.js';
+import { Loading, useAction, useLoad } from '../loading.js';
 import { loadMe, me } from '../session.js';
-import { CopyBox, Field, FormError, Loading, useAction, useLoad } from '../ui.js';
+import { CopyBox, Field, FormError } from '../ui.js';
 
 /** The QR code to scan, and the seed to type for an app that cannot scan. */
 function Enrolment({ enrolment }: { enrolment: TwoFactorEnrolment }) {

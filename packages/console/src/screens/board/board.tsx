@@ -10,7 +10,8 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { t } from '../../i18n.js';
-import { FormError, Loading, useAction, useLoad } from '../../ui.js';
+import { Loading, useAction, useLoad } from '../../loading.js';
+import { FormError } from '../../ui.js';
 import { BoardCard } from './card.js';
 import {
   byUrgency,

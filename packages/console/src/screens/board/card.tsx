@@ -4,9 +4,10 @@
 import { croppedAround } from '@svc/contract/image-encoding';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api.js';
+import { assigneeName, DuePill, LabelChips, PriorityPill, pageName } from '../../comment-pills.js';
 import { t } from '../../i18n.js';
 import { Link } from '../../router.js';
-import { assigneeName, DuePill, LabelChips, PriorityPill, pageName, Time } from '../../ui.js';
+import { Time } from '../../ui.js';
 import { type Column, type Comment, columnOf, excerpt, HEADINGS, movesOf, type Target } from './columns.js';
 
 /** How far (CSS pixels) a pointer travels before a press becomes a drag rather than a click. */

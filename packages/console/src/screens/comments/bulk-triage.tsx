@@ -1,8 +1,8 @@
 // What the team does to the selected comments at once: who is on them, their priority, a label.
 
 import { api } from '../../api.js';
+import { assigneeName, priorityOptions } from '../../comment-pills.js';
 import { t } from '../../i18n.js';
-import { assigneeName, priorityOptions } from '../../ui.js';
 import type { Choices, Comment } from './query.js';
 
 /** Who is on the selected comments, their priority, a label for each of them: a menu each, done on choosing. */

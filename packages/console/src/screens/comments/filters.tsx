@@ -3,9 +3,11 @@
 import { STATUS_FILTERS } from '@svc/contract/vocabulary';
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
+import { priorityOptions } from '../../comment-pills.js';
 import { t } from '../../i18n.js';
+import { useLoad } from '../../loading.js';
 import { navigate } from '../../router.js';
-import { FilterSelect, peopleOptions, priorityOptions, useLoad } from '../../ui.js';
+import { FilterSelect, peopleOptions } from '../../ui.js';
 import { type Choices, type Filters, filtersUrl } from './query.js';
 
 /** The filters, kept in the address: words and page address on Search, the others at once. */

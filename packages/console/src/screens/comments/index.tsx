@@ -7,8 +7,9 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { t } from '../../i18n.js';
+import { Lazy, Loading, useAction, useLoad, usePages } from '../../loading.js';
 import { location as address, currentQuery, navigate } from '../../router.js';
-import { FormError, Lazy, Loading, PageTitle, useAction, useLoad, usePages } from '../../ui.js';
+import { FormError, PageTitle } from '../../ui.js';
 import { BulkTriage } from './bulk-triage.js';
 import { CommentFilters } from './filters.js';
 import type { ListWalk } from './list-walk.js';

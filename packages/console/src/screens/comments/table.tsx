@@ -1,9 +1,10 @@
 // The list's table: a row per comment, arrow keys between rows, Enter to open, checkboxes to select.
 
 import { useRef } from 'preact/hooks';
+import { assigneeName, DuePill, LabelChips, PriorityPill, pageName, StatusPills } from '../../comment-pills.js';
 import { t } from '../../i18n.js';
 import { Link } from '../../router.js';
-import { assigneeName, DuePill, LabelChips, PriorityPill, pageName, StatusPills, Time } from '../../ui.js';
+import { Time } from '../../ui.js';
 import type { ListWalk } from './list-walk.js';
 import type { Comment } from './query.js';
 

@@ -2,9 +2,10 @@
 // fixes hold, who is on what, and what waits longest.
 import type { Insights, InsightsRow, InsightWho } from '@svc/contract';
 import { durationText } from '@svc/contract/vocabulary';
+import { assigneeName } from '../../comment-pills.js';
 import { intlLocale, type MessageId, t, tx } from '../../i18n.js';
 import { Link } from '../../router.js';
-import { assigneeName, Time } from '../../ui.js';
+import { Time } from '../../ui.js';
 import { BacklogChart } from './backlog-chart.js';
 
 type Waiting = Insights['oldestWaiting'][number];

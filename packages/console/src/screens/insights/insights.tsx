@@ -5,8 +5,9 @@
 // The filters live in the address.
 import { api } from '../../api.js';
 import { t } from '../../i18n.js';
+import { Loading, useLoad } from '../../loading.js';
 import { currentQuery, navigate } from '../../router.js';
-import { FilterSelect, Loading, PageTitle, useLoad } from '../../ui.js';
+import { FilterSelect, PageTitle } from '../../ui.js';
 import { Figures } from './figures.js';
 
 /** The periods offered, in days back from now (the API takes any from 1 to 366). */

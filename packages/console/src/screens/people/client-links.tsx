@@ -3,7 +3,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { t } from '../../i18n.js';
-import { Field, FormError, MoreRows, TableHead, Time, useAction, useLoad, usePages } from '../../ui.js';
+import { MoreRows, useAction, useLoad, usePages } from '../../loading.js';
+import { Field, FormError, TableHead, Time } from '../../ui.js';
 import type { ShownLink } from './shown-link.js';
 
 /** Create, list, renew and revoke client links; `onLink` shows the link (or token) just made. */

@@ -3,7 +3,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { intlLocale, t } from '../../i18n.js';
-import { Field, FormError, MoreRows, TableHead, Time, useAction, usePages } from '../../ui.js';
+import { MoreRows, useAction, usePages } from '../../loading.js';
+import { Field, FormError, TableHead, Time } from '../../ui.js';
 import type { ShownLink } from './shown-link.js';
 
 /** Invite someone, and the invitations pending; `onLink` shows the link just made. */

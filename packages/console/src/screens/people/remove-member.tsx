@@ -1,7 +1,8 @@
 // Removing a member from the team, asked first: from the team's list and from Agents.
 import { api } from '../../api.js';
 import { t } from '../../i18n.js';
-import { ConfirmDialog, type useAction } from '../../ui.js';
+import type { useAction } from '../../loading.js';
+import { ConfirmDialog } from '../../ui.js';
 
 /** Asks before removing `member` (a person or an agent) from the team; `body` says what follows. */
 export function RemoveMember({

@@ -3,8 +3,9 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { intlLocale, t } from '../../i18n.js';
+import { Loading, MoreRows, useAction, usePages } from '../../loading.js';
 import { may, me } from '../../session.js';
-import { ConfirmDialog, FormError, Loading, MoreRows, Time, useAction, usePages } from '../../ui.js';
+import { ConfirmDialog, FormError, Time } from '../../ui.js';
 import { RemoveMember } from './remove-member.js';
 import type { ShownLink } from './shown-link.js';
 

@@ -3,7 +3,8 @@ import type { Project } from '@svc/contract';
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { t, tx } from '../../i18n.js';
-import { Field, FormError, useAction } from '../../ui.js';
+import { useAction } from '../../loading.js';
+import { Field, FormError } from '../../ui.js';
 
 /** Asks for `project`'s key before deleting it; `onDone(true)` once deleted, `onDone(false)` on Cancel. */
 export function DeleteProject({ project, onDone }: { project: Project; onDone: (deleted: boolean) => void }) {

@@ -5,9 +5,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { FollowButton, useFollowing } from '../../following.js';
 import { t, tx } from '../../i18n.js';
+import { Loading, useLoad } from '../../loading.js';
 import { currentQuery, Link, navigate } from '../../router.js';
 import { may } from '../../session.js';
-import { Dialog, FormError, Loading, PageTitle, TableHead, Time, useLoad } from '../../ui.js';
+import { Dialog, FormError, PageTitle, TableHead, Time } from '../../ui.js';
 import { DeleteProject } from './delete-project.js';
 import { ProjectForm } from './project-form.js';
 

@@ -5,8 +5,9 @@ import { PROJECT_KEY_PATTERN } from '@svc/contract/project-key';
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
 import { t } from '../../i18n.js';
+import { useAction } from '../../loading.js';
 import { navigate } from '../../router.js';
-import { Field, FormError, useAction } from '../../ui.js';
+import { Field, FormError } from '../../ui.js';
 import { originLines, RefusedOrigins } from './refused-origins.js';
 import { ReplaySettings } from './replay-settings.js';
 

@@ -2,7 +2,8 @@
 import type { Project } from '@svc/contract';
 import { api } from '../../api.js';
 import { t, tx } from '../../i18n.js';
-import { Time, useLoad } from '../../ui.js';
+import { useLoad } from '../../loading.js';
+import { Time } from '../../ui.js';
 
 /** Origins typed one per line, blank lines dropped. */
 export const originLines = (text: string) =>
