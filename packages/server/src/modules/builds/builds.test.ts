@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   addClient,
   addMember,
+  amid,
   call,
   createComment,
   createProject,
@@ -11,6 +12,7 @@ import {
   dialect,
   type Member,
   manualClock,
+  RACE_POINTS,
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
@@ -245,6 +247,44 @@ async function awayFromMinuteBoundary(): Promise<void> {
   const intoMinute = Date.now() % 60_000;
   if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 100));
 }
+
+describe('build reports while their project is deleted', () => {
+  let t: TestApp;
+  let admin: Member;
+  before(async () => {
+    t = await createTestApp({ buildRateLimit: 100_000 });
+    admin = await signUp(t.app);
+  });
+  after(() => t.close());
+
+  test('fifty reports at once, each making comments Live, while the project is deleted: each recorded before (and gone with it) or 404, the deletion 204, none a 500', async () => {
+    const other = await t.twin();
+    for (const [round, answered] of RACE_POINTS.entries()) {
+      const project = await createProject(t.app, admin);
+      const commits: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const { id } = await createComment(t.app, admin, project.key, `Fixed ${i}`);
+        const commitSha = `${round}${i}`.padEnd(7, 'a');
+        await call(t.app, 'POST', `/api/comments/${id}/apply`, { token: admin.token, body: { commitSha } });
+        commits.push(commitSha);
+      }
+      const { answers, meanwhile: deleted } = await amid(
+        Array.from(
+          { length: 50 },
+          (_, i) => () =>
+            call(t.app, 'POST', `/api/projects/${project.key}/builds`, {
+              token: admin.token,
+              body: { sha: `b${i}`.padEnd(7, '0'), containsCommitShas: commits },
+            }),
+        ),
+        answered,
+        () => call(other, 'DELETE', `/api/projects/${project.key}`, { token: admin.token }),
+      );
+      assert.equal(deleted.status, 204, `round ${round}: ${JSON.stringify(deleted.body)}`);
+      for (const answer of answers) assert.ok([200, 201, 404].includes(answer.status), JSON.stringify(answer.body));
+    }
+  });
+});
 
 describe('build report rate limit', () => {
   test('past SVC_BUILD_RATE_LIMIT reports a minute, 429 rate_limited with Retry-After', async () => {

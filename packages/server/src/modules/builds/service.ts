@@ -1,8 +1,8 @@
 import { type BuildReportBody, normalizeSha } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
-import { inTransaction } from '../../db/transaction.js';
-import { invalidField } from '../../errors.js';
+import { inTransaction, unlessGone } from '../../db/transaction.js';
+import { invalidField, notFound } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { newId, nowIso } from '../../ids.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
@@ -31,29 +31,44 @@ export async function reportBuild(deps: BuildDeps, actor: Actor, projectKey: str
   const contained = (input.containsCommitShas ?? []).map((entry, i) => requireSha(entry, `/containsCommitShas/${i}`));
   await consumeRateLimit(deps.db, deps.rules.buildReports, actor.id, deps.clock.now());
 
-  return inTransaction(deps.db, async (trx) => {
-    const buildId = newId('bld');
-    const at = nowIso(deps.clock);
-    const firstSeen = await repo.insertBuildOnce(trx, {
-      id: buildId,
-      workspace_id: actor.workspaceId,
-      project_id: project.id,
-      sha,
-      reported_by_id: actor.id,
-      created_at: at,
+  // The comments it makes Live first, then the build's row, which refers to the project: the
+  // order of every change in a project (see `Database.lockRows`), so that the project's
+  // deletion meanwhile waits for this report, or this one for it, never both for each other.
+  // A build reported already undoes what this one stamped: its comments are those it stamped.
+  const write = () =>
+    inTransaction(deps.db, async (trx) => {
+      const buildId = newId('bld');
+      const at = nowIso(deps.clock);
+      const deployedCommentIds = await deployedByBuild(
+        trx,
+        deps,
+        { workspaceId: actor.workspaceId, projectId: project.id, buildSha: sha, at },
+        [...new Set([sha, ...contained])],
+        actor,
+      );
+      const firstSeen = await repo.insertBuildOnce(trx, {
+        id: buildId,
+        workspace_id: actor.workspaceId,
+        project_id: project.id,
+        sha,
+        reported_by_id: actor.id,
+        created_at: at,
+      });
+      if (!firstSeen) throw new ReportedAlready();
+      await repo.recordDeployments(trx, actor.workspaceId, buildId, deployedCommentIds);
+      return { sha, firstSeen, deployedCommentIds };
     });
-    if (!firstSeen) return { sha, firstSeen, deployedCommentIds: [] as string[] };
-    const deployedCommentIds = await deployedByBuild(
-      trx,
-      deps,
-      { workspaceId: actor.workspaceId, projectId: project.id, buildSha: sha, at },
-      [...new Set([sha, ...contained])],
-      actor,
-    );
-    await repo.recordDeployments(trx, actor.workspaceId, buildId, deployedCommentIds);
-    return { sha, firstSeen, deployedCommentIds };
-  });
+  try {
+    // The project deleted meanwhile: refused as it would be a moment later.
+    return await unlessGone(deps.database, write, () => notFound(`Project "${projectKey}"`));
+  } catch (error) {
+    if (error instanceof ReportedAlready) return { sha, firstSeen: false, deployedCommentIds: [] as string[] };
+    throw error;
+  }
 }
+
+/** Rolls back a report of a build the project has already. */
+class ReportedAlready extends Error {}
 
 export async function listPendingDeploy(
   { db }: Pick<AppContext, 'db'>,
