@@ -8,10 +8,6 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { intlLocale, t } from './i18n.js';
 import type { AnswerWith, useAction } from './loading.js';
 
-// Until the comment page's screens (screens/comment/) import these from their own modules.
-export { assigneeName, DuePill, LabelChips, PriorityPill, priorityOptions, StatusPills } from './comment-pills.js';
-export { Lazy, Loading, useAction, useLoad, usePages } from './loading.js';
-
 /** The page's heading; `title` names it in the window's title where the heading is more than words. */
 export function PageTitle({
   children,

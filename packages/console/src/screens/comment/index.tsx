@@ -6,19 +6,11 @@
 
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
+import { DuePill, PriorityPill, StatusPills } from '../../comment-pills.js';
 import { t, tx } from '../../i18n.js';
 import { ImageList, PrivateImage, WaitingPair } from '../../images.js';
-import {
-  DuePill,
-  FormError,
-  Lazy,
-  Loading,
-  PageTitle,
-  PriorityPill,
-  StatusPills,
-  useAction,
-  useLoad,
-} from '../../ui.js';
+import { Lazy, Loading, useAction, useLoad } from '../../loading.js';
+import { FormError, PageTitle } from '../../ui.js';
 import { ApplyDialog, CommentActions, DeleteDialog, NotFixedDialog } from './actions.js';
 import { Discussion } from './discussion.js';
 import { CommentFacts } from './facts.js';

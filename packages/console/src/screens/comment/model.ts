@@ -2,7 +2,7 @@
 
 import type { AnswerOf } from '@svc/contract/endpoints';
 import type { api } from '../../api.js';
-import type { useAction } from '../../ui.js';
+import type { useAction } from '../../loading.js';
 
 export type Comment = AnswerOf<'GET /api/comments/{id}'>;
 export type TimelineEvent = Comment['timeline'][number];

@@ -2,8 +2,9 @@
 
 import { useState } from 'preact/hooks';
 import { api } from '../../api.js';
+import { assigneeName, DuePill, LabelChips, priorityOptions } from '../../comment-pills.js';
 import { t } from '../../i18n.js';
-import { assigneeName, DuePill, LabelChips, priorityOptions, useLoad, usePages } from '../../ui.js';
+import { useLoad, usePages } from '../../loading.js';
 import type { Act, Comment } from './model.js';
 
 /** Who is on it, its priority, its due date and its labels: the team sets them here. */
