@@ -454,5 +454,8 @@ describe('the board, the console on a phone, agents', () => {
     await dialog.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('heading', { name: 'Install Landing page' }).waitFor();
     assert.equal(new URL(page.url()).pathname, '/projects/landing/install');
+    // The server's page of the extension, asked in the console's language.
+    const extension = page.getByRole('link', { name: /extension/i });
+    assert.equal(await extension.getAttribute('href'), '/extension?locale=en');
   });
 });

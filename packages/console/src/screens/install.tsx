@@ -1,7 +1,7 @@
 // Ready snippets to install the widget on a project's app and report its deploys, with this
 // server's address and the project's key filled in.
 import { api } from '../api.js';
-import { t, tx } from '../i18n.js';
+import { intlLocale, t, tx } from '../i18n.js';
 import { Loading, useLoad } from '../loading.js';
 import { Link } from '../router.js';
 import { me } from '../session.js';
@@ -47,8 +47,12 @@ export function Install({ projectKey }: { projectKey: string }) {
       <CopyBox label={t('install.cspSources')} text={snippets.csp} />
       <p>{t('install.vite')}</p>
       <CopyBox label={t('install.vitePlugin')} text={snippets.vite} multiline />
-      {/* A server page, not the console's: the zips are made for this server's address (GET /extension). */}
-      <p>{tx('install.extension', { link: <a href="/extension">{t('install.extensionLink')}</a> })}</p>
+      {/* A server page, not the console's: the zips are made for this server's address (GET /extension), in the console's language. */}
+      <p>
+        {tx('install.extension', {
+          link: <a href={`/extension?locale=${encodeURIComponent(intlLocale())}`}>{t('install.extensionLink')}</a>,
+        })}
+      </p>
       <h2>{t('install.repository')}</h2>
       <p>{tx('install.cli', { cli: <code>svc-cli</code> })}</p>
       <CopyBox label="svc-cli init" text={snippets.init} multiline />
