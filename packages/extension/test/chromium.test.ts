@@ -15,16 +15,17 @@ import { CHROMIUM_PATH } from '../../widget/test/helpers.js';
 import {
   answeredAndFixed,
   assertMaskedBlank,
+  assertPictureOfNowStored,
+  assertReplied,
+  assertVerified,
   type Box,
   call,
   extensionFor,
   MEMBER_PASSWORD,
-  pictureSize,
   regionIn,
   type Stack,
   serverRequestsDuring,
   startStack,
-  storedPictureOfNow,
   storedScreenshot,
   until,
 } from './helpers.js';
@@ -173,11 +174,7 @@ describe('the extension in Chromium', {
     await card.locator('textarea[name=body]').fill('The Team plan, under its name');
     await card.locator('button[type=submit]', { hasText: 'Send reply' }).click();
     await card.locator('.replies li', { hasText: 'The Team plan, under its name' }).waitFor();
-    const replied = await read(id);
-    assert.deepEqual(
-      replied.replies.map((reply: { body: string; author: { name: string } }) => [reply.body, reply.author.name]),
-      [['The Team plan, under its name', stack.reviewer.name]],
-    );
+    await assertReplied(stack, id, 'The Team plan, under its name');
 
     // The team replies and applies a fix: the toolbar badge counts both, once the background
     // reads the count again (when a tab's widget starts: the reload below).
@@ -204,17 +201,9 @@ describe('the extension in Chromium', {
       'the pictures before and now',
     );
     assert.deepEqual(await fixed.locator('.before-after figcaption').allTextContents(), ['Before', 'Now']);
-    const now = await storedPictureOfNow(stack, id);
-    assert.ok(
-      (await pictureSize(page, now)).every((side) => side > 0),
-      'a picture',
-    );
+    await assertPictureOfNowStored(stack, id, page);
     await fixed.locator('button', { hasText: 'Verified' }).click();
-    const verified = await until(async () => {
-      const comment = await read(id);
-      return comment.verifiedAt ? comment : null;
-    }, 'the verdict');
-    assert.equal(verified.replies.at(-1).body, 'Verified ✓');
+    await assertVerified(stack, id);
     await page.close();
 
     // A page the person did not enable nor open the extension on: nothing of ours, no request to

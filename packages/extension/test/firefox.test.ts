@@ -12,16 +12,17 @@ import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppetee
 import {
   answeredAndFixed,
   assertMaskedBlank,
+  assertPictureOfNowStored,
+  assertReplied,
+  assertVerified,
   type Box,
   call,
   extensionFor,
   MEMBER_PASSWORD,
-  pictureSize,
   regionIn,
   type Stack,
   serverRequestsDuring,
   startStack,
-  storedPictureOfNow,
   storedScreenshot,
   until,
 } from './helpers.js';
@@ -176,14 +177,7 @@ describe('the extension in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no
     await field.evaluate((f) =>
       (f as HTMLTextAreaElement).form?.querySelector<HTMLButtonElement>('button[type=submit]')?.click(),
     );
-    const replied = await until(async () => {
-      const thread = await read(id);
-      return thread.replies.length ? thread : null;
-    }, 'the reply');
-    assert.deepEqual(
-      replied.replies.map((reply: { body: string; author: { name: string } }) => [reply.body, reply.author.name]),
-      [['The Team plan, under its name', stack.reviewer.name]],
-    );
+    await assertReplied(stack, id, 'The Team plan, under its name');
 
     // The team replies and applies a fix: the toolbar badge counts both, read again when the
     // tab's widget starts (the reload).
@@ -213,11 +207,7 @@ describe('the extension in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no
           : null;
       }, card);
     assert.deepEqual(await until(figures, 'the pictures before and now'), ['Before', 'Now']);
-    const now = await storedPictureOfNow(stack, id);
-    assert.ok(
-      (await pictureSize(decoding, now)).every((side) => side > 0),
-      'a picture',
-    );
+    await assertPictureOfNowStored(stack, id, decoding);
     const verify = await until(async () => {
       const button = await page.evaluateHandle((card) => {
         const root = document.querySelector('[data-svc-widget]')?.shadowRoot;
@@ -226,11 +216,7 @@ describe('the extension in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no
       return button.asElement() as ElementHandle<Element> | null;
     }, 'the Verified button');
     await verify.click();
-    const verified = await until(async () => {
-      const thread = await read(id);
-      return thread.verifiedAt ? thread : null;
-    }, 'the verdict');
-    assert.equal(verified.replies.at(-1).body, 'Verified ✓');
+    await assertVerified(stack, id);
     await page.close();
 
     // A page the person did not enable: nothing of ours, no request to the server (every other

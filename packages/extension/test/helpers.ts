@@ -265,8 +265,27 @@ export async function answeredAndFixed(stack: Stack, id: string): Promise<void> 
   assert.equal(applied.status, 200, JSON.stringify(applied.body));
 }
 
-/** The picture of now the author's widget stored for comment `id`'s fix, as bytes, once it is there. */
-export async function storedPictureOfNow(stack: Stack, id: string): Promise<Buffer> {
+/** The reviewer's reply `body` to comment `id`, once stored: its one reply, under their name. */
+export async function assertReplied(stack: Stack, id: string, body: string): Promise<void> {
+  const thread = await until(async () => {
+    const comment = await readComment(stack, id);
+    return comment.replies.length ? comment : null;
+  }, 'the reply');
+  assert.deepEqual(
+    thread.replies.map((reply: { body: string; author: { name: string } }) => [reply.body, reply.author.name]),
+    [[body, stack.reviewer.name]],
+  );
+}
+
+/**
+ * The picture of now the author's widget stored for comment `id`'s fix, once it is there: taken
+ * for the fix's commit, a picture `page`'s browser decodes.
+ */
+export async function assertPictureOfNowStored(
+  stack: Stack,
+  id: string,
+  page: { evaluate: Page['evaluate'] },
+): Promise<void> {
   const image = await until(
     async () =>
       ((await readComment(stack, id)).images as { kind: string; url: string; commitSha: string | null }[]).find(
@@ -277,11 +296,23 @@ export async function storedPictureOfNow(stack: Stack, id: string): Promise<Buff
   assert.equal(image.commitSha, FIX_COMMIT, 'taken for the fix in its commit');
   const stored = await stack.api.app.inject({
     method: 'GET',
-    url: image.url.replace(/^https?:\/\/[^/]+/, ''),
+    url: image.url,
     headers: { authorization: `Bearer ${stack.reviewer.token}` },
   });
   assert.equal(stored.statusCode, 200);
-  return stored.rawPayload;
+  assert.ok(
+    (await pictureSize(page, stored.rawPayload)).every((side) => side > 0),
+    'a picture',
+  );
+}
+
+/** The verdict "Verified" on comment `id`, once stored (with its reply). */
+export async function assertVerified(stack: Stack, id: string): Promise<void> {
+  const verified = await until(async () => {
+    const comment = await readComment(stack, id);
+    return comment.verifiedAt ? comment : null;
+  }, 'the verdict');
+  assert.equal(verified.replies.at(-1).body, 'Verified ✓');
 }
 
 /** The requests the API server answered while `action` ran (and `settle` ms after it). */
@@ -293,7 +324,7 @@ export async function serverRequestsDuring(stack: Stack, action: () => Promise<u
 }
 
 /** The width and height of `image`, decoded by the browser of `page`. */
-export function pictureSize(page: { evaluate: Page['evaluate'] }, image: Buffer): Promise<[number, number]> {
+function pictureSize(page: { evaluate: Page['evaluate'] }, image: Buffer): Promise<[number, number]> {
   return page.evaluate(
     async (bytes) => {
       const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)]));
