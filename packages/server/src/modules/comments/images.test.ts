@@ -353,11 +353,13 @@ describe('images of a thread: attached without their metadata, read like the scr
   });
 });
 
-describe('images while their project is deleted', () => {
+describe('images while what they belong to is deleted', () => {
   let t: TestApp;
   let admin: Member;
   before(async () => {
-    t = await createTestApp({ limits: { uploadsPerMinute: 100_000, uploadMegabytesPerHour: 100_000 } });
+    t = await createTestApp({
+      limits: { uploadsPerMinute: 100_000, uploadMegabytesPerHour: 100_000, commentsPerMinute: 100_000 },
+    });
     admin = await signUp(t.app);
   });
   after(() => t.close());
@@ -408,6 +410,37 @@ describe('images while their project is deleted', () => {
         .where('id', '=', admin.workspaceId)
         .executeTakeFirstOrThrow();
       assert.equal(Number(stored.stored_bytes), 0, 'the count of what the workspace stores went with them');
+    }
+  });
+  test('fifty uploads at once to comments a member is on, while an admin removes the member: each stored, the removal 204, none a 500', async () => {
+    const other = await t.twin();
+    const project = await createProject(t.app, admin);
+    const comments = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => createComment(t.app, admin, project.key, `Assigned ${i}`)),
+    );
+    for (const [round, answered] of RACE_POINTS.entries()) {
+      const leaving = await addMember(t.app, admin, 'member', `Leaving ${round}`);
+      for (const { id } of comments)
+        await call(t.app, 'PUT', `/api/comments/${id}/assignee`, {
+          token: admin.token,
+          body: { assigneeId: leaving.id },
+        });
+      const { answers, meanwhile: removed } = await amid(
+        comments.map(
+          ({ id }) =>
+            () =>
+              t.app.inject({
+                method: 'PUT',
+                url: `/api/comments/${id}/screenshot`,
+                headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'image/png' },
+                payload: cleanPng,
+              }),
+        ),
+        answered,
+        () => call(other, 'DELETE', `/api/workspace/members/${leaving.id}`, { token: admin.token }),
+      );
+      assert.equal(removed.status, 204, `round ${round}: ${JSON.stringify(removed.body)}`);
+      for (const answer of answers) assert.equal(answer.statusCode, 200, answer.body);
     }
   });
 });

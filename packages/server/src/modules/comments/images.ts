@@ -5,7 +5,7 @@ import type { Db } from '../../db/schema.js';
 import { inTransaction, unlessGone } from '../../db/transaction.js';
 import { invalidField, invalidState, notFound } from '../../errors.js';
 import { nowIso } from '../../ids.js';
-import { holdToQuota, paceUpload } from '../storage/uploads.js';
+import { holdToQuota, lockStoredCount, paceUpload } from '../storage/uploads.js';
 import { type ImagePlace, insertImage, presentImage, storableImage } from './image-store.js';
 import { guardComment, guardReply } from './policy.js';
 import * as repo from './repo.js';
@@ -45,8 +45,10 @@ export async function attachImage(
     deps.database,
     () =>
       inTransaction(deps.db, async (trx) => {
-        // The comment's row first: its caps (a person's share, a verdict's picture, the picture of
-        // now) are then counted by one upload after the other, on PostgreSQL too.
+        // The workspace's stored count, then the comment's row: its caps (a person's share, a
+        // verdict's picture, the picture of now) are then counted by one upload after the other,
+        // on PostgreSQL too.
+        await lockStoredCount(trx, deps, actor.workspaceId);
         await deps.database.lockComment(trx, actor.workspaceId, comment.id);
         const place = ofNow
           ? await nowPlace(trx, actor, comment.id)

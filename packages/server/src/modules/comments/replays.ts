@@ -7,7 +7,7 @@ import { inTransaction, unlessGone } from '../../db/transaction.js';
 import { AppError, invalidState, notFound } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
 import { sizeText } from '../storage/quota.js';
-import { holdToQuota, paceUpload } from '../storage/uploads.js';
+import { holdToQuota, lockStoredCount, paceUpload } from '../storage/uploads.js';
 import { guardComment } from './policy.js';
 import * as repo from './repo.js';
 import { type CommentWriteDeps, requireComment } from './service.js';
@@ -101,6 +101,7 @@ export async function putReplay(deps: CommentWriteDeps, actor: Actor, commentId:
     () =>
       inTransaction(deps.db, async (trx) => {
         // Two at once replace one another rather than both finding none to replace.
+        await lockStoredCount(trx, deps, actor.workspaceId);
         await deps.database.lockComment(trx, actor.workspaceId, comment.id);
         const now = nowIso(deps.clock);
         await trx

@@ -29,7 +29,7 @@ import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize } from '../../policy.js';
 import { followedProjectIds } from '../following/repo.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
-import { holdToQuota, paceUpload } from '../storage/uploads.js';
+import { holdToQuota, lockStoredCount, paceUpload } from '../storage/uploads.js';
 import { excerpt } from './excerpt.js';
 import { listImagesOf, storableImage } from './image-store.js';
 import * as lifecycle from './lifecycle.js';
@@ -140,6 +140,7 @@ export async function putScreenshot(deps: CommentWriteDeps, actor: Actor, commen
     () =>
       inTransaction(deps.db, async (trx) => {
         // Two at once replace one another rather than both finding no screenshot to replace.
+        await lockStoredCount(trx, deps, actor.workspaceId);
         await deps.database.lockComment(trx, actor.workspaceId, comment.id);
         const now = nowIso(deps.clock);
         await repo.putScreenshot(trx, {
@@ -395,6 +396,8 @@ export async function archiveComment(deps: CommentDeps, actor: Actor, id: string
 
 export async function deleteComment(deps: CommentDeps, actor: Actor, id: string): Promise<void> {
   await inTransaction(deps.db, async (trx) => {
+    // Its images and screenshot go with it: the workspace's stored count first.
+    await lockStoredCount(trx, deps, actor.workspaceId);
     await lifecycle.fire(trx, deps, actor, 'delete', id, undefined);
   });
 }

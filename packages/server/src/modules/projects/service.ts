@@ -9,6 +9,7 @@ import { newId, nowIso } from '../../ids.js';
 import { authorize } from '../../policy.js';
 import { auditBy, recordAudit } from '../audit/audit.js';
 import { credentialHashesOf } from '../auth/repo.js';
+import { lockStoredCount } from '../storage/uploads.js';
 import * as repo from './repo.js';
 
 type Deps = Pick<AppContext, 'db' | 'database' | 'clock'>;
@@ -152,9 +153,11 @@ export async function deleteProject(deps: Deps, actor: Actor, key: string): Prom
     const project = await getProject({ db: trx }, actor, key);
     const limited = await repo.accountsLimitedToProject(trx, project.id);
     // What goes with it locked before the project's row, in the order of every other change
-    // (see `Database.lockRows`): a write in one of its comments (an upload, a reply) holds the
-    // comment and then refers to the project, and would otherwise wait for this deletion while
-    // it waited for that comment.
+    // (see `Database.lockRows`): the workspace's stored count, its limited accounts, its
+    // comments. A write in one of its comments (an upload, a reply) holds the comment and then
+    // refers to the project, and would otherwise wait for this deletion while it waited for that
+    // comment.
+    await lockStoredCount(trx, deps, actor.workspaceId);
     await deps.database.lockRows(trx, { table: 'users', workspaceId: actor.workspaceId, ids: limited }, 'delete');
     await deps.database.lockRows(
       trx,

@@ -23,6 +23,17 @@ export async function paceUpload(deps: Pick<AppContext, 'db' | 'rules' | 'clock'
 }
 
 /**
+ * Locks the workspace's row, whose count of what it stores (migration 0025's triggers) a change
+ * that adds or deletes an upload writes, until `trx` ends. Taken first, before the comment's
+ * (see `Database.lockRows`: the workspace, then people, then comments): an upload or a deletion
+ * that held a comment and then waited for the count would wait for a change that holds the count
+ * and waits for that comment (a member's removal taking them off it, another deletion).
+ */
+export async function lockStoredCount(trx: Db, deps: Pick<AppContext, 'database'>, workspaceId: string) {
+  await deps.database.lockRows(trx, { table: 'workspaces', workspaceId }, 'update');
+}
+
+/**
  * Refuses (413 `storage_quota_exceeded`, the transaction rolled back: nothing stored) an upload
  * of `added` bytes that left the workspace storing more than its quota. Called in `trx` once
  * the upload's rows are written: their count has then added their bytes (and taken off those of
