@@ -166,9 +166,13 @@ describe('the extension in Firefox', { skip: !fs.existsSync(FIREFOX_PATH) && `no
 
     // A reply written in the panel: stored, under the reviewer's name.
     await (await find(page, `#svc-replies-${id}`)).evaluate((button) => (button as HTMLButtonElement).click());
-    // Typed again if the thread, read meanwhile, drew a new field.
+    // Typed again, from empty, if the thread read meanwhile drew a new field (which keeps what
+    // was typed so far).
     const field = await until(async () => {
       const shown = await find(page, `#svc-reply-${id}`);
+      await shown.evaluate((f) => {
+        (f as HTMLTextAreaElement).value = '';
+      });
       await shown.type('The Team plan, under its name');
       await new Promise((resolve) => setTimeout(resolve, 300));
       const kept = await shown.evaluate((f) => f.isConnected && (f as HTMLTextAreaElement).value);
