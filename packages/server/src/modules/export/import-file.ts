@@ -1,4 +1,3 @@
-import { constants } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import {
   BodyText,
@@ -18,19 +17,12 @@ import {
 import { type Static, type TSchema, Type } from 'typebox';
 import { fieldErrors } from '../../http/problem.js';
 import { compileBodyValidator } from '../../http/validation.js';
+import { ImportError } from './import-error.js';
+import { linesOf } from './import-lines.js';
 
 // What an export file may hold, line by line, as strictly as the API takes the same things:
 // every field typed and bounded (a comment's body as a comment's, an anchor as a pin's), ids
 // with their prefix. An import reads the file once to check all of it, then again to write.
-
-/**
- * The longest line read, in bytes: as long as a string may be here, so the longest line an
- * export can write (a comment's, its thread made one string by JSON.stringify). A thread has no
- * bound of its own (any number of replies, each up to 10,000 characters: some 1,600 of them
- * pass 16 MiB), so no shorter limit would take every export. A longer line is refused as it
- * arrives, before it is held whole.
- */
-export const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH;
 
 const id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,60}$` });
 // A name by the contract's rule for names, up to the length the file format has always taken.
@@ -191,9 +183,6 @@ export type ExportRecord =
   | ExportedUser
   | ExportedComment;
 
-/** Why a file cannot be imported, naming the line; nothing was written. */
-export class ImportError extends Error {}
-
 const validators: Record<string, (value: unknown) => string | null> = {};
 function checker(schema: TSchema) {
   const validate = compileBodyValidator(schema);
@@ -238,6 +227,10 @@ function writeTextsByIds(record: { [key: string]: unknown }) {
     if (event.kind === 'not_fixed') event.note = written(event.note);
   });
 }
+
+/** The note of a timeline event that holds mentions (a verdict "Not fixed"'s), or nothing. */
+export const noteWithMentions = (event: { kind: string; note: string | null }) =>
+  event.kind === 'not_fixed' ? (event.note ?? '') : '';
 
 /** The digest of the header that names the workspace: the same file, run again, has the same one. */
 export const headerDigest = (header: unknown) => createHash('sha256').update(JSON.stringify(header)).digest('hex');
@@ -286,34 +279,4 @@ export async function* readExport(
     yield { line, record: record as ExportRecord, digest };
   }
   if (!digest) throw new ImportError('the file is empty');
-}
-
-/**
- * The lines of `input` (UTF-8; LF or CRLF), each at most `maxBytes`: a longer one is an
- * ImportError naming it as soon as it passes the limit, before it is held whole.
- */
-export async function* linesOf(input: NodeJS.ReadableStream, maxBytes = MAX_LINE_BYTES): AsyncGenerator<string> {
-  let parts: Buffer[] = [];
-  let held = 0;
-  let line = 1;
-  const text = (last: Buffer) => {
-    const bytes = parts.length ? Buffer.concat([...parts, last]) : last;
-    parts = [];
-    held = 0;
-    line += 1;
-    const end = bytes.length && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-    return bytes.toString('utf8', 0, end);
-  };
-  for await (const chunk of input) {
-    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a)) {
-      if (held + end > maxBytes) break;
-      yield text(bytes.subarray(0, end));
-      bytes = bytes.subarray(end + 1);
-    }
-    held += bytes.length;
-    if (held > maxBytes) throw new ImportError(`line ${line} is longer than ${maxBytes.toLocaleString('en')} bytes`);
-    if (bytes.length) parts.push(bytes);
-  }
-  if (held) yield text(Buffer.alloc(0));
 }

@@ -21,7 +21,8 @@ import { cleanPng, cleanWebp, jpegWithMetadata, noisePng, pngOf, SECRETS } from 
 import { unzip, zipOf } from '../../../test/zip.js';
 import { buildApp } from '../../app.js';
 import { issueApiKey } from '../api-keys/service.js';
-import { ImportError, type ImportOptions, importExport } from './import.js';
+import { type ImportOptions, importExport } from './import.js';
+import { ImportError } from './import-error.js';
 
 // A workspace moves with its pictures: the JSON Lines export and the zip of its screenshots,
 // images and replays, imported together into another server, which then serves the same bytes.

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { storableImage } from '../comments/image-store.js';
 import { storableReplay } from '../comments/replays.js';
 import { sizeText } from '../storage/quota.js';
-import { ImportError } from './import-file.js';
+import { ImportError } from './import-error.js';
 import { EXTENSIONS } from './screenshots.js';
 
 // The export's zip of screenshots, images and replays (screenshots.ts writes it) as an import

@@ -23,8 +23,8 @@ import type { Actor } from '../../actor.js';
 import { buildApp } from '../../app.js';
 import type { DatabaseConfig } from '../../config.js';
 import { jsonLines } from './export.js';
-import { ImportError, importExport } from './import.js';
-import { linesOf } from './import-file.js';
+import { importExport } from './import.js';
+import { ImportError } from './import-error.js';
 
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
 
@@ -679,20 +679,5 @@ describe('an export always imports: a workspace filled with edge cases, exported
     cleanups.push(() => there.close());
     const report = await importExport(there.database.db, fileOf(file));
     assert.equal(report.added.replies, 1_700);
-  });
-
-  test('a line past the limit is refused as it arrives, naming it, before it is held whole', async () => {
-    const read = async (chunks: string[], maxBytes: number) => {
-      const seen: string[] = [];
-      for await (const line of linesOf(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), maxBytes))
-        seen.push(line);
-      return seen;
-    };
-    assert.deepEqual(await read(['ab', 'c\r\nde\n', '\nf'], 4), ['abc', 'de', '', 'f']);
-    await assert.rejects(
-      read(['abc\n', 'de', 'fg', 'h\n'], 3),
-      (error: Error) => error instanceof ImportError && error.message === 'line 2 is longer than 3 bytes',
-    );
-    await assert.rejects(read(['abcd\nxy\n'], 3), /line 1 is longer than 3 bytes/);
   });
 });
