@@ -1,5 +1,6 @@
 // The panel's side of the replay (see replay.ts, the recorder's own chunk): it loads the recorder
-// only for a signed-in reviewer whose project keeps replays, read from the project as the server
+// once the page has loaded and the browser is idle, only for a signed-in reviewer whose project
+// keeps replays, read from the project as the server
 // says it now (an admin's switch takes effect at the next page load, no deploy), and unless the
 // reviewer turned replays off on this browser. A comment sends what it holds, unless its
 // reviewer unticks it. Signing out stops it and forgets what it held.
@@ -16,6 +17,26 @@ const offHere = () => {
     return false;
   }
 };
+
+/**
+ * Resolves once the page has loaded and the browser is idle: the recorder's chunk and its first
+ * full picture (a tenth of a second or more on a large page) then cost the page's load nothing.
+ * What happened before it is not in the replay; a comment written that early has none.
+ */
+function pageSettled(): Promise<void> {
+  const loaded =
+    document.readyState === 'complete'
+      ? Promise.resolve()
+      : new Promise<void>((done) => addEventListener('load', () => done(), { once: true }));
+  // Safari has no idle callback: a timer then, out of the load's own tasks.
+  return loaded.then(
+    () =>
+      new Promise<void>((done) => {
+        if ('requestIdleCallback' in window) requestIdleCallback(() => done(), { timeout: 5000 });
+        else setTimeout(done, 500);
+      }),
+  );
+}
 
 export interface ReplayState {
   /** Keeping the last `seconds` now. */
@@ -43,6 +64,8 @@ export function replayKeeper(store: Store, load: () => Promise<ReplayRecorder>) 
         .catch(() => null);
       project = answer?.ok ? answer.data.replay : null;
       if (!project?.on || offHere() || !store.session.api.token) return changed();
+      await pageSettled();
+      if (offHere() || !store.session.api.token || recorder?.running()) return changed();
       recorder = await load().catch(() => null);
       recorder?.start({ seconds: project.seconds, maskAllText: project.maskAllText });
       changed();

@@ -61,6 +61,42 @@ describe('replay of the last moments: a reviewer only, where the project keeps i
     assert.deepEqual(reads, [], 'nor the project read');
   });
 
+  test('the recorder waits for the page to load: none requested while the page still loads, then it keeps the page', async () => {
+    assert.equal((await setReplay({ on: true, seconds: 60 })).status, 200);
+    const reviewer = await newReviewer(stack, 'Lena Load');
+    const page = await openWidget(browser, stack, reviewer, contexts, { url: url() });
+    // An image the page waits for, held: the page's load event waits with it.
+    let release = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    await page.route('**/held-image.png', async (route) => {
+      await held;
+      await route.fulfill({ status: 404, body: '' });
+    });
+    await page.addInitScript(() =>
+      document.addEventListener('DOMContentLoaded', () => {
+        const image = document.createElement('img');
+        image.src = '/held-image.png';
+        image.alt = '';
+        document.body.append(image);
+      }),
+    );
+    const chunks = recordRequests(page, 'widget-replay');
+    const projectRead = page.waitForResponse((r) => r.url().includes(`/api/projects/${stack.projectKey}`));
+    await page.goto(url(), { waitUntil: 'domcontentloaded' });
+    // The project says it keeps replays; a second on, the page still loading, nothing is recorded.
+    await projectRead;
+    await page.waitForTimeout(1000);
+    assert.equal(await page.evaluate(() => document.readyState), 'interactive');
+    assert.deepEqual(chunks, [], 'no recorder requested while the page loads');
+    release();
+    await page.waitForFunction(
+      () => (window as { __svcReplay?: { running(): boolean } }).__svcReplay?.running() === true,
+    );
+    assert.equal(chunks.length, 1, 'the recorder, once loaded');
+  });
+
   test('a reviewer clicks, types a secret, a password, changes route and pins: the stored replay holds the clicks, the route and the pin, never what was typed or masked', async () => {
     assert.equal((await setReplay({ on: true, seconds: 60 })).status, 200);
     const reviewer = await newReviewer(stack, 'Rita Replay');
