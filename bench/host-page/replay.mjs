@@ -248,6 +248,7 @@ console.log(
     `  recorder's chunk (widget-replay.js): ${chunkGzipped.toFixed(1)} KB gzipped, loaded only where a project keeps replays and a reviewer is signed in`,
     `  load until 3 s after, by the trace (medians of ${ROUNDS}, min–max; the recorder running in ${recordedLoads} of ${ROUNDS} loads with replay):`,
     `    the widget's scripts (the CPU profile's samples with one of its chunks on the stack): ${beside('widgetSampled')}: the recorder's extra ${added(load(true, 'widgetSampled'), load(false, 'widgetSampled'))} (goal ≤ 50 ms beyond the widget's)`,
+    `    until the page's load event (its load seen in ${loads.true.filter((r) => r.loadSeen).length} of ${ROUNDS} traces): the widget's scripts ${beside('widgetBeforeLoad')}: the recorder's extra ${added(load(true, 'widgetBeforeLoad'), load(false, 'widgetBeforeLoad'))}, the recorder's chunk alone ${range(true, 'recorderBeforeLoad')} (it starts once the page has loaded and the browser is idle)`,
     `    the same by the events that name its scripts (as index.mjs counts the widget's; they miss what promise continuations run): ${beside('widget')}`,
     `    the recorder's chunk alone (samples): ${range(true, 'recorderSampled')}; the longest task it ran in (its first full picture): ${range(true, 'picture')}`,
     `    the main thread: ${beside('traced')} (${added(load(true, 'traced'), load(false, 'traced'))}); long tasks ${load(true, 'count')} against ${load(false, 'count')}; blocking time ${beside('blocking')}`,

@@ -178,7 +178,11 @@ export function readTrace(trace) {
     const its = eventsOf(thread);
     if (covered(its) > covered(events)) [main, events] = [thread, its];
   }
-  return { events, samples: main ? samplesOf(traceEvents, main) : [] };
+  // The page's load event (its main frame's), when the trace holds it: what ran before it slowed the load.
+  const loadAt =
+    traceEvents.find((e) => e.name === 'MarkLoad' && e.pid === main?.pid && e.args?.data?.isMainFrame !== false)?.ts ??
+    null;
+  return { events, samples: main ? samplesOf(traceEvents, main) : [], loadAt };
 }
 
 /** The main thread's events of a trace, in time order (see readTrace). */
@@ -263,17 +267,20 @@ export async function loadCost(browser, opened, scripts = {}) {
   const result = await tasks(opened.page);
   const { metrics } = await opened.cdp.send('Performance.getMetrics');
   const metric = (name) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
-  const { events, samples } = readTrace(await browser.stopTracing());
+  const { events, samples, loadAt } = readTrace(await browser.stopTracing());
   await opened.context.close();
+  const beforeLoad = samples.filter((sample) => loadAt !== null && sample.ts < loadAt);
   const own = Object.entries(scripts).flatMap(([name, is]) => [
     [name, covered(events.filter((e) => is(scriptUrl(e))))],
     [`${name}Sampled`, sampledTime(samples, is)],
+    [`${name}BeforeLoad`, sampledTime(beforeLoad, is)],
   ]);
   return {
     ...result,
     busy: metric('TaskDuration'),
     script: metric('ScriptDuration'),
     traced: covered(events),
+    loadSeen: loadAt !== null,
     ...Object.fromEntries(own),
     events,
     samples,
