@@ -325,7 +325,7 @@ async function measureExtension() {
   const figure = (which, key) => median(runs[which].map((r) => r[key]));
   console.log(
     `\nsizes, gzipped: widget.js ${gzipped(path.join(root, 'packages/widget/dist/widget.js')).toFixed(1)} KB (first load); ` +
-      `the extension's content script ${gzipped(path.join(EXTENSION_DIST, 'chromium/content.js')).toFixed(1)} KB (the widget with every chunk and language), ` +
+      `the extension's content script ${gzipped(path.join(EXTENSION_DIST, 'chromium/content.js')).toFixed(1)} KB (the widget's first load; its chunks are injected when needed), ` +
       `its zip ${(archive.length / 1024).toFixed(1)} KB`,
   );
   console.log(
