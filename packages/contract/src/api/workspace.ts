@@ -1,0 +1,217 @@
+// Workspace administration: members, agents and quick access, invites and password resets,
+// labels, the audit log, insights, the export and storage (served by the server's modules/members,
+// invitations, labels, audit, insights, export and storage).
+import { Type } from 'typebox';
+import {
+  AcceptInviteBody,
+  AccessLink,
+  AddMemberBody,
+  ApiKeyCreated,
+  AuditEvent,
+  AuditQuery,
+  CompletePasswordResetBody,
+  CreateAgentBody,
+  CreateApiKeyBody,
+  CreateInviteBody,
+  CreateLabelBody,
+  CreateQuickAccessBody,
+  ExportQuery,
+  IdParams,
+  Insights,
+  InsightsQuery,
+  Invite,
+  InviteCreated,
+  LABELS_MAX,
+  Label,
+  LoginResult,
+  Member,
+  Page,
+  PageOnlyQuery,
+  PasswordResetCreated,
+  QuickAccessAccount,
+  QuickAccessCreated,
+  ScreenshotsExportQuery,
+  UpdateLabelBody,
+  UpdateMemberBody,
+  User,
+  WorkspaceStorage,
+} from '../index.js';
+import { endpoint } from './endpoint.js';
+
+export const workspaceEndpoints = {
+  'GET /api/workspace/audit': endpoint({
+    summary: 'The audit log, newest first: sign-ins, sessions, people, links, keys and projects (admin)',
+    description: (server) =>
+      `Kept ${server.auditRetentionDays} days (SVC_AUDIT_RETENTION_DAYS). Filter by action, by who acted (a user id), and by time.`,
+    query: AuditQuery,
+    answers: { 200: Page(AuditEvent) },
+    problems: [400, 403],
+  }),
+  'GET /api/workspace/labels': endpoint({
+    summary: "The workspace's labels, by name (the team)",
+    answers: { 200: Type.Object({ items: Type.Array(Label) }) },
+    problems: [403],
+  }),
+  'POST /api/workspace/labels': endpoint({
+    summary: 'Create a label (admin)',
+    description: `A name (unique in the workspace, whatever its case) and a colour of the palette. At most ${LABELS_MAX} labels.`,
+    body: CreateLabelBody,
+    answers: { 201: Label },
+    problems: [403, 409],
+  }),
+  'PATCH /api/workspace/labels/{id}': endpoint({
+    summary: 'Rename a label or change its colour (admin): every comment that has it shows the change',
+    params: IdParams,
+    body: UpdateLabelBody,
+    answers: { 200: Label },
+    problems: [403, 404, 409],
+  }),
+  'DELETE /api/workspace/labels/{id}': endpoint({
+    summary: 'Delete a label (admin): it comes off every comment',
+    params: IdParams,
+    answers: { 204: Type.Null() },
+    problems: [403, 404],
+  }),
+  'GET /api/workspace/export': endpoint({
+    summary: "The workspace's (or one project's) comments, whole, as JSON Lines or CSV (admin), streamed",
+    description:
+      'JSON Lines: a header line, the projects, the people named (never a secret), then one line per comment with its replies, timeline and context, oldest first. CSV: one row per comment. Recorded in the audit log.',
+    query: ExportQuery,
+    answers: { 200: Type.Unknown({ description: 'The file, streamed: JSON Lines or CSV' }) },
+    problems: [400, 403, 404],
+    raw: 'answer',
+    types: { 200: ['application/x-ndjson', 'text/csv'] },
+  }),
+  'GET /api/workspace/export/screenshots': endpoint({
+    summary: "The workspace's (or one project's) screenshots as a zip (admin), streamed",
+    description:
+      "One file per screenshot, `<project key>/<comment id>.png` (or .jpg, .webp), and per replay, `<project key>/<comment id>.replay.json.gz` (rrweb's events, gzipped), dated when it was taken. Recorded in the audit log.",
+    query: ScreenshotsExportQuery,
+    answers: { 200: Type.Unknown({ description: 'The zip archive, streamed' }) },
+    problems: [400, 403, 404],
+    raw: 'answer',
+    types: { 200: ['application/zip'] },
+  }),
+  'GET /api/workspace/insights': endpoint({
+    summary: 'The loop in numbers: backlog, waits, fixes sent back, first-time-right, what is stuck (team)',
+    description:
+      'Over the last `days` (default 30), for the workspace or one project: open comments at the end of each day (UTC), median and 90th-percentile waits from written to first fix, fix to Live and Live to verified, how many fixes were sent back and how many verified comments were right the first time, everyone’s and split by how the fix was made (signed in, API key, MCP agent); the oldest open comments and those Live but never verified.',
+    query: InsightsQuery,
+    answers: { 200: Insights },
+    problems: [400, 403, 404],
+  }),
+  'POST /api/workspace/invites': endpoint({
+    summary: 'Invite someone to the team (admin): a one-time link to pass on; they choose name and password',
+    body: CreateInviteBody,
+    answers: { 201: InviteCreated },
+    problems: [403, 409],
+  }),
+  'GET /api/workspace/invites': endpoint({
+    summary: 'Invitations not yet accepted nor expired (admin), oldest first',
+    query: PageOnlyQuery,
+    answers: { 200: Page(Invite) },
+    problems: [403],
+  }),
+  'DELETE /api/workspace/invites/{id}': endpoint({
+    summary: 'Withdraw an invitation (admin): its link stops working',
+    params: IdParams,
+    answers: { 204: Type.Null() },
+    problems: [403, 404],
+  }),
+  'POST /api/invites/accept': endpoint({
+    summary:
+      "Accept an invitation: the account is created with the invitee's name and password, and signed in (or asked to enrol a second factor first, when the workspace requires one)",
+    body: AcceptInviteBody,
+    answers: { 201: LoginResult },
+    problems: [409, 429],
+    public: true,
+  }),
+  'POST /api/workspace/members/{id}/password-reset': endpoint({
+    summary: "A one-time link to set a member's new password (admin); nothing is e-mailed",
+    params: IdParams,
+    answers: { 201: PasswordResetCreated },
+    problems: [403, 404],
+  }),
+  'POST /api/password-reset/complete': endpoint({
+    summary:
+      "Set a new password with a reset link's token; the member's other sessions end, a new one starts (or the second factor is asked first, as at sign-in)",
+    body: CompletePasswordResetBody,
+    answers: { 200: LoginResult },
+    problems: [429],
+    public: true,
+  }),
+  'POST /api/workspace/members': endpoint({
+    summary: 'Add a team member with a password you choose (admin; for scripts)',
+    description:
+      'Kept for scripts and provisioning. People should rather be invited (POST /api/workspace/invites): they choose their own password.',
+    body: AddMemberBody,
+    answers: { 201: Type.Object({ user: User }) },
+    problems: [403, 409],
+  }),
+  'POST /api/workspace/quick-access': endpoint({
+    summary: 'Create a quick-access (client) account and its access token',
+    body: CreateQuickAccessBody,
+    answers: { 201: QuickAccessCreated },
+    problems: [403, 409],
+  }),
+  'POST /api/workspace/agents': endpoint({
+    summary: 'Add an agent to the team, with its first API key (admin)',
+    description:
+      'An agent (a coding agent, a CI job) is an account of its own: work can be assigned to it by name, what it does is shown as its doing, and two agents claiming one comment are two claimants. It acts as a member through its API keys and never signs in; it is listed with the team (`agent: true`) and removed like a member. The key is in the answer, once.',
+    body: CreateAgentBody,
+    answers: { 201: Type.Object({ agent: Member, apiKey: ApiKeyCreated }) },
+    problems: [403, 409],
+  }),
+  'POST /api/workspace/agents/{id}/api-keys': endpoint({
+    summary: 'Another API key for an agent (admin); the key is in the answer, once',
+    params: IdParams,
+    body: CreateApiKeyBody,
+    answers: { 201: ApiKeyCreated },
+    problems: [403, 404, 409],
+  }),
+  'GET /api/workspace/members': endpoint({
+    summary: 'The team (admins and members), oldest first',
+    description: 'Admins see e-mails and last sign-ins; members see names and roles.',
+    query: PageOnlyQuery,
+    answers: { 200: Page(Member) },
+    problems: [403],
+  }),
+  'PATCH /api/workspace/members/{id}': endpoint({
+    summary: "Change a member's role (admin); the last admin cannot be demoted",
+    params: IdParams,
+    body: UpdateMemberBody,
+    answers: { 200: Type.Object({ user: User }) },
+    problems: [403, 404, 409],
+  }),
+  'DELETE /api/workspace/members/{id}': endpoint({
+    summary: 'Remove a member (admin): sessions and API keys end at once; comments stay, by "Former member"',
+    params: IdParams,
+    answers: { 204: Type.Null() },
+    problems: [403, 404, 409],
+  }),
+  'GET /api/workspace/quick-access': endpoint({
+    summary: 'The quick-access (client) accounts, oldest first',
+    query: PageOnlyQuery,
+    answers: { 200: Page(QuickAccessAccount) },
+    problems: [403],
+  }),
+  'POST /api/workspace/quick-access/{id}/rotate': endpoint({
+    summary: "Issue a new access link; the old one and the account's sessions stop working at once",
+    params: IdParams,
+    answers: { 200: AccessLink },
+    problems: [403, 404],
+  }),
+  'DELETE /api/workspace/quick-access/{id}': endpoint({
+    summary: 'Revoke a quick-access account: its link and sessions end at once; its comments stay',
+    params: IdParams,
+    answers: { 204: Type.Null() },
+    problems: [403, 404],
+  }),
+  'GET /api/workspace/storage': endpoint({
+    summary: 'What the workspace stores of images and screenshots, and its quota (admins)',
+    description:
+      'Every upload counts: images of comments and replies, the pictures of after and of now, screenshots. A picture replaced, a comment or a project deleted, frees its bytes. An upload that would take the workspace past its quota is 413 `storage_quota_exceeded`; the quota is the server’s (SVC_STORAGE_QUOTA_MB) unless its operator set this workspace one (`npm run admin -- set-storage-quota`).',
+    answers: { 200: WorkspaceStorage },
+    problems: [403],
+  }),
+} as const;
