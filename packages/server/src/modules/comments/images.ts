@@ -2,10 +2,9 @@ import { type CommentImage, IMAGES_PER_PERSON_MAX, type ImageQuery } from '@svc/
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
-import { inTransaction, unlessGone } from '../../db/transaction.js';
 import { invalidField, invalidState, notFound } from '../../errors.js';
 import { nowIso } from '../../ids.js';
-import { holdToQuota, lockStoredCount, paceUpload } from '../storage/uploads.js';
+import { holdToQuota, paceUpload, storeUpload } from '../storage/uploads.js';
 import { type ImagePlace, insertImage, presentImage, storableImage } from './image-store.js';
 import { guardComment, guardReply } from './policy.js';
 import * as repo from './repo.js';
@@ -40,31 +39,22 @@ export async function attachImage(
   else if (replyId === undefined && !verdict) guardComment(actor, 'attachImage', comment);
   await paceUpload(deps, actor, bytes);
   const image = storableImage(bytes);
-  // The comment (or the reply) deleted meanwhile: refused as it would be a moment later.
-  return unlessGone(
-    deps.database,
-    () =>
-      inTransaction(deps.db, async (trx) => {
-        // The workspace's stored count, then the comment's row: its caps (a person's share, a
-        // verdict's picture, the picture of now) are then counted by one upload after the other,
-        // on PostgreSQL too.
-        await lockStoredCount(trx, deps, actor.workspaceId);
-        await deps.database.lockComment(trx, actor.workspaceId, comment.id);
-        const place = ofNow
-          ? await nowPlace(trx, actor, comment.id)
-          : verdict
-            ? await verdictPlace(trx, actor, comment.id)
-            : await attachmentPlace(trx, actor, comment.id, replyId);
-        const at = nowIso(deps.clock);
-        const row = await insertImage(trx, actor, comment, image, place, at);
-        await holdToQuota(trx, deps, actor.workspaceId, image.bytes.length);
-        // A change of the comment: whoever waits on it (an agent, the console) hears of its image.
-        await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: at });
-        await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-        return presentImage(row);
-      }),
-    () => notFound('Comment'),
-  );
+  // Its caps (a person's share, a verdict's picture, the picture of now) are then counted by one
+  // upload after the other, on PostgreSQL too.
+  return storeUpload(deps, actor.workspaceId, comment.id, async (trx) => {
+    const place = ofNow
+      ? await nowPlace(trx, actor, comment.id)
+      : verdict
+        ? await verdictPlace(trx, actor, comment.id)
+        : await attachmentPlace(trx, actor, comment.id, replyId);
+    const at = nowIso(deps.clock);
+    const row = await insertImage(trx, actor, comment, image, place, at);
+    await holdToQuota(trx, deps, actor.workspaceId, image.bytes.length);
+    // A change of the comment: whoever waits on it (an agent, the console) hears of its image.
+    await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: at });
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+    return presentImage(row);
+  });
 }
 
 /** Where an attached image goes: the comment, or `replyId` (the caller's own); 409 past the caller's share of the thread. */

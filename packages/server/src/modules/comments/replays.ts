@@ -3,11 +3,10 @@ import { REPLAY_MAX_BYTES, REPLAY_UNPACKED_MAX_BYTES } from '@svc/contract';
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
-import { inTransaction, unlessGone } from '../../db/transaction.js';
 import { AppError, invalidState, notFound } from '../../errors.js';
 import { newId, nowIso } from '../../ids.js';
 import { sizeText } from '../storage/quota.js';
-import { holdToQuota, lockStoredCount, paceUpload } from '../storage/uploads.js';
+import { holdToQuota, paceUpload, storeUpload } from '../storage/uploads.js';
 import { guardComment } from './policy.js';
 import * as repo from './repo.js';
 import { type CommentWriteDeps, requireComment } from './service.js';
@@ -95,42 +94,34 @@ export async function putReplay(deps: CommentWriteDeps, actor: Actor, commentId:
   }
   await paceUpload(deps, actor, bytes);
   const stored = storableReplay(bytes);
-  // The comment deleted meanwhile: refused as it would be a moment later.
-  return unlessGone(
-    deps.database,
-    () =>
-      inTransaction(deps.db, async (trx) => {
-        // Two at once replace one another rather than both finding none to replace.
-        await lockStoredCount(trx, deps, actor.workspaceId);
-        await deps.database.lockComment(trx, actor.workspaceId, comment.id);
-        const now = nowIso(deps.clock);
-        await trx
-          .deleteFrom('attachments')
-          .where('workspace_id', '=', actor.workspaceId)
-          .where('comment_id', '=', comment.id)
-          .where('kind', '=', 'replay')
-          .execute();
-        await trx
-          .insertInto('attachments')
-          .values({
-            id: newId('att'),
-            workspace_id: actor.workspaceId,
-            comment_id: comment.id,
-            kind: 'replay',
-            content_type: CONTENT_TYPE,
-            bytes: stored,
-            size: stored.length,
-            created_at: now,
-          })
-          .execute();
-        await holdToQuota(trx, deps, actor.workspaceId, stored.length);
-        // A change of the comment: whoever waits on it hears of its replay.
-        await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
-        await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-        return requireComment(trx, actor, commentId);
-      }),
-    () => notFound('Comment'),
-  );
+  // Two at once replace one another rather than both finding none to replace.
+  return storeUpload(deps, actor.workspaceId, comment.id, async (trx) => {
+    const now = nowIso(deps.clock);
+    await trx
+      .deleteFrom('attachments')
+      .where('workspace_id', '=', actor.workspaceId)
+      .where('comment_id', '=', comment.id)
+      .where('kind', '=', 'replay')
+      .execute();
+    await trx
+      .insertInto('attachments')
+      .values({
+        id: newId('att'),
+        workspace_id: actor.workspaceId,
+        comment_id: comment.id,
+        kind: 'replay',
+        content_type: CONTENT_TYPE,
+        bytes: stored,
+        size: stored.length,
+        created_at: now,
+      })
+      .execute();
+    await holdToQuota(trx, deps, actor.workspaceId, stored.length);
+    // A change of the comment: whoever waits on it hears of its replay.
+    await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+    return requireComment(trx, actor, commentId);
+  });
 }
 
 /** The comment's replay, gzipped, for whoever may read the comment; 404 otherwise (another workspace's included). */

@@ -29,7 +29,7 @@ import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { authorize } from '../../policy.js';
 import { followedProjectIds } from '../following/repo.js';
 import { getProject, pageParamsOfProject, parseHttpUrl } from '../projects/service.js';
-import { holdToQuota, lockStoredCount, paceUpload } from '../storage/uploads.js';
+import { holdToQuota, lockStoredCount, paceUpload, storeUpload } from '../storage/uploads.js';
 import { excerpt } from './excerpt.js';
 import { listImagesOf, storableImage } from './image-store.js';
 import * as lifecycle from './lifecycle.js';
@@ -134,33 +134,25 @@ export async function putScreenshot(deps: CommentWriteDeps, actor: Actor, commen
   guardComment(actor, 'attachScreenshot', comment);
   await paceUpload(deps, actor, bytes);
   const { bytes: stored, contentType } = storableImage(bytes);
-  // The comment deleted meanwhile: refused as it would be a moment later.
-  return unlessGone(
-    deps.database,
-    () =>
-      inTransaction(deps.db, async (trx) => {
-        // Two at once replace one another rather than both finding no screenshot to replace.
-        await lockStoredCount(trx, deps, actor.workspaceId);
-        await deps.database.lockComment(trx, actor.workspaceId, comment.id);
-        const now = nowIso(deps.clock);
-        await repo.putScreenshot(trx, {
-          id: newId('att'),
-          workspace_id: actor.workspaceId,
-          comment_id: comment.id,
-          content_type: contentType,
-          bytes: stored,
-          size: stored.length,
-          created_at: now,
-        });
-        await holdToQuota(trx, deps, actor.workspaceId, stored.length);
-        // A change of the comment: an agent waiting on it (woken by its creation a moment before) hears of its screenshot.
-        await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
-        await recordEvent(trx, comment, 'screenshot_added', actor, {}, now);
-        await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
-        return requireComment(trx, actor, commentId);
-      }),
-    () => notFound('Comment'),
-  );
+  // Two at once replace one another rather than both finding no screenshot to replace.
+  return storeUpload(deps, actor.workspaceId, comment.id, async (trx) => {
+    const now = nowIso(deps.clock);
+    await repo.putScreenshot(trx, {
+      id: newId('att'),
+      workspace_id: actor.workspaceId,
+      comment_id: comment.id,
+      content_type: contentType,
+      bytes: stored,
+      size: stored.length,
+      created_at: now,
+    });
+    await holdToQuota(trx, deps, actor.workspaceId, stored.length);
+    // A change of the comment: an agent waiting on it (woken by its creation a moment before) hears of its screenshot.
+    await repo.updateComment(trx, actor.workspaceId, comment.id, { updated_at: now });
+    await recordEvent(trx, comment, 'screenshot_added', actor, {}, now);
+    await deps.events.changed(trx, { workspaceId: actor.workspaceId, projectId: comment.project_id });
+    return requireComment(trx, actor, commentId);
+  });
 }
 
 export async function getScreenshot({ db }: Pick<AppContext, 'db'>, actor: Actor, commentId: string) {

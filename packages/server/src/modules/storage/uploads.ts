@@ -1,7 +1,8 @@
 import type { Actor } from '../../actor.js';
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
-import { storageQuotaExceeded } from '../../errors.js';
+import { inTransaction, unlessGone } from '../../db/transaction.js';
+import { notFound, storageQuotaExceeded } from '../../errors.js';
 import { consumeRateLimit } from '../../limits/rate-limit.js';
 import { sizeText, storageOf } from './quota.js';
 
@@ -31,6 +32,30 @@ export async function paceUpload(deps: Pick<AppContext, 'db' | 'rules' | 'clock'
  */
 export async function lockStoredCount(trx: Db, deps: Pick<AppContext, 'database'>, workspaceId: string) {
   await deps.database.lockRows(trx, { table: 'workspaces', workspaceId }, 'update');
+}
+
+/**
+ * Runs `write`, which stores an upload to comment `commentId`, in a transaction holding the
+ * workspace's stored count and then the comment's row (in that order: see `lockStoredCount`), so
+ * that uploads at once are counted, capped and replaced one after the other. The comment deleted
+ * meanwhile: 404, as it would be a moment later.
+ */
+export function storeUpload<T>(
+  deps: Pick<AppContext, 'db' | 'database'>,
+  workspaceId: string,
+  commentId: string,
+  write: (trx: Db) => Promise<T>,
+): Promise<T> {
+  return unlessGone(
+    deps.database,
+    () =>
+      inTransaction(deps.db, async (trx) => {
+        await lockStoredCount(trx, deps, workspaceId);
+        await deps.database.lockComment(trx, workspaceId, commentId);
+        return write(trx);
+      }),
+    () => notFound('Comment'),
+  );
 }
 
 /**
