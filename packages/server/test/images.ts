@@ -2,7 +2,7 @@
 // same with the metadata a phone or an editor writes into them: EXIF with a GPS position, XMP,
 // IPTC, a comment (JPEG); text, EXIF and time chunks (PNG); EXIF and XMP chunks (WebP).
 import fs from 'node:fs';
-import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { crc32, deflateSync, gzipSync, inflateSync } from 'node:zlib';
 import { multiLocalized } from '../src/modules/comments/icc-profile.js';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
@@ -10,6 +10,16 @@ const fixture = (name: string) => fs.readFileSync(new URL(`./fixtures/${name}`, 
 export const cleanJpeg = fixture('two-colours.jpg');
 export const cleanPng = fixture('two-colours.png');
 export const cleanWebp = fixture('two-colours.webp');
+
+/** A replay as the widget sends it: rrweb's events (a full snapshot, a click on `label`), gzipped. */
+export const replayOf = (label: string) =>
+  gzipSync(
+    JSON.stringify([
+      { type: 4, timestamp: 1000, data: { href: 'https://app.example.test/pricing', width: 800, height: 600 } },
+      { type: 2, timestamp: 1001, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: {} } },
+      { type: 3, timestamp: 1500, data: { source: 2, type: 2, id: 1, label } },
+    ]),
+  );
 
 /** What the metadata says, to look for in what is stored: none of it may remain. */
 export const SECRETS = ['52.5200 N', 'Phone-Cam 15 Pro', 'Exif', 'xap/1.0', 'Taken at home'];

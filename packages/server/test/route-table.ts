@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { RegisteredRoute } from '../src/http/server.js';
 import { keepDomains } from '../src/modules/sso/domains.js';
 import { addClient, addMember, call, createComment, createProject, dialect, signUp } from './helpers.js';
-import { cleanJpeg, cleanPng, cleanWebp, jpegWithMetadata, pngChunk, pngWithMetadata } from './images.js';
+import { cleanJpeg, cleanPng, cleanWebp, jpegWithMetadata, pngChunk, pngWithMetadata, replayOf } from './images.js';
 
 export type Role = 'anonymous' | 'admin' | 'member' | 'apiKey' | 'client' | 'limitedClient';
 export const ROLES: readonly Role[] = ['anonymous', 'admin', 'member', 'apiKey', 'client', 'limitedClient'];
@@ -61,6 +61,8 @@ export async function buildWorld(app: FastifyInstance): Promise<World> {
     const member = await addMember(app, admin, 'member', `${name} Member`);
     const project = await createProject(app, admin);
     const other = await createProject(app, admin);
+    // One project keeps replays, so that a replay sent to its comments is stored (and checked).
+    await call(app, 'PATCH', `/api/projects/${project.key}`, { token: admin.token, body: { replay: { on: true } } });
     const client = await addClient(app, admin, undefined, `${name} Client`);
     const limited = await addClient(app, admin, project.key, `${name} Limited`);
     const key = (await call(app, 'POST', '/api/me/api-keys', { token: member.token, body: { name: 'fuzz' } })).body;
@@ -334,6 +336,7 @@ function declaringPng(width: number, height: number): Buffer {
 
 /** Bodies for a route that takes an upload: whole images, with metadata, cut short, lying about their size, not images at all. */
 const UPLOAD_BODIES: readonly Buffer[] = [
+  replayOf('Choose Team'),
   cleanPng,
   cleanJpeg,
   cleanWebp,
@@ -461,18 +464,22 @@ export function switchQueries(route: RegisteredRoute): string[] {
 
 /**
  * The example body of a route (from its schema's `examples`), for requests that must pass
- * validation; for a route that takes an upload, an image (send it with `exampleHeaders`).
+ * validation; for a route that takes an upload, an image or a replay (send it with `exampleHeaders`).
  */
 export function exampleBody(route: RegisteredRoute): unknown {
-  if (route.bodyTypes) return cleanPng;
+  if (route.bodyTypes) return takesReplay(route) ? replayOf('Choose Team') : cleanPng;
   const body = route.schema?.body as Schema | undefined;
   return body?.examples?.[0];
 }
 
 /** The headers the example body goes with: an upload's content type. */
 export function exampleHeaders(route: RegisteredRoute): Record<string, string> {
-  return route.bodyTypes ? { 'content-type': 'image/png' } : {};
+  if (!route.bodyTypes) return {};
+  return { 'content-type': takesReplay(route) ? 'application/gzip' : 'image/png' };
 }
+
+/** A route that takes a replay (rrweb's events, gzipped) rather than an image. */
+const takesReplay = (route: RegisteredRoute) => route.bodyTypes?.includes('application/gzip') ?? false;
 
 export { paramNames, pathWith };
 

@@ -13,17 +13,8 @@ import {
   signUp,
   type TestApp,
 } from '../../../test/helpers.js';
+import { replayOf } from '../../../test/images.js';
 import { unzip } from '../../../test/zip.js';
-
-/** A replay as the widget sends it: rrweb's events (a full snapshot, a click), gzipped. */
-const replayOf = (label: string) =>
-  gzipSync(
-    JSON.stringify([
-      { type: 4, timestamp: 1000, data: { href: 'https://app.example.test/pricing', width: 800, height: 600 } },
-      { type: 2, timestamp: 1001, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: {} } },
-      { type: 3, timestamp: 1500, data: { source: 2, type: 2, id: 1, label } },
-    ]),
-  );
 
 describe('replays: a project setting, off by default; kept with a comment like its screenshot', () => {
   let t: TestApp;

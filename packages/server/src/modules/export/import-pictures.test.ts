@@ -17,7 +17,7 @@ import {
   signUp,
   testConfig,
 } from '../../../test/helpers.js';
-import { cleanPng, cleanWebp, jpegWithMetadata, noisePng, pngOf, SECRETS } from '../../../test/images.js';
+import { cleanPng, cleanWebp, jpegWithMetadata, noisePng, pngOf, replayOf, SECRETS } from '../../../test/images.js';
 import { unzip, zipOf } from '../../../test/zip.js';
 import { buildApp } from '../../app.js';
 import { issueApiKey } from '../api-keys/service.js';
@@ -29,13 +29,8 @@ import { ImportError } from './import-error.js';
 
 const COMMIT = 'a1b2c3d4e5f6a7b8c9d0a1b2c3d4e5f6a7b8c9d0';
 
-/** A replay as the widget sends it: rrweb's events, gzipped. */
-const replay = gzipSync(
-  JSON.stringify([
-    { type: 4, timestamp: 1000, data: { href: 'https://app.example.test/pricing', width: 800, height: 600 } },
-    { type: 2, timestamp: 1001, data: { node: { type: 0, childNodes: [], id: 1 }, initialOffset: {} } },
-  ]),
-);
+/** A replay as the widget sends it. */
+const replay = replayOf('Choose Team');
 
 describe('an import brings the export’s zip: screenshots, images and replays, with their comments', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-import-pictures-'));
